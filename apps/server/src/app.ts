@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './platform/config';
+import { openDatabase, type Database } from './db/database';
+import { migrate } from './db/migrate';
+import { EventBus } from './platform/event-bus';
+import { buildServer, type RouteRecord } from './platform/http';
+import type { AppContext } from './platform/context';
+import { createAuthenticator } from './auth/authenticator';
+import { domainPlugins } from './plugins';
+
+export interface RunningApp {
+  app: FastifyInstance;
+  context: AppContext;
+  routes: RouteRecord[];
+  close(): Promise<void>;
+}
+
+function readVersion(): string {
+  const file = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+export interface CreateAppOptions {
+  logger?: boolean;
+  /** An already-open database (tests share one per suite); otherwise one is opened from the config. */
+  db?: Database;
+}
+
+/** Opens the database, applies migrations and builds the HTTP server; nothing listens until `app.listen`. */
+export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<RunningApp> {
+  const db =
+    options.db ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
+  try {
+    await migrate(db.pool);
+    const context: AppContext = { config, db, bus: new EventBus(), version: readVersion() };
+    const { app, routes } = await buildServer({
+      context,
+      authenticate: createAuthenticator(db.pool),
+      plugins: domainPlugins,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    await app.ready();
+    return {
+      app,
+      context,
+      routes,
+      async close() {
+        await app.close();
+        if (options.db === undefined) await db.close();
+      },
+    };
+  } catch (error) {
+    if (options.db === undefined) await db.close();
+    throw error;
+  }
+}

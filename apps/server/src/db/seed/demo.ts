@@ -1,0 +1,85 @@
+import type pg from 'pg';
+import { ROLES, type Role } from '@opsdeck/shared';
+import { hashPassword } from '../../auth/passwords';
+
+export const DEMO_PASSWORD = 'opsdeck-demo';
+
+export interface DemoLogin {
+  role: Role;
+  email: string;
+  name: string;
+}
+
+export const DEMO_LOGINS: DemoLogin[] = ROLES.map((role) => ({
+  role,
+  email: `${role}@opsdeck.local`,
+  name: { admin: 'Ada Admin', editor: 'Eddie Editor', commander: 'Cora Commander', responder: 'Rey Responder', viewer: 'Vic Viewer' }[role],
+}));
+
+const DEMO_TEAMS = [
+  { name: 'Platform', icon: 'kubernetes', members: ['admin', 'editor', 'commander'] },
+  { name: 'Database Reliability', icon: 'postgres', members: ['commander', 'responder'] },
+  { name: 'Edge', icon: 'nginx', members: ['responder', 'viewer'] },
+] as const;
+
+const DEMO_FLAGS = [
+  { name: 'incidents.disable', value: 'false', description: 'Set to true to hide the incident area' },
+  { name: 'logs.disable', value: 'false', description: 'Set to true to hide the logs area' },
+  { name: 'catalog.hide_deleted_after', value: '7d', description: 'How long deleted catalog items stay listed' },
+] as const;
+
+/** Seeds the demo once, on an empty database; returns null when people already exist. */
+export async function seedDemo(pool: pg.Pool): Promise<{ password: string; logins: DemoLogin[] } | null> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const existing = await client.query<{ n: number }>('select count(*)::int as n from people');
+    if ((existing.rows[0]?.n ?? 0) > 0) {
+      await client.query('rollback');
+      return null;
+    }
+    const hashed = await hashPassword(DEMO_PASSWORD);
+    const ids = new Map<Role, string>();
+    for (const login of DEMO_LOGINS) {
+      const person = await client.query<{ id: string }>(
+        'insert into people (name, email) values ($1, $2) returning id',
+        [login.name, login.email],
+      );
+      const id = person.rows[0]?.id;
+      if (id === undefined) throw new Error('person insert returned no id');
+      ids.set(login.role, id);
+      await client.query('insert into identities (id, traits) values ($1, $2)', [
+        id,
+        JSON.stringify({ email: login.email, name: { first: login.name.split(' ')[0], last: login.name.split(' ')[1] } }),
+      ]);
+      await client.query(
+        `insert into identity_credentials (identity_id, type, identifiers, config) values ($1, 'password', $2, $3)`,
+        [id, [login.email], JSON.stringify({ hashed_password: hashed })],
+      );
+      await client.query('insert into person_roles (person_id, role) values ($1, $2)', [id, login.role]);
+    }
+    const admin = ids.get('admin');
+    for (const team of DEMO_TEAMS) {
+      const row = await client.query<{ id: string }>(
+        'insert into teams (name, icon, created_by) values ($1, $2, $3) returning id',
+        [team.name, team.icon, admin],
+      );
+      for (const member of team.members) {
+        await client.query('insert into team_members (team_id, person_id) values ($1, $2)', [row.rows[0]?.id, ids.get(member)]);
+      }
+    }
+    for (const flag of DEMO_FLAGS) {
+      await client.query(
+        'insert into properties (name, value, description, created_by) values ($1, $2, $3, $4) on conflict (name) do nothing',
+        [flag.name, flag.value, flag.description, admin],
+      );
+    }
+    await client.query('commit');
+    return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type ServerRole = 'api' | 'worker' | 'all';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secretKey: Buffer;
+  logLevel: (typeof LOG_LEVELS)[number];
+  role: ServerRole;
+  webDist: string;
+  seedDemo: boolean;
+  statementTimeoutMs: number;
+}
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  OPSDECK_SECRET_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  OPSDECK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  OPSDECK_WEB_DIST: z.string().optional(),
+  OPSDECK_SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  OPSDECK_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
+});
+
+/**
+ * The key encrypts secrets at rest, so it must live outside the database: from the environment, or in a file in
+ * DATA_DIR that is created once for an embedded install.
+ */
+function resolveSecretKey(raw: string | undefined, dataDir: string): Buffer {
+  if (raw !== undefined && raw !== '') {
+    const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (decoded.length !== 32) throw new Error('OPSDECK_SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
+    return decoded;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'secret.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${issues}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    secretKey: overrides.secretKey ?? resolveSecretKey(e.OPSDECK_SECRET_KEY, dataDir),
+    logLevel: e.LOG_LEVEL,
+    role: e.OPSDECK_ROLE,
+    webDist: e.OPSDECK_WEB_DIST ?? path.resolve(here, '../../../web/dist'),
+    seedDemo: e.OPSDECK_SEED_DEMO === 'true',
+    statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
+    ...overrides,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Every error the API returns is one of these coded factories, so clients can rely on `code` and tests can assert
+ * it. The body shape is PostgREST's `{code, message, details, hint}` for every route, not just the data API.
+ */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details: string | null;
+  hint: string | null;
+}
+
+export class AppError extends Error {
+  readonly code: string;
+  readonly statusCode: number;
+  readonly details: string | null;
+  readonly hint: string | null;
+
+  constructor(statusCode: number, code: string, message: string, details?: string | null, hint?: string | null) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = statusCode;
+    this.code = code;
+    this.details = details ?? null;
+    this.hint = hint ?? null;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, details: this.details, hint: this.hint };
+  }
+}
+
+export const errors = {
+  unauthenticated: () => new AppError(401, 'OD401', 'Authentication required', null, 'Sign in and send the session cookie'),
+  forbidden: (what: string) =>
+    new AppError(403, 'OD403', `You do not have permission to ${what}`, null, 'Ask an administrator for a role that allows it'),
+  notFound: (what: string) => new AppError(404, 'OD404', `${what} not found`),
+  routeNotFound: (method: string, url: string) => new AppError(404, 'OD404', `Route ${method} ${url} not found`),
+  badRequest: (message: string, details?: string, hint?: string) => new AppError(400, 'OD400', message, details, hint),
+  validation: (details: string) => new AppError(400, 'OD422', 'The request is not valid', details),
+  conflict: (message: string, details?: string) => new AppError(409, 'OD409', message, details),
+  payloadTooLarge: () => new AppError(413, 'OD413', 'The request body is too large'),
+  unsupportedMediaType: (type: string) => new AppError(415, 'OD415', `Content type ${type} is not supported`),
+  tooManyRequests: () => new AppError(429, 'OD429', 'Too many requests, try again later'),
+  invalidCredentials: () => new AppError(401, 'OD_LOGIN', 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.'),
+  notImplemented: (message: string) => new AppError(501, 'OD501', message),
+  internal: () => new AppError(500, 'OD500', 'Internal server error'),
+  unavailable: (message: string) => new AppError(503, 'OD503', message),
+} as const;

@@ -1,0 +1,157 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { can } from '@opsdeck/shared';
+import { AppError, errors } from './errors';
+import type { AppContext } from './context';
+import type { Principal, RoutePermission } from './principal';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    permission?: RoutePermission;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export type Authenticator = (request: FastifyRequest) => Promise<Principal | null>;
+
+export interface DomainPlugin {
+  name: string;
+  register(app: FastifyInstance, context: AppContext): Promise<void> | void;
+}
+
+export interface ServerOptions {
+  context: AppContext;
+  authenticate: Authenticator;
+  plugins: DomainPlugin[];
+  logger?: boolean;
+}
+
+/** Every registered route, with the permission it declared, for the route-walking test and the docs. */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  permission: RoutePermission | undefined;
+}
+
+function describe(permission: RoutePermission): string {
+  return typeof permission === 'string' ? permission : `${permission.action} ${permission.resource}`;
+}
+
+export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
+  const { context } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: context.config.logLevel,
+            redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], remove: true },
+          },
+    bodyLimit: 5 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const routes: RouteRecord[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' && route.url !== '/healthz') continue;
+      routes.push({ method, url: route.url, permission: route.config?.permission });
+    }
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Opsdeck API', version: context.version, description: 'Operations and incident-management console' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.decorateRequest('principal', null);
+
+  // Deny by default: a route that forgot to declare its permission answers 403 to everybody rather than leaking data.
+  app.addHook('preHandler', async (request) => {
+    if (request.is404) return;
+    const permission = request.routeOptions.config.permission;
+    if (permission === 'public') return;
+    request.principal = await options.authenticate(request);
+    if (permission === undefined) throw errors.forbidden('call an undeclared route');
+    if (request.principal === null) throw errors.unauthenticated();
+    if (permission === 'authenticated') return;
+    if (!can(request.principal.roles, permission.resource, permission.action)) throw errors.forbidden(describe(permission));
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => `${issue.instancePath || '/'} ${issue.message ?? ''}`.trim()).join('; ');
+      return reply.status(400).send(errors.validation(details).toBody());
+    }
+    const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code = (error as { code?: unknown }).code;
+      const message = error instanceof Error ? error.message : 'Bad request';
+      return reply.status(status).send(new AppError(status, typeof code === 'string' ? code : `OD${status}`, message).toBody());
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(errors.internal().toBody());
+  });
+
+  app.get('/healthz', { config: { permission: 'public' }, schema: { hide: true } }, async () => {
+    await context.db.pool.query('select 1');
+    return { status: 'ok' };
+  });
+  app.get('/api/version', { config: { permission: 'public' } }, async () => ({ version: context.version }));
+  app.get('/api/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  for (const plugin of options.plugins) {
+    await app.register(
+      async (scoped) => {
+        await plugin.register(scoped, context);
+      },
+      { name: plugin.name },
+    );
+  }
+
+  await registerWebApp(app, context.config.webDist);
+  return { app, routes };
+}
+
+async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false });
+  app.setNotFoundHandler({ preHandler: undefined }, async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send(errors.routeNotFound(request.method, url).toBody());
+    }
+    let relative: string;
+    try {
+      relative = decodeURIComponent(url).replace(/^\/+/, '');
+    } catch {
+      return reply.status(400).send(errors.badRequest('The path is not valid URL encoding').toBody());
+    }
+    const candidate = path.resolve(webDist, relative);
+    if (candidate.startsWith(webDist + path.sep) && existsSync(candidate) && statSync(candidate).isFile()) {
+      const immutable = relative.startsWith('assets/');
+      return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(relative);
+    }
+    // Client-side routing: any other page path is the single-page app.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

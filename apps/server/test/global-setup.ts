@@ -1,0 +1,63 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/db/database';
+import { migrate } from '../src/db/migrate';
+import { seedDemo } from '../src/db/seed/demo';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dbMode: 'pglite' | 'postgres';
+    templateDir: string;
+    postgresAdminUrl: string;
+  }
+}
+
+export const TEMPLATE_DB = 'opsdeck_template';
+
+/**
+ * Builds one migrated and seeded template per run; every suite then clones it (a copied data folder for PGlite,
+ * CREATE DATABASE … TEMPLATE for PostgreSQL) instead of migrating again.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const mode = process.env.OPSDECK_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+  const root = path.resolve('.tmp/server-tests');
+  const adminUrl = process.env.OPSDECK_TEST_PG_URL ?? '';
+  project.provide('dbMode', mode);
+  project.provide('postgresAdminUrl', adminUrl);
+  if (mode === 'pglite') {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    const templateDir = path.join(root, 'template');
+    const db = await openDatabase({ dataDir: templateDir, statementTimeoutMs: 30000 });
+    try {
+      await migrate(db.pool);
+      await seedDemo(db.pool);
+    } finally {
+      await db.close();
+    }
+    project.provide('templateDir', templateDir);
+    return async () => rmSync(root, { recursive: true, force: true });
+  }
+  if (adminUrl === '') throw new Error('OPSDECK_TEST_DB=postgres needs OPSDECK_TEST_PG_URL (an admin connection URL)');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${TEMPLATE_DB}`);
+    await admin.query(`create database ${TEMPLATE_DB}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${TEMPLATE_DB}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: root, statementTimeoutMs: 30000 });
+  try {
+    await migrate(db.pool);
+    await seedDemo(db.pool);
+  } finally {
+    await db.close();
+  }
+  project.provide('templateDir', '');
+  return async () => undefined;
+}

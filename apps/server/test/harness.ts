@@ -1,0 +1,79 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Role } from '@opsdeck/shared';
+import { createApp, type RunningApp } from '../src/app';
+import { loadConfig } from '../src/platform/config';
+import { openDatabase, type Database } from '../src/db/database';
+import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/session-token';
+
+export interface TestServer {
+  url: string;
+  running: RunningApp;
+  pool: pg.Pool;
+  /** A session cookie header for the seeded demo user of that role. */
+  cookieFor(role: Role): Promise<string>;
+  close(): Promise<void>;
+}
+
+const TEMPLATE_DB = 'opsdeck_template';
+
+async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void> }> {
+  if (inject('dbMode') === 'pglite') {
+    const dir = mkdtempSync(path.join(path.resolve('.tmp/server-tests'), 'suite-'));
+    cpSync(inject('templateDir'), dir, { recursive: true });
+    rmSync(path.join(dir, 'opsdeck.lock'), { force: true });
+    const db = await openDatabase({ dataDir: dir, statementTimeoutMs: 15000 });
+    return { db, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `opsdeck_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.tmp', statementTimeoutMs: 15000 });
+  return {
+    db,
+    dispose: async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Starts the real server on port 0 against a fresh clone of the seeded template database. */
+export async function startTestServer(): Promise<TestServer> {
+  const { db, dispose } = await cloneDatabase();
+  const config = loadConfig(
+    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false' },
+    { dataDir: path.resolve('.tmp/server-tests'), secretKey: Buffer.alloc(32, 7), databaseUrl: undefined, port: 0, host: '127.0.0.1' },
+  );
+  const running = await createApp(config, { db, logger: false });
+  const address = await running.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    running,
+    pool: db.pool,
+    async cookieFor(role) {
+      const token = newSessionToken();
+      await db.pool.query(
+        `insert into sessions (token_hash, identity_id, expires_at)
+         select $1, p.id, now() + make_interval(secs => $3::double precision / 1000) from people p where p.email = $2`,
+        [hashToken(token), `${role}@opsdeck.local`, SESSION_TTL_MS],
+      );
+      return `${SESSION_COOKIE}=${token}`;
+    },
+    async close() {
+      await running.close();
+      await db.close();
+      await dispose();
+    },
+  };
+}
