@@ -10,6 +10,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dbMode: 'pglite' | 'postgres';
     templateDir: string;
+    testRoot: string;
     postgresAdminUrl: string;
   }
 }
@@ -22,7 +23,9 @@ export const TEMPLATE_DB = 'opsdeck_template';
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const mode = process.env.OPSDECK_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-  const root = path.resolve('.tmp/server-tests');
+  // One folder per run, so that two runs on the same machine never remove each other's databases.
+  const root = path.resolve(`.tmp/server-tests/run-${process.pid}`);
+  project.provide('testRoot', root);
   const adminUrl = process.env.OPSDECK_TEST_PG_URL ?? '';
   project.provide('dbMode', mode);
   project.provide('postgresAdminUrl', adminUrl);

@@ -22,7 +22,7 @@ const TEMPLATE_DB = 'opsdeck_template';
 
 async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void> }> {
   if (inject('dbMode') === 'pglite') {
-    const dir = mkdtempSync(path.join(path.resolve('.tmp/server-tests'), 'suite-'));
+    const dir = mkdtempSync(path.join(inject('testRoot'), 'suite-'));
     cpSync(inject('templateDir'), dir, { recursive: true });
     rmSync(path.join(dir, 'opsdeck.lock'), { force: true });
     const db = await openDatabase({ dataDir: dir, statementTimeoutMs: 15000 });
@@ -53,7 +53,7 @@ export async function startTestServer(): Promise<TestServer> {
   const { db, dispose } = await cloneDatabase();
   const config = loadConfig(
     { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false' },
-    { dataDir: path.resolve('.tmp/server-tests'), secretKey: Buffer.alloc(32, 7), databaseUrl: undefined, port: 0, host: '127.0.0.1' },
+    { dataDir: inject('testRoot'), secretKey: Buffer.alloc(32, 7), databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
   const running = await createApp(config, { db, logger: false });
   const address = await running.app.listen({ port: 0, host: '127.0.0.1' });
