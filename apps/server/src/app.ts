@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './platform/config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
+import { loadLocalProperties } from './platform/local-properties';
 import { EventBus } from './platform/event-bus';
 import { buildServer, type RouteRecord } from './platform/http';
 import type { AppContext } from './platform/context';
@@ -35,6 +36,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
   try {
     await migrate(db.pool);
+    await loadLocalProperties(db.pool, config.propertiesFile);
     const context: AppContext = { config, db, bus: new EventBus(), version: readVersion() };
     const { app, routes } = await buildServer({
       context,

@@ -17,6 +17,8 @@ export interface Config {
   webDist: string;
   seedDemo: boolean;
   statementTimeoutMs: number;
+  /** Properties with source 'local', read at start (a Java-style properties file). */
+  propertiesFile: string;
 }
 
 const envSchema = z.object({
@@ -30,6 +32,7 @@ const envSchema = z.object({
   OPSDECK_WEB_DIST: z.string().optional(),
   OPSDECK_SEED_DEMO: z.enum(['true', 'false']).default('true'),
   OPSDECK_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
+  OPSDECK_PROPERTIES_FILE: z.string().optional(),
 });
 
 /**
@@ -68,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.OPSDECK_WEB_DIST ?? path.resolve(here, '../../../web/dist'),
     seedDemo: e.OPSDECK_SEED_DEMO === 'true',
     statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
+    propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
     ...overrides,
   };
 }

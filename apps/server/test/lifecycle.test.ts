@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+
+const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(dataDir: string, port: number): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPSDECK_WEB_DIST: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 90000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(started.output())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output: ${started.output()}`);
+    if (started.child.exitCode !== null) throw new Error(`server exited early: ${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// The process always runs the embedded database, so one pass (the PGlite run) covers it.
+describe.runIf(inject('dbMode') === 'pglite')('server lifecycle', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-life-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts on an empty data folder, seeds the demo, prints the URL and logins, and stops cleanly on SIGTERM', async () => {
+    const server = startServer(dataDir, port);
+    await waitForOutput(server, /Opsdeck is running at http:\/\/127\.0\.0\.1:\d+/);
+    expect(server.output()).toContain('admin@opsdeck.local');
+    expect(server.output()).toContain('opsdeck-demo');
+    expect(existsSync(path.join(dataDir, 'opsdeck.lock'))).toBe(true);
+
+    const second = startServer(dataDir, port + 1);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('is in use by process');
+
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'opsdeck.lock'))).toBe(false);
+  });
+
+  it('starts again on the same data folder without seeding twice', async () => {
+    const server = startServer(dataDir, port + 2);
+    await waitForOutput(server, /Opsdeck is running/);
+    expect(server.output()).not.toContain('Demo logins');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
