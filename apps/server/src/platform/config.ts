@@ -19,6 +19,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Properties with source 'local', read at start (a Java-style properties file). */
   propertiesFile: string;
+  /** Behind a TLS-terminating proxy, X-Forwarded-* decide the protocol (Secure cookies, absolute links). */
+  trustProxy: boolean;
 }
 
 const envSchema = z.object({
@@ -33,6 +35,7 @@ const envSchema = z.object({
   OPSDECK_SEED_DEMO: z.enum(['true', 'false']).default('true'),
   OPSDECK_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
   OPSDECK_PROPERTIES_FILE: z.string().optional(),
+  OPSDECK_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
 
 /**
@@ -71,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.OPSDECK_WEB_DIST ?? path.resolve(here, '../../../web/dist'),
     seedDemo: e.OPSDECK_SEED_DEMO === 'true',
     statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
+    trustProxy: e.OPSDECK_TRUST_PROXY === 'true',
     propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
     ...overrides,
   };

@@ -58,6 +58,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    trustProxy: context.config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -83,7 +84,8 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   app.decorateRequest('principal', null);
 
   // Deny by default: a route that forgot to declare its permission answers 403 to everybody rather than leaking data.
-  app.addHook('preHandler', async (request) => {
+  // It runs before body validation so that an anonymous caller learns nothing about a route's input shape.
+  app.addHook('preValidation', async (request) => {
     if (request.is404) return;
     const permission = request.routeOptions.config.permission;
     if (permission === 'public') return;

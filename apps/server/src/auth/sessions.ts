@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto';
+import type pg from 'pg';
+import { z } from 'zod';
+import { effectiveRoles, ROLES } from '@opsdeck/shared';
+import { toIso } from './flow-store';
+import { hashToken, newSessionToken } from './session-token';
+
+export type AuthenticationMethod = 'password' | 'kubeconfig';
+
+/** Inserts a session; the caller gets the only copy of the raw token, the database keeps its SHA-256. */
+export async function createSession(
+  pool: pg.Pool,
+  identityId: string,
+  method: AuthenticationMethod,
+  ttlMs: number,
+): Promise<{ id: string; token: string }> {
+  const token = newSessionToken();
+  const result = await pool.query<{ id: string }>(
+    `insert into sessions (token_hash, identity_id, authentication_methods, expires_at)
+     values ($1, $2, jsonb_build_array(jsonb_build_object('method', $3::text, 'aal', 'aal1', 'completed_at', now())),
+             now() + make_interval(secs => $4::double precision / 1000))
+     returning id`,
+    [hashToken(token), identityId, method, ttlMs],
+  );
+  const id = result.rows[0]?.id;
+  if (id === undefined) throw new Error('session insert returned no id');
+  return { id, token };
+}
+
+const authenticationMethodSchema = z.object({ method: z.string(), aal: z.string(), completed_at: z.string() });
+
+export const identityResponseSchema = z.object({
+  id: z.string(),
+  schema_id: z.string(),
+  state: z.enum(['active', 'inactive']),
+  traits: z.record(z.string(), z.unknown()),
+  metadata_public: z.null(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const sessionResponseSchema = z.object({
+  id: z.string(),
+  active: z.boolean(),
+  expires_at: z.string(),
+  authenticated_at: z.string(),
+  authenticator_assurance_level: z.enum(['aal1', 'aal2']),
+  authentication_methods: z.array(authenticationMethodSchema),
+  issued_at: z.string(),
+  identity: identityResponseSchema,
+  // Opsdeck's additions: the person behind the identity and the roles read fresh for this request.
+  person: z.object({ id: z.string(), name: z.string(), email: z.string().nullable(), avatar: z.string().nullable() }),
+  roles: z.array(z.enum(ROLES)),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+interface SessionDetailRow {
+  id: string;
+  active: boolean;
+  expires_at: string;
+  authenticated_at: string;
+  issued_at: string;
+  aal: 'aal1' | 'aal2';
+  authentication_methods: unknown;
+  identity_id: string;
+  schema_id: string;
+  state: 'active' | 'inactive';
+  traits: Record<string, unknown>;
+  identity_created_at: string;
+  identity_updated_at: string;
+  name: string;
+  email: string | null;
+  avatar: string | null;
+  roles: string[];
+}
+
+/** The session in Kratos's shape, with roles read from person_roles now rather than cached at sign-in. */
+export async function describeSession(pool: pg.Pool, sessionId: string): Promise<SessionResponse | null> {
+  const result = await pool.query<SessionDetailRow>(
+    `select s.id, s.active, s.expires_at, s.authenticated_at, s.issued_at, s.aal, s.authentication_methods,
+            i.id as identity_id, i.schema_id, i.state, i.traits,
+            i.created_at as identity_created_at, i.updated_at as identity_updated_at,
+            p.name, p.email, p.avatar,
+            coalesce(array(select r.role from person_roles r where r.person_id = p.id order by r.role), '{}') as roles
+       from sessions s
+       join identities i on i.id = s.identity_id
+       join people p on p.id = i.id
+      where s.id = $1`,
+    [sessionId],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  const methods = z.array(authenticationMethodSchema).parse(row.authentication_methods);
+  return {
+    id: row.id,
+    active: row.active,
+    expires_at: toIso(row.expires_at),
+    authenticated_at: toIso(row.authenticated_at),
+    authenticator_assurance_level: row.aal,
+    authentication_methods: methods.map((method) => ({ ...method, completed_at: toIso(method.completed_at) })),
+    issued_at: toIso(row.issued_at),
+    identity: {
+      id: row.identity_id,
+      schema_id: row.schema_id,
+      state: row.state,
+      traits: row.traits,
+      metadata_public: null,
+      created_at: toIso(row.identity_created_at),
+      updated_at: toIso(row.identity_updated_at),
+    },
+    person: { id: row.identity_id, name: row.name, email: row.email, avatar: row.avatar },
+    roles: effectiveRoles(row.roles),
+  };
+}
+
+/**
+ * Derived from the session id with the server key, so every tab asking for a logout URL gets the same working
+ * token; only its hash is stored, to find the session again.
+ */
+export async function issueLogoutToken(pool: pg.Pool, secretKey: Buffer, sessionId: string): Promise<string> {
+  const token = createHmac('sha256', secretKey).update(`logout:${sessionId}`).digest('base64url');
+  await pool.query('update sessions set logout_token_hash = $2 where id = $1', [sessionId, hashToken(token)]);
+  return token;
+}
+
+/** Ends the session the logout token belongs to; false when the token matches no active session. */
+export async function endSessionByLogoutToken(pool: pg.Pool, token: string): Promise<boolean> {
+  const result = await pool.query(
+    'update sessions set active = false, updated_at = now() where logout_token_hash = $1 and active',
+    [hashToken(token)],
+  );
+  return result.rowCount === 1;
+}
+
+/** Ended sessions are kept a day for the record; expired ones, stale flows and old login failures are removed. */
+export async function sweepAuthState(pool: pg.Pool, loginFailureWindowMs: number): Promise<void> {
+  await pool.query(`delete from sessions where expires_at < now() or (not active and updated_at < now() - interval '1 day')`);
+  // Expired flows linger a day so that a late submit still gets 410 (start again) rather than 404.
+  await pool.query(`delete from self_service_flows where expires_at < now() - interval '1 day'`);
+  await pool.query('delete from login_failures where failed_at < now() - make_interval(secs => $1::double precision / 1000)', [
+    loginFailureWindowMs,
+  ]);
+}

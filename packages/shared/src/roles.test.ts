@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { can, effectiveRoles, isAdmin, isViewerOnly, RESOURCES, ROLES, type Action, type Resource, type Role } from './roles';
+
+// Spec 000 §6, written out resource by resource rather than derived, so a change to can() cannot agree with itself.
+const ALL = new Set<Resource>(RESOURCES);
+const NOT_RESTRICTED = new Set<Resource>(RESOURCES.filter((resource) => !['rbac', 'identities', 'connections'].includes(resource)));
+const INCIDENT_WORK = new Set<Resource>(['responder', 'incident', 'evidences', 'comments']);
+
+const TABLE: Record<Role, Record<Action, ReadonlySet<Resource>>> = {
+  admin: { read: ALL, write: ALL },
+  editor: { read: ALL, write: NOT_RESTRICTED },
+  commander: { read: NOT_RESTRICTED, write: INCIDENT_WORK },
+  responder: { read: NOT_RESTRICTED, write: INCIDENT_WORK },
+  viewer: { read: NOT_RESTRICTED, write: new Set() },
+};
+
+describe('the role table of spec 000 §6', () => {
+  it('lists the twenty resources of the spec', () => {
+    expect([...RESOURCES].sort()).toEqual(
+      [
+        'database', 'rbac', 'auth', 'responder', 'incident', 'evidences', 'comments', 'canaries', 'topologies', 'config_scrapers',
+        'identities', 'connections', 'kratos', 'agents', 'feature_flags', 'logging_backends', 'integrations', 'notifications',
+        'playbooks', 'playbook_runs',
+      ].sort(),
+    );
+    expect(NOT_RESTRICTED.size).toBe(17);
+  });
+
+  for (const role of ROLES) {
+    for (const action of ['read', 'write'] as const) {
+      it(`gives ${role} ${action} access to exactly the resources the spec lists`, () => {
+        const granted = RESOURCES.filter((resource) => can([role], resource, action));
+        expect(granted).toEqual(RESOURCES.filter((resource) => TABLE[role][action].has(resource)));
+      });
+    }
+  }
+
+  it('treats a user with no roles, or only unknown ones, as a viewer', () => {
+    expect(effectiveRoles([])).toEqual(['viewer']);
+    expect(effectiveRoles(['owner'])).toEqual(['viewer']);
+    for (const resource of RESOURCES) {
+      for (const action of ['read', 'write'] as const) {
+        expect(can([], resource, action)).toBe(can(['viewer'], resource, action));
+      }
+    }
+  });
+
+  it('grants the union of what several roles allow', () => {
+    expect(can(['viewer', 'responder'], 'incident', 'write')).toBe(true);
+    expect(can(['commander', 'editor'], 'canaries', 'write')).toBe(true);
+    expect(can(['commander', 'editor'], 'rbac', 'write')).toBe(false);
+    expect(can(['editor', 'unknown'], 'playbooks', 'write')).toBe(true);
+  });
+
+  it('exposes the admin and viewer-only flags', () => {
+    expect(isAdmin(['editor', 'admin'])).toBe(true);
+    expect(isAdmin([])).toBe(false);
+    expect(isViewerOnly([])).toBe(true);
+    expect(isViewerOnly(['viewer', 'responder'])).toBe(false);
+  });
+});
