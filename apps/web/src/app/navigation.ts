@@ -1,0 +1,64 @@
+import { Flag, type LucideIcon } from 'lucide-react';
+import type { Feature, Resource } from '@opsdeck/shared';
+import type { Permissions } from '@/lib/auth/permissions';
+
+export interface NavigationEntry {
+  label: string;
+  path: string;
+  icon: LucideIcon;
+  /** The area a `{feature}.disable` flag switches off. */
+  feature: Feature;
+  /** Read permission on this resource is needed to see the entry. */
+  resource: Resource;
+}
+
+/**
+ * Top-level areas, in the order of spec 001 §2.1: Dashboard, Health, Incidents, Catalog, Logs, Playbooks.
+ * An area gets its line here in the same change that ships its routes, so the sidebar never links to a missing page.
+ */
+export const primaryNavigation: readonly NavigationEntry[] = [];
+
+/** Settings pages; the sidebar sorts them by label. */
+export const settingsNavigation: readonly NavigationEntry[] = [
+  { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
+];
+
+export interface NavigationAccess {
+  permissions: Pick<Permissions, 'can' | 'isViewer'>;
+  isEnabled(feature: Feature): boolean;
+}
+
+export interface VisibleNavigation {
+  primary: NavigationEntry[];
+  settings: NavigationEntry[];
+}
+
+function isVisible(entry: NavigationEntry, access: NavigationAccess): boolean {
+  return access.isEnabled(entry.feature) && access.permissions.can(entry.resource, 'read');
+}
+
+/** What the sidebar shows this user: entries of disabled areas or unreadable resources are dropped. */
+export function visibleNavigation(
+  access: NavigationAccess,
+  registry: { primary: readonly NavigationEntry[]; settings: readonly NavigationEntry[] } = { primary: primaryNavigation, settings: settingsNavigation },
+): VisibleNavigation {
+  const primary = registry.primary.filter((entry) => isVisible(entry, access));
+  // The viewer role never sees Settings at all (spec 001 §6).
+  const settings = access.permissions.isViewer
+    ? []
+    : registry.settings.filter((entry) => isVisible(entry, access)).sort((a, b) => a.label.localeCompare(b.label));
+  return { primary, settings };
+}
+
+export const TOPOLOGY_PATH = '/topology';
+export const PREFERENCES_PATH = '/preferences';
+
+/**
+ * Where `/` leads. The spec sends everyone to the topology dashboard; until that area ships, the first page the
+ * user can see, and Preferences (open to every signed-in user) when there is none.
+ */
+export function homePath(navigation: VisibleNavigation): string {
+  const all = [...navigation.primary, ...navigation.settings];
+  if (all.some((entry) => entry.path === TOPOLOGY_PATH)) return TOPOLOGY_PATH;
+  return all[0]?.path ?? PREFERENCES_PATH;
+}

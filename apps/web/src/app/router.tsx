@@ -1,0 +1,53 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { setAppNavigator } from '@/lib/app-navigator';
+import { authRoutes } from '@/features/auth/routes';
+import { featureFlagsRoutes } from '@/features/feature-flags/routes';
+import { preferencesRoutes } from '@/features/preferences/routes';
+import { ErrorScreen } from './errors/error-screen';
+import { FlowErrorScreen } from './errors/flow-error-screen';
+import { NotFoundPage } from './errors/not-found-page';
+import { RouteErrorBoundary } from './errors/route-error-boundary';
+import { HomeRedirect } from './home-redirect';
+import { AppShell } from './shell/app-shell';
+
+/**
+ * Every route of the app. A feature adds its pages by exporting `RouteObject[]` with paths relative to the shell
+ * (`settings/feature-flags`) and spreading them into the shell's children below, plus one line in `navigation.ts`.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorBoundary />,
+    children: [
+      ...authRoutes,
+      { path: 'error', element: <ErrorScreen /> },
+      { path: 'error/:id', element: <FlowErrorScreen /> },
+      {
+        path: '/',
+        element: <AppShell />,
+        children: [
+          {
+            // Inside the shell, so a failing page keeps the sidebar and top bar.
+            errorElement: <RouteErrorBoundary />,
+            children: [{ index: true, element: <HomeRedirect /> }, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/** Lets code outside React (guarded fetch, session check) navigate through the router instead of reloading. */
+export function bindNavigatorToRouter(router: Pick<AppRouter, 'state' | 'navigate'>): () => void {
+  return setAppNavigator({
+    currentPath: () => `${router.state.location.pathname}${router.state.location.search}`,
+    navigate: (to) => void router.navigate(to),
+  });
+}
+
+export function createAppRouter(): AppRouter {
+  const router = createBrowserRouter(appRoutes);
+  bindNavigatorToRouter(router);
+  return router;
+}

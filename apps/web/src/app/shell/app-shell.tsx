@@ -1,0 +1,39 @@
+import { Outlet } from 'react-router';
+import { isApiError } from '@/lib/api/api-error';
+import { useSession } from '@/lib/auth/session';
+import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
+import { ShellSkeleton } from './shell-skeleton';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+
+/** Statuses on which the session check has already sent the user to sign in. */
+const REDIRECTING_STATUSES: ReadonlySet<number> = new Set([401, 403, 422]);
+
+export function AppShell() {
+  const session = useSession();
+  const flags = useFeatureFlags();
+
+  if (session.isError) {
+    if (isApiError(session.error) && REDIRECTING_STATUSES.has(session.error.status)) return <ShellSkeleton />;
+    // Spec 001 §8: any other whoami failure is the error page's business.
+    throw session.error;
+  }
+  // Routes render only once flags are known, so a disabled area never flashes. A failed flag load (already toasted)
+  // leaves every area on rather than locking the user out.
+  if (session.isPending || flags.isLoading) return <ShellSkeleton />;
+
+  return (
+    <div className="flex h-screen bg-gray-50">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      <Sidebar />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <TopBar />
+        <main id="main" tabIndex={-1} className="min-h-0 flex-1 overflow-auto focus:outline-none">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createQueryClient } from '@/lib/api/query-client';
+import { AppProviders } from '../providers';
+import { appRoutes, bindNavigatorToRouter } from '../router';
+import { SIDEBAR_STORAGE_KEY } from './use-sidebar-collapsed';
+
+interface Property {
+  name: string;
+  value: string;
+}
+
+let roles: string[] = ['admin'];
+let properties: Property[] = [];
+
+const server = setupServer(
+  http.get('/api/auth/sessions/whoami', () =>
+    HttpResponse.json({
+      id: 'session-1',
+      active: true,
+      identity: { id: 'person-1', traits: { email: 'ada@example.com', name: { first: 'Ada', last: 'Lovelace' } } },
+      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
+      roles,
+    }),
+  ),
+  http.get('/api/db/properties', () => HttpResponse.json(properties)),
+  http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  http.get('/api/auth/self-service/login/browser', () =>
+    HttpResponse.json({ id: 'flow-1', ui: { action: '/api/auth/self-service/login?flow=flow-1', method: 'POST', nodes: [] } }),
+  ),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  roles = ['admin'];
+  properties = [];
+  window.localStorage.clear();
+  window.innerWidth = 1280;
+});
+
+function renderShell(path = '/somewhere') {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const unbind = bindNavigatorToRouter(router);
+  const view = render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, router, unbind };
+}
+
+async function findMainNav() {
+  return screen.findByRole('navigation', { name: 'Main' });
+}
+
+describe('Sidebar', () => {
+  it('shows an admin the Settings submenu with Feature Flags', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    const nav = await findMainNav();
+    await user.click(within(nav).getByRole('button', { name: 'Settings' }));
+    expect(within(nav).getByRole('link', { name: 'Feature Flags' })).toHaveAttribute('href', '/settings/feature-flags');
+  });
+
+  it('opens the Settings submenu by itself on a settings page', async () => {
+    renderShell('/settings/unknown-page');
+    const nav = await findMainNav();
+    expect(within(nav).getByRole('button', { name: 'Settings' })).toHaveAttribute('aria-expanded', 'true');
+    expect(within(nav).getByRole('link', { name: 'Feature Flags' })).toBeVisible();
+  });
+
+  it('shows a viewer no Settings submenu', async () => {
+    roles = ['viewer'];
+    renderShell();
+    const nav = await findMainNav();
+    expect(within(nav).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
+  });
+
+  it('hides Feature Flags when settings.feature_flags.disable is true', async () => {
+    properties = [{ name: 'settings.feature_flags.disable', value: 'true' }];
+    renderShell();
+    const nav = await findMainNav();
+    expect(within(nav).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Feature Flags' })).not.toBeInTheDocument();
+  });
+
+  it('links the product logo to the home page', async () => {
+    renderShell();
+    await findMainNav();
+    expect(screen.getByRole('link', { name: 'Opsdeck home' })).toHaveAttribute('href', '/');
+  });
+
+  it('remembers that it was collapsed', async () => {
+    const user = userEvent.setup();
+    const first = renderShell();
+    await findMainNav();
+    await user.click(screen.getByRole('button', { name: 'Collapse sidebar' }));
+    expect(window.localStorage.getItem(SIDEBAR_STORAGE_KEY)).toBe('true');
+    first.unmount();
+    first.unbind();
+
+    renderShell();
+    await findMainNav();
+    expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeInTheDocument();
+  });
+
+  it('collapses on a click outside it on a narrow screen', async () => {
+    window.innerWidth = 800;
+    const user = userEvent.setup();
+    renderShell();
+    await findMainNav();
+    await user.click(screen.getByRole('heading', { name: 'Page not found' }));
+    expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeInTheDocument();
+  });
+
+  it('stays open on a click outside it on a wide screen', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await findMainNav();
+    await user.click(screen.getByRole('heading', { name: 'Page not found' }));
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toBeInTheDocument();
+  });
+});
+
+describe('Application shell', () => {
+  it('shows the loading skeleton until the session and feature flags have loaded', async () => {
+    renderShell();
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    await findMainNav();
+    expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+  });
+
+  it('greets the user and shows both versions in the user menu', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await findMainNav();
+    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Hi Ada Lovelace')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Your Profile' })).toHaveAttribute('href', '/profile-settings');
+    expect(await within(menu).findByText('Frontend: 1.0.748 | Backend: 2.3.4')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('opens the kubeconfig dialog from the user menu', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await findMainNav();
+    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Download kubeconfig' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Download kubeconfig' });
+    expect(within(dialog).getByRole('button', { name: 'Download' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-out visitor to sign in with the page to come back to', async () => {
+    server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD401', message: 'Authentication required' }, { status: 401 })));
+    const { router } = renderShell('/settings/feature-flags?tab=all');
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('return_to')).toBe('/settings/feature-flags?tab=all');
+  });
+
+  it('asks for a second factor when the session check answers 403', async () => {
+    server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD403', message: 'aal2 required' }, { status: 403 })));
+    const { router } = renderShell('/preferences');
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(router.state.location.pathname).toBe('/login');
+    const params = new URLSearchParams(router.state.location.search);
+    expect(params.get('aal')).toBe('aal2');
+    expect(params.get('return_to')).toBe('/preferences');
+  });
+});

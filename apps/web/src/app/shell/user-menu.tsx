@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { DropdownMenu } from 'radix-ui';
+import { Download, LogOut, UserRound } from 'lucide-react';
+import { requestJson } from '@/lib/api/http';
+import { FRONTEND_VERSION } from '@/lib/app-version';
+import { sessionDisplayName, useSession } from '@/lib/auth/session';
+import { useLogout } from '@/features/auth/use-logout';
+import { KubeconfigDialog } from './kubeconfig-dialog';
+import { menuContentClass, menuItemClass } from './menu-styles';
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter((part) => part !== '');
+  return parts
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+function useBackendVersion() {
+  return useQuery({
+    queryKey: ['version'],
+    queryFn: () => requestJson<{ version: string }>('/api/version', { silent: true }),
+    staleTime: Infinity,
+  });
+}
+
+export function UserMenu() {
+  const { data: session } = useSession();
+  const backend = useBackendVersion();
+  const { signOut, isSigningOut } = useLogout();
+  const [kubeconfigOpen, setKubeconfigOpen] = useState(false);
+
+  if (session === undefined) return null;
+  const name = sessionDisplayName(session);
+  const avatar = session.person.avatar;
+  const backendVersion = backend.data?.version ?? (backend.isError ? 'unknown' : '…');
+
+  return (
+    <>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger
+          aria-label="User menu"
+          className="flex size-9 items-center justify-center overflow-hidden rounded-full bg-gray-200 text-sm font-semibold text-gray-700 hover:ring-2 hover:ring-gray-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        >
+          {avatar !== null && avatar !== '' ? <img src={avatar} alt="" className="size-full object-cover" /> : initials(name) || <UserRound aria-hidden="true" className="size-5" />}
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content align="end" sideOffset={6} className={menuContentClass}>
+            <DropdownMenu.Label className="px-2 py-1.5 font-medium text-gray-900">Hi {name}</DropdownMenu.Label>
+            <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
+            <DropdownMenu.Item asChild className={menuItemClass}>
+              <Link to="/profile-settings">
+                <UserRound aria-hidden="true" className="size-4" />
+                Your Profile
+              </Link>
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className={menuItemClass} onSelect={() => setKubeconfigOpen(true)}>
+              <Download aria-hidden="true" className="size-4" />
+              Download kubeconfig
+            </DropdownMenu.Item>
+            <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
+            <DropdownMenu.Label className="px-2 py-1 text-xs text-gray-500">
+              Frontend: {FRONTEND_VERSION} | Backend: {backendVersion}
+            </DropdownMenu.Label>
+            <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
+            <DropdownMenu.Item className={menuItemClass} disabled={isSigningOut} onSelect={() => void signOut()}>
+              <LogOut aria-hidden="true" className="size-4" />
+              Sign out
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <KubeconfigDialog open={kubeconfigOpen} onOpenChange={setKubeconfigOpen} />
+    </>
+  );
+}

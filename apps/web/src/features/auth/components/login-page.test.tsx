@@ -1,0 +1,235 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import type { SelfServiceFlow, UiNode } from '../api/flow-types';
+import { authRoutes } from '../routes';
+
+const ACTION = '/api/auth/self-service/login?flow=flow-1';
+
+function inputNode(name: string, type: string, label: string | null, extra: Partial<UiNode> = {}): UiNode {
+  return {
+    type: 'input',
+    group: type === 'hidden' ? 'default' : 'password',
+    attributes: { node_type: 'input', name, type, value: type === 'hidden' ? 'csrf-123' : '', required: type !== 'hidden', disabled: false },
+    messages: [],
+    meta: label === null ? {} : { label: { text: label } },
+    ...extra,
+  };
+}
+
+function loginFlow(id = 'flow-1', overrides: Partial<SelfServiceFlow['ui']> = {}): SelfServiceFlow {
+  return {
+    id,
+    return_to: '',
+    ui: {
+      action: ACTION,
+      method: 'POST',
+      nodes: [
+        inputNode('csrf_token', 'hidden', null),
+        inputNode('identifier', 'text', 'Email'),
+        inputNode('password', 'password', 'Password'),
+        {
+          type: 'input',
+          group: 'password',
+          attributes: { node_type: 'input', name: 'method', type: 'submit', value: 'password', disabled: false },
+          messages: [],
+          meta: { label: { text: 'Sign in' } },
+        },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+const submissions: unknown[] = [];
+
+const server = setupServer(
+  http.get('/api/auth/self-service/login/browser', () => HttpResponse.json(loginFlow())),
+  http.get('/api/auth/self-service/login/flows', ({ request }) => {
+    const id = new URL(request.url).searchParams.get('id');
+    if (id === 'flow-1') return HttpResponse.json(loginFlow());
+    return HttpResponse.json({ error: { id: 'self_service_flow_expired', code: 410, message: 'Flow expired' } }, { status: 410 });
+  }),
+  http.post('/api/auth/self-service/login', async ({ request }) => {
+    submissions.push(await request.json());
+    return HttpResponse.json({ session: { id: 'session-1' }, identity: { id: 'person-1' } });
+  }),
+  http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD401', message: 'Authentication required' }, { status: 401 })),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  submissions.length = 0;
+});
+afterAll(() => server.close());
+
+function renderLogin(path = '/login') {
+  const router = createMemoryRouter(
+    [...authRoutes, { path: '/', element: <h1>Home</h1> }, { path: '/settings/feature-flags', element: <h1>Feature flags</h1> }, { path: '/recovery', element: <h1>Recovery</h1> }],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe('LoginPage', () => {
+  it('renders the form from the nodes of a new login flow', async () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { name: 'Sign In to your account' })).toBeInTheDocument();
+    expect(await screen.findByLabelText('Email')).toHaveAttribute('type', 'text');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Reset password' })).toHaveAttribute('href', '/recovery');
+    expect(document.querySelector('input[type="hidden"][name="csrf_token"]')).toHaveValue('csrf-123');
+  });
+
+  it('titles the second-factor and refresh variants', async () => {
+    renderLogin('/login?aal=aal2');
+    expect(screen.getByRole('heading', { name: 'Two-Factor Authentication' })).toBeInTheDocument();
+    cleanup();
+    renderLogin('/login?refresh=true');
+    expect(screen.getByRole('heading', { name: 'Confirm Action' })).toBeInTheDocument();
+  });
+
+  it('sends the credentials with the CSRF token and returns to the requested page', async () => {
+    const user = userEvent.setup();
+    const router = renderLogin('/login?return_to=%2Fsettings%2Ffeature-flags');
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Feature flags' })).toBeInTheDocument();
+    expect(submissions).toEqual([{ method: 'password', csrf_token: 'csrf-123', identifier: 'ada@example.com', password: 'correct horse' }]);
+    expect(router.state.location.pathname).toBe('/settings/feature-flags');
+  });
+
+  it('refuses a return target on another origin and goes home instead', async () => {
+    const user = userEvent.setup();
+    renderLogin('/login?return_to=https%3A%2F%2Fevil.example%2F');
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+  });
+
+  it('shows field and form messages from a 400 answer and keeps the flow id in the address', async () => {
+    server.use(
+      http.post('/api/auth/self-service/login', () => {
+        const flow = loginFlow('flow-1', { messages: [{ id: 4000006, type: 'error', text: 'The provided credentials are invalid.' }] });
+        const identifier = flow.ui.nodes[1];
+        if (identifier !== undefined) identifier.messages = [{ id: 4000002, type: 'error', text: 'Property identifier is missing.' }];
+        return HttpResponse.json(flow, { status: 400 });
+      }),
+    );
+    const user = userEvent.setup();
+    const router = renderLogin();
+    await screen.findByLabelText('Email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Property identifier is missing.')).toHaveClass('text-red-600');
+    expect(screen.getByText('The provided credentials are invalid.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(new URLSearchParams(router.state.location.search).get('flow')).toBe('flow-1');
+  });
+
+  it('blocks a second submit and shows a spinner while the first is running', async () => {
+    let release: () => void = () => undefined;
+    server.use(
+      http.post('/api/auth/self-service/login', async ({ request }) => {
+        submissions.push(await request.json());
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return HttpResponse.json({ session: { id: 'session-1' }, identity: { id: 'person-1' } });
+      }),
+    );
+    const user = userEvent.setup();
+    renderLogin();
+    await screen.findByLabelText('Email');
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    await user.click(button);
+    await user.click(button);
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    release();
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+    expect(submissions).toHaveLength(1);
+  });
+
+  it('prefills the credentials from the address and signs in by itself', async () => {
+    renderLogin('/login?identifier=ada%40example.com&password=pw');
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+    expect(submissions).toEqual([{ method: 'password', csrf_token: 'csrf-123', identifier: 'ada@example.com', password: 'pw' }]);
+  });
+
+  it('starts a new flow when the flow id in the address is no longer valid', async () => {
+    renderLogin('/login?flow=stale-flow');
+    expect(await screen.findByLabelText('Email')).toBeInTheDocument();
+  });
+
+  it('restarts with a fresh flow and a toast when the flow expired during submit', async () => {
+    let created = 0;
+    server.use(
+      http.get('/api/auth/self-service/login/browser', () => {
+        created += 1;
+        return HttpResponse.json(loginFlow(`flow-${created}`));
+      }),
+      http.post('/api/auth/self-service/login', () =>
+        HttpResponse.json({ error: { id: 'self_service_flow_expired', code: 410, message: 'Flow expired' } }, { status: 410 }),
+      ),
+    );
+    const user = userEvent.setup();
+    const router = renderLogin();
+    await screen.findByLabelText('Email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeInTheDocument();
+    await waitFor(() => expect(created).toBe(2));
+    expect(new URLSearchParams(router.state.location.search).get('flow')).toBeNull();
+  });
+
+  it('warns about a CSRF violation and starts over', async () => {
+    server.use(
+      http.post('/api/auth/self-service/login', () =>
+        HttpResponse.json({ error: { id: 'security_csrf_violation', code: 403, message: 'CSRF' } }, { status: 403 }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderLogin();
+    await screen.findByLabelText('Email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('A security violation was detected, please fill out the form again.')).toBeInTheDocument();
+  });
+
+  it('goes home when a session already exists', async () => {
+    server.use(
+      http.get('/api/auth/self-service/login/browser', () =>
+        HttpResponse.json({ error: { id: 'session_already_available', code: 400, message: 'A valid session was detected' } }, { status: 400 }),
+      ),
+    );
+    renderLogin();
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+  });
+
+  it('shows the server message of an unexpected failure as a toast', async () => {
+    server.use(
+      http.post('/api/auth/self-service/login', () =>
+        HttpResponse.json({ code: 'OD500', message: 'The identity store is unreachable', details: null, hint: null }, { status: 500 }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderLogin();
+    await screen.findByLabelText('Email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('The identity store is unreachable')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,51 @@
+import { toast } from 'sonner';
+import { redirectToLogin } from '@/lib/app-navigator';
+import { messageFromBody, readBody } from './api-error';
+
+export interface GuardOptions {
+  /** Skip the error toast; the caller shows the failure itself. */
+  silent?: boolean;
+}
+
+export const TOAST_DURATION_MS = 5000;
+
+export function showErrorToast(message: string): void {
+  // The message doubles as the id so a burst of identical failures shows one toast, not a stack.
+  toast.error(message, { id: message, duration: TOAST_DURATION_MS });
+}
+
+async function failureMessage(response: Response): Promise<string> {
+  try {
+    return messageFromBody(await readBody(response.clone())) ?? `Request failed (${response.status} ${response.statusText})`.trim();
+  } catch {
+    return `Request failed (${response.status})`;
+  }
+}
+
+/**
+ * A `fetch` for Opsdeck's API: a 401 sends the user to sign in with a way back, any other failure shows the
+ * server's message as a toast. The response is returned untouched so clients such as postgrest-js still parse it.
+ */
+export function createGuardedFetch(options: GuardOptions = {}): typeof fetch {
+  return async (input, init) => {
+    let response: Response;
+    try {
+      response = await fetch(input, { credentials: 'same-origin', ...init });
+    } catch (error) {
+      if (!options.silent && !(error instanceof DOMException && error.name === 'AbortError')) {
+        showErrorToast('The server could not be reached. Check your connection and try again.');
+      }
+      throw error;
+    }
+    if (response.ok) return response;
+    if (response.status === 401) {
+      redirectToLogin();
+      return response;
+    }
+    if (!options.silent) showErrorToast(await failureMessage(response));
+    return response;
+  };
+}
+
+export const guardedFetch = createGuardedFetch();
+export const silentFetch = createGuardedFetch({ silent: true });
