@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
-import { TOAST_DURATION_MS } from '@/lib/api/guarded-fetch';
+import { AppToaster } from '@/components/toast/app-toaster';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -12,7 +11,7 @@ export function AppProviders({ queryClient, children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster position="top-right" duration={TOAST_DURATION_MS} richColors closeButton />
+      <AppToaster />
     </QueryClientProvider>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { Download, LoaderCircle, X } from 'lucide-react';
 import { toast } from 'sonner';
-import { guardedFetch, TOAST_DURATION_MS } from '@/lib/api/guarded-fetch';
+import { TOAST_DURATION_MS } from '@opsdeck/shared';
+import { guardedFetch } from '@/lib/api/guarded-fetch';
 
 export interface KubeconfigDialogProps {
   open: boolean;

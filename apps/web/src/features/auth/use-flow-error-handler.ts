@@ -2,7 +2,8 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '@/lib/api/api-error';
-import { showErrorToast, TOAST_DURATION_MS } from '@/lib/api/guarded-fetch';
+import { TOAST_DURATION_MS } from '@opsdeck/shared';
+import { showErrorToast } from '@/lib/api/guarded-fetch';
 import { navigateBrowser } from '@/lib/app-navigator';
 import { flowErrorId, flowRedirect } from './api/auth-request';
 

@@ -1,4 +1,5 @@
 import { toast } from 'sonner';
+import { TOAST_DURATION_MS } from '@opsdeck/shared';
 import { redirectToLogin } from '@/lib/app-navigator';
 import { messageFromBody, readBody } from './api-error';
 
@@ -6,8 +7,6 @@ export interface GuardOptions {
   /** Skip the error toast; the caller shows the failure itself. */
   silent?: boolean;
 }
-
-export const TOAST_DURATION_MS = 5000;
 
 export function showErrorToast(message: string): void {
   // The message doubles as the id so a burst of identical failures shows one toast, not a stack.

@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { REQUIRED_MESSAGE } from './messages';
+import { FormField, describedBy, fieldIds } from './form-field';
+import { inputClass } from './styles';
+
+export interface TextFieldProps<TValues extends FieldValues> {
+  control: Control<TValues>;
+  name: FieldPath<TValues>;
+  label: ReactNode;
+  required?: boolean;
+  hint?: ReactNode;
+  placeholder?: string;
+  type?: 'text' | 'email' | 'password' | 'url';
+  disabled?: boolean;
+  readOnly?: boolean;
+  autoFocus?: boolean;
+}
+
+export function TextField<TValues extends FieldValues>({
+  control,
+  name,
+  label,
+  required = false,
+  hint,
+  placeholder,
+  type = 'text',
+  disabled,
+  readOnly,
+  autoFocus,
+}: TextFieldProps<TValues>) {
+  const { field, fieldState } = useController({
+    control,
+    name,
+    rules: { validate: (value: unknown) => !required || (typeof value === 'string' && value.trim() !== '') || REQUIRED_MESSAGE },
+  });
+  const { id } = fieldIds(name);
+  const error = fieldState.error?.message;
+  return (
+    <FormField id={id} label={label} required={required} hint={hint} error={error}>
+      <input
+        id={id}
+        type={type}
+        name={field.name}
+        ref={field.ref}
+        value={typeof field.value === 'string' ? field.value : ''}
+        onChange={(event) => field.onChange(event.target.value)}
+        onBlur={field.onBlur}
+        placeholder={placeholder}
+        disabled={disabled}
+        readOnly={readOnly}
+        autoFocus={autoFocus}
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(name, Boolean(hint), Boolean(error))}
+        className={inputClass(Boolean(error))}
+      />
+    </FormField>
+  );
+}

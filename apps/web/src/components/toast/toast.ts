@@ -1,0 +1,37 @@
+import { toast } from 'sonner';
+import { TOAST_DURATION_MS } from '@opsdeck/shared';
+
+const FALLBACK_MESSAGE = 'Something went wrong';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/**
+ * The text to show for a failure: an API error's server body `message` first (PostgREST and identity bodies),
+ * then the error's own message, then a plain string.
+ */
+export function errorMessage(error: unknown): string {
+  if (typeof error === 'string') return nonEmpty(error) ?? FALLBACK_MESSAGE;
+  if (!isRecord(error)) return FALLBACK_MESSAGE;
+  const body = error.body;
+  if (isRecord(body)) {
+    const fromBody = nonEmpty(body.message) ?? (isRecord(body.error) ? nonEmpty(body.error.message) : null);
+    if (fromBody) return fromBody;
+  }
+  return nonEmpty(error.message) ?? FALLBACK_MESSAGE;
+}
+
+export function toastSuccess(message: string): void {
+  toast.success(message, { duration: TOAST_DURATION_MS });
+}
+
+export function toastError(errorOrMessage: unknown): void {
+  const message = errorMessage(errorOrMessage);
+  // Same id as the guarded fetch uses, so a failure it already reported is not shown twice.
+  toast.error(message, { id: message, duration: TOAST_DURATION_MS });
+}

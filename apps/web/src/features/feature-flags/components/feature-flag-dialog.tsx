@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Button } from '@/components/button/button';
+import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
+import { Dialog } from '@/components/dialog/dialog';
+import { TextAreaField } from '@/components/forms/text-area-field';
+import { TextField } from '@/components/forms/text-field';
+import { toastError } from '@/components/toast/toast';
+import { useSession } from '@/lib/auth/session';
+import { useCreateFeatureFlag } from '../api/create-feature-flag';
+import { useDeleteFeatureFlag } from '../api/delete-feature-flag';
+import { useUpdateFeatureFlag } from '../api/update-feature-flag';
+import type { FeatureFlag } from '../api/types';
+
+export const MISSING_DETAILS_MESSAGE = 'please provide all details';
+
+const schema = z.object({
+  name: z.string().trim().min(1, MISSING_DETAILS_MESSAGE),
+  value: z.string().trim().min(1, MISSING_DETAILS_MESSAGE),
+  description: z.string(),
+});
+type FeatureFlagFormValues = z.infer<typeof schema>;
+
+export interface FeatureFlagDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The flag being edited; without one the dialog adds a flag. */
+  flag?: FeatureFlag;
+}
+
+/** Add or edit a flag. A flag with created_at exists already (spec 002 §4), so it is updated, not created. */
+export function FeatureFlagDialog({ open, onOpenChange, flag }: FeatureFlagDialogProps) {
+  const isExisting = Boolean(flag?.created_at);
+  const session = useSession();
+  const createFlag = useCreateFeatureFlag();
+  const updateFlag = useUpdateFeatureFlag();
+  const deleteFlag = useDeleteFeatureFlag();
+  const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
+  const { control, handleSubmit } = useForm<FeatureFlagFormValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: flag?.name ?? '', value: flag?.value ?? '', description: flag?.description ?? '' },
+  });
+
+  const close = () => onOpenChange(false);
+
+  const handleValid = (values: FeatureFlagFormValues) => {
+    const input = { name: values.name.trim(), value: values.value.trim(), description: values.description.trim() };
+    if (isExisting) updateFlag.mutate(input, { onSuccess: close });
+    else createFlag.mutate({ ...input, createdBy: session.data?.person.id ?? null }, { onSuccess: close });
+  };
+
+  const handleInvalid = () => toastError(MISSING_DETAILS_MESSAGE);
+
+  const handleDelete = () => {
+    if (!flag) return;
+    deleteFlag.mutate(flag.name, {
+      onSuccess: () => {
+        setIsConfirmingDelete(false);
+        close();
+      },
+    });
+  };
+
+  const isSaving = createFlag.isPending || updateFlag.isPending;
+
+  return (
+    <>
+      <Dialog
+        open={open}
+        onOpenChange={onOpenChange}
+        title={isExisting ? 'Edit Feature Flag' : 'Add Feature Flag'}
+        size="small"
+        footer={
+          <>
+            {isExisting && (
+              <Button variant="danger" className="mr-auto" onClick={() => setIsConfirmingDelete(true)} disabled={isSaving}>
+                Delete
+              </Button>
+            )}
+            <Button variant="secondary" onClick={close} disabled={isSaving}>
+              Cancel
+            </Button>
+            <Button type="submit" form="feature-flag-form" isPending={isSaving}>
+              {isExisting ? 'Update' : 'Save'}
+            </Button>
+          </>
+        }
+      >
+        <form id="feature-flag-form" noValidate onSubmit={handleSubmit(handleValid, handleInvalid)} className="flex flex-col gap-3">
+          <TextField control={control} name="name" label="Name" required readOnly={isExisting} autoFocus={!isExisting} />
+          <TextField control={control} name="value" label="Value" required autoFocus={isExisting} />
+          <TextAreaField control={control} name="description" label="Description" />
+        </form>
+      </Dialog>
+      {flag && (
+        <ConfirmDialog
+          open={isConfirmingDelete}
+          onOpenChange={setIsConfirmingDelete}
+          title="Delete Feature Flag"
+          message={`Are you sure you want to delete the feature flag '${flag.name}'?`}
+          confirmLabel="Delete"
+          isPending={deleteFlag.isPending}
+          onConfirm={handleDelete}
+        />
+      )}
+    </>
+  );
+}

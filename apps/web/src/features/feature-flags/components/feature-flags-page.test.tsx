@@ -1,0 +1,204 @@
+import '@/components/test-support/browser-polyfills';
+import type { ReactNode } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { AppToaster } from '@/components/toast/app-toaster';
+import { FeatureFlagsPage } from './feature-flags-page';
+
+const PERSON_ID = '11111111-1111-4111-8111-111111111111';
+
+const flags = [
+  {
+    name: 'incidents.disable',
+    value: 'false',
+    description: 'Turns the incident area off',
+    source: null,
+    created_by: PERSON_ID,
+    created_at: '2024-01-05T10:00:00Z',
+    updated_at: '2024-01-06T10:00:00Z',
+    creator: { id: PERSON_ID, name: 'Ada Lovelace', avatar: null },
+  },
+  {
+    name: 'logs.disable',
+    value: 'true',
+    description: null,
+    source: 'local',
+    created_by: null,
+    created_at: '2024-01-05T10:00:00Z',
+    updated_at: '2024-01-05T10:00:00Z',
+    creator: null,
+  },
+];
+
+interface Recorded {
+  method: string;
+  url: URL;
+  body: unknown;
+}
+
+let roles = ['admin'];
+let recorded: Recorded[] = [];
+let listResponse: () => Response = () => HttpResponse.json(flags);
+let writeFailure: string | null = null;
+
+const server = setupServer(
+  http.get('*/api/auth/sessions/whoami', () =>
+    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
+  ),
+  http.get('*/api/db/properties', ({ request }) => {
+    recorded.push({ method: 'GET', url: new URL(request.url), body: null });
+    return listResponse();
+  }),
+  ...(['post', 'patch', 'delete'] as const).map((method) =>
+    http[method]('*/api/db/properties', async ({ request }) => {
+      const text = await request.text();
+      recorded.push({ method: method.toUpperCase(), url: new URL(request.url), body: text === '' ? null : JSON.parse(text) });
+      if (writeFailure) return HttpResponse.json({ code: '23505', message: writeFailure, details: null, hint: null }, { status: 409 });
+      return new HttpResponse(null, { status: method === 'post' ? 201 : 204 });
+    }),
+  ),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  roles = ['admin'];
+  recorded = [];
+  listResponse = () => HttpResponse.json(flags);
+  writeFailure = null;
+});
+afterAll(() => server.close());
+
+function renderPage(): QueryClient {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  render(
+    <>
+      <FeatureFlagsPage />
+      <AppToaster />
+    </>,
+    { wrapper },
+  );
+  return queryClient;
+}
+
+const requests = (method: string) => recorded.filter((request) => request.method === method);
+
+// Typing through dialogs is slow in jsdom on a shared machine; the default 5 s is too tight.
+describe('Feature flags page', { timeout: 20_000 }, () => {
+  it('lists flags with their creator, asking for the creator through the people embed', async () => {
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Feature flags' });
+    expect(await within(table).findByText('incidents.disable')).toBeInTheDocument();
+    for (const header of ['Name', 'Description', 'Value', 'Source', 'Created By', 'Created At', 'Updated At']) {
+      expect(within(table).getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+    expect(within(table).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(requests('GET')[0]?.url.searchParams.get('select')).toBe('*,creator:people!properties_created_by_fkey(id,name,avatar)');
+  });
+
+  it("shows 'No data available' when there are no flags", async () => {
+    listResponse = () => HttpResponse.json([]);
+    renderPage();
+    expect(await screen.findByText('No data available')).toBeInTheDocument();
+  });
+
+  it('shows an error with a retry when the list fails', async () => {
+    listResponse = () => HttpResponse.json({ code: 'XX000', message: 'database is down', details: null, hint: null }, { status: 500 });
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('database is down');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('hides the add button from users without write permission on feature flags', async () => {
+    roles = ['viewer'];
+    renderPage();
+    await screen.findByText('incidents.disable');
+    expect(screen.queryByRole('button', { name: 'Add Feature Flag' })).not.toBeInTheDocument();
+  });
+
+  it('adds a flag with the current user as creator and refreshes the list and the shell flags', async () => {
+    const user = userEvent.setup({ delay: null });
+    const queryClient = renderPage();
+    await screen.findByText('incidents.disable');
+    const shellFlags = queryClient.getQueryCache();
+    queryClient.setQueryData(['feature-flags', 'disabled'], []);
+    await user.click(await screen.findByRole('button', { name: 'Add Feature Flag' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Feature Flag' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'topology.disable');
+    await user.type(within(dialog).getByRole('textbox', { name: /Value/ }), 'true');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'Hide topology');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Feature flag added successfully')).toBeInTheDocument();
+    expect(requests('POST')[0]?.body).toEqual({ name: 'topology.disable', value: 'true', description: 'Hide topology', created_by: PERSON_ID });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Feature Flag' })).not.toBeInTheDocument());
+    await waitFor(() => expect(requests('GET').length).toBeGreaterThan(1));
+    expect(shellFlags.find({ queryKey: ['feature-flags', 'disabled'] })?.state.isInvalidated).toBe(true);
+  });
+
+  it("refuses to add without name and value: 'please provide all details'", async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Feature Flag' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Feature Flag' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'only.name');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await screen.findAllByText('please provide all details')).length).toBeGreaterThan(0);
+    expect(requests('POST')).toHaveLength(0);
+  });
+
+  it('shows the server message when adding fails', async () => {
+    const user = userEvent.setup({ delay: null });
+    writeFailure = 'duplicate key value violates unique constraint "properties_pkey"';
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Feature Flag' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Feature Flag' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'incidents.disable');
+    await user.type(within(dialog).getByRole('textbox', { name: /Value/ }), 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(writeFailure)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add Feature Flag' })).toBeInTheDocument();
+  });
+
+  it('edits a flag by name, with the name read-only', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByText('incidents.disable'));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Feature Flag' });
+    expect(within(dialog).getByRole('textbox', { name: /Name/ })).toHaveAttribute('readonly');
+    const value = within(dialog).getByRole('textbox', { name: /Value/ });
+    await user.clear(value);
+    await user.type(value, 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Feature flag updated successfully')).toBeInTheDocument();
+    const patch = requests('PATCH')[0];
+    expect(patch?.url.searchParams.get('name')).toBe('eq.incidents.disable');
+    expect(patch?.body).toEqual({ value: 'true', description: 'Turns the incident area off' });
+  });
+
+  it('deletes a flag after confirmation', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByText('incidents.disable'));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Feature Flag' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete Feature Flag' });
+    expect(requests('DELETE')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Feature flag removed successfully')).toBeInTheDocument();
+    expect(requests('DELETE')[0]?.url.searchParams.get('name')).toBe('eq.incidents.disable');
+  });
+
+  it("does not open local flags: 'Cannot edit local feature flags'", async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByText('logs.disable'));
+    expect(await screen.findByText('Cannot edit local feature flags')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Edit Feature Flag' })).not.toBeInTheDocument();
+  });
+});

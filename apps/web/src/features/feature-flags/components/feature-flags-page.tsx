@@ -1,0 +1,102 @@
+import { useMemo, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { Plus, RefreshCw } from 'lucide-react';
+import { formatDate } from '@opsdeck/shared';
+import { Avatar } from '@/components/avatar/avatar';
+import { Button } from '@/components/button/button';
+import { DataTable } from '@/components/data-table/data-table';
+import { errorMessage, toastError } from '@/components/toast/toast';
+import { usePermissions } from '@/lib/auth/permissions';
+import { useFeatureFlagsQuery } from '../api/get-feature-flags';
+import { isLocalFlag, type FeatureFlag } from '../api/types';
+import { FeatureFlagDialog } from './feature-flag-dialog';
+
+export const LOCAL_FLAG_MESSAGE = 'Cannot edit local feature flags';
+
+const columns: ColumnDef<FeatureFlag>[] = [
+  { id: 'name', header: 'Name', accessorKey: 'name', size: 220 },
+  { id: 'description', header: 'Description', accessorKey: 'description', size: 260 },
+  { id: 'value', header: 'Value', accessorKey: 'value', size: 120 },
+  { id: 'source', header: 'Source', accessorKey: 'source', size: 100 },
+  {
+    id: 'created_by',
+    header: 'Created By',
+    size: 180,
+    cell: ({ row }) => {
+      const creator = row.original.creator;
+      if (!creator) return null;
+      return (
+        <span className="inline-flex items-center gap-2">
+          <Avatar name={creator.name} src={creator.avatar} size="sm" />
+          <span className="truncate">{creator.name}</span>
+        </span>
+      );
+    },
+  },
+  { id: 'created_at', header: 'Created At', size: 150, cell: ({ row }) => formatDate(row.original.created_at) },
+  { id: 'updated_at', header: 'Updated At', size: 150, cell: ({ row }) => formatDate(row.original.updated_at) },
+];
+
+type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; flag: FeatureFlag };
+
+export function FeatureFlagsPage() {
+  const flags = useFeatureFlagsQuery();
+  const { can } = usePermissions();
+  const canWrite = can('feature_flags', 'write');
+  const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
+  const data = useMemo(() => flags.data ?? [], [flags.data]);
+
+  const handleRowClick = (flag: FeatureFlag) => {
+    if (isLocalFlag(flag)) {
+      toastError(LOCAL_FLAG_MESSAGE);
+      return;
+    }
+    setDialog({ mode: 'edit', flag });
+  };
+
+  const handleDialogOpenChange = (open: boolean) => {
+    if (!open) setDialog({ mode: 'closed' });
+  };
+
+  return (
+    <section className="flex min-h-0 flex-col gap-3 p-4">
+      <header className="flex items-center gap-2">
+        <h1 className="text-lg font-semibold text-gray-900">Feature Flags</h1>
+        <Button variant="ghost" aria-label="Refresh" onClick={() => void flags.refetch()} disabled={flags.isFetching}>
+          <RefreshCw aria-hidden="true" className="size-4" />
+        </Button>
+        {canWrite && (
+          <Button variant="primary" aria-label="Add Feature Flag" className="ml-auto" onClick={() => setDialog({ mode: 'add' })}>
+            <Plus aria-hidden="true" className="size-4" />
+          </Button>
+        )}
+      </header>
+      {flags.isError ? (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+          <p>Feature flags could not be loaded: {errorMessage(flags.error)}</p>
+          <Button variant="secondary" className="mt-2" onClick={() => void flags.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <DataTable
+          label="Feature flags"
+          columns={columns}
+          data={data}
+          isLoading={flags.isPending}
+          getRowId={(flag) => flag.name}
+          onRowClick={canWrite ? handleRowClick : undefined}
+          preferenceKey="feature-flags"
+        />
+      )}
+      {dialog.mode !== 'closed' && (
+        <FeatureFlagDialog
+          key={dialog.mode === 'edit' ? dialog.flag.name : 'new'}
+          open
+          onOpenChange={handleDialogOpenChange}
+          flag={dialog.mode === 'edit' ? dialog.flag : undefined}
+        />
+      )}
+    </section>
+  );
+}
