@@ -1,4 +1,6 @@
 import type { DomainPlugin } from './platform/http';
+import { authPlugin } from './auth/auth-plugin';
+import { dataApiPlugin } from './data-api/data-api-plugin';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin];
