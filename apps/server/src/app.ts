@@ -37,10 +37,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   try {
     await migrate(db.pool);
     await loadLocalProperties(db.pool, config.propertiesFile);
-    const context: AppContext = { config, db, bus: new EventBus(), version: readVersion() };
+    const bus = new EventBus();
+    const context: AppContext = { config, db, bus, version: readVersion() };
     const { app, routes } = await buildServer({
       context,
-      authenticate: createAuthenticator(db.pool),
+      authenticate: createAuthenticator(db.pool, { bus }),
       plugins: domainPlugins,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     });

@@ -6,7 +6,7 @@ import type { AppContext } from '../platform/context';
 import { AppError, errors } from '../platform/errors';
 import type { DomainPlugin } from '../platform/http';
 import type { Principal } from '../platform/principal';
-import { createAuthenticator } from './authenticator';
+import { SESSION_ENDED_EVENT, createAuthenticator } from './authenticator';
 import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
 import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './flow-store';
 import { KratosError, kratosErrors } from './kratos-error';
@@ -74,7 +74,8 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
 
 async function registerSelfService(auth: FastifyInstance, context: AppContext): Promise<void> {
   const pool = context.db.pool;
-  const authenticate = createAuthenticator(pool);
+  // The login flow must see a logout at once, so it reads the session table directly rather than through the cache.
+  const authenticate = createAuthenticator(pool, { cacheTtlMs: 0 });
   const passwordLogin = createPasswordLogin(pool);
   const api = auth.withTypeProvider<ZodTypeProvider>();
 
@@ -304,6 +305,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
     async (request, reply) => {
       const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request));
       const ended = await endSessionByLogoutToken(pool, request.query.token);
+      if (ended) context.bus.publish({ name: SESSION_ENDED_EVENT, payload: {} });
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
       if (!wantsJson(request)) return reply.redirect(returnTo ?? LOGIN_PAGE, 303);
       if (!ended) throw kratosErrors.sessionInactive();

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { FastifyRequest } from 'fastify';
 import { effectiveRoles } from '@opsdeck/shared';
 import type { Principal } from '../platform/principal';
+import type { EventBus } from '../platform/event-bus';
 import { hashToken, SESSION_COOKIE } from './session-token';
 
 interface SessionRow {
@@ -12,6 +13,23 @@ interface SessionRow {
   roles: string[];
 }
 
+export interface AuthenticatorOptions {
+  /**
+   * How long a resolved session is reused for further requests with the same token. A page fires several calls at
+   * once; without this every one of them pays a database round trip before its real query. Kept to a second so a
+   * logout or a role change is honoured everywhere almost at once; whoami always reads the database.
+   */
+  cacheTtlMs?: number;
+  now?: () => number;
+  /** A logout in this process empties the cache at once; other processes honour it within the TTL. */
+  bus?: EventBus;
+}
+
+export const SESSION_ENDED_EVENT = 'session.ended';
+
+const DEFAULT_CACHE_TTL_MS = 1000;
+const MAX_CACHED_SESSIONS = 5000;
+
 function tokenFrom(request: FastifyRequest): string | null {
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie !== undefined && cookie !== '') return cookie;
@@ -20,22 +38,45 @@ function tokenFrom(request: FastifyRequest): string | null {
   return null;
 }
 
-/** Resolves the session cookie (or bearer token) to a principal; roles are read fresh on every request. */
-export function createAuthenticator(pool: pg.Pool): (request: FastifyRequest) => Promise<Principal | null> {
+async function lookup(pool: pg.Pool, tokenHash: string): Promise<Principal | null> {
+  const result = await pool.query<SessionRow>(
+    `select s.id as session_id, p.id as person_id, p.name, p.email,
+            coalesce(array(select r.role from person_roles r where r.person_id = p.id order by r.role), '{}') as roles
+       from sessions s
+       join identities i on i.id = s.identity_id and i.state = 'active'
+       join people p on p.id = i.id and p.deleted_at is null
+      where s.token_hash = $1 and s.active and s.expires_at > now()`,
+    [tokenHash],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  return { personId: row.person_id, sessionId: row.session_id, name: row.name, email: row.email, roles: effectiveRoles(row.roles) };
+}
+
+/** Resolves the session cookie (or bearer token) to a principal, with its roles as of at most one cache TTL ago. */
+export function createAuthenticator(
+  pool: pg.Pool,
+  options: AuthenticatorOptions = {},
+): (request: FastifyRequest) => Promise<Principal | null> {
+  const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, { principal: Principal | null; until: number }>();
+  options.bus?.subscribe(SESSION_ENDED_EVENT, () => cache.clear());
   return async (request) => {
     const token = tokenFrom(request);
     if (token === null || token.length > 200) return null;
-    const result = await pool.query<SessionRow>(
-      `select s.id as session_id, p.id as person_id, p.name, p.email,
-              coalesce(array(select r.role from person_roles r where r.person_id = p.id order by r.role), '{}') as roles
-         from sessions s
-         join identities i on i.id = s.identity_id and i.state = 'active'
-         join people p on p.id = i.id and p.deleted_at is null
-        where s.token_hash = $1 and s.active and s.expires_at > now()`,
-      [hashToken(token)],
-    );
-    const row = result.rows[0];
-    if (row === undefined) return null;
-    return { personId: row.person_id, sessionId: row.session_id, name: row.name, email: row.email, roles: effectiveRoles(row.roles) };
+    const tokenHash = hashToken(token);
+    const cached = cache.get(tokenHash);
+    if (cached !== undefined && cached.until > now()) return cached.principal;
+    const principal = await lookup(pool, tokenHash);
+    if (ttl > 0) {
+      if (cache.size >= MAX_CACHED_SESSIONS) {
+        const oldest = cache.keys().next();
+        if (oldest.done !== true) cache.delete(oldest.value);
+      }
+      cache.delete(tokenHash);
+      cache.set(tokenHash, { principal, until: now() + ttl });
+    }
+    return principal;
   };
 }

@@ -75,6 +75,7 @@ interface SessionDetailRow {
 }
 
 /** The session in Kratos's shape, with roles read from person_roles now rather than cached at sign-in. */
+/** The session as it is now in the database: whoami must never answer from a cache. */
 export async function describeSession(pool: pg.Pool, sessionId: string): Promise<SessionResponse | null> {
   const result = await pool.query<SessionDetailRow>(
     `select s.id, s.active, s.expires_at, s.authenticated_at, s.issued_at, s.aal, s.authentication_methods,
@@ -83,9 +84,9 @@ export async function describeSession(pool: pg.Pool, sessionId: string): Promise
             p.name, p.email, p.avatar,
             coalesce(array(select r.role from person_roles r where r.person_id = p.id order by r.role), '{}') as roles
        from sessions s
-       join identities i on i.id = s.identity_id
-       join people p on p.id = i.id
-      where s.id = $1`,
+       join identities i on i.id = s.identity_id and i.state = 'active'
+       join people p on p.id = i.id and p.deleted_at is null
+      where s.id = $1 and s.active and s.expires_at > now()`,
     [sessionId],
   );
   const row = result.rows[0];
