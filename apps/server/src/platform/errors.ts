@@ -45,4 +45,9 @@ export const errors = {
   notImplemented: (message: string) => new AppError(501, 'OD501', message),
   internal: () => new AppError(500, 'OD500', 'Internal server error'),
   unavailable: (message: string) => new AppError(503, 'OD503', message),
+  connectionTestFailed: (message: string) => new AppError(400, 'OD_CONNECTION_TEST_FAILED', message),
+  connectionTestUnsupported: () => new AppError(501, 'OD_CONNECTION_TEST_UNSUPPORTED', 'We currently do not support testing this connection type'),
+  invalidCanarySpec: (details: string) => new AppError(400, 'OD_CANARY_SPEC', 'The canary spec is not valid', details),
+  invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
+    new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
 } as const;

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DomainPlugin } from '../../platform/http';
+import { errors } from '../../platform/errors';
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  loadConnectionForTest,
+  resolveForTest,
+  updateConnection,
+  type ConnectionInput,
+} from './connection-store';
+import { CONNECTION_TYPES, EMAIL_AUTH_METHODS, EMAIL_ENCRYPTION_METHODS, URL_REQUIRED, type ConnectionType } from './connection-types';
+import { testConnection } from './connection-test';
+
+const READ = { resource: 'connections', action: 'read' } as const;
+const WRITE = { resource: 'connections', action: 'write' } as const;
+
+const publicConnection = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  namespace: z.string(),
+  type: z.string(),
+  url: z.string().nullable(),
+  username: z.string().nullable(),
+  insecure_tls: z.boolean(),
+  properties: z.record(z.string(), z.string()),
+  password_set: z.boolean(),
+  certificate_set: z.boolean(),
+  secret_properties_set: z.array(z.string()),
+  source: z.string(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const fields = {
+  name: z.string().trim().min(1, 'This field is required').max(255),
+  namespace: z.string().trim().min(1, 'This field is required').max(255).optional(),
+  type: z.enum(CONNECTION_TYPES),
+  url: z.string().max(4096).nullable().optional(),
+  username: z.string().max(1024).nullable().optional(),
+  password: z.string().max(65536).nullable().optional(),
+  certificate: z.string().max(65536).nullable().optional(),
+  insecure_tls: z.boolean().optional(),
+  properties: z.record(z.string(), z.string().max(4096)).optional(),
+  secret_properties: z.record(z.string(), z.string().max(65536).nullable()).optional(),
+};
+
+const createBody = z.object(fields);
+const updateBody = z.object(fields).partial();
+const testBody = z.object({ ...fields, name: fields.name.optional(), id: z.uuid().optional() });
+const idParams = z.object({ id: z.uuid() });
+const testResult = z.object({ message: z.literal('ok'), details: z.record(z.string(), z.unknown()) });
+
+/** Per-type rules of spec 002 §3 and §5 that a schema per field cannot say. */
+function validateForType(input: Partial<ConnectionInput> & { type: ConnectionType }): void {
+  const embedded = input.type === 'postgres' && input.properties?.embedded === 'true';
+  if (URL_REQUIRED.has(input.type) && !embedded && (input.url === undefined || input.url === null || input.url.trim() === '')) {
+    throw errors.validation(`/url This field is required for ${input.type} connections`);
+  }
+  const properties = input.properties ?? {};
+  const numeric = (key: string): void => {
+    const value = properties[key];
+    if (value !== undefined && !/^\d+$/.test(value)) throw errors.validation(`/properties/${key} This field must be a number`);
+  };
+  numeric('port');
+  if (input.type === 'redis') numeric('db');
+  if (input.type === 'email') {
+    const encryption = properties.encryptionMethod;
+    if (encryption !== undefined && !(EMAIL_ENCRYPTION_METHODS as readonly string[]).includes(encryption)) {
+      throw errors.validation(`/properties/encryptionMethod must be one of ${EMAIL_ENCRYPTION_METHODS.join(', ')}`);
+    }
+    const auth = properties.authMethod;
+    if (auth !== undefined && !(EMAIL_AUTH_METHODS as readonly string[]).includes(auth)) {
+      throw errors.validation(`/properties/authMethod must be one of ${EMAIL_AUTH_METHODS.join(', ')}`);
+    }
+  }
+  if (input.type === 's3' && (properties.bucket ?? '') === '') throw errors.validation('/properties/bucket This field is required');
+}
+
+/**
+ * Connections of spec 002 §3 under the canary service (the spec places connections and their test there):
+ * CRUD with secrets encrypted at rest and never returned, and Test Connection for saved and unsaved forms.
+ */
+export const connectionsPlugin: DomainPlugin = {
+  name: 'connections',
+  register(scoped, context) {
+    const app = scoped.withTypeProvider<ZodTypeProvider>();
+    const { pool } = context.db;
+    const key = context.config.secretKey;
+
+    app.get(
+      '/api/canary/connections',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['connections'],
+          querystring: z.object({
+            limit: z.coerce.number().int().min(1).max(1000).default(100),
+            offset: z.coerce.number().int().min(0).default(0),
+            type: z.string().optional(),
+            query: z.string().max(200).optional(),
+          }),
+          response: { 200: z.object({ data: z.array(publicConnection), total: z.number().int() }) },
+        },
+      },
+      async (request) => listConnections(pool, key, request.query),
+    );
+
+    app.get(
+      '/api/canary/connections/:id',
+      { config: { permission: READ }, schema: { tags: ['connections'], params: idParams, response: { 200: publicConnection } } },
+      async (request) => {
+        const connection = await getConnection(pool, key, request.params.id);
+        if (connection === null) throw errors.notFound('Connection');
+        return connection;
+      },
+    );
+
+    app.post(
+      '/api/canary/connections',
+      { config: { permission: WRITE }, schema: { tags: ['connections'], body: createBody, response: { 201: publicConnection } } },
+      async (request, reply) => {
+        validateForType(request.body);
+        try {
+          const created = await createConnection(pool, key, request.body, request.principal?.personId ?? null);
+          return await reply.status(201).send(created);
+        } catch (error) {
+          throw uniqueViolation(error) ? errors.conflict(`A connection named '${request.body.name}' already exists in this namespace`) : error;
+        }
+      },
+    );
+
+    app.patch(
+      '/api/canary/connections/:id',
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, body: updateBody, response: { 200: publicConnection } } },
+      async (request) => {
+        const current = await getConnection(pool, key, request.params.id);
+        if (current === null) throw errors.notFound('Connection');
+        const type = request.body.type ?? (current.type as ConnectionType);
+        validateForType({ url: current.url, ...request.body, type, properties: request.body.properties ?? current.properties });
+        try {
+          const updated = await updateConnection(pool, key, request.params.id, request.body);
+          if (updated === null) throw errors.notFound('Connection');
+          return updated;
+        } catch (error) {
+          throw uniqueViolation(error) ? errors.conflict('A connection with this name already exists in this namespace') : error;
+        }
+      },
+    );
+
+    app.delete(
+      '/api/canary/connections/:id',
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams } },
+      async (request, reply) => {
+        if (!(await deleteConnection(pool, request.params.id))) throw errors.notFound('Connection');
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      '/api/canary/connection/test/:id',
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, response: { 200: testResult } } },
+      async (request) => {
+        const connection = await loadConnectionForTest(pool, key, request.params.id);
+        if (connection === null) throw errors.notFound('Connection');
+        return answer(await testConnection(pool, connection));
+      },
+    );
+
+    app.post(
+      '/api/canary/connection/test',
+      { config: { permission: WRITE }, schema: { tags: ['connections'], body: testBody, response: { 200: testResult } } },
+      async (request) => {
+        const body = request.body;
+        const connection = await resolveForTest(pool, key, { ...body, name: body.name ?? 'unsaved' });
+        return answer(await testConnection(pool, connection));
+      },
+    );
+  },
+};
+
+function answer(result: Awaited<ReturnType<typeof testConnection>>): { message: 'ok'; details: Record<string, unknown> } {
+  if (result.outcome === 'unsupported') throw errors.connectionTestUnsupported();
+  if (result.outcome === 'failed') throw errors.connectionTestFailed(result.message);
+  return { message: 'ok', details: result.details };
+}
+
+function uniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

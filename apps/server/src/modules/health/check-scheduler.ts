@@ -1,0 +1,263 @@
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { EventBus } from '../../platform/event-bus';
+import { resolveConnection } from '../connections/connection-store';
+import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
+import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
+
+export interface SchedulerOptions {
+  pool: pg.Pool;
+  secretKey: Buffer;
+  bus: EventBus;
+  /** Checks running at once in this process. */
+  concurrency?: number;
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface ClaimedCheck {
+  id: string;
+  canary_id: string;
+  canary_name: string;
+  type: string;
+  name: string;
+  spec: Record<string, unknown>;
+  schedule: string | null;
+  canary_spec: Record<string, unknown>;
+}
+
+export interface RecordedRun {
+  checkId: string;
+  previous: string | null;
+  status: 'healthy' | 'unhealthy';
+  result: CheckResult;
+}
+
+/** A lease outlives the longest check so a slow run is never claimed twice; a crashed worker's lease just expires. */
+const LEASE_SECONDS = Math.ceil(MAX_CHECK_TIMEOUT_MS / 1000) + 60;
+
+function nextFor(check: ClaimedCheck, after: Date): Date {
+  try {
+    return nextRuntime(parseSchedule(effectiveSchedule(check.schedule, check.canary_spec)), after);
+  } catch {
+    return nextRuntime(parseSchedule(DEFAULT_SCHEDULE), after);
+  }
+}
+
+/**
+ * Runs due checks. Each pass claims what it has room for with a short single-statement lease (never holding a
+ * transaction while a checker runs: PGlite has one backend), runs them with a concurrency limit, and records each
+ * result in one statement. Checks claimed together for one canary form one canary run in job_history.
+ */
+export class CheckScheduler {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private inflight = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private polling: Promise<void> | null = null;
+  private readonly groups = new Set<Promise<void>>();
+  private readonly controller = new AbortController();
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.concurrency = options.concurrency ?? 8;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedulePoll(0);
+  }
+
+  /** Stops polling, aborts running checks and waits for their results to be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.controller.abort();
+    await this.polling;
+    await Promise.allSettled([...this.groups]);
+  }
+
+  /** Polls at once (a check was requested or a canary saved). */
+  wake(): void {
+    if (this.running && this.polling === null) this.schedulePoll(0);
+  }
+
+  /** Claims and runs one batch of due checks and waits for them; returns the runs recorded. */
+  async runDue(): Promise<RecordedRun[]> {
+    const claimed = await this.claim(this.concurrency - this.inflight);
+    return this.runClaimed(claimed);
+  }
+
+  private schedulePoll(delay: number): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.polling = this.poll().finally(() => {
+        this.polling = null;
+        if (this.running) this.schedulePoll(this.pollMs);
+      });
+    }, delay);
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const room = this.concurrency - this.inflight;
+      if (room <= 0) return;
+      const claimed = await this.claim(room);
+      if (claimed.length === 0) return;
+      const group = this.runClaimed(claimed).then(
+        () => undefined,
+        (error: unknown) => this.options.onError?.(error),
+      );
+      this.groups.add(group);
+      void group.finally(() => this.groups.delete(group));
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  private async claim(limit: number): Promise<ClaimedCheck[]> {
+    if (limit <= 0) return [];
+    const result = await this.options.pool.query<ClaimedCheck>(
+      `with due as (
+         select k.id from checks k
+          where k.deleted_at is null and k.agent_id is null and k.next_runtime <= now()
+            and (k.lease_until is null or k.lease_until < now())
+          order by k.next_runtime, k.canary_id
+          limit $1
+          for update skip locked
+       )
+       update checks k set lease_owner = $2, lease_until = now() + make_interval(secs => $3)
+         from due, canaries c
+        where k.id = due.id and c.id = k.canary_id
+       returning k.id, k.canary_id, c.name as canary_name, k.type, k.name, k.spec, c.schedule, c.spec as canary_spec`,
+      [limit, this.owner, LEASE_SECONDS],
+    );
+    return result.rows;
+  }
+
+  private async runClaimed(claimed: ClaimedCheck[]): Promise<RecordedRun[]> {
+    const byCanary = new Map<string, ClaimedCheck[]>();
+    for (const check of claimed) byCanary.set(check.canary_id, [...(byCanary.get(check.canary_id) ?? []), check]);
+    this.inflight += claimed.length;
+    const runs = await Promise.all([...byCanary.values()].map((checks) => this.runCanary(checks)));
+    return runs.flat();
+  }
+
+  private async runCanary(checks: ClaimedCheck[]): Promise<RecordedRun[]> {
+    const started = new Date();
+    const settled = await Promise.allSettled(checks.map((check) => this.runOne(check)));
+    const recorded: RecordedRun[] = [];
+    const errors: string[] = [];
+    for (const [index, outcome] of settled.entries()) {
+      const check = checks[index];
+      if (outcome.status === 'fulfilled') {
+        if (outcome.value !== null) {
+          recorded.push(outcome.value);
+          if (!outcome.value.result.pass) errors.push(`${check?.name ?? ''}: ${outcome.value.result.error ?? outcome.value.result.message}`);
+        }
+      } else {
+        this.options.onError?.(outcome.reason);
+        errors.push(`${check?.name ?? ''}: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`);
+      }
+    }
+    const first = checks[0];
+    if (first !== undefined) await this.recordJob(first, started, recorded, errors).catch((error: unknown) => this.options.onError?.(error));
+    return recorded;
+  }
+
+  private async runOne(check: ClaimedCheck): Promise<RecordedRun | null> {
+    const { pool, secretKey } = this.options;
+    const startedAt = new Date();
+    let result: CheckResult;
+    try {
+      result = await runCheck(check.type, check.spec, {
+        pool,
+        signal: this.controller.signal,
+        resolveConnection: (reference) => resolveConnection(pool, secretKey, reference),
+      });
+    } finally {
+      this.inflight -= 1;
+    }
+    return this.record(check, startedAt, result);
+  }
+
+  /** One statement: the status row (rollups follow by trigger), the check's state, and an event on a transition. */
+  private async record(check: ClaimedCheck, startedAt: Date, result: CheckResult): Promise<RecordedRun | null> {
+    const status = result.pass ? 'healthy' : 'unhealthy';
+    const next = nextFor(check, new Date());
+    const recorded = await this.options.pool.query<{ previous: string | null; last_transition_time: string | null }>(
+      `with prev as (
+         select status from checks where id = $1
+       ), upd as (
+         update checks set status = $2, last_runtime = $3, next_runtime = $4, lease_owner = null, lease_until = null
+          where id = $1 and lease_owner = $5
+         returning id, status, last_transition_time, canary_id, name, type
+       ), ins as (
+         insert into check_statuses (check_id, time, status, duration, message, error, details)
+         select $1, $3, $6, $7, $8, $9, $10 from upd
+         on conflict (check_id, time) do nothing
+         returning 1
+       ), ev as (
+         insert into event_queue (name, properties)
+         select case when upd.status = 'healthy' then 'check.passed' else 'check.failed' end,
+                jsonb_build_object('id', upd.id, 'check_id', upd.id, 'canary_id', upd.canary_id, 'name', upd.name, 'type', upd.type,
+                                   'status', upd.status, 'previous_status', prev.status, 'message', $8::text, 'error', $9::text,
+                                   'time', $3::timestamptz)
+           from upd, prev
+          where prev.status is distinct from upd.status
+         returning 1
+       )
+       select prev.status as previous, upd.last_transition_time, (select count(*) from ins) as inserted, (select count(*) from ev) as events
+         from upd, prev`,
+      [
+        check.id,
+        status,
+        startedAt.toISOString(),
+        next.toISOString(),
+        this.owner,
+        result.pass,
+        result.durationMs,
+        result.message.slice(0, 10_000),
+        result.error === null ? null : result.error.slice(0, 10_000),
+        result.details === null ? null : JSON.stringify(result.details),
+      ],
+    );
+    const row = recorded.rows[0];
+    // No row: the lease was lost (expired and taken by another worker), whose result counts instead.
+    if (row === undefined) return null;
+    if (row.previous !== status) {
+      this.options.bus.publish({
+        name: result.pass ? 'check.passed' : 'check.failed',
+        payload: { id: check.id, check_id: check.id, canary_id: check.canary_id, name: check.name, status, previous_status: row.previous },
+      });
+    }
+    return { checkId: check.id, previous: row.previous, status, result };
+  }
+
+  private async recordJob(first: ClaimedCheck, started: Date, recorded: RecordedRun[], errors: string[]): Promise<void> {
+    const passed = recorded.filter((run) => run.result.pass).length;
+    const failedCount = recorded.length - passed;
+    const status = failedCount === 0 ? 'SUCCESS' : passed === 0 ? 'FAILED' : 'WARNING';
+    await this.options.pool.query(
+      `insert into job_history (name, resource_type, resource_id, status, success_count, error_count, duration_millis, hostname,
+                                time_start, time_end, details)
+       values ('Canary', 'canary', $1, $2, $3, $4, $5, $6, $7, now(), $8)`,
+      [
+        first.canary_id,
+        status,
+        passed,
+        failedCount,
+        Date.now() - started.getTime(),
+        os.hostname(),
+        started.toISOString(),
+        JSON.stringify({ errors: errors.slice(0, 50), summary: { canary: first.canary_name, checks: recorded.length, passed, failed: failedCount } }),
+      ],
+    );
+  }
+}

@@ -1,0 +1,34 @@
+import type pg from 'pg';
+import type { ResolvedConnection } from '../../connections/connection-store';
+
+export interface CheckOutcome {
+  pass: boolean;
+  message: string;
+  error?: string | null;
+  details?: Record<string, unknown>;
+  /** The checker's own measure (e.g. the request alone); otherwise the wall time of the whole run. */
+  durationMs?: number;
+}
+
+export interface CheckerContext {
+  pool: pg.Pool;
+  timeoutMs: number;
+  signal: AbortSignal;
+  resolveConnection(reference: string): Promise<ResolvedConnection>;
+}
+
+export function failed(message: string, details?: Record<string, unknown>): CheckOutcome {
+  return { pass: false, message, error: message, ...(details === undefined ? {} : { details }) };
+}
+
+/** Adds a latency threshold to an otherwise passing outcome. */
+export function withThreshold(outcome: CheckOutcome, durationMs: number, thresholdMillis: number | undefined): CheckOutcome {
+  if (!outcome.pass || thresholdMillis === undefined || thresholdMillis === 0 || durationMs <= thresholdMillis) return outcome;
+  const error = `Took ${durationMs}ms, above the threshold of ${thresholdMillis}ms`;
+  return { ...outcome, pass: false, error, message: `${outcome.message}; ${error}` };
+}
+
+/** `connection:` in a check is either a connection string (has a scheme) or a reference to a stored connection. */
+export function isInlineUrl(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !value.startsWith('connection://');
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import { appDatabaseTarget, isAppDatabaseConnection } from '../../connections/app-database';
+import { urlWithCredentials } from '../../connections/connection-store';
+import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from '../../connections/probes/database-probes';
+import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '../canary-spec';
+import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+
+interface Target {
+  url: string | null;
+  username: string | null;
+  password: string | null;
+  properties: Record<string, string>;
+  type: string | null;
+}
+
+/** The check's own URL and credentials win over those of the connection it names. */
+async function targetOf(
+  spec: { url?: string | undefined; connection?: string | undefined; username?: string | undefined; password?: string | undefined },
+  context: CheckerContext,
+): Promise<Target> {
+  const inline = spec.url ?? (spec.connection !== undefined && isInlineUrl(spec.connection) ? spec.connection : undefined);
+  if (inline !== undefined || spec.connection === undefined) {
+    return { url: inline ?? null, username: spec.username ?? null, password: spec.password ?? null, properties: {}, type: null };
+  }
+  const connection = await context.resolveConnection(spec.connection);
+  return {
+    url: connection.url,
+    username: spec.username ?? connection.username,
+    password: spec.password ?? connection.password,
+    properties: connection.properties,
+    type: connection.type,
+  };
+}
+
+function expectRows(rows: number, results: number | undefined, durationMs: number, threshold: number | undefined): CheckOutcome {
+  const summary = `${rows} ${rows === 1 ? 'row' : 'rows'} in ${durationMs}ms`;
+  if (results !== undefined && rows !== results) return { ...failed(`${summary}; expected ${results}`), durationMs };
+  return { ...withThreshold({ pass: true, message: summary, details: { rows } }, durationMs, threshold), durationMs };
+}
+
+export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const target = await targetOf(spec, context);
+  let client: string | pg.ClientConfig;
+  if (target.type !== null && isAppDatabaseConnection({ type: target.type, properties: target.properties })) client = appDatabaseTarget(context.pool);
+  else if (target.url === null) return failed('No database: set connection or url');
+  else client = urlWithCredentials(target);
+  const started = performance.now();
+  const result = await postgresProbe(client, spec.query, context.timeoutMs);
+  return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
+}
+
+export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const target = await targetOf(spec, context);
+  if (target.url === null) return failed('No database: set connection or url');
+  const started = performance.now();
+  const result = await mysqlProbe(urlWithCredentials(target), spec.query, context.timeoutMs);
+  return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
+}
+
+export async function runRedisCheck(spec: RedisCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const target = spec.addr !== undefined ? { url: spec.addr, username: null, password: null, properties: {}, type: null } : await targetOf(spec, context);
+  if (target.url === null) return failed('No server: set addr or connection');
+  const started = performance.now();
+  const reply = await redisProbe(
+    { url: target.url, username: spec.username ?? target.username, password: spec.password ?? target.password, db: spec.db },
+    context.timeoutMs,
+  );
+  const durationMs = Math.round(performance.now() - started);
+  return { ...withThreshold({ pass: true, message: `${reply} in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs };
+}
+
+export async function runMongoCheck(spec: MongoCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const target = await targetOf(spec, context);
+  if (target.url === null) return failed('No server: set connection or url');
+  const started = performance.now();
+  await mongoProbe(urlWithCredentials(target), context.timeoutMs);
+  const durationMs = Math.round(performance.now() - started);
+  return { ...withThreshold({ pass: true, message: `ping ok in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs };
+}

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import type { ExecCheckSpec } from '../canary-spec';
+import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+
+/** Output kept per stream; the rest is dropped and the result says so. */
+export const EXEC_OUTPUT_CAP_BYTES = 64 * 1024;
+
+interface Captured {
+  text: string;
+  truncated: boolean;
+}
+
+function capture(stream: NodeJS.ReadableStream): Captured {
+  const captured: Captured = { text: '', truncated: false };
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (captured.truncated) return;
+    const room = EXEC_OUTPUT_CAP_BYTES - size;
+    if (chunk.length > room) {
+      captured.text += chunk.subarray(0, room).toString('utf8');
+      captured.truncated = true;
+      size = EXEC_OUTPUT_CAP_BYTES;
+      return;
+    }
+    captured.text += chunk.toString('utf8');
+    size += chunk.length;
+  });
+  return captured;
+}
+
+/**
+ * Runs the script with bash in its own process group, so a timeout kills everything it started, not only the
+ * shell. Passes on exit code 0.
+ */
+export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const started = performance.now();
+  const child = spawn('bash', ['-c', spec.script], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...(spec.env ?? {}) },
+  });
+  const stdout = capture(child.stdout);
+  const stderr = capture(child.stderr);
+  let timedOut = false;
+  const kill = (): void => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, context.timeoutMs);
+  const onAbort = (): void => kill();
+  context.signal.addEventListener('abort', onAbort, { once: true });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve(exitCode));
+  }).finally(() => {
+    clearTimeout(timer);
+    context.signal.removeEventListener('abort', onAbort);
+  });
+  const durationMs = Math.round(performance.now() - started);
+  const details = { exitCode: code, stdout: stdout.text, stderr: stderr.text, truncated: stdout.truncated || stderr.truncated };
+  if (timedOut) return { ...failed(`The script did not finish within ${context.timeoutMs}ms and was killed`, details), durationMs };
+  const out = stdout.text.trim();
+  if (code !== 0) {
+    const reason = stderr.text.trim() || out || 'no output';
+    return { pass: false, message: out.slice(0, 4000), error: `exit code ${String(code)}: ${reason.slice(0, 4000)}`, details, durationMs };
+  }
+  return { ...withThreshold({ pass: true, message: out.slice(0, 4000), details }, durationMs, spec.thresholdMillis), durationMs };
+}

@@ -1,0 +1,168 @@
+import net from 'node:net';
+import dns from 'node:dns/promises';
+import { spawn } from 'node:child_process';
+import { httpProbe } from '../../connections/probes/bounded-http';
+import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '../canary-spec';
+import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+
+const DAY_MS = 86_400_000;
+
+export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  let url = spec.url ?? spec.endpoint;
+  let username = spec.authentication?.username ?? null;
+  let password = spec.authentication?.password ?? null;
+  let insecureTls = spec.tlsConfig?.insecureSkipVerify ?? false;
+  if (spec.connection !== undefined) {
+    const connection = await context.resolveConnection(spec.connection);
+    url ??= connection.url ?? undefined;
+    username ??= connection.username;
+    password ??= connection.password;
+    insecureTls ||= connection.insecureTls;
+  }
+  if (url === undefined || url === '') return failed('No URL: set url, endpoint or connection');
+  const response = await httpProbe({
+    url,
+    method: spec.method,
+    headers: spec.headers,
+    body: spec.body,
+    username,
+    password,
+    insecureTls,
+    ca: spec.tlsConfig?.ca,
+    timeoutMs: context.timeoutMs,
+    signal: context.signal,
+  });
+  const details: Record<string, unknown> = { code: response.status, bytes: Buffer.byteLength(response.body), truncated: response.truncated };
+  const sslDays = response.certificateExpiresAt === null ? null : Math.floor((response.certificateExpiresAt.getTime() - Date.now()) / DAY_MS);
+  if (sslDays !== null) details.sslExpiryDays = sslDays;
+  const summary = `HTTP ${response.status} in ${response.durationMs}ms`;
+  const codesOk = spec.responseCodes === undefined || spec.responseCodes.length === 0 ? response.status >= 200 && response.status < 400 : spec.responseCodes.includes(response.status);
+  let outcome: CheckOutcome;
+  if (!codesOk) {
+    const expected = spec.responseCodes === undefined || spec.responseCodes.length === 0 ? '2xx or 3xx' : spec.responseCodes.join(', ');
+    outcome = failed(`${summary}; expected ${expected}`, details);
+  } else if (spec.responseContent !== undefined && !response.body.includes(spec.responseContent)) {
+    outcome = failed(`${summary}; the response does not contain '${spec.responseContent}'`, details);
+  } else if (spec.maxSSLExpiry !== undefined && sslDays !== null && sslDays < spec.maxSSLExpiry) {
+    outcome = failed(`${summary}; the SSL certificate expires in ${sslDays} days (minimum ${spec.maxSSLExpiry})`, details);
+  } else {
+    outcome = { pass: true, message: summary, details };
+  }
+  return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+}
+
+export function parseHostPort(endpoint: string): { host: string; port: number } | null {
+  const stripped = endpoint.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(stripped);
+  if (match === null) return null;
+  const port = Number(match[2]);
+  return port > 0 && port < 65536 ? { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port } : null;
+}
+
+export async function runTcpCheck(spec: TcpCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const endpoint = spec.endpoint ?? spec.url ?? '';
+  const target = parseHostPort(endpoint);
+  if (target === null) return failed(`Invalid endpoint '${endpoint}': expected host:port`);
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect({ host: target.host, port: target.port });
+    const timer = setTimeout(() => socket.destroy(new Error(`Connection to ${endpoint} timed out after ${context.timeoutMs}ms`)), context.timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+  const durationMs = Math.round(performance.now() - started);
+  return { ...withThreshold({ pass: true, message: `Connected to ${target.host}:${target.port} in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs };
+}
+
+function recordText(record: unknown): string {
+  if (typeof record === 'string') return record;
+  if (Array.isArray(record)) return record.join('');
+  if (typeof record === 'object' && record !== null) {
+    const r = record as Record<string, unknown>;
+    if ('exchange' in r) return `${String(r.priority)} ${String(r.exchange)}`;
+    if ('name' in r && 'port' in r) return `${String(r.priority)} ${String(r.weight)} ${String(r.port)} ${String(r.name)}`;
+    if ('address' in r) return String(r.address);
+  }
+  return JSON.stringify(record);
+}
+
+async function resolveRecords(spec: DnsCheckSpec, timeoutMs: number): Promise<string[]> {
+  if (spec.server === undefined && (spec.querytype === 'A' || spec.querytype === 'AAAA')) {
+    // Without a named server the system resolver answers, /etc/hosts included (as every other program on the host sees it).
+    const found = await dns.lookup(spec.query, { all: true, family: spec.querytype === 'A' ? 4 : 6 });
+    return found.map((entry) => entry.address);
+  }
+  const resolver = new dns.Resolver({ timeout: Math.min(timeoutMs, 10_000), tries: 1 });
+  if (spec.server !== undefined) {
+    const server = spec.server.includes(':') && !spec.server.startsWith('[') ? `[${spec.server}]` : spec.server;
+    resolver.setServers([`${server}:${spec.port ?? 53}`]);
+  }
+  const records: unknown = await resolver.resolve(spec.query, spec.querytype);
+  return Array.isArray(records) ? records.map(recordText) : [recordText(records)];
+}
+
+export async function runDnsCheck(spec: DnsCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const started = performance.now();
+  const records = await resolveRecords(spec, context.timeoutMs);
+  const durationMs = Math.round(performance.now() - started);
+  const details = { records };
+  const summary = `${spec.querytype} ${spec.query}: ${records.length === 0 ? 'no records' : records.join(', ')}`;
+  let outcome: CheckOutcome = { pass: true, message: summary, details };
+  if (spec.minrecords !== undefined && records.length < spec.minrecords) {
+    outcome = failed(`${summary}; expected at least ${spec.minrecords} records`, details);
+  } else if (spec.exactreply !== undefined && spec.exactreply.length > 0) {
+    const want = [...spec.exactreply].sort();
+    const got = [...records].sort();
+    if (want.length !== got.length || want.some((value, index) => value !== got[index])) {
+      outcome = failed(`${summary}; expected exactly ${want.join(', ')}`, details);
+    }
+  }
+  return { ...withThreshold(outcome, durationMs, spec.thresholdMillis), durationMs };
+}
+
+/** Runs the system ping (iputils) and reads the loss and average round trip from its summary. */
+export async function runIcmpCheck(spec: IcmpCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const waitSeconds = Math.max(1, Math.ceil(Math.min(context.timeoutMs, 10_000) / 1000));
+  const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('ping', ['-n', '-c', String(spec.packetCount), '-i', '0.2', '-W', String(waitSeconds), '--', spec.endpoint], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < 65536) stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 65536) stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), context.timeoutMs + spec.packetCount * 1000);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(error.code === 'ENOENT' ? new Error('The ping command is not installed on this server') : error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  const loss = /([\d.]+)% packet loss/.exec(output.stdout);
+  if (loss === null) return failed(output.stderr.trim() || `ping exited with code ${String(output.code)}`);
+  const packetLoss = Number(loss[1]);
+  const rtt = /= [\d.]+\/([\d.]+)\/[\d.]+/.exec(output.stdout);
+  const averageMs = rtt === null ? null : Number(rtt[1]);
+  const details = { packetLoss, averageMs };
+  const summary = `${spec.endpoint}: ${packetLoss}% packet loss${averageMs === null ? '' : `, average ${averageMs}ms`}`;
+  const durationMs = averageMs === null ? undefined : Math.round(averageMs);
+  if (packetLoss > spec.packetLossThreshold) {
+    return { ...failed(`${summary}; above the threshold of ${spec.packetLossThreshold}%`, details), ...(durationMs === undefined ? {} : { durationMs }) };
+  }
+  const outcome = withThreshold({ pass: true, message: summary, details }, averageMs ?? 0, spec.thresholdMillis);
+  return durationMs === undefined ? outcome : { ...outcome, durationMs };
+}

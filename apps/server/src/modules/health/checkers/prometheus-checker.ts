@@ -1,0 +1,60 @@
+import { httpProbe } from '../../connections/probes/bounded-http';
+import type { PrometheusCheckSpec } from '../canary-spec';
+import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+
+interface PrometheusAnswer {
+  status?: string;
+  error?: string;
+  data?: { resultType?: string; result?: unknown };
+}
+
+interface Sample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+function samplesOf(data: PrometheusAnswer['data']): Sample[] {
+  const result = data?.result;
+  if (data?.resultType === 'scalar' && Array.isArray(result)) return [{ labels: {}, value: Number(result[1]) }];
+  if (!Array.isArray(result)) return [];
+  return result.map((entry: unknown) => {
+    const series = entry as { metric?: Record<string, string>; value?: [number, string] };
+    return { labels: series.metric ?? {}, value: Number(series.value?.[1]) };
+  });
+}
+
+/** An instant query; passes when the number of series matches `results` (if set) and every value is inside `threshold`. */
+export async function runPrometheusCheck(spec: PrometheusCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  let base = spec.url;
+  let username: string | null = null;
+  let password: string | null = null;
+  if (base === undefined && spec.connection !== undefined) {
+    const connection = await context.resolveConnection(spec.connection);
+    base = connection.url ?? undefined;
+    username = connection.username;
+    password = connection.password;
+  }
+  if (base === undefined || base === '') return failed('No Prometheus URL: set url or connection');
+  const url = new URL('api/v1/query', base.endsWith('/') ? base : `${base}/`);
+  url.searchParams.set('query', spec.query);
+  const response = await httpProbe({ url: url.toString(), username, password, timeoutMs: context.timeoutMs, signal: context.signal });
+  let answer: PrometheusAnswer;
+  try {
+    answer = JSON.parse(response.body) as PrometheusAnswer;
+  } catch {
+    return failed(`HTTP ${response.status}: the answer is not JSON`);
+  }
+  if (response.status !== 200 || answer.status !== 'success') return failed(`HTTP ${response.status}: ${answer.error ?? 'query failed'}`);
+  const samples = samplesOf(answer.data);
+  const details = { samples: samples.slice(0, 50) };
+  const shown = samples.slice(0, 5).map((sample) => String(sample.value)).join(', ');
+  const summary = `${samples.length} ${samples.length === 1 ? 'series' : 'series'}${samples.length > 0 ? `: ${shown}` : ''}`;
+  if (spec.results !== undefined && samples.length !== spec.results) return failed(`${summary}; expected ${spec.results}`, details);
+  const { min, max } = spec.threshold ?? {};
+  const outside = samples.filter((sample) => !Number.isFinite(sample.value) || (min !== undefined && sample.value < min) || (max !== undefined && sample.value > max));
+  if (outside.length > 0) {
+    const bounds = [min === undefined ? null : `>= ${min}`, max === undefined ? null : `<= ${max}`].filter((b) => b !== null).join(' and ');
+    return failed(`${summary}; ${outside.length} outside ${bounds || 'finite values'}`, details);
+  }
+  return { ...withThreshold({ pass: true, message: summary, details }, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+}

@@ -1,0 +1,105 @@
+import { CanarySpecError, parseCheckSpec, isSupportedCheckType } from '../canary-spec';
+import { parseDurationMs } from '../units';
+import type { CheckerContext, CheckOutcome } from './checker';
+import { runCatalogCheck } from './catalog-checker';
+import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
+import { runExecCheck } from './exec-checker';
+import { runFolderCheck } from './folder-checker';
+import { runDnsCheck, runHttpCheck, runIcmpCheck, runTcpCheck } from './network-checkers';
+import { runPrometheusCheck } from './prometheus-checker';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const EXEC_DEFAULT_TIMEOUT_MS = 30_000;
+/** The longest any check may run; the scheduler's lease outlives it. */
+export const MAX_CHECK_TIMEOUT_MS = 120_000;
+
+export interface CheckResult {
+  pass: boolean;
+  durationMs: number;
+  message: string;
+  error: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export function timeoutOf(type: string, spec: Record<string, unknown>): number {
+  const raw = spec.timeout;
+  const parsed = typeof raw === 'string' || typeof raw === 'number' ? parseDurationMs(raw) : null;
+  const fallback = type === 'exec' ? EXEC_DEFAULT_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
+  return Math.max(100, Math.min(parsed ?? fallback, MAX_CHECK_TIMEOUT_MS));
+}
+
+async function dispatch(type: string, spec: Record<string, unknown>, context: CheckerContext): Promise<CheckOutcome> {
+  if (!isSupportedCheckType(type)) return { pass: false, message: `Check type '${type}' cannot run on this server`, error: 'unsupported check type' };
+  switch (type) {
+    case 'http':
+      return runHttpCheck(parseCheckSpec('http', spec), context);
+    case 'tcp':
+      return runTcpCheck(parseCheckSpec('tcp', spec), context);
+    case 'dns':
+      return runDnsCheck(parseCheckSpec('dns', spec), context);
+    case 'icmp':
+      return runIcmpCheck(parseCheckSpec('icmp', spec), context);
+    case 'exec':
+      return runExecCheck(parseCheckSpec('exec', spec), context);
+    case 'postgres':
+      return runPostgresCheck(parseCheckSpec('postgres', spec), context);
+    case 'mysql':
+      return runMysqlCheck(parseCheckSpec('mysql', spec), context);
+    case 'redis':
+      return runRedisCheck(parseCheckSpec('redis', spec), context);
+    case 'mongodb':
+      return runMongoCheck(parseCheckSpec('mongodb', spec), context);
+    case 'folder':
+      return runFolderCheck(parseCheckSpec('folder', spec));
+    case 'prometheus':
+      return runPrometheusCheck(parseCheckSpec('prometheus', spec), context);
+    case 'catalog':
+      return runCatalogCheck(parseCheckSpec('catalog', spec), context);
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof CanarySpecError) return `Invalid check spec: ${error.message}`;
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describeError).join('; ');
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  return String(error);
+}
+
+/**
+ * Runs one check to a result; never throws. A checker that ignores its deadline is abandoned one second after
+ * it, so a worker slot is never held for longer than the check's timeout.
+ */
+export async function runCheck(
+  type: string,
+  spec: Record<string, unknown>,
+  context: Omit<CheckerContext, 'timeoutMs' | 'signal'> & { signal?: AbortSignal },
+): Promise<CheckResult> {
+  const timeoutMs = timeoutOf(type, spec);
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort();
+  context.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<CheckOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ pass: false, message: `Timed out after ${timeoutMs}ms`, error: `Timed out after ${timeoutMs}ms` });
+    }, timeoutMs + 1000);
+  });
+  try {
+    const outcome = await Promise.race([dispatch(type, spec, { ...context, timeoutMs, signal: controller.signal }), deadline]);
+    return {
+      pass: outcome.pass,
+      durationMs: outcome.durationMs ?? Math.round(performance.now() - started),
+      message: outcome.message,
+      error: outcome.pass ? null : (outcome.error ?? outcome.message),
+      details: outcome.details ?? null,
+    };
+  } catch (error) {
+    const message = describeError(error);
+    return { pass: false, durationMs: Math.round(performance.now() - started), message, error: message, details: null };
+  } finally {
+    clearTimeout(timer);
+    context.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}

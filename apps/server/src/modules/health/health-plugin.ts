@@ -1,0 +1,306 @@
+import { z } from 'zod';
+import { stringify } from 'yaml';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { queryFilterToTristate, type Role } from '@opsdeck/shared';
+import type { DomainPlugin } from '../../platform/http';
+import type { AppContext } from '../../platform/context';
+import { errors } from '../../platform/errors';
+import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
+import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
+import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields } from './canary-store';
+import { CheckScheduler } from './check-scheduler';
+import { isValidSchedule } from './schedule';
+import { loadCheckSeries, loadCheckSummaries, loadDurationBounds, loadRelationships, type SummaryFilters } from './summary-queries';
+import { buildSummaryView, type SortKey, type StatusFilter } from './summary-view';
+import { rangeMinutes, sourceFor } from './time-window';
+
+const READ = { resource: 'canaries', action: 'read' } as const;
+const WRITE = { resource: 'canaries', action: 'write' } as const;
+/** Spec 001 §6: Run Now is for these roles, commander and responder included although they cannot edit canaries. */
+const RUN_NOW_ROLES: ReadonlySet<Role> = new Set<Role>(['admin', 'editor', 'responder', 'commander']);
+const RECONCILE_MS = 5000;
+const DEFAULT_RANGE = '1d';
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? null : value.split(',').map((part) => part.trim()).filter((part) => part !== '')));
+
+const summaryQuery = z.object({
+  timeRange: z.string().default(DEFAULT_RANGE),
+  check: csv.pipe(z.array(z.uuid()).nullable()),
+  canary_id: z.uuid().optional(),
+  agent_id: z.uuid().optional(),
+  type: csv,
+  status: csv.pipe(z.array(z.enum(['healthy', 'unhealthy', 'unknown'])).nullable()),
+  hidePassing: z.enum(['true', 'false']).default('false'),
+  query: z.string().max(200).optional(),
+  /** Query-form tristate (`env=prod,!team=payments`): a value is `key=value`; `!` excludes. */
+  labels: z.string().max(4000).optional(),
+  groupBy: z.string().max(200).optional(),
+  tabBy: z.string().max(200).optional(),
+  tab: z.string().max(200).optional(),
+  sortBy: z.enum(['name', 'canary_name', 'status', 'uptime', 'latency', 'last_transition_time', 'last_runtime', 'type']).optional(),
+  sortDesc: z.enum(['true', 'false']).default('false'),
+  pageIndex: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(10000).optional(),
+  includeDeleted: z.enum(['true', 'false']).default('false'),
+});
+
+const canaryBody = z.object({
+  name: z.string().trim().min(1, 'This field is required').max(255),
+  namespace: z.string().trim().min(1).max(255).optional(),
+  description: z.string().max(4000).nullable().optional(),
+  icon: z.string().max(255).nullable().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  schedule: z.string().max(200).nullable().optional(),
+  spec: z.record(z.string(), z.unknown()).optional(),
+  yaml: z.string().max(1024 * 1024).optional(),
+});
+const idParams = z.object({ id: z.uuid() });
+
+function parseLabels(text: string | undefined): Pick<SummaryFilters, 'labelsInclude' | 'labelsExclude'> {
+  const include: Record<string, string[]> = {};
+  const exclude: Record<string, string[]> = {};
+  for (const [pair, state] of Object.entries(queryFilterToTristate(text))) {
+    const at = pair.indexOf('=');
+    if (at <= 0 || state === 0) continue;
+    const target = state === 1 ? include : exclude;
+    const key = pair.slice(0, at);
+    target[key] = [...(target[key] ?? []), pair.slice(at + 1)];
+  }
+  return { labelsInclude: include, labelsExclude: exclude };
+}
+
+function resolveRange(text: string): { minutes: number; since: Date } {
+  const minutes = rangeMinutes(text);
+  if (minutes === null) throw errors.validation(`/timeRange '${text}' is not a time range (15m, 1h, 1d, 1w, 1mo, …)`);
+  return { minutes, since: new Date(Date.now() - minutes * 60_000) };
+}
+
+/** Spec from `yaml` text or a `spec` object; the schedule column follows the spec's schedule unless given. */
+function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | null): CanaryFields {
+  let spec: Record<string, unknown>;
+  try {
+    if (body.yaml !== undefined) spec = parseCanaryYaml(body.yaml);
+    else if (body.spec !== undefined) spec = unwrapResource(body.spec);
+    else if (current !== null) spec = current.spec;
+    else throw new CanarySpecError(['spec: give the canary spec as `spec` (an object) or `yaml` (text)']);
+    checksFromCanarySpec(spec);
+  } catch (error) {
+    if (error instanceof CanarySpecError) throw errors.invalidCanarySpec(error.issues.join('; '));
+    throw error;
+  }
+  const specSchedule = typeof spec.schedule === 'string' ? spec.schedule : null;
+  const schedule = body.schedule !== undefined ? body.schedule : (specSchedule ?? current?.schedule ?? null);
+  if (schedule !== null && !isValidSchedule(schedule)) throw errors.invalidCanarySpec(`schedule: '${schedule}' is not a valid schedule`);
+  return {
+    name: body.name,
+    namespace: body.namespace ?? current?.namespace ?? 'default',
+    description: body.description !== undefined ? body.description : (current?.description ?? null),
+    icon: body.icon !== undefined ? body.icon : (current?.icon ?? null),
+    labels: body.labels ?? current?.labels ?? {},
+    schedule,
+    spec,
+  };
+}
+
+/**
+ * The canary service of spec 001 §7 'Health and checks': the health summary and check detail read from the
+ * rollups, Run Now, canary CRUD that turns specs into checks; and, outside the api role, the scheduler that runs
+ * them and the reconciler that follows canary edits made elsewhere.
+ */
+export const healthPlugin: DomainPlugin = {
+  name: 'health',
+  async register(scoped, context: AppContext) {
+    const app = scoped.withTypeProvider<ZodTypeProvider>();
+    const { pool } = context.db;
+    const bounds = await loadDurationBounds(pool);
+    const worker = context.config.role !== 'api';
+    const scheduler = worker
+      ? new CheckScheduler({ pool, secretKey: context.config.secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
+      : null;
+    const reconciler = worker ? new CanaryReconciler(pool, (canaryId, message) => app.log.warn({ canaryId, message }, 'canary spec is not valid')) : null;
+
+    if (scheduler !== null && reconciler !== null) {
+      let reconciling: Promise<unknown> = Promise.resolve();
+      const reconcile = (): void => {
+        reconciling = reconciling
+          .then(() => reconciler.pass())
+          .then((synced) => {
+            if (synced.length > 0) scheduler.wake();
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'canary reconcile'));
+      };
+      const timer = setInterval(reconcile, RECONCILE_MS);
+      const unsubscribe = [
+        context.bus.subscribe('canary.updated', () => reconcile()),
+        context.bus.subscribe('check.run-requested', () => scheduler.wake()),
+      ];
+      app.addHook('onReady', async () => {
+        reconcile();
+        await reconciling;
+        scheduler.start();
+      });
+      app.addHook('preClose', async () => {
+        clearInterval(timer);
+        for (const stop of unsubscribe) stop();
+        await reconciling;
+        await scheduler.stop();
+      });
+    }
+
+    /** Saved through this API: sync at once and run the canary's checks now. */
+    async function applyCanary(id: string): Promise<void> {
+      await syncCanaryChecks(pool, id, { reschedule: true });
+      const updatedAt = await canaryUpdatedAt(pool, id);
+      if (updatedAt !== null) reconciler?.markSynced(id, updatedAt);
+      context.bus.publish({ name: 'canary.updated', payload: { id } });
+      scheduler?.wake();
+    }
+
+    app.get(
+      '/api/canary/api/summary',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['health'],
+          description:
+            'Health summary: {checks_summary: Check[], totalEntries, counts {total, healthy, unhealthy, unknown}, tabs [{key, count}], ' +
+            'groups [{key, count, healthy, unhealthy, unknown, health}], labels {key: values[]}, timeRange {key, since, source}}. ' +
+            'Uptime and latency come from the hourly (ranges up to 2d) or daily rollups, raw statuses below 1h.',
+          querystring: summaryQuery,
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const { minutes, since } = resolveRange(q.timeRange);
+        const source = sourceFor(minutes);
+        const checks = await loadCheckSummaries(pool, bounds, source, since, {
+          checkIds: q.check,
+          canaryId: q.canary_id ?? null,
+          agentId: q.agent_id ?? null,
+          types: q.type,
+          query: q.query === undefined || q.query.trim() === '' ? null : q.query.trim(),
+          includeDeleted: q.includeDeleted === 'true',
+          ...parseLabels(q.labels),
+        });
+        const view = buildSummaryView(checks, {
+          statuses: q.status as StatusFilter[] | null,
+          hidePassing: q.hidePassing === 'true',
+          groupBy: q.groupBy ?? null,
+          tabBy: q.tabBy ?? null,
+          tab: q.tab ?? null,
+          sortBy: (q.sortBy ?? null) as SortKey | null,
+          sortDesc: q.sortDesc === 'true',
+          offset: q.pageSize === undefined ? 0 : q.pageIndex * q.pageSize,
+          limit: q.pageSize ?? null,
+        });
+        // Thousands of rows: serialized once here rather than validated object by object.
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ ...view, timeRange: { key: q.timeRange, since: since.toISOString(), source } }));
+      },
+    );
+
+    app.get(
+      '/api/canary/api/details',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['health'],
+          description:
+            'Check detail: {check (as in the summary, plus spec and spec_yaml), uptime {passed, failed, percentage}, latency {p95, p97, p99}, ' +
+            'series {bucket, points [{time, passed, failed, duration_avg, duration_max}]}, relationships {configs, components}}',
+          querystring: z.object({ check: z.uuid(), start: z.string().default(DEFAULT_RANGE) }),
+        },
+      },
+      async (request) => {
+        const { minutes, since } = resolveRange(request.query.start);
+        const source = sourceFor(minutes);
+        const [summary] = await loadCheckSummaries(pool, bounds, source, since, {
+          checkIds: [request.query.check],
+          canaryId: null,
+          agentId: null,
+          types: null,
+          query: null,
+          includeDeleted: true,
+          labelsInclude: {},
+          labelsExclude: {},
+        });
+        if (summary === undefined) throw errors.notFound('Check');
+        const specRow = await pool.query<{ spec: Record<string, unknown> }>('select spec from checks where id = $1', [summary.id]);
+        const spec = specRow.rows[0]?.spec ?? {};
+        const total = summary.uptime.passed + summary.uptime.failed;
+        return {
+          check: { ...summary, spec, spec_yaml: stringify({ [summary.type]: [spec] }) },
+          uptime: { ...summary.uptime, percentage: total === 0 ? null : (summary.uptime.passed / total) * 100 },
+          latency: summary.latency,
+          series: await loadCheckSeries(pool, summary.id, source, since, minutes),
+          relationships: await loadRelationships(pool, summary.id),
+          timeRange: { key: request.query.start, since: since.toISOString(), source },
+        };
+      },
+    );
+
+    app.post(
+      '/api/canary/run/check/:id',
+      {
+        // Declared as canary read; the handler then allows only the Run Now roles (commander and responder have no canary write).
+        config: { permission: READ },
+        schema: { tags: ['health'], params: idParams, response: { 202: z.object({ message: z.string(), id: z.uuid() }) } },
+      },
+      async (request, reply) => {
+        const roles = request.principal?.roles ?? [];
+        if (!roles.some((role) => RUN_NOW_ROLES.has(role))) throw errors.forbidden('run a check');
+        const result = await pool.query('update checks set next_runtime = now() where id = $1 and deleted_at is null', [request.params.id]);
+        if ((result.rowCount ?? 0) === 0) throw errors.notFound('Check');
+        context.bus.publish({ name: 'check.run-requested', payload: { id: request.params.id } });
+        return reply.status(202).send({ message: 'You have successfully initiated the check run.', id: request.params.id });
+      },
+    );
+
+    app.get(
+      '/api/canary/canaries',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['health'],
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100), offset: z.coerce.number().int().min(0).default(0) }),
+        },
+      },
+      async (request) => listCanaries(pool, request.query),
+    );
+
+    app.get('/api/canary/canaries/:id', { config: { permission: READ }, schema: { tags: ['health'], params: idParams } }, async (request) => {
+      const canary = await getCanary(pool, request.params.id);
+      if (canary === null) throw errors.notFound('Canary');
+      return canary;
+    });
+
+    app.post('/api/canary/canaries', { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody } }, async (request, reply) => {
+      const id = await insertCanary(pool, canaryFields(request.body, null), request.principal?.personId ?? null);
+      await applyCanary(id);
+      return reply.status(201).send(await getCanary(pool, id));
+    });
+
+    app.patch(
+      '/api/canary/canaries/:id',
+      { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams, body: canaryBody.partial() } },
+      async (request) => {
+        const current = await getCanary(pool, request.params.id);
+        if (current === null) throw errors.notFound('Canary');
+        const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current);
+        await updateCanary(pool, current.id, fields);
+        await applyCanary(current.id);
+        return getCanary(pool, current.id);
+      },
+    );
+
+    app.delete('/api/canary/canaries/:id', { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams } }, async (request, reply) => {
+      if (!(await softDeleteCanary(pool, request.params.id))) throw errors.notFound('Canary');
+      await applyCanary(request.params.id);
+      return reply.status(204).send();
+    });
+  },
+};

@@ -1,0 +1,183 @@
+import type pg from 'pg';
+import type { EventBus } from './event-bus';
+
+/** Published on the bus after a commit that enqueued events, so consumers in this process pick them up at once. */
+export const EVENT_QUEUE_WAKE = 'event_queue.enqueued';
+
+export interface QueuedEvent {
+  id: string;
+  name: string;
+  properties: Record<string, unknown>;
+  attempts: number;
+  priority: number;
+  /** As the pool returns timestamps: text. */
+  created_at: string;
+}
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** Adds an event inside the caller's transaction; it becomes visible to consumers when that transaction commits. */
+export async function enqueue(client: Queryable, name: string, properties: Record<string, unknown>, priority = 0): Promise<string> {
+  const result = await client.query<{ id: string }>(
+    'insert into event_queue (name, properties, priority) values ($1, $2, $3) returning id',
+    [name, JSON.stringify(properties), priority],
+  );
+  const id = result.rows[0]?.id;
+  if (id === undefined) throw new Error('event_queue insert returned no id');
+  return id;
+}
+
+export type EventHandler = (event: QueuedEvent) => Promise<void>;
+
+export interface EventQueueOptions {
+  pool: pg.Pool;
+  bus: EventBus;
+  handlers: Readonly<Record<string, EventHandler>>;
+  /** How often to look for work when nothing woke the consumer. */
+  pollIntervalMs?: number;
+  /**
+   * After a claim, the row stays invisible to other consumers for this long, so a slow handler is not run twice. A
+   * consumer that died mid-event leaves it to be retried once the lease has passed. Handlers must finish within it.
+   */
+  leaseMs?: number;
+  /** Retry delay after the first failure; doubled per further failure up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** After this many failed attempts an event stays in the table with its error, for people to look at. */
+  maxAttempts?: number;
+  onError?: (error: unknown, event: QueuedEvent | null) => void;
+}
+
+interface ClaimedRow {
+  id: string;
+  name: string;
+  properties: Record<string, unknown> | null;
+  attempts: number;
+  priority: number;
+  created_at: string;
+}
+
+/**
+ * Consumes event_queue rows of the names it has handlers for. A claim is one UPDATE … WHERE id = (SELECT … FOR UPDATE
+ * SKIP LOCKED) statement that stamps attempts and last_attempt, so no transaction stays open while a handler talks to
+ * the outside world (PGlite has a single backend: an open transaction would stall every other request). Success
+ * deletes the row; failure records the error and leaves it for a later attempt.
+ */
+export class EventQueueConsumer {
+  private readonly options: Required<Omit<EventQueueOptions, 'onError'>> & Pick<EventQueueOptions, 'onError'>;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wakeRequested = false;
+  private started = false;
+  private stopping = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(options: EventQueueOptions) {
+    this.options = {
+      pollIntervalMs: 1000,
+      leaseMs: 60_000,
+      backoffMs: 30_000,
+      maxBackoffMs: 3_600_000,
+      maxAttempts: 5,
+      ...options,
+    };
+  }
+
+  get names(): string[] {
+    return Object.keys(this.options.handlers);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.unsubscribe = this.options.bus.subscribe(EVENT_QUEUE_WAKE, () => this.wake());
+    this.wake();
+  }
+
+  /** Stops polling and waits for the event being handled, if any. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.stopping = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Looks for work now rather than at the next poll. */
+  wake(): void {
+    if (!this.started) return;
+    if (this.running !== null) {
+      this.wakeRequested = true;
+      return;
+    }
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.drain()
+      .then(() => undefined)
+      .catch((error: unknown) => this.options.onError?.(error, null))
+      .finally(() => {
+        this.running = null;
+        if (!this.started) return;
+        if (this.wakeRequested) {
+          this.wakeRequested = false;
+          this.wake();
+          return;
+        }
+        this.timer = setTimeout(() => this.wake(), this.options.pollIntervalMs);
+        this.timer.unref();
+      });
+  }
+
+  /** Handles events until none is claimable; returns how many were handled. Also used directly by tests. */
+  async drain(): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const event = await this.claim();
+      if (event === null) break;
+      handled += 1;
+      await this.handle(event);
+      if (this.stopping) break;
+    }
+    return handled;
+  }
+
+  private async claim(): Promise<QueuedEvent | null> {
+    const o = this.options;
+    const result = await o.pool.query<ClaimedRow>(
+      `update event_queue q
+          set attempts = q.attempts + 1, last_attempt = clock_timestamp()
+        where q.id = (
+          select e.id from event_queue e
+           where e.name = any ($1::text[])
+             and e.attempts < $2
+             and (e.last_attempt is null
+                  or e.last_attempt <= clock_timestamp() - make_interval(secs => greatest(
+                       $3::double precision,
+                       least($4::double precision * power(2, greatest(e.attempts - 1, 0)), $5::double precision)) / 1000))
+           order by e.priority desc, e.created_at
+           limit 1
+           for update skip locked)
+       returning q.id, q.name, q.properties, q.attempts, q.priority, q.created_at`,
+      [this.names, o.maxAttempts, o.leaseMs, o.backoffMs, o.maxBackoffMs],
+    );
+    const row = result.rows[0];
+    if (row === undefined) return null;
+    return { ...row, properties: row.properties ?? {} };
+  }
+
+  private async handle(event: QueuedEvent): Promise<void> {
+    const handler = this.options.handlers[event.name];
+    try {
+      if (handler === undefined) throw new Error(`No handler for event ${event.name}`);
+      await handler(event);
+      await this.options.pool.query('delete from event_queue where id = $1', [event.id]);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.options.pool.query('update event_queue set error = $2 where id = $1', [event.id, message.slice(0, 4000)]);
+      this.options.onError?.(error, event);
+    }
+  }
+}
