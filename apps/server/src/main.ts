@@ -7,7 +7,8 @@ export async function serve(config: Config): Promise<void> {
   const running = await createApp(config);
   const { app } = running;
   if (config.seedDemo) {
-    const seeded = await seedDemo(running.context.db.pool);
+    const serverUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+    const seeded = await seedDemo(running.context.db.pool, { secretKey: config.secretKey, serverUrl });
     if (seeded !== null) {
       app.log.info('Seeded demo data');
       console.log('\nDemo logins (password for all: %s):', seeded.password);

@@ -16,6 +16,8 @@ declare module 'vitest' {
 }
 
 export const TEMPLATE_DB = 'opsdeck_template';
+/** The key every test server uses, so secrets seeded into the template decrypt in each suite. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 
 /**
  * Builds one migrated and seeded template per run; every suite then clones it (a copied data folder for PGlite,
@@ -36,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const db = await openDatabase({ dataDir: templateDir, statementTimeoutMs: 30000 });
     try {
       await migrate(db.pool);
-      await seedDemo(db.pool);
+      await seedDemo(db.pool, { secretKey: TEST_SECRET_KEY, serverUrl: 'http://127.0.0.1:9' });
     } finally {
       await db.close();
     }
@@ -57,7 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: root, statementTimeoutMs: 30000 });
   try {
     await migrate(db.pool);
-    await seedDemo(db.pool);
+    await seedDemo(db.pool, { secretKey: TEST_SECRET_KEY, serverUrl: 'http://127.0.0.1:9' });
   } finally {
     await db.close();
   }

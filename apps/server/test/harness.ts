@@ -7,6 +7,7 @@ import type { Role } from '@opsdeck/shared';
 import { createApp, type RunningApp } from '../src/app';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase, type Database } from '../src/db/database';
+import { TEST_SECRET_KEY } from './global-setup';
 import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/session-token';
 
 export interface TestServer {
@@ -52,8 +53,9 @@ async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void>
 export async function startTestServer(): Promise<TestServer> {
   const { db, dispose } = await cloneDatabase();
   const config = loadConfig(
-    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false' },
-    { dataDir: inject('testRoot'), secretKey: Buffer.alloc(32, 7), databaseUrl: undefined, port: 0, host: '127.0.0.1' },
+    // Background work (schedulers, queue consumers) stays off unless a suite asks for it with OPSDECK_ROLE.
+    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: process.env.OPSDECK_ROLE ?? 'api' },
+    { dataDir: inject('testRoot'), secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
   const running = await createApp(config, { db, logger: false });
   const address = await running.app.listen({ port: 0, host: '127.0.0.1' });

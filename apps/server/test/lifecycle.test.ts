@@ -24,7 +24,7 @@ function startServer(dataDir: string, port: number): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 90000): Promise<void> {
+async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 170_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(started.output())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output: ${started.output()}`);
@@ -39,7 +39,7 @@ describe.runIf(inject('dbMode') === 'pglite')('server lifecycle', () => {
   const port = 20000 + Math.floor(Math.random() * 20000);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts on an empty data folder, seeds the demo, prints the URL and logins, and stops cleanly on SIGTERM', async () => {
+  it('starts on an empty data folder, seeds the demo, prints the URL and logins, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
     const server = startServer(dataDir, port);
     await waitForOutput(server, /Opsdeck is running at http:\/\/127\.0\.0\.1:\d+/);
     expect(server.output()).toContain('admin@opsdeck.local');
@@ -57,7 +57,7 @@ describe.runIf(inject('dbMode') === 'pglite')('server lifecycle', () => {
     expect(existsSync(path.join(dataDir, 'opsdeck.lock'))).toBe(false);
   });
 
-  it('starts again on the same data folder without seeding twice', async () => {
+  it('starts again on the same data folder without seeding twice', { timeout: 120_000 }, async () => {
     const server = startServer(dataDir, port + 2);
     await waitForOutput(server, /Opsdeck is running/);
     expect(server.output()).not.toContain('Demo logins');

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { DB_WRITTEN_EVENT, writeHooksFor } from './write-hooks';
 import { can } from '@opsdeck/shared';
 import type { Database } from '../db/database';
 import { AppError, errors } from '../platform/errors';
@@ -126,11 +127,20 @@ async function estimatedCount(pool: pg.Pool, root: ReadNode, source: string): Pr
 }
 
 /** Runs statements in one transaction on one pooled client, with the request's statement timeout. */
-async function inTransaction<T>(pool: pg.Pool, readOnly: boolean, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function inTransaction<T>(
+  pool: pg.Pool,
+  readOnly: boolean,
+  personId: string | null,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query(readOnly ? 'begin read only' : 'begin');
-    await client.query(`select set_config('statement_timeout', $1, true)`, [String(LIMITS.statementTimeoutMs)]);
+    // The changelog triggers read the author from opsdeck.person_id; both settings end with the transaction.
+    await client.query(`select set_config('statement_timeout', $1, true), set_config('opsdeck.person_id', $2, true)`, [
+      String(LIMITS.statementTimeoutMs),
+      personId ?? '',
+    ]);
     const value = await work(client);
     await client.query('commit');
     return value;
@@ -185,6 +195,7 @@ export const dataApiPlugin: DomainPlugin = {
     const pool = context.db.pool;
     usePrepared = context.db.mode === 'postgres';
     const cache = new SchemaCache(pool);
+    const hooks = writeHooksFor(context.db);
     await cache.reload();
     caches.set(context.db, cache);
 
@@ -247,11 +258,14 @@ export const dataApiPlugin: DomainPlugin = {
       const params = new SqlParams();
       let statement: string;
       if (method === 'POST') {
-        statement = insertStatement(relation, query, prefs, parseBody(request.body), params);
+        const body = parseBody(request.body);
+        hooks.validate(relation.name, (Array.isArray(body) ? body : [body]).filter(isRecord), method);
+        statement = insertStatement(relation, query, prefs, body, params);
       } else if (method === 'PATCH') {
         if (!hasRootFilter(root)) throw apiErrors.missingFilter('UPDATE');
         const body = parseBody(request.body);
         if (!isRecord(body)) throw apiErrors.invalidBody('PATCH needs a JSON object');
+        hooks.validate(relation.name, [body], method);
         const columns = Object.keys(body);
         for (const column of columns) if (!relation.columns.has(column)) throw apiErrors.columnNotFound(relation.name, column);
         statement = columns.length === 0 ? `select * from ${qualifiedSource(relation)} where false` : updateSql(root, columns, body, params);
@@ -263,7 +277,7 @@ export const dataApiPlugin: DomainPlugin = {
       const sql = mutationSql(statement, root, params, singular);
       let outcome: { body: string; rows: number };
       try {
-        outcome = await inTransaction(pool, false, async (client) => {
+        outcome = await inTransaction(pool, false, request.principal?.personId ?? null, async (client) => {
           const result = await client.query<ResultRow>(queryConfig(sql.text, sql.values));
           const rows = Number(result.rows[0]?.page_rows ?? 0);
           if (singular && rows !== 1) throw new SingularViolation(rows);
@@ -273,6 +287,7 @@ export const dataApiPlugin: DomainPlugin = {
         if (error instanceof SingularViolation) throw apiErrors.singular(error.rows);
         throw error;
       }
+      if (outcome.rows > 0) context.bus.publish({ name: DB_WRITTEN_EVENT, payload: { table: relation.name, method } });
       const total = prefs.count === null ? null : outcome.rows;
       const totalText = total === null ? '*' : String(total);
       reply.header('content-range', method === 'POST' || outcome.rows === 0 ? `*/${totalText}` : `0-${outcome.rows - 1}/${totalText}`);
@@ -318,7 +333,7 @@ export const dataApiPlugin: DomainPlugin = {
           : fn.returnsSet
             ? `select coalesce(json_agg(_v), '[]'::json)::text as body from ${call} _v`
             : `select to_json(${call})::text as body`;
-        const result = await inTransaction(pool, isGet, (client) => client.query<{ body: string | null }>(text, sqlParams.values));
+        const result = await inTransaction(pool, isGet, request.principal?.personId ?? null, (client) => client.query<{ body: string | null }>(text, sqlParams.values));
         if (fn.returnsVoid) return reply.status(204).send();
         return sendJson(reply, 200, request.method === 'HEAD' ? null : (result.rows[0]?.body ?? 'null'), 'array');
       }
@@ -329,7 +344,7 @@ export const dataApiPlugin: DomainPlugin = {
       rootPaging(root, query, range);
       const singular = mediaType === 'object' || !fn.returnsSet;
       const sql = readSql(root, call, { singular, exactCount: prefs.count !== null }, sqlParams);
-      const result = await inTransaction(pool, isGet, (client) => client.query<ResultRow>(queryConfig(sql.text, sql.values)));
+      const result = await inTransaction(pool, isGet, request.principal?.personId ?? null, (client) => client.query<ResultRow>(queryConfig(sql.text, sql.values)));
       const row = result.rows[0];
       const rows = Number(row?.page_rows ?? 0);
       if (mediaType === 'object' && rows !== 1) throw apiErrors.singular(rows);

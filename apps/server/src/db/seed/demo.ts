@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
 import { hashPassword } from '../../auth/passwords';
+import { seedHealthDemo } from './health';
+import { seedIncidentsDemo } from './incidents';
 
 export const DEMO_PASSWORD = 'opsdeck-demo';
 
@@ -28,8 +30,14 @@ const DEMO_FLAGS = [
   { name: 'catalog.hide_deleted_after', value: '7d', description: 'How long deleted catalog items stay listed' },
 ] as const;
 
+export interface DemoOptions {
+  secretKey: Buffer;
+  /** Where this server will answer: demo health checks probe the console itself. */
+  serverUrl: string;
+}
+
 /** Seeds the demo once, on an empty database; returns null when people already exist. */
-export async function seedDemo(pool: pg.Pool): Promise<{ password: string; logins: DemoLogin[] } | null> {
+export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ password: string; logins: DemoLogin[] } | null> {
   const client = await pool.connect();
   try {
     await client.query('begin');
@@ -59,11 +67,13 @@ export async function seedDemo(pool: pg.Pool): Promise<{ password: string; login
       await client.query('insert into person_roles (person_id, role) values ($1, $2)', [id, login.role]);
     }
     const admin = ids.get('admin');
+    const teamIds: string[] = [];
     for (const team of DEMO_TEAMS) {
       const row = await client.query<{ id: string }>(
         'insert into teams (name, icon, created_by) values ($1, $2, $3) returning id',
         [team.name, team.icon, admin],
       );
+      if (row.rows[0] !== undefined) teamIds.push(row.rows[0].id);
       for (const member of team.members) {
         await client.query('insert into team_members (team_id, person_id) values ($1, $2)', [row.rows[0]?.id, ids.get(member)]);
       }
@@ -74,6 +84,9 @@ export async function seedDemo(pool: pg.Pool): Promise<{ password: string; login
         [flag.name, flag.value, flag.description, admin],
       );
     }
+    if (admin === undefined) throw new Error('the demo admin was not created');
+    await seedHealthDemo(client, { adminId: admin, secretKey: options.secretKey, serverUrl: options.serverUrl });
+    await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
   } catch (error) {

@@ -10,8 +10,8 @@ export interface HealthDemoContext {
   serverUrl: string;
 }
 
-const HISTORY_DAYS = 21;
-const HISTORY_STEP_MINUTES = 5;
+const HISTORY_DAYS = 14;
+const HISTORY_STEP_MINUTES = 10;
 
 interface DemoCanary {
   name: string;

@@ -7,6 +7,7 @@ import { errors } from '../../platform/errors';
 import { EventQueueConsumer } from '../../platform/event-queue';
 import type { DomainPlugin } from '../../platform/http';
 import { validateDefinitionOfDoneScript } from './definition-of-done';
+import { DB_WRITTEN_EVENT, writeHooksFor } from '../../data-api/write-hooks';
 import { DefinitionOfDoneScheduler } from './definition-of-done-scheduler';
 import { loadPostmortem, renderPostmortem } from './postmortem';
 import { resourceSearchBody, resourceSearchResponse, searchResources } from './resource-search';
@@ -102,10 +103,29 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
   });
 }
 
+/**
+ * Evidence is written through the generic data API; its definition-of-done script is checked there before the row is
+ * stored, and every evidence write wakes the evaluator so `done` follows at once.
+ */
+function registerDataApiHooks(app: FastifyInstance, context: AppContext): void {
+  writeHooksFor(context.db).register('evidences', (rows) => {
+    for (const row of rows) {
+      if (!('script' in row) || (row.script !== null && typeof row.script !== 'string')) continue;
+      const result = validateDefinitionOfDoneScript(row.script, typeof row.type === 'string' ? row.type : undefined);
+      if (!result.valid) throw errors.invalidDefinitionOfDoneScript(result.message, result.details);
+    }
+  });
+  const unsubscribe = context.bus.subscribe(DB_WRITTEN_EVENT, (event) => {
+    if (event.payload.table === 'evidences') context.bus.publish({ name: 'evidence.updated', payload: {} });
+  });
+  app.addHook('onClose', async () => unsubscribe());
+}
+
 export const incidentsPlugin: DomainPlugin = {
   name: 'incidents',
   register(app, context) {
     registerRoutes(app, context);
     registerWorkers(app, context);
+    registerDataApiHooks(app, context);
   },
 };
