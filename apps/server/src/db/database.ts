@@ -95,6 +95,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs,
   });
+  // An idle client can lose its connection (server restart, a dropped database); that must not crash the process.
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   await pool.query('select 1');
   return {
     pool,

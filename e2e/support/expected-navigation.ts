@@ -1,0 +1,22 @@
+import type { Role } from './roles';
+
+export interface ExpectedSidebar {
+  /** Top-level entries, in sidebar order. */
+  areas: string[];
+  /** Entries of the Settings submenu, sorted by label; null when the role gets no Settings submenu at all. */
+  settings: string[] | null;
+}
+
+/**
+ * What each demo role sees with the demo feature flags, worked out by hand from spec 001 §2.1/§6 and the role table
+ * of spec 000 §6 for the areas the app ships today, rather than computed by the app's own navigation code.
+ * When an area ships its sidebar entry, it is added here.
+ */
+export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
+  admin: { areas: ['Health', 'Incidents'], settings: ['Connections', 'Feature Flags', 'Health Checks'] },
+  editor: { areas: ['Health', 'Incidents'], settings: ['Connections', 'Feature Flags', 'Health Checks'] },
+  // Commanders and responders may not read connections.
+  commander: { areas: ['Health', 'Incidents'], settings: ['Feature Flags', 'Health Checks'] },
+  responder: { areas: ['Health', 'Incidents'], settings: ['Feature Flags', 'Health Checks'] },
+  viewer: { areas: ['Health', 'Incidents'], settings: null },
+};

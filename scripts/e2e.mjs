@@ -1,0 +1,140 @@
+// Runs the Playwright specs against the built app: one seeded template data folder per run, copied into the data
+// folder of the server the specs talk to, so the specs always start from the demo data and never touch ./data.
+//   node scripts/e2e.mjs [playwright test arguments]
+// E2E_JSON_REPORT=<file> adds Playwright's JSON report (used by scripts/test.sh to count results).
+import { spawn } from 'node:child_process';
+import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { once } from 'node:events';
+import { ROOT, WEB_DIST, ensureWebBuild } from './lib/web-build.mjs';
+
+const SERVER_START_TIMEOUT_MS = 180_000;
+const SERVER_STOP_TIMEOUT_MS = 30_000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, logFile) {
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited during start-up:\n${readFileSync(logFile, 'utf8')}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not answer /healthz within ${SERVER_START_TIMEOUT_MS / 1000}s:\n${readFileSync(logFile, 'utf8')}`);
+}
+
+async function startServer(dataDir, logFile) {
+  const port = await freePort();
+  const log = createWriteStream(logFile);
+  await once(log, 'open');
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    OPSDECK_WEB_DIST: WEB_DIST,
+    OPSDECK_SEED_DEMO: 'true',
+    LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
+  };
+  // The specs always run on the embedded database, whatever the developer's shell points at.
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/cli.ts'), 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = once(child, 'exit');
+  try {
+    await waitForHealth(url, child, logFile);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), SERVER_STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function runPlaywright(baseUrl, runId, args) {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--config', path.join(ROOT, 'e2e/playwright.config.ts'), ...args],
+    { cwd: ROOT, env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_RUN_ID: runId }, stdio: 'inherit' },
+  );
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
+}
+
+async function main() {
+  ensureWebBuild();
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const runDir = mkdtempSync(path.join(ROOT, '.tmp/e2e-'));
+  const runId = path.basename(runDir);
+  let server;
+  const stopAndClean = async () => {
+    await server?.stop();
+    rmSync(runDir, { recursive: true, force: true });
+    // The saved sessions belong to this run's database, which is gone now.
+    rmSync(path.join(ROOT, 'e2e/.auth', runId), { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      stopAndClean().finally(() => process.exit(130));
+    });
+  }
+  try {
+    const templateDir = path.join(runDir, 'template');
+    console.log('e2e: creating the seeded template data folder…');
+    const seeding = await startServer(templateDir, path.join(runDir, 'template.log'));
+    await seeding.stop();
+
+    const dataDir = path.join(runDir, 'data');
+    cpSync(templateDir, dataDir, { recursive: true });
+    rmSync(path.join(dataDir, 'opsdeck.lock'), { force: true });
+    const logFile = path.join(runDir, 'server.log');
+    server = await startServer(dataDir, logFile);
+    console.log(`e2e: server at ${server.url}`);
+
+    const code = await runPlaywright(server.url, runId, process.argv.slice(2));
+    if (code !== 0) {
+      const log = readFileSync(logFile, 'utf8').trim();
+      if (log !== '') console.log(`\ne2e: server log\n${log}`);
+    }
+    return code;
+  } finally {
+    await stopAndClean();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`e2e: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  },
+);
