@@ -40,8 +40,7 @@ async function waitForHealth(url, child, logFile) {
   throw new Error(`the server did not answer /healthz within ${SERVER_START_TIMEOUT_MS / 1000}s:\n${readFileSync(logFile, 'utf8')}`);
 }
 
-async function startServer(dataDir, logFile) {
-  const port = await freePort();
+async function startServer(dataDir, logFile, port) {
   const log = createWriteStream(logFile);
   await once(log, 'open');
   const env = {
@@ -108,16 +107,18 @@ async function main() {
     });
   }
   try {
+    // One port for both starts: the demo health checks seeded into the template probe the server at this address.
+    const port = await freePort();
     const templateDir = path.join(runDir, 'template');
     console.log('e2e: creating the seeded template data folder…');
-    const seeding = await startServer(templateDir, path.join(runDir, 'template.log'));
+    const seeding = await startServer(templateDir, path.join(runDir, 'template.log'), port);
     await seeding.stop();
 
     const dataDir = path.join(runDir, 'data');
     cpSync(templateDir, dataDir, { recursive: true });
     rmSync(path.join(dataDir, 'opsdeck.lock'), { force: true });
     const logFile = path.join(runDir, 'server.log');
-    server = await startServer(dataDir, logFile);
+    server = await startServer(dataDir, logFile, port);
     console.log(`e2e: server at ${server.url}`);
 
     const code = await runPlaywright(server.url, runId, process.argv.slice(2));
