@@ -74,6 +74,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
     max: maxConnections,
     statement_timeout: options.statementTimeoutMs,
   });
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   return {
     pool,
     mode: 'embedded',
