@@ -4,14 +4,17 @@ export interface SummaryBenchOptions {
   /** A session cookie header (`opsdeck_session=…`) of a user who may read canaries. */
   cookie: string;
   timeRange?: string;
+  /** First page size of the dashboard's table (DEFAULT_PAGE_SIZE of @opsdeck/shared). */
+  pageSize?: number;
   requests?: number;
   warmup?: number;
 }
 
-export interface SummaryBenchResult {
+export interface SummaryBenchFigures {
   path: string;
   requests: number;
   checks: number;
+  totalEntries: number;
   bytes: number;
   p50: number;
   p95: number;
@@ -20,21 +23,29 @@ export interface SummaryBenchResult {
   mean: number;
 }
 
+export interface SummaryBenchResult {
+  /** The dashboard's first request: the first page of the flat table, with counts, tabs and label values. */
+  paged: SummaryBenchFigures;
+  /** Every check at once, as the grouped view asks for them. */
+  unpaged: SummaryBenchFigures;
+}
+
 function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
 }
 
 /**
- * Latency of GET /api/canary/api/summary as the dashboard polls it: sequential requests (one poll at a time, as the
- * UI aborts the previous one), each timed until the whole body is read. Milliseconds, rounded to 0.1.
+ * Sequential requests (one poll at a time, as the UI aborts the previous one), each timed until the whole body is
+ * read. Milliseconds, rounded to 0.1.
  */
-export async function benchHealthSummary(options: SummaryBenchOptions): Promise<SummaryBenchResult> {
-  const path = `/api/canary/api/summary?timeRange=${encodeURIComponent(options.timeRange ?? '1d')}`;
+async function measure(options: SummaryBenchOptions, search: URLSearchParams): Promise<SummaryBenchFigures> {
+  const path = `/api/canary/api/summary?${search.toString()}`;
   const requests = options.requests ?? 50;
   const warmup = options.warmup ?? 3;
   const timings: number[] = [];
   let checks = 0;
+  let totalEntries = 0;
   let bytes = 0;
   for (let i = 0; i < warmup + requests; i += 1) {
     const started = performance.now();
@@ -44,8 +55,10 @@ export async function benchHealthSummary(options: SummaryBenchOptions): Promise<
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 500)}`);
     if (i < warmup) continue;
     timings.push(elapsed);
-    bytes = text.length;
-    checks = (JSON.parse(text) as { checks_summary: unknown[] }).checks_summary.length;
+    bytes = Buffer.byteLength(text);
+    const body = JSON.parse(text) as { checks_summary: unknown[]; totalEntries: number };
+    checks = body.checks_summary.length;
+    totalEntries = body.totalEntries;
   }
   const sorted = [...timings].sort((a, b) => a - b);
   const round = (n: number): number => Math.round(n * 10) / 10;
@@ -53,6 +66,7 @@ export async function benchHealthSummary(options: SummaryBenchOptions): Promise<
     path,
     requests,
     checks,
+    totalEntries,
     bytes,
     p50: round(percentile(sorted, 0.5)),
     p95: round(percentile(sorted, 0.95)),
@@ -60,4 +74,16 @@ export async function benchHealthSummary(options: SummaryBenchOptions): Promise<
     max: round(sorted.at(-1) ?? 0),
     mean: round(sorted.reduce((sum, n) => sum + n, 0) / Math.max(1, sorted.length)),
   };
+}
+
+/**
+ * Latency of GET /api/canary/api/summary as the health dashboard requests it (apps/web/src/features/health/api/
+ * get-health-summary.ts): its first call with the default parameters (time range, Tab By namespace, first page), and
+ * the unpaged call of the grouped view.
+ */
+export async function benchHealthSummary(options: SummaryBenchOptions): Promise<SummaryBenchResult> {
+  const timeRange = options.timeRange ?? '1d';
+  const paged = new URLSearchParams({ timeRange, tabBy: 'namespace', pageIndex: '0', pageSize: String(options.pageSize ?? 50) });
+  const unpaged = new URLSearchParams({ timeRange, tabBy: 'namespace', groupBy: 'canary_name' });
+  return { paged: await measure(options, paged), unpaged: await measure(options, unpaged) };
 }

@@ -10,9 +10,9 @@ import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource 
 import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields } from './canary-store';
 import { CheckScheduler } from './check-scheduler';
 import { isValidSchedule } from './schedule';
-import { loadCheckSeries, loadCheckSummaries, loadDurationBounds, loadRelationships, type SummaryFilters } from './summary-queries';
-import { buildSummaryView, type SortKey, type StatusFilter } from './summary-view';
+import { loadCheckSeries, loadCheckSummary, loadRelationships, loadSummaryJson, type SummaryFilters, type StatsSource } from './summary-queries';
 import { rangeMinutes, sourceFor } from './time-window';
+import { UptimeWindows, windowKeyFor, WINDOW_REFRESH_AGE_MS } from './uptime-windows';
 
 const READ = { resource: 'canaries', action: 'read' } as const;
 const WRITE = { resource: 'canaries', action: 'write' } as const;
@@ -115,8 +115,8 @@ export const healthPlugin: DomainPlugin = {
   async register(scoped, context: AppContext) {
     const app = scoped.withTypeProvider<ZodTypeProvider>();
     const { pool } = context.db;
-    const bounds = await loadDurationBounds(pool);
     const worker = context.config.role !== 'api';
+    const windows = new UptimeWindows(pool, (error) => app.log.error({ err: error }, 'uptime window refresh'));
     const scheduler = worker
       ? new CheckScheduler({ pool, secretKey: context.config.secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
       : null;
@@ -133,6 +133,11 @@ export const healthPlugin: DomainPlugin = {
           .catch((error: unknown) => app.log.error({ err: error }, 'canary reconcile'));
       };
       const timer = setInterval(reconcile, RECONCILE_MS);
+      let refreshingWindows: Promise<unknown> = Promise.resolve();
+      // A third of the refresh age: a window a dashboard reads is recomputed before any read finds it past that age.
+      const windowTimer = setInterval(() => {
+        refreshingWindows = windows.refreshRead().catch((error: unknown) => app.log.error({ err: error }, 'uptime window refresh'));
+      }, WINDOW_REFRESH_AGE_MS / 3);
       const unsubscribe = [
         context.bus.subscribe('canary.updated', () => reconcile()),
         context.bus.subscribe('check.run-requested', () => scheduler.wake()),
@@ -144,6 +149,8 @@ export const healthPlugin: DomainPlugin = {
       });
       app.addHook('preClose', async () => {
         clearInterval(timer);
+        clearInterval(windowTimer);
+        await refreshingWindows;
         for (const stop of unsubscribe) stop();
         await reconciling;
         await scheduler.stop();
@@ -176,30 +183,43 @@ export const healthPlugin: DomainPlugin = {
         const q = request.query;
         const { minutes, since } = resolveRange(q.timeRange);
         const source = sourceFor(minutes);
-        const checks = await loadCheckSummaries(pool, bounds, source, since, {
-          checkIds: q.check,
-          canaryId: q.canary_id ?? null,
-          agentId: q.agent_id ?? null,
-          types: q.type,
-          query: q.query === undefined || q.query.trim() === '' ? null : q.query.trim(),
-          includeDeleted: q.includeDeleted === 'true',
-          ...parseLabels(q.labels),
-        });
-        const view = buildSummaryView(checks, {
-          statuses: q.status as StatusFilter[] | null,
-          hidePassing: q.hidePassing === 'true',
-          groupBy: q.groupBy ?? null,
-          tabBy: q.tabBy ?? null,
-          tab: q.tab ?? null,
-          sortBy: (q.sortBy ?? null) as SortKey | null,
-          sortDesc: q.sortDesc === 'true',
-          offset: q.pageSize === undefined ? 0 : q.pageIndex * q.pageSize,
-          limit: q.pageSize ?? null,
-        });
-        // Thousands of rows: serialized once here rather than validated object by object.
-        return reply
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify({ ...view, timeRange: { key: q.timeRange, since: since.toISOString(), source } }));
+        const windowKey = windowKeyFor(q.timeRange);
+        let stats: StatsSource;
+        let asOf: Date;
+        if (windowKey === null) {
+          stats = { kind: 'computed', source, since };
+          asOf = new Date();
+        } else {
+          asOf = await windows.ensureFresh(windowKey);
+          stats = { kind: 'window', windowKey };
+        }
+        const body = await loadSummaryJson(
+          pool,
+          stats,
+          {
+            checkIds: q.check,
+            canaryId: q.canary_id ?? null,
+            agentId: q.agent_id ?? null,
+            types: q.type,
+            query: q.query === undefined || q.query.trim() === '' ? null : q.query.trim(),
+            includeDeleted: q.includeDeleted === 'true',
+            ...parseLabels(q.labels),
+          },
+          {
+            statuses: q.status,
+            hidePassing: q.hidePassing === 'true',
+            groupBy: q.groupBy ?? null,
+            tabBy: q.tabBy ?? null,
+            tab: q.tab ?? null,
+            sortBy: q.sortBy ?? null,
+            sortDesc: q.sortDesc === 'true',
+            offset: q.pageSize === undefined ? 0 : q.pageIndex * q.pageSize,
+            limit: q.pageSize ?? null,
+          },
+          { key: q.timeRange, since: since.toISOString(), source, asOf: asOf.toISOString() },
+        );
+        // PostgreSQL built the JSON; it goes out as it came, without a parse and a stringify of thousands of rows.
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     );
 
@@ -218,17 +238,8 @@ export const healthPlugin: DomainPlugin = {
       async (request) => {
         const { minutes, since } = resolveRange(request.query.start);
         const source = sourceFor(minutes);
-        const [summary] = await loadCheckSummaries(pool, bounds, source, since, {
-          checkIds: [request.query.check],
-          canaryId: null,
-          agentId: null,
-          types: null,
-          query: null,
-          includeDeleted: true,
-          labelsInclude: {},
-          labelsExclude: {},
-        });
-        if (summary === undefined) throw errors.notFound('Check');
+        const summary = await loadCheckSummary(pool, request.query.check, source, since);
+        if (summary === null) throw errors.notFound('Check');
         const specRow = await pool.query<{ spec: Record<string, unknown> }>('select spec from checks where id = $1', [summary.id]);
         const spec = specRow.rows[0]?.spec ?? {};
         const total = summary.uptime.passed + summary.uptime.failed;

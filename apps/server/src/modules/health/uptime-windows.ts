@@ -1,0 +1,130 @@
+import type pg from 'pg';
+import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, type TimeRangeKey } from '@opsdeck/shared';
+import { sourceFor } from './time-window';
+
+/** Totals older than this are recomputed before a summary reads them: the staleness bound of ADR 0040. */
+export const WINDOW_MAX_AGE_MS = 60_000;
+/** Past this age a read still serves the totals but starts a refresh, so a polling dashboard rarely waits for one. */
+export const WINDOW_REFRESH_AGE_MS = 30_000;
+/** The worker keeps refreshing a window while some summary read it this recently. */
+const WINDOW_IDLE_MS = 10 * 60_000;
+
+const SLOTS = 13;
+const HISTOGRAM_SUMS = `array[${Array.from({ length: SLOTS }, (_, i) => `coalesce(sum(r.duration_histogram[${i + 1}]), 0)`).join(', ')}]::integer[]`;
+
+/** Recomputes one window from its rollup table and stamps it; rows that did not change are not rewritten. */
+function refreshSql(table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day'): string {
+  return `with agg as materialized (
+      select r.check_id, sum(r.passed)::integer as passed, sum(r.failed)::integer as failed,
+             check_duration_percentiles(${HISTOGRAM_SUMS}, max(r.duration_max)) as pct
+        from ${table} r
+       where r.bucket >= date_trunc('${unit}', $2::timestamptz, 'UTC')
+       group by r.check_id
+    ), upserted as (
+      insert into check_uptime_windows as w (window_key, check_id, passed, failed, p95, p97, p99)
+      select $1, a.check_id, a.passed, a.failed, a.pct[1], a.pct[2], a.pct[3] from agg a
+      on conflict (window_key, check_id) do update
+        set passed = excluded.passed, failed = excluded.failed, p95 = excluded.p95, p97 = excluded.p97, p99 = excluded.p99
+        where (w.passed, w.failed, w.p95, w.p97, w.p99) is distinct from (excluded.passed, excluded.failed, excluded.p95, excluded.p97, excluded.p99)
+      returning 1
+    ), removed as (
+      delete from check_uptime_windows w
+       where w.window_key = $1 and not exists (select 1 from agg a where a.check_id = w.check_id)
+      returning 1
+    )
+    insert into check_uptime_window_state as s (window_key, since, refreshed_at, requested_at)
+    values ($1, $2, now(), now())
+    on conflict (window_key) do update
+      set since = excluded.since, refreshed_at = excluded.refreshed_at,
+          requested_at = case when $3::boolean then excluded.requested_at else s.requested_at end
+    returning extract(epoch from refreshed_at) * 1000 as refreshed_ms`;
+}
+const REFRESH_HOURLY = refreshSql('check_statuses_1h', 'hour');
+const REFRESH_DAILY = refreshSql('check_statuses_1d', 'day');
+
+/** The ranges kept in check_uptime_windows: the time-range keys the rollups answer (not the raw-row ranges below 1h). */
+export function windowKeyFor(timeRange: string): TimeRangeKey | null {
+  const key = TIME_RANGE_KEYS.find((candidate) => candidate === timeRange);
+  return key !== undefined && sourceFor(TIME_RANGE_MINUTES[key]) !== 'raw' ? key : null;
+}
+
+/**
+ * The per-range totals of the health summary. A read gets totals at most WINDOW_MAX_AGE_MS old: missing or older
+ * totals are recomputed first (one refresh per window at a time in this process), totals past WINDOW_REFRESH_AGE_MS
+ * are served while a refresh runs behind them. The worker refreshes the windows dashboards are reading, so reads
+ * seldom pay for a refresh themselves.
+ */
+export class UptimeWindows {
+  private readonly refreshing = new Map<TimeRangeKey, Promise<Date>>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Totals of the window are fresh enough to read; returns when they were computed. */
+  async ensureFresh(key: TimeRangeKey): Promise<Date> {
+    const state = await this.pool.query<{ refreshed_ms: string; age_ms: string; requested_ms: string }>(
+      `select extract(epoch from refreshed_at) * 1000 as refreshed_ms, extract(epoch from now() - refreshed_at) * 1000 as age_ms,
+              extract(epoch from now() - requested_at) * 1000 as requested_ms
+         from check_uptime_window_state where window_key = $1`,
+      [key],
+    );
+    const row = state.rows[0];
+    if (row === undefined || Number(row.age_ms) > WINDOW_MAX_AGE_MS) return this.refresh(key, true);
+    if (Number(row.age_ms) > WINDOW_REFRESH_AGE_MS) {
+      this.refresh(key, true).catch(this.onError);
+    } else if (Number(row.requested_ms) > WINDOW_REFRESH_AGE_MS) {
+      this.pool.query('update check_uptime_window_state set requested_at = now() where window_key = $1', [key]).catch(this.onError);
+    }
+    return new Date(Number(row.refreshed_ms));
+  }
+
+  /** Recomputes the window now (joining a refresh already running in this process). */
+  refresh(key: TimeRangeKey, requested: boolean): Promise<Date> {
+    const running = this.refreshing.get(key);
+    if (running !== undefined) return running;
+    const minutes = TIME_RANGE_MINUTES[key];
+    const since = new Date(Date.now() - minutes * 60_000);
+    const promise = this.recompute(sourceFor(minutes) === '1h' ? REFRESH_HOURLY : REFRESH_DAILY, [key, since.toISOString(), requested]).finally(() =>
+      this.refreshing.delete(key),
+    );
+    this.refreshing.set(key, promise);
+    return promise;
+  }
+
+  private async recompute(sql: string, values: unknown[]): Promise<Date> {
+    const client = await this.pool.connect();
+    try {
+      // Estimated far above its real cost, the grouping would otherwise be JIT-compiled on every refresh.
+      await client.query('begin; set local jit = off');
+      const result = await client.query<{ refreshed_ms: string }>(sql, values);
+      await client.query('commit');
+      return new Date(Number(result.rows[0]?.refreshed_ms ?? Date.now()));
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Worker pass: refreshes, one after another, the windows read lately whose totals are past the refresh age. */
+  async refreshRead(): Promise<TimeRangeKey[]> {
+    const due = await this.pool.query<{ window_key: string }>(
+      `select window_key from check_uptime_window_state
+        where requested_at > now() - make_interval(secs => $1::double precision / 1000)
+          and refreshed_at < now() - make_interval(secs => $2::double precision / 1000)
+        order by window_key`,
+      [WINDOW_IDLE_MS, WINDOW_REFRESH_AGE_MS],
+    );
+    const refreshed: TimeRangeKey[] = [];
+    for (const { window_key: text } of due.rows) {
+      const key = windowKeyFor(text);
+      if (key === null) continue;
+      await this.refresh(key, false);
+      refreshed.push(key);
+    }
+    return refreshed;
+  }
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedScaleHealth } from '../src/db/seed/scale-health';
+import { UptimeWindows, WINDOW_MAX_AGE_MS } from '../src/modules/health/uptime-windows';
+import { startTestServer, type TestServer } from './harness';
+
+interface Check {
+  id: string;
+  name: string;
+  status: 'healthy' | 'unhealthy' | null;
+  labels: Record<string, string>;
+  uptime: { passed: number; failed: number };
+  latency: { p95: number | null; p97: number | null; p99: number | null };
+}
+
+interface Summary {
+  checks_summary: Check[];
+  totalEntries: number;
+  counts: { total: number; healthy: number; unhealthy: number; unknown: number };
+  tabs: { key: string; count: number }[];
+  groups: { key: string; count: number; healthy: number; unhealthy: number; unknown: number; health: string }[];
+  labels: Record<string, string[]>;
+  timeRange: { key: string; since: string; source: string; asOf: string };
+}
+
+interface Expected {
+  passed: number;
+  failed: number;
+  p95: number | null;
+  p97: number | null;
+  p99: number | null;
+}
+
+describe('health summary at scale: paging, filters and the uptime windows', () => {
+  let server: TestServer;
+  let viewer: string;
+  let canaryId: string;
+  let checkCount: number;
+
+  async function summary(search: string): Promise<Summary> {
+    const response = await fetch(`${server.url}/api/canary/api/summary?canary_id=${canaryId}&${search}`, { headers: { cookie: viewer } });
+    const text = await response.text();
+    expect(response.status, text.slice(0, 500)).toBe(200);
+    return JSON.parse(text) as Summary;
+  }
+
+  /** Uptime and latency straight from the hourly rollups, with migration 0005's percentile function. */
+  async function fromRollups(ids: string[]): Promise<Map<string, Expected>> {
+    const result = await server.pool.query<Expected & { check_id: string }>(
+      `select r.check_id, sum(r.passed)::integer as passed, sum(r.failed)::integer as failed,
+              check_duration_percentile(check_histogram_sum(r.duration_histogram), 0.95, max(r.duration_max)) as p95,
+              check_duration_percentile(check_histogram_sum(r.duration_histogram), 0.97, max(r.duration_max)) as p97,
+              check_duration_percentile(check_histogram_sum(r.duration_histogram), 0.99, max(r.duration_max)) as p99
+         from check_statuses_1h r
+        where r.check_id = any($1) and r.bucket >= date_trunc('hour', now() - interval '1 day', 'UTC')
+        group by r.check_id`,
+      [ids],
+    );
+    return new Map(result.rows.map(({ check_id: id, ...rest }) => [id, rest]));
+  }
+
+  function statsOf(check: Check): Expected {
+    return { ...check.uptime, ...check.latency };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    viewer = await server.cookieFor('viewer');
+    // 100 checks of one canary with 30 runs each, half an hour apart: all inside the last day, in hourly buckets.
+    await seedScaleHealth(server.pool, { checks: 100, statuses: 3000, stepMinutes: 30, rowsPerBatch: 1000 });
+    const canary = await server.pool.query<{ id: string; checks: number }>(
+      `select c.id, count(k.id)::integer as checks from canaries c join checks k on k.canary_id = c.id
+        where c.source = 'seed:scale' group by c.id order by c.created_at desc limit 1`,
+    );
+    canaryId = canary.rows[0]?.id ?? '';
+    checkCount = canary.rows[0]?.checks ?? 0;
+    expect(checkCount).toBe(100);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('builds the rollups of the bulk load as the trigger would', async () => {
+    const rows = await server.pool.query<{ raw: number; hourly: number; daily: number; hist: number }>(
+      `select (select count(*) from check_statuses s join checks k on k.id = s.check_id where k.canary_id = $1)::integer as raw,
+              (select sum(r.total) from check_statuses_1h r join checks k on k.id = r.check_id where k.canary_id = $1)::integer as hourly,
+              (select sum(r.total) from check_statuses_1d r join checks k on k.id = r.check_id where k.canary_id = $1)::integer as daily,
+              (select sum(x) from check_statuses_1h r join checks k on k.id = r.check_id, unnest(r.duration_histogram) x where k.canary_id = $1)::integer as hist`,
+      [canaryId],
+    );
+    expect(rows.rows[0]).toEqual({ raw: 3000, hourly: 3000, daily: 3000, hist: 3000 });
+  });
+
+  it('returns only the page’s checks, with their uptime and latency equal to the rollups, and counts over every check', async () => {
+    const all = await summary('timeRange=1d&tabBy=namespace&groupBy=type');
+    expect(all.checks_summary).toHaveLength(checkCount);
+    const page = await summary('timeRange=1d&tabBy=namespace&groupBy=type&pageIndex=1&pageSize=30');
+    expect(page.checks_summary.map((check) => check.id)).toEqual(all.checks_summary.slice(30, 60).map((check) => check.id));
+    expect(page.totalEntries).toBe(checkCount);
+    expect(page.counts).toEqual(all.counts);
+    expect(page.counts.total).toBe(checkCount);
+    expect(page.tabs).toEqual(all.tabs);
+    expect(page.tabs[0]).toEqual({ key: 'All', count: checkCount });
+    expect(page.groups).toEqual([{ key: 'tcp', count: checkCount, healthy: all.counts.healthy, unhealthy: all.counts.unhealthy, unknown: 0, health: 'mixed' }]);
+    expect(page.labels).toEqual(all.labels);
+    expect(page.labels.env).toEqual(['dev', 'prod', 'staging']);
+
+    const expected = await fromRollups(page.checks_summary.map((check) => check.id));
+    for (const check of page.checks_summary) expect(statsOf(check), check.name).toEqual(expected.get(check.id));
+    expect(page.checks_summary.every((check) => check.uptime.passed + check.uptime.failed === 30)).toBe(true);
+  });
+
+  it('computes uptime and latency for the page alone when the range has no totals table (raw rows, odd ranges)', async () => {
+    const paged = await summary('timeRange=5h&pageIndex=0&pageSize=10');
+    expect(paged.timeRange).toMatchObject({ key: '5h', source: '1h' });
+    expect(paged.checks_summary).toHaveLength(10);
+    const ids = paged.checks_summary.map((check) => check.id);
+    const rollup = await server.pool.query<{ check_id: string; passed: number; failed: number }>(
+      `select check_id, sum(passed)::integer as passed, sum(failed)::integer as failed from check_statuses_1h
+        where check_id = any($1) and bucket >= date_trunc('hour', now() - interval '5 hours', 'UTC') group by check_id`,
+      [ids],
+    );
+    const byId = new Map(rollup.rows.map((row) => [row.check_id, { passed: row.passed, failed: row.failed }]));
+    for (const check of paged.checks_summary) expect(check.uptime).toEqual(byId.get(check.id));
+
+    const raw = await summary('timeRange=15m&pageIndex=0&pageSize=5');
+    expect(raw.timeRange.source).toBe('raw');
+    const counts = await server.pool.query<{ check_id: string; passed: number; failed: number }>(
+      `select check_id, (count(*) filter (where status))::integer as passed, (count(*) filter (where not status))::integer as failed
+         from check_statuses where check_id = any($1) and time >= now() - interval '15 minutes' group by check_id`,
+      [raw.checks_summary.map((check) => check.id)],
+    );
+    const rawById = new Map(counts.rows.map((row) => [row.check_id, { passed: row.passed, failed: row.failed }]));
+    for (const check of raw.checks_summary) expect(check.uptime).toEqual(rawById.get(check.id) ?? { passed: 0, failed: 0 });
+  });
+
+  it('sorts every check by uptime and latency before paging', async () => {
+    const all = await summary('timeRange=1d&sortBy=uptime&sortDesc=false');
+    const ratio = (check: Check): number => check.uptime.passed / (check.uptime.passed + check.uptime.failed);
+    const ratios = all.checks_summary.map(ratio);
+    expect(ratios).toEqual([...ratios].sort((a, b) => a - b));
+    const first = await summary('timeRange=1d&sortBy=uptime&sortDesc=false&pageIndex=0&pageSize=10');
+    expect(first.checks_summary.map((check) => check.id)).toEqual(all.checks_summary.slice(0, 10).map((check) => check.id));
+    const slowest = await summary('timeRange=1d&sortBy=latency&sortDesc=true&pageIndex=0&pageSize=5');
+    const latencies = all.checks_summary.map((check) => check.latency.p95 ?? -1).sort((a, b) => b - a);
+    expect(slowest.checks_summary.map((check) => check.latency.p95)).toEqual(latencies.slice(0, 5));
+  });
+
+  it('applies hidePassing, label include and exclude, query and status filters on the server', async () => {
+    const truth = await server.pool.query<{ unhealthy: number; prod: number; not_team1: number; named: number; prod_unhealthy: number }>(
+      `select (count(*) filter (where status = 'unhealthy'))::integer as unhealthy,
+              (count(*) filter (where labels ->> 'env' = 'prod'))::integer as prod,
+              (count(*) filter (where labels ->> 'team' is distinct from 'team-1'))::integer as not_team1,
+              (count(*) filter (where name ilike '%svc-1%'))::integer as named,
+              (count(*) filter (where labels ->> 'env' = 'prod' and status = 'unhealthy'))::integer as prod_unhealthy
+         from checks where canary_id = $1 and deleted_at is null`,
+      [canaryId],
+    );
+    const expected = truth.rows[0];
+    if (expected === undefined) throw new Error('no counts');
+
+    const failing = await summary('timeRange=1d&hidePassing=true&pageIndex=0&pageSize=5');
+    expect(failing.totalEntries).toBe(expected.unhealthy);
+    expect(failing.counts.total).toBe(checkCount);
+    expect(failing.checks_summary.length).toBe(Math.min(5, expected.unhealthy));
+    expect(failing.checks_summary.every((check) => check.status === 'unhealthy')).toBe(true);
+
+    const prod = await summary(`timeRange=1d&labels=${encodeURIComponent('env=prod')}&pageIndex=0&pageSize=200`);
+    expect(prod.totalEntries).toBe(expected.prod);
+    expect(prod.checks_summary.every((check) => check.labels.env === 'prod')).toBe(true);
+    const notTeam1 = await summary(`timeRange=1d&labels=${encodeURIComponent('!team=team-1')}&pageIndex=0&pageSize=10`);
+    expect(notTeam1.totalEntries).toBe(expected.not_team1);
+    expect(notTeam1.checks_summary.some((check) => check.labels.team === 'team-1')).toBe(false);
+    const both = await summary(`timeRange=1d&labels=${encodeURIComponent('env=prod')}&status=unhealthy`);
+    expect(both.totalEntries).toBe(expected.prod_unhealthy);
+
+    const named = await summary('timeRange=1d&query=svc-1&pageIndex=0&pageSize=3');
+    expect(named.totalEntries).toBe(expected.named);
+    expect(named.checks_summary.every((check) => check.name.includes('svc-1'))).toBe(true);
+  });
+
+  it('refreshes the totals of a range within the staleness bound after new statuses arrive', async () => {
+    const before = await summary('timeRange=1d&pageIndex=0&pageSize=1');
+    const check = before.checks_summary[0];
+    if (check === undefined) throw new Error('no check');
+    expect(Date.now() - Date.parse(before.timeRange.asOf)).toBeLessThanOrEqual(WINDOW_MAX_AGE_MS);
+    await server.pool.query(`insert into check_statuses (check_id, time, status, duration) values ($1, now(), false, 70000), ($1, now() - interval '1 second', false, 65000)`, [
+      check.id,
+    ]);
+    // As if the bound had passed since the totals were computed: the next read must not serve them.
+    await server.pool.query(`update check_uptime_window_state set refreshed_at = now() - make_interval(secs => $1::double precision / 1000 + 1) where window_key = '1d'`, [
+      WINDOW_MAX_AGE_MS,
+    ]);
+    const after = await summary('timeRange=1d&pageIndex=0&pageSize=1');
+    expect(after.checks_summary[0]?.uptime).toEqual({ passed: check.uptime.passed, failed: check.uptime.failed + 2 });
+    expect(statsOf(after.checks_summary[0] as Check)).toEqual((await fromRollups([check.id])).get(check.id));
+    expect(after.checks_summary[0]?.latency.p99).toBeGreaterThan(60000);
+    expect(Date.parse(after.timeRange.asOf)).toBeGreaterThan(Date.parse(before.timeRange.asOf));
+
+    // The worker's pass recomputes a window that is being read once it is past the refresh age.
+    await server.pool.query(`insert into check_statuses (check_id, time, status, duration) values ($1, now() - interval '2 seconds', true, 15)`, [check.id]);
+    await server.pool.query(`update check_uptime_window_state set refreshed_at = now() - interval '31 seconds', requested_at = now() where window_key = '1d'`);
+    const windows = new UptimeWindows(server.pool, (error) => {
+      throw error;
+    });
+    expect(await windows.refreshRead()).toEqual(['1d']);
+    const stored = await server.pool.query<{ passed: number; failed: number }>(
+      `select passed, failed from check_uptime_windows where window_key = '1d' and check_id = $1`,
+      [check.id],
+    );
+    expect(stored.rows[0]).toEqual({ passed: check.uptime.passed + 1, failed: check.uptime.failed + 2 });
+  });
+});
