@@ -2,8 +2,43 @@ import { loadConfig } from './platform/config';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { serve } from './main';
+import { benchDataDir, openBenchDatabase } from './bench/bench-database';
+import { seedScaleHealth } from './db/seed/scale-health';
 
-const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all]';
+function numberFlag(args: string[], name: string): number | undefined {
+  const index = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+  if (index === -1) return undefined;
+  const arg = args[index] ?? '';
+  const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[index + 1];
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} needs a whole number, got ${raw ?? 'nothing'}`);
+  return value;
+}
+
+/** Fills the bench database (DATABASE_URL, or the embedded one in OPSDECK_BENCH_DIR) with the large data set. */
+async function seedScale(args: string[]): Promise<void> {
+  const known = new Set(['--checks', '--statuses']);
+  for (const arg of args) {
+    const name = arg.split('=')[0] ?? arg;
+    if (name.startsWith('--') && !known.has(name)) {
+      throw new Error(`${name} is not supported: the scale seed generates --checks and --statuses (catalog items come with the catalog area)`);
+    }
+  }
+  const db = await openBenchDatabase();
+  try {
+    console.log(`Seeding ${db.mode === 'embedded' ? `the embedded database in ${benchDataDir()}` : 'DATABASE_URL'}…`);
+    const result = await seedScaleHealth(db.pool, {
+      checks: numberFlag(args, 'checks') ?? 10_000,
+      statuses: numberFlag(args, 'statuses') ?? 10_000_000,
+      onProgress: (message) => console.log(message),
+    });
+    console.log(`Done: ${result.checks} checks, ${result.statuses} status rows in ${result.seconds.toFixed(0)} s.`);
+  } finally {
+    await db.close();
+  }
+}
+
+const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all] | seed-scale [--checks N] [--statuses N]';
 
 /** `--role=api|worker|all` on the command line wins over OPSDECK_ROLE. */
 function envWithFlags(args: string[]): NodeJS.ProcessEnv {
@@ -31,6 +66,9 @@ async function run(command: string, args: string[]): Promise<void> {
       }
       return;
     }
+    case 'seed-scale':
+      await seedScale(args);
+      return;
     default:
       console.error(USAGE);
       process.exitCode = 2;
