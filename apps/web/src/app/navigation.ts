@@ -1,4 +1,4 @@
-import { Flag, type LucideIcon } from 'lucide-react';
+import { Flag, HeartPulse, Plug, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -16,10 +16,15 @@ export interface NavigationEntry {
  * Top-level areas, in the order of spec 001 §2.1: Dashboard, Health, Incidents, Catalog, Logs, Playbooks.
  * An area gets its line here in the same change that ships its routes, so the sidebar never links to a missing page.
  */
-export const primaryNavigation: readonly NavigationEntry[] = [];
+export const primaryNavigation: readonly NavigationEntry[] = [
+  { label: 'Health', path: '/health', icon: HeartPulse, feature: 'health', resource: 'canaries' },
+  { label: 'Incidents', path: '/incidents', icon: Siren, feature: 'incidents', resource: 'incident' },
+];
 
 /** Settings pages; the sidebar sorts them by label. */
 export const settingsNavigation: readonly NavigationEntry[] = [
+  { label: 'Connections', path: '/settings/connections', icon: Plug, feature: 'settings.connections', resource: 'connections' },
+  { label: 'Health Checks', path: '/settings/canaries', icon: Stethoscope, feature: 'settings.health', resource: 'canaries' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
 ];
 

@@ -1,8 +1,12 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { setAppNavigator } from '@/lib/app-navigator';
 import { authRoutes } from '@/features/auth/routes';
+import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
+import { healthRoutes } from '@/features/health/routes';
+import { incidentsRoutes } from '@/features/incidents/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
+import { settingsResourcesRoutes } from '@/features/settings/routes';
 import { ErrorScreen } from './errors/error-screen';
 import { FlowErrorScreen } from './errors/flow-error-screen';
 import { NotFoundPage } from './errors/not-found-page';
@@ -28,7 +32,7 @@ export const appRoutes: RouteObject[] = [
           {
             // Inside the shell, so a failing page keeps the sidebar and top bar.
             errorElement: <RouteErrorBoundary />,
-            children: [{ index: true, element: <HomeRedirect /> }, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
+            children: [{ index: true, element: <HomeRedirect /> }, ...healthRoutes, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
           },
         ],
       },

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toastError, toastSuccess } from '@/components/toast/toast';
+import { requestJson } from '@/lib/api/http';
+import { CONNECTIONS_URL } from './get-connections';
+import { connectionsKeys } from './keys';
+
+export async function deleteConnection(id: string): Promise<void> {
+  await requestJson<null>(`${CONNECTIONS_URL}/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });
+}
+
+export function useDeleteConnection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteConnection,
+    onSuccess: async () => {
+      toastSuccess('Connection deleted successfully');
+      await queryClient.invalidateQueries({ queryKey: connectionsKeys.lists() });
+    },
+    onError: toastError,
+  });
+}

@@ -1,0 +1,157 @@
+import { useId, useState } from 'react';
+import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { FormField, describedBy, fieldIds } from '@/components/forms/form-field';
+import { REQUIRED_MESSAGE } from '@/components/forms/messages';
+import { inputClass } from '@/components/forms/styles';
+
+export type SecretSourceMode = 'static' | 'secret' | 'configmap';
+
+const MODES: readonly { value: SecretSourceMode; label: string }[] = [
+  { value: 'static', label: 'Static' },
+  { value: 'secret', label: 'Secret' },
+  { value: 'configmap', label: 'ConfigMap' },
+];
+
+/** The reference forms a credential may take instead of the value itself (spec 002 §3). */
+export function secretSourceValue(mode: SecretSourceMode, text: string, name: string, key: string): string {
+  if (mode === 'static') return text;
+  if (name.trim() === '' || key.trim() === '') return '';
+  return `${mode}://${name.trim()}/${key.trim()}`;
+}
+
+export interface SecretSourceFieldProps<TValues extends FieldValues> {
+  control: Control<TValues>;
+  name: FieldPath<TValues>;
+  label: string;
+  required?: boolean;
+  /** The server holds a value: an empty field keeps it, so it is not required again. */
+  isSet?: boolean;
+  multiline?: boolean;
+  placeholder?: string;
+  disabled?: boolean;
+}
+
+/**
+ * A credential typed in (Static) or read from a Kubernetes secret or config map by name and key. Switching the mode
+ * clears what was entered; a reference needs both name and key before it has a value.
+ */
+export function SecretSourceField<TValues extends FieldValues>({
+  control,
+  name,
+  label,
+  required = false,
+  isSet = false,
+  multiline = false,
+  placeholder,
+  disabled,
+}: SecretSourceFieldProps<TValues>) {
+  const { field, fieldState } = useController({
+    control,
+    name,
+    rules: { validate: (value: unknown) => !required || isSet || (typeof value === 'string' && value !== '') || REQUIRED_MESSAGE },
+  });
+  const [mode, setMode] = useState<SecretSourceMode>('static');
+  const [reference, setReference] = useState({ name: '', key: '' });
+  const { id } = fieldIds(name);
+  const groupName = useId();
+  const error = fieldState.error?.message;
+  const hint = isSet ? `${label} is set — leave empty to keep it` : undefined;
+  const describedById = describedBy(name, Boolean(hint), Boolean(error));
+
+  const handleModeChange = (next: SecretSourceMode) => {
+    setMode(next);
+    setReference({ name: '', key: '' });
+    field.onChange('');
+  };
+
+  const handleReferenceChange = (part: 'name' | 'key', value: string) => {
+    const next = { ...reference, [part]: value };
+    setReference(next);
+    field.onChange(secretSourceValue(mode, '', next.name, next.key));
+  };
+
+  const staticValue = typeof field.value === 'string' ? field.value : '';
+
+  return (
+    <FormField id={id} label={label} required={required && !isSet} hint={hint} error={error}>
+      <div role="radiogroup" aria-label={`${label} source`} className="flex gap-3 text-xs text-gray-700">
+        {MODES.map((option) => (
+          <label key={option.value} className="inline-flex items-center gap-1">
+            <input
+              type="radio"
+              name={groupName}
+              value={option.value}
+              checked={mode === option.value}
+              disabled={disabled}
+              onChange={() => handleModeChange(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      {mode === 'static' &&
+        (multiline ? (
+          <textarea
+            id={id}
+            name={field.name}
+            ref={field.ref}
+            rows={4}
+            value={staticValue}
+            onChange={(event) => field.onChange(event.target.value)}
+            onBlur={field.onBlur}
+            placeholder={placeholder}
+            disabled={disabled}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedById}
+            className={inputClass(Boolean(error), 'resize-y font-mono text-xs')}
+          />
+        ) : (
+          <input
+            id={id}
+            type="password"
+            name={field.name}
+            ref={field.ref}
+            value={staticValue}
+            onChange={(event) => field.onChange(event.target.value)}
+            onBlur={field.onBlur}
+            placeholder={placeholder}
+            disabled={disabled}
+            autoComplete="new-password"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedById}
+            className={inputClass(Boolean(error))}
+          />
+        ))}
+      {mode !== 'static' && (
+        <div className="grid grid-cols-2 gap-2">
+          <input
+            id={id}
+            type="text"
+            aria-label={`${label} ${mode === 'secret' ? 'secret' : 'config map'} name`}
+            value={reference.name}
+            onChange={(event) => handleReferenceChange('name', event.target.value)}
+            onBlur={field.onBlur}
+            placeholder="Name"
+            disabled={disabled}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedById}
+            className={inputClass(Boolean(error))}
+          />
+          <input
+            type="text"
+            aria-label={`${label} ${mode === 'secret' ? 'secret' : 'config map'} key`}
+            value={reference.key}
+            onChange={(event) => handleReferenceChange('key', event.target.value)}
+            onBlur={field.onBlur}
+            placeholder="Key"
+            disabled={disabled}
+            aria-invalid={error ? true : undefined}
+            className={inputClass(Boolean(error))}
+          />
+        </div>
+      )}
+    </FormField>
+  );
+}

@@ -1,0 +1,79 @@
+/** A check as the canary summary returns it (spec 001 §3 'Check'). */
+export interface CheckSummary {
+  id: string;
+  name: string;
+  canary_id: string;
+  canary_name: string;
+  namespace: string | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  type: string;
+  icon: string | null;
+  endpoint: string | null;
+  description: string | null;
+  owner: string | null;
+  labels: Record<string, string>;
+  status: 'healthy' | 'unhealthy' | null;
+  severity: string | null;
+  uptime: { passed: number; failed: number };
+  latency: { p95: number | null; p97: number | null; p99: number | null };
+  last_runtime: string | null;
+  next_runtime: string | null;
+  last_transition_time: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+/** good: all healthy; unhealthy: none healthy; mixed otherwise (spec 001 §4). */
+export type GroupHealth = 'good' | 'mixed' | 'unhealthy';
+
+export interface SummaryGroup {
+  key: string;
+  count: number;
+  healthy: number;
+  unhealthy: number;
+  unknown: number;
+  health: GroupHealth;
+}
+
+export interface HealthSummary {
+  checks_summary: CheckSummary[];
+  /** Checks matching every filter, before paging. */
+  totalEntries: number;
+  /** Counts inside the selected tab, before the status filters. */
+  counts: { total: number; healthy: number; unhealthy: number; unknown: number };
+  /** 'All' first, then the tab keys alphabetically. */
+  tabs: { key: string; count: number }[];
+  groups: SummaryGroup[];
+  /** Every label key on the checks with its values, for the label filters. */
+  labels: Record<string, string[]>;
+}
+
+export interface CheckSeriesPoint {
+  time: string;
+  passed: number;
+  failed: number;
+  duration_avg: number | null;
+  duration_max: number | null;
+}
+
+export interface CheckDetail {
+  check: CheckSummary & { spec: Record<string, unknown>; spec_yaml: string };
+  uptime: { passed: number; failed: number; percentage: number | null };
+  latency: { p95: number | null; p97: number | null; p99: number | null };
+  series: { bucket: string; points: CheckSeriesPoint[] };
+  relationships: {
+    configs: { id: string; name: string; type: string }[];
+    components: { id: string; name: string; icon: string | null }[];
+  };
+}
+
+/** A row of check_statuses (spec 001 §3 'Status-check history entry'). */
+export interface CheckStatusEntry {
+  check_id: string;
+  time: string;
+  status: boolean;
+  duration: number | null;
+  message: string | null;
+  error: string | null;
+}

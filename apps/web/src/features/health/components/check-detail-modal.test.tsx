@@ -1,0 +1,240 @@
+import '@/components/test-support/browser-polyfills';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import type { CheckStatusEntry } from '../api/types';
+import { currentSearch, makeCheck, makeDetail, renderAtHealth, whoamiHandler } from '../health-test-support';
+import { DURATION_FILTER_ERROR } from '../utils/duration-filter';
+import { CheckDetailModal } from './check-detail-modal';
+
+const check = makeCheck({
+  id: 'b0000000-0000-4000-8000-000000000001',
+  name: 'backup/nightly-job',
+  canary_id: 'c0000000-0000-4000-8000-000000000009',
+  status: 'unhealthy',
+  severity: 'high',
+  uptime: { passed: 75, failed: 25 },
+  latency: { p95: 950, p97: 1200, p99: 2500 },
+  labels: { team: 'data' },
+  last_runtime: new Date(Date.now() - 2.5 * 3_600_000).toISOString(),
+});
+
+function statuses(count: number, offset = 0): CheckStatusEntry[] {
+  return Array.from({ length: count }, (_, index) => ({
+    check_id: check.id,
+    time: new Date(Date.UTC(2024, 4, 1, 10, 0) - (index + offset) * 60_000).toISOString(),
+    status: index % 2 === 0,
+    duration: 100 + index,
+    message: index % 2 === 0 ? 'ok' : '',
+    error: index % 2 === 0 ? null : 'no space left on device',
+  }));
+}
+
+let roles = ['admin'];
+/** A run recorded by the server after Run Now, newest first in the history once it exists. */
+let recordedRun: CheckStatusEntry | null = null;
+let historyRequests: { url: URL; prefer: string | null }[] = [];
+let detailRequests: URL[] = [];
+let runRequests: string[] = [];
+
+const server = setupServer(
+  whoamiHandler(() => roles),
+  http.get('*/api/db/properties', () => HttpResponse.json([])),
+  http.get('*/api/canary/api/details', ({ request }) => {
+    detailRequests.push(new URL(request.url));
+    return HttpResponse.json(
+      makeDetail(check, {
+        relationships: {
+          configs: [{ id: 'd0000000-0000-4000-8000-000000000001', name: 'backup-volume', type: 'Kubernetes::PersistentVolume' }],
+          components: [{ id: 'e0000000-0000-4000-8000-000000000001', name: 'storage', icon: null }],
+        },
+      }),
+    );
+  }),
+  http.get('*/api/db/check_statuses', ({ request }) => {
+    const url = new URL(request.url);
+    historyRequests.push({ url, prefer: request.headers.get('Prefer') });
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const rows = [...(recordedRun !== null && offset === 0 ? [recordedRun] : []), ...statuses(Math.min(50, 120 - offset), offset)];
+    return HttpResponse.json(rows, { status: 206, headers: { 'Content-Range': `${offset}-${offset + rows.length - 1}/120` } });
+  }),
+  http.post('*/api/canary/run/check/:id', ({ params }) => {
+    runRequests.push(String(params.id));
+    recordedRun = { check_id: check.id, time: new Date(Date.now() + 500).toISOString(), status: true, duration: 42, message: 'manual run', error: null };
+    return HttpResponse.json({ message: 'You have successfully initiated the check run.', id: params.id }, { status: 202 });
+  }),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  roles = ['admin'];
+  historyRequests = [];
+  detailRequests = [];
+  runRequests = [];
+  recordedRun = null;
+});
+afterAll(() => server.close());
+
+const lastHistory = (): URLSearchParams => historyRequests.at(-1)?.url.searchParams ?? new URLSearchParams();
+
+/** `fromDashboard: false` opens the modal as a link would, without the summary row. */
+function renderModal({ fromDashboard = true } = {}) {
+  return renderAtHealth(<CheckDetailModal checkId={check.id} initialCheck={fromDashboard ? check : undefined} onClose={() => {}} />);
+}
+
+describe('Check detail modal', { timeout: 20_000 }, () => {
+  it('shows the labels and the stat tiles of the check', async () => {
+    renderModal();
+    const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    expect(within(dialog).getByRole('list', { name: 'Labels' })).toHaveTextContent('team: data');
+    const uptime = await within(dialog).findByRole('group', { name: 'Uptime' });
+    expect(uptime).toHaveTextContent('75%');
+    expect(uptime).toHaveTextContent('75 passed');
+    expect(uptime).toHaveTextContent('25 failed');
+    expect(within(dialog).getByRole('group', { name: 'Latency 95%' })).toHaveTextContent('950ms');
+    expect(within(dialog).getByRole('group', { name: 'Latency 97%' })).toHaveTextContent('1.2s');
+    expect(within(dialog).getByRole('group', { name: 'Latency 99%' })).toHaveTextContent('2.5s');
+    expect(within(dialog).getByRole('group', { name: 'Severity' })).toHaveTextContent('high');
+    expect(within(dialog).getByRole('group', { name: 'Last Run' })).toHaveTextContent('2h ago');
+    expect(within(dialog).getByRole('group', { name: 'Transitioned' })).toHaveTextContent('2h ago');
+    expect(within(dialog).getByRole('group', { name: 'Next Run' })).toHaveTextContent(/in \d+s/);
+    expect(within(dialog).getByRole('img', { name: 'Health Overview: 9 passed, 1 failed' })).toBeInTheDocument();
+  });
+
+  it('defaults the time range from the age of the last run', async () => {
+    renderModal();
+    await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    // Two and a half hours ago fits the 3h bucket.
+    await waitFor(() => expect(detailRequests.at(-1)?.searchParams.get('start')).toBe('3h'));
+    expect(screen.getByRole('button', { name: 'Time range: Last 3 hours' })).toBeInTheDocument();
+  });
+
+  it('learns the last run from the detail when opened from a link, then follows it', async () => {
+    renderModal({ fromDashboard: false });
+    await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    await waitFor(() => expect(detailRequests.at(-1)?.searchParams.get('start')).toBe('3h'));
+    expect(detailRequests.map((url) => url.searchParams.get('start'))).toContain('1h');
+  });
+
+  it('asks for the history as spec 002 lays it out: newest first, counted, 50 a page', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    const table = await screen.findByRole('table', { name: 'Check history' });
+    await within(table).findAllByText('no space left on device');
+    const first = lastHistory();
+    expect(first.get('check_id')).toBe(`eq.${check.id}`);
+    expect(first.get('time')).toMatch(/^gt\./);
+    expect(first.get('order')).toBe('time.desc');
+    expect(first.get('limit')).toBe('50');
+    expect(first.get('offset')).toBe('0');
+    expect(historyRequests.at(-1)?.prefer).toContain('count=exact');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(lastHistory().get('offset')).toBe('50'));
+    expect(screen.getByText('of 3')).toBeInTheDocument();
+  });
+
+  it('filters the history by status', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    await screen.findByRole('table', { name: 'Check history' });
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Unhealthy' }));
+    await waitFor(() => expect(lastHistory().get('status')).toBe('eq.false'));
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Healthy' }));
+    await waitFor(() => expect(lastHistory().get('status')).toBe('eq.true'));
+  });
+
+  it('filters the history by a duration in seconds or milliseconds', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    await screen.findByRole('table', { name: 'Check history' });
+    const duration = screen.getByRole('combobox', { name: 'Duration' });
+    await user.clear(duration);
+    await user.type(duration, '1.5s{Enter}');
+    await waitFor(() => expect(lastHistory().get('duration')).toBe('gte.1500'));
+    await user.clear(duration);
+    await user.type(duration, '250ms{Enter}');
+    await waitFor(() => expect(lastHistory().get('duration')).toBe('gte.250'));
+    await user.clear(duration);
+    await user.type(duration, 'All{Enter}');
+    expect(duration).toHaveValue('All');
+    expect(duration).not.toHaveAttribute('aria-invalid');
+  });
+
+  it("refuses any other duration with 'duration is allowed only in milli seconds & seconds'", async () => {
+    const user = userEvent.setup();
+    renderModal();
+    await screen.findByRole('table', { name: 'Check history' });
+    const before = historyRequests.length;
+    const duration = screen.getByRole('combobox', { name: 'Duration' });
+    await user.clear(duration);
+    await user.type(duration, '2m{Enter}');
+    expect(await screen.findAllByText(DURATION_FILTER_ERROR)).not.toHaveLength(0);
+    expect(duration).toHaveAttribute('aria-invalid', 'true');
+    expect(historyRequests).toHaveLength(before);
+  });
+
+  it('shows the spec as YAML and the relationships with a count and links', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    await user.click(within(dialog).getByRole('tab', { name: /Spec/ }));
+    expect(await within(dialog).findByText(/url: http:\/\/example/)).toBeInTheDocument();
+
+    const relationshipsTab = within(dialog).getByRole('tab', { name: /Relationships/ });
+    expect(within(relationshipsTab).getByText('2')).toBeInTheDocument();
+    await user.click(relationshipsTab);
+    const table = await within(dialog).findByRole('table', { name: 'Relationships' });
+    expect(within(table).getByRole('row', { name: /backup-volume/ })).toHaveTextContent('Config');
+    await user.click(within(table).getByText('storage'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/topology/e0000000-0000-4000-8000-000000000001');
+  });
+
+  it('links Edit to the canary settings page', async () => {
+    renderModal();
+    const edit = await screen.findByRole('link', { name: 'Edit' });
+    expect(edit).toHaveAttribute('href', '/settings/canaries/c0000000-0000-4000-8000-000000000009');
+  });
+
+  it.each(['admin', 'editor', 'responder', 'commander'])('lets the %s role run the check now', async (role) => {
+    roles = [role];
+    const user = userEvent.setup();
+    renderModal();
+    await user.click(await screen.findByRole('button', { name: 'Run Now' }));
+    // Toasts of earlier tests may still be on their way out.
+    expect(await screen.findAllByText('You have successfully initiated the check run.')).not.toHaveLength(0);
+    expect(runRequests).toEqual([check.id]);
+  });
+
+  it('polls the history after Run Now until the new run shows up, then stops', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    const table = await screen.findByRole('table', { name: 'Check history' });
+    await within(table).findAllByText('no space left on device');
+    await user.click(screen.getByRole('button', { name: 'Run Now' }));
+    expect(await within(table).findByText('manual run', {}, { timeout: 5000 })).toBeInTheDocument();
+    const afterRun = historyRequests.length;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(historyRequests).toHaveLength(afterRun);
+  });
+
+  it('does not offer Run Now to a viewer', async () => {
+    roles = ['viewer'];
+    renderModal();
+    await screen.findByRole('group', { name: 'Uptime' });
+    await screen.findByRole('link', { name: 'Edit' }).catch(() => null);
+    expect(screen.queryByRole('button', { name: 'Run Now' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
+  it('offers Attach as Evidence to users who may write incidents', async () => {
+    renderModal();
+    expect(await screen.findByRole('button', { name: 'Attach as Evidence' })).toBeInTheDocument();
+    expect(currentSearch(screen.getByTestId('location')).toString()).toBe('');
+  });
+});

@@ -1,0 +1,294 @@
+import '@/components/test-support/browser-polyfills';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import type { HealthSummary } from '../api/types';
+import { currentSearch, makeCheck, makeDetail, makeSummary, renderAtHealth, whoamiHandler } from '../health-test-support';
+import { REFRESH_RATE_STORAGE_KEY } from '../utils/refresh-rate';
+import { HealthPage } from './health-page';
+
+const api = makeCheck({ id: 'a0000000-0000-4000-8000-000000000001', name: 'api/healthz', labels: { env: 'prod', critical: 'true' } });
+const web = makeCheck({ id: 'a0000000-0000-4000-8000-000000000002', name: 'web/home', canary_name: 'edge', labels: { env: 'staging' } });
+const backup = makeCheck({
+  id: 'a0000000-0000-4000-8000-000000000003',
+  name: 'api/backup',
+  status: 'unhealthy',
+  uptime: { passed: 10, failed: 90 },
+  labels: { env: 'prod', critical: 'false' },
+});
+const checks = [api, web, backup];
+const labels = { critical: ['false', 'true'], env: ['prod', 'staging'] };
+
+interface SummaryRequest {
+  url: URL;
+  signal: AbortSignal;
+}
+
+let summaryRequests: SummaryRequest[] = [];
+let summaryResponse: (url: URL) => Promise<Response> | Response = () => HttpResponse.json(makeSummary(checks, { labels }));
+
+const server = setupServer(
+  whoamiHandler(() => ['admin']),
+  http.get('*/api/db/properties', () => HttpResponse.json([])),
+  http.get('*/api/canary/api/summary', ({ request }) => {
+    const url = new URL(request.url);
+    summaryRequests.push({ url, signal: request.signal });
+    return summaryResponse(url);
+  }),
+  http.get('*/api/canary/api/details', () => HttpResponse.json(makeDetail(api))),
+  http.get('*/api/db/check_statuses', () => HttpResponse.json([], { headers: { 'Content-Range': '*/0' } })),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  vi.useRealTimers();
+  summaryRequests = [];
+  summaryResponse = () => HttpResponse.json(makeSummary(checks, { labels }));
+});
+afterAll(() => server.close());
+
+const lastSummary = (): URLSearchParams => summaryRequests.at(-1)?.url.searchParams ?? new URLSearchParams();
+const probe = () => screen.getByTestId('location');
+
+async function chooseOption(user: ReturnType<typeof userEvent.setup>, combobox: string, option: string): Promise<void> {
+  await user.click(screen.getByRole('combobox', { name: combobox }));
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+describe('Health dashboard', { timeout: 20_000 }, () => {
+  it('asks the summary for the first page of the flat list and shows the columns of the spec', async () => {
+    renderAtHealth(<HealthPage />);
+    const table = await screen.findByRole('table', { name: 'Health checks' });
+    expect(await within(table).findByText('api/healthz')).toBeInTheDocument();
+    for (const header of ['Checks', 'Health', 'Uptime', 'Latency', 'Transition']) {
+      expect(within(table).getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+    expect(Object.fromEntries(lastSummary())).toEqual({ timeRange: '1d', tabBy: 'namespace', pageIndex: '0', pageSize: '50' });
+    expect(within(table).getAllByText('99%')).toHaveLength(2);
+    expect(within(table).getByText('10%')).toBeInTheDocument();
+    expect(within(table).getAllByText('120ms')).toHaveLength(3);
+    expect(within(table).getAllByText('2h')).toHaveLength(3);
+  });
+
+  it("shows 'No data available' when no check matches", async () => {
+    summaryResponse = () => HttpResponse.json(makeSummary([]));
+    renderAtHealth(<HealthPage />);
+    expect(await screen.findByText('No data available')).toBeInTheDocument();
+  });
+
+  it('shows the server message with a retry when the summary fails', async () => {
+    summaryResponse = () => HttpResponse.json({ code: 'XX000', message: 'summary exploded', details: null, hint: null }, { status: 400 });
+    renderAtHealth(<HealthPage />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('summary exploded');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('offers the fixed Group By choices plus one per label key, and groups on the server', async () => {
+    const user = userEvent.setup();
+    summaryResponse = (url) =>
+      HttpResponse.json(
+        makeSummary(checks, {
+          labels,
+          groups:
+            url.searchParams.get('groupBy') === 'name'
+              ? [
+                  { key: 'api', count: 2, healthy: 1, unhealthy: 1, unknown: 0, health: 'mixed' },
+                  { key: 'web', count: 1, healthy: 1, unhealthy: 0, unknown: 0, health: 'good' },
+                ]
+              : [],
+        }),
+      );
+    renderAtHealth(<HealthPage />);
+    await screen.findByText('api/healthz');
+    await user.click(screen.getByRole('combobox', { name: 'Group By' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['No Grouping', 'Group Name', 'Name', 'Description', 'Type', 'critical', 'env']);
+    await user.click(screen.getByRole('option', { name: 'Name' }));
+
+    await waitFor(() => expect(lastSummary().get('groupBy')).toBe('name'));
+    // Grouped rows need every member, so no page is asked for.
+    expect(lastSummary().has('pageSize')).toBe(false);
+    expect(currentSearch(probe()).get('groupBy')).toBe('name');
+    const table = screen.getByRole('table', { name: 'Health checks' });
+    expect(await within(table).findByText('api')).toBeInTheDocument();
+    expect(within(table).queryByText('api/healthz')).not.toBeInTheDocument();
+
+    await user.click(within(table).getByRole('button', { name: 'Expand api' }));
+    expect(within(table).getByText('api/healthz')).toBeInTheDocument();
+    expect(within(table).getByText('api/backup')).toBeInTheDocument();
+    expect(within(table).queryByText('web/home')).not.toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Collapse api' })).toHaveAttribute('aria-expanded', 'true');
+
+    await user.click(within(table).getByText('api/healthz'));
+    expect(currentSearch(probe()).get('checkId')).toBe(api.id);
+    expect(await screen.findByRole('dialog', { name: 'api/healthz' })).toBeInTheDocument();
+  });
+
+  it('offers namespace, each label key and Agent as Tab By choices and filters by the chosen tab', async () => {
+    const user = userEvent.setup();
+    summaryResponse = () =>
+      HttpResponse.json(
+        makeSummary(checks, {
+          labels,
+          tabs: [
+            { key: 'All', count: 3 },
+            { key: 'default', count: 2 },
+            { key: 'none', count: 1 },
+          ],
+        }),
+      );
+    renderAtHealth(<HealthPage />);
+    const tablist = await screen.findByRole('tablist', { name: 'Check tabs' });
+    await waitFor(() => expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All3', 'default2', 'none1']));
+    expect(within(tablist).getByRole('tab', { name: /All/ })).toHaveAttribute('aria-selected', 'true');
+
+    await user.click(within(tablist).getByRole('tab', { name: /none/ }));
+    await waitFor(() => expect(lastSummary().get('tab')).toBe('none'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Tab By' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['namespace', 'critical', 'env', 'Agent']);
+    await user.click(screen.getByRole('option', { name: 'Agent' }));
+    await waitFor(() => expect(lastSummary().get('tabBy')).toBe('agent'));
+    // A new Tab By starts again on All.
+    expect(lastSummary().has('tab')).toBe(false);
+  });
+
+  it('sends Hide Passing, label selections and boolean label toggles to the server', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />);
+    await screen.findByText('api/healthz');
+
+    await user.click(screen.getByRole('switch', { name: 'Hide Passing' }));
+    await waitFor(() => expect(lastSummary().get('hidePassing')).toBe('true'));
+
+    await user.click(screen.getByRole('button', { name: /^env/ }));
+    const panel = await screen.findByRole('dialog', { name: 'env filter' });
+    await user.click(within(panel).getByRole('button', { name: 'Include prod' }));
+    await waitFor(() => expect(lastSummary().get('labels')).toBe('env=prod'));
+    await user.click(within(panel).getByRole('button', { name: 'Exclude staging' }));
+    await waitFor(() => expect(lastSummary().get('labels')).toBe('env=prod,!env=staging'));
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('switch', { name: 'critical' }));
+    await waitFor(() => expect(lastSummary().get('labels')).toBe('env=prod,!env=staging,critical=true'));
+    expect(currentSearch(probe()).get('labels')).toBe('env=prod:1,env=staging:-1,critical=true:1');
+  });
+
+  it('searches by name, description or endpoint once typing pauses', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />);
+    await screen.findByText('api/healthz');
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name, description, or endpoint' }), 'backup');
+    await waitFor(() => expect(lastSummary().get('query')).toBe('backup'));
+    expect(summaryRequests.filter((request) => request.url.searchParams.has('query'))).toHaveLength(1);
+  });
+
+  it('sorts on the server from the column headers', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />);
+    await screen.findByText('api/healthz');
+    await user.click(screen.getByRole('button', { name: 'Uptime' }));
+    await waitFor(() => expect(lastSummary().get('sortBy')).toBe('uptime'));
+    // Numeric columns sort descending on the first click, as the table library does for numbers.
+    expect(lastSummary().get('sortDesc')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Uptime' }));
+    await waitFor(() => expect(lastSummary().get('sortDesc')).toBe('false'));
+    expect(currentSearch(probe()).get('sortBy')).toBe('uptime');
+  });
+
+  it('applies a status= entry and shows which status is filtered', async () => {
+    renderAtHealth(<HealthPage />, '/health?status=unhealthy');
+    await screen.findByText('api/healthz');
+    expect(lastSummary().get('status')).toBe('unhealthy');
+    expect(screen.getByText('Status: unhealthy')).toBeInTheDocument();
+  });
+
+  it("shows 'No data available' for status=warning without asking the server, since no check is ever warning", async () => {
+    renderAtHealth(<HealthPage />, '/health?status=warning');
+    expect(await screen.findByText('No data available')).toBeInTheDocument();
+    expect(summaryRequests).toHaveLength(0);
+  });
+
+  it('switches to the card layout through the layout parameter', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />);
+    await screen.findByRole('table', { name: 'Health checks' });
+    await user.click(screen.getByRole('button', { name: 'Cards' }));
+    expect(currentSearch(probe()).get('layout')).toBe('card');
+    const list = await screen.findByRole('list', { name: 'Health checks' });
+    expect(within(list).getAllByRole('button')).toHaveLength(3);
+  });
+
+  it('opens the check named by checkId in the URL', async () => {
+    renderAtHealth(<HealthPage />, `/health?checkId=${api.id}`);
+    expect(await screen.findByRole('dialog', { name: 'api/healthz' })).toBeInTheDocument();
+  });
+});
+
+describe('Health dashboard refresh rate', { timeout: 20_000 }, () => {
+  it('disables 15s, 30s, 2m and 3m over a range of a day', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />, '/health?timeRange=1d');
+    await screen.findByText('api/healthz');
+    await user.click(screen.getByRole('combobox', { name: 'Refresh rate' }));
+    const disabled = (await screen.findAllByRole('option')).filter((option) => option.getAttribute('aria-disabled') === 'true');
+    expect(disabled.map((option) => option.textContent)).toEqual(['15s', '30s', '2m', '3m']);
+  });
+
+  it('disables only 15s and 30s over a range of two hours', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />, '/health?timeRange=2h');
+    await screen.findByText('api/healthz');
+    await user.click(screen.getByRole('combobox', { name: 'Refresh rate' }));
+    const disabled = (await screen.findAllByRole('option')).filter((option) => option.getAttribute('aria-disabled') === 'true');
+    expect(disabled.map((option) => option.textContent)).toEqual(['15s', '30s']);
+  });
+
+  it('moves a stored rate that the range refuses to the next allowed one and stores it', async () => {
+    localStorage.setItem(REFRESH_RATE_STORAGE_KEY, '30s');
+    renderAtHealth(<HealthPage />, '/health?timeRange=3h');
+    await screen.findByText('api/healthz');
+    await waitFor(() => expect(localStorage.getItem(REFRESH_RATE_STORAGE_KEY)).toBe('60s'));
+    expect(screen.getByRole('combobox', { name: 'Refresh rate' })).toHaveTextContent('60s (1 minute)');
+  });
+
+  it('stores the chosen rate under healthPageRefreshRate and clears it when None is chosen', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />, '/health?timeRange=15m');
+    await screen.findByText('api/healthz');
+    await chooseOption(user, 'Refresh rate', '15s');
+    expect(localStorage.getItem(REFRESH_RATE_STORAGE_KEY)).toBe('15s');
+    await chooseOption(user, 'Refresh rate', 'None');
+    expect(localStorage.getItem(REFRESH_RATE_STORAGE_KEY)).toBeNull();
+  });
+
+  it('polls at the chosen rate and aborts a poll still in flight when the next one starts', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    localStorage.setItem(REFRESH_RATE_STORAGE_KEY, '15s');
+    let release: (() => void) | undefined;
+    summaryResponse = () => {
+      // The first answer comes at once; the next one hangs until it is aborted.
+      if (summaryRequests.length === 1) return HttpResponse.json(makeSummary(checks, { labels }));
+      return new Promise<Response>((resolve) => {
+        release = () => resolve(HttpResponse.json(makeSummary(checks, { labels }) satisfies HealthSummary));
+      });
+    };
+    renderAtHealth(<HealthPage />, '/health?timeRange=15m');
+    await screen.findByText('api/healthz');
+    expect(summaryRequests).toHaveLength(1);
+
+    act(() => vi.advanceTimersByTime(15_000));
+    // vi.waitFor, not waitFor: Testing Library's polling runs on the faked setInterval.
+    await vi.waitFor(() => expect(summaryRequests).toHaveLength(2));
+    expect(summaryRequests[1]?.signal.aborted).toBe(false);
+
+    act(() => vi.advanceTimersByTime(15_000));
+    await vi.waitFor(() => expect(summaryRequests).toHaveLength(3));
+    expect(summaryRequests[1]?.signal.aborted).toBe(true);
+    release?.();
+  });
+});

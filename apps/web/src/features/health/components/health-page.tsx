@@ -1,0 +1,192 @@
+import { useMemo, useState } from 'react';
+import { LayoutGrid, Table2, X } from 'lucide-react';
+import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, relativeTimeRange, tristateToQueryFilter, decodeTristate, isTimeRangeKey, type TimeRange } from '@opsdeck/shared';
+import { Button } from '@/components/button/button';
+import { Dropdown } from '@/components/dropdown/dropdown';
+import { FilterBar } from '@/components/filters/filter-bar';
+import { SearchInput } from '@/components/filters/search-input';
+import { TimeRangePicker } from '@/components/time-range/time-range-picker';
+import { errorMessage } from '@/components/toast/toast';
+import { useHealthSummaryQuery, type HealthSummaryParams, type SummaryStatus } from '../api/get-health-summary';
+import type { HealthSummary } from '../api/types';
+import { ALL_TAB, NO_GROUPING, groupByOptions, tabByOptions } from '../utils/grouping';
+import { useRefreshRate } from '../utils/refresh-rate';
+import { useHealthPageParams, type HealthLayout } from '../utils/use-health-page-params';
+import { CheckDetailModal } from './check-detail-modal';
+import { HealthCheckCards } from './health-check-cards';
+import { HealthChecksTable } from './health-checks-table';
+import { HealthFilterPanel } from './health-filter-panel';
+import { buildHealthRows } from './health-rows';
+import { HealthTabs } from './health-tabs';
+import { RefreshRateControl } from './refresh-rate-control';
+
+const EMPTY_SUMMARY: HealthSummary = {
+  checks_summary: [],
+  totalEntries: 0,
+  counts: { total: 0, healthy: 0, unhealthy: 0, unknown: 0 },
+  tabs: [],
+  groups: [],
+  labels: {},
+};
+
+const LAYOUTS: { value: HealthLayout; label: string; icon: typeof Table2 }[] = [
+  { value: 'table', label: 'Table', icon: Table2 },
+  { value: 'card', label: 'Cards', icon: LayoutGrid },
+];
+
+/** The health dashboard (spec 001 §2.2): filtering, grouping and counting happen on the server. */
+export function HealthPage() {
+  const { params, update } = useHealthPageParams();
+  const rangeMinutes = TIME_RANGE_MINUTES[params.timeRange];
+  const refresh = useRefreshRate(rangeMinutes);
+  const [expanded, setExpanded] = useState<{ groupBy: string; keys: ReadonlySet<string> }>({ groupBy: params.groupBy, keys: new Set() });
+  const expandedKeys = expanded.groupBy === params.groupBy ? expanded.keys : new Set<string>();
+
+  const groupBy = params.groupBy === NO_GROUPING ? null : params.groupBy;
+  // 'warning' is a state no check has; asked alone it matches nothing, so the server is not asked at all.
+  const matchesNothing = params.status.length > 0 && params.status.every((status) => status === 'warning');
+  const summaryParams: HealthSummaryParams = useMemo(
+    () => ({
+      timeRange: params.timeRange,
+      query: params.query,
+      labels: tristateToQueryFilter(decodeTristate(params.labels)),
+      hidePassing: params.hidePassing,
+      statuses: params.status.filter((status): status is SummaryStatus => status !== 'warning'),
+      groupBy,
+      tabBy: params.tabBy,
+      tab: params.tab,
+      sortBy: params.sortBy,
+      sortDesc: params.sortDesc,
+      pageIndex: groupBy === null ? params.pageIndex : 0,
+      // Grouped rows need every member to fill their groups; the flat list grows page by page as it scrolls.
+      pageSize: groupBy === null ? params.pageSize : null,
+    }),
+    [params, groupBy],
+  );
+  const summary = useHealthSummaryQuery(summaryParams, { refreshIntervalMs: refresh.intervalMs, enabled: !matchesNothing });
+  const data = matchesNothing ? EMPTY_SUMMARY : (summary.data ?? EMPTY_SUMMARY);
+  const isLoading = !matchesNothing && summary.isPending;
+  const labelKeys = Object.keys(data.labels);
+  const tabs = data.tabs.length > 0 ? data.tabs : [{ key: ALL_TAB, count: data.counts.total }];
+
+  const handleToggleGroup = (key: string) => {
+    const next = new Set(expandedKeys);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    setExpanded({ groupBy: params.groupBy, keys: next });
+  };
+  const handleOpenCheck = (checkId: string) => update({ checkId });
+  const handleTimeRange = (range: TimeRange) => {
+    if (range.type !== 'relative') return;
+    const key = range.range.replace(/^now-/, '');
+    if (isTimeRangeKey(key)) update({ timeRange: key });
+  };
+  const growPage = (pageSize: number) => update({ pageSize: String(pageSize), pageIndex: null }, { replace: true });
+
+  const openCheck = params.checkId === null ? undefined : data.checks_summary.find((check) => check.id === params.checkId);
+
+  return (
+    <div className="flex h-full min-h-0 flex-col gap-2 p-4">
+      <header className="flex flex-wrap items-center gap-3">
+        <h1 className="text-lg font-semibold text-gray-900">Health</h1>
+        {!isLoading && (
+          <p className="text-sm text-gray-600" aria-live="polite">
+            {data.counts.healthy} healthy, {data.counts.unhealthy} unhealthy
+            {data.counts.unknown > 0 ? `, ${data.counts.unknown} unknown` : ''}
+          </p>
+        )}
+        <div className="ml-auto flex items-center gap-2">
+          <div role="group" aria-label="Layout" className="inline-flex rounded-md ring-1 ring-gray-300">
+            {LAYOUTS.map(({ value, label, icon: Icon }) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={params.layout === value}
+                onClick={() => update({ layout: value })}
+                className="inline-flex h-8 items-center gap-1 px-2.5 text-sm text-gray-700 first:rounded-l-md last:rounded-r-md hover:bg-gray-50 aria-pressed:bg-blue-50 aria-pressed:text-blue-700"
+              >
+                <Icon aria-hidden="true" className="size-4" />
+                {label}
+              </button>
+            ))}
+          </div>
+          <TimeRangePicker value={relativeTimeRange(params.timeRange)} onChange={handleTimeRange} keys={TIME_RANGE_KEYS} showMapped={false} showAbsolute={false} />
+          <RefreshRateControl rate={refresh.rate} onChange={refresh.setRate} rangeMinutes={rangeMinutes} />
+        </div>
+      </header>
+      <div className="flex min-h-0 flex-1 gap-4">
+        <HealthFilterPanel
+          hidePassing={params.hidePassing}
+          onHidePassingChange={(hidePassing) => update({ hidePassing: String(hidePassing), pageSize: null })}
+          labels={data.labels}
+          labelSelection={params.labels}
+          onLabelSelectionChange={(labels) => update({ labels, pageSize: null })}
+        />
+        <section aria-label="Checks" className="flex min-w-0 flex-1 flex-col">
+          <FilterBar label="Check search and grouping">
+            <SearchInput value={params.query} onChange={(query) => update({ query, pageSize: null })} placeholder="Search by name, description, or endpoint" />
+            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+              Group By
+              <Dropdown label="Group By" options={groupByOptions(labelKeys)} value={params.groupBy} onChange={(value) => update({ groupBy: value })} />
+            </label>
+            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+              Tab By
+              <Dropdown label="Tab By" options={tabByOptions(labelKeys)} value={params.tabBy} onChange={(value) => update({ tabBy: value, tab: null, pageSize: null })} />
+            </label>
+            {params.status.length > 0 && (
+              <span className="inline-flex h-8 items-center gap-1 rounded-md bg-blue-50 px-2 text-sm text-blue-800">
+                Status: {params.status.join(', ')}
+                <button type="button" aria-label="Clear status filter" className="rounded hover:bg-blue-100" onClick={() => update({ status: null })}>
+                  <X aria-hidden="true" className="size-4" />
+                </button>
+              </span>
+            )}
+          </FilterBar>
+          {summary.isError && !matchesNothing ? (
+            <div role="alert" className="flex flex-col items-center gap-2 py-12 text-sm text-gray-700">
+              <p>{errorMessage(summary.error)}</p>
+              <Button variant="secondary" onClick={() => void summary.refetch()}>
+                Retry
+              </Button>
+            </div>
+          ) : (
+            <HealthTabs tabs={tabs} value={params.tab} onChange={(tab) => update({ tab, pageSize: null })}>
+              {params.layout === 'card' ? (
+                isLoading ? (
+                  <p className="py-8 text-center text-sm text-gray-500" aria-busy="true">
+                    Loading checks…
+                  </p>
+                ) : (
+                  <HealthCheckCards
+                    checks={data.checks_summary}
+                    groups={data.groups}
+                    groupBy={groupBy}
+                    totalEntries={data.totalEntries}
+                    onOpenCheck={handleOpenCheck}
+                    onShowMore={groupBy === null ? () => growPage(Math.min(params.pageSize * 2, Math.max(data.totalEntries, params.pageSize))) : undefined}
+                  />
+                )
+              ) : (
+                <HealthChecksTable
+                  rows={buildHealthRows(data.checks_summary, data.groups, groupBy, expandedKeys)}
+                  isLoading={isLoading}
+                  sortBy={params.sortBy}
+                  sortDesc={params.sortDesc}
+                  onSortChange={(sortBy, sortDesc) => update({ sortBy, sortDesc: String(sortDesc) })}
+                  onToggleGroup={handleToggleGroup}
+                  onOpenCheck={handleOpenCheck}
+                  pagination={
+                    groupBy === null
+                      ? { pageIndex: 0, pageSize: params.pageSize, totalCount: data.totalEntries, onPaginationChange: (next) => growPage(next.pageSize) }
+                      : undefined
+                  }
+                />
+              )}
+            </HealthTabs>
+          )}
+        </section>
+      </div>
+      {params.checkId !== null && <CheckDetailModal key={params.checkId} checkId={params.checkId} initialCheck={openCheck} onClose={() => update({ checkId: null })} />}
+    </div>
+  );
+}

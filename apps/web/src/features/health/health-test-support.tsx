@@ -1,0 +1,113 @@
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { AppToaster } from '@/components/toast/app-toaster';
+import type { CheckDetail, CheckSummary, HealthSummary } from './api/types';
+
+export const PERSON_ID = '11111111-1111-4111-8111-111111111111';
+
+export function makeCheck(overrides: Partial<CheckSummary> & Pick<CheckSummary, 'id' | 'name'>): CheckSummary {
+  return {
+    canary_id: 'c0000000-0000-4000-8000-000000000001',
+    canary_name: 'opsdeck-self',
+    namespace: 'default',
+    agent_id: null,
+    agent_name: null,
+    type: 'http',
+    icon: null,
+    endpoint: null,
+    description: null,
+    owner: null,
+    labels: {},
+    status: 'healthy',
+    severity: 'info',
+    uptime: { passed: 99, failed: 1 },
+    latency: { p95: 120, p97: 150, p99: 300 },
+    last_runtime: new Date(Date.now() - 60_000).toISOString(),
+    next_runtime: new Date(Date.now() + 60_000).toISOString(),
+    last_transition_time: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    created_at: '2024-01-01T00:00:00Z',
+    deleted_at: null,
+    ...overrides,
+  };
+}
+
+export function makeSummary(checks: CheckSummary[], overrides: Partial<HealthSummary> = {}): HealthSummary {
+  const healthy = checks.filter((check) => check.status === 'healthy').length;
+  const unhealthy = checks.filter((check) => check.status === 'unhealthy').length;
+  return {
+    checks_summary: checks,
+    totalEntries: checks.length,
+    counts: { total: checks.length, healthy, unhealthy, unknown: checks.length - healthy - unhealthy },
+    tabs: [{ key: 'All', count: checks.length }],
+    groups: [],
+    labels: {},
+    ...overrides,
+  };
+}
+
+export function makeDetail(check: CheckSummary, overrides: Partial<CheckDetail> = {}): CheckDetail {
+  const total = check.uptime.passed + check.uptime.failed;
+  return {
+    check: { ...check, spec: { url: 'http://example' }, spec_yaml: `${check.type}:\n  - url: http://example\n` },
+    uptime: { ...check.uptime, percentage: total === 0 ? null : (check.uptime.passed / total) * 100 },
+    latency: check.latency,
+    series: {
+      bucket: '1m',
+      points: [
+        { time: '2024-05-01T10:00:00Z', passed: 5, failed: 0, duration_avg: 100, duration_max: 140 },
+        { time: '2024-05-01T10:01:00Z', passed: 4, failed: 1, duration_avg: 120, duration_max: 180 },
+      ],
+    },
+    relationships: { configs: [], components: [] },
+    ...overrides,
+  };
+}
+
+/** The session the permission checks read; roles are swapped per test. */
+export function whoamiHandler(roles: () => string[]) {
+  return http.get('*/api/auth/sessions/whoami', () =>
+    HttpResponse.json({
+      id: 's1',
+      active: true,
+      identity: { id: 'i1', traits: {} },
+      person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null },
+      roles: roles(),
+    }),
+  );
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+/** Renders `element` at `/health…` with a fresh query client, the toaster and a probe showing the current URL. */
+export function renderAtHealth(element: ReactNode, url = '/health'): QueryClient {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[url]}>
+        <Routes>
+          <Route
+            path="*"
+            element={
+              <>
+                {element}
+                <LocationProbe />
+              </>
+            }
+          />
+        </Routes>
+      </MemoryRouter>
+      <AppToaster />
+    </QueryClientProvider>,
+  );
+  return queryClient;
+}
+
+export function currentSearch(probe: HTMLElement): URLSearchParams {
+  return new URLSearchParams((probe.textContent ?? '').split('?')[1] ?? '');
+}

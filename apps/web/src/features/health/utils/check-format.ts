@@ -1,0 +1,40 @@
+import { formatDuration, formatPercent, formatRelativeTime, isZeroDate } from '@opsdeck/shared';
+
+/** Uptime percentage is passed / (passed + failed) * 100 (spec 001 §3); null without runs. */
+export function uptimePercentage(uptime: { passed: number; failed: number }): number | null {
+  const total = uptime.passed + uptime.failed;
+  return total === 0 ? null : (uptime.passed / total) * 100;
+}
+
+export function formatUptime(uptime: { passed: number; failed: number }): string {
+  const percentage = uptimePercentage(uptime);
+  return percentage === null ? '' : formatPercent(Number(percentage.toFixed(1)));
+}
+
+export type ProgressColor = 'red' | 'orange' | 'green';
+
+/** Progress colour thresholds 75 and 90 (spec 001 §9). */
+export function progressColor(percentage: number): ProgressColor {
+  if (percentage < 75) return 'red';
+  if (percentage < 90) return 'orange';
+  return 'green';
+}
+
+export function formatLatency(ms: number | null): string {
+  return ms === null ? '' : formatDuration(ms);
+}
+
+const HOUR_MS = 3_600_000;
+const WEEK_MS = 7 * 24 * HOUR_MS;
+
+/** The transition age is shown only between 1 hour and 7 days (spec 001 §9): fresher flips are noise, older ones settled. */
+export function transitionAge(lastTransition: string | null, now: Date = new Date()): string {
+  if (lastTransition === null || isZeroDate(lastTransition)) return '';
+  const age = now.getTime() - new Date(lastTransition).getTime();
+  return age >= HOUR_MS && age <= WEEK_MS ? formatRelativeTime(lastTransition, now) : '';
+}
+
+/** The status the health dot and filters use; a check that never ran is unknown. */
+export function checkStatus(status: 'healthy' | 'unhealthy' | null): 'healthy' | 'unhealthy' | 'unknown' {
+  return status ?? 'unknown';
+}

@@ -1,0 +1,75 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { FILTER_ALL } from '@opsdeck/shared';
+import { db } from '@/lib/api/db';
+import { incidentsKeys } from './keys';
+import type { IncidentListItem } from './types';
+
+export type IncidentSortField = 'created_at' | 'type' | 'severity' | 'status' | 'title';
+
+export interface IncidentListFilters {
+  type: string;
+  severity: string;
+  status: string;
+  owner: string;
+  component: string;
+  search: string;
+}
+
+export interface IncidentListParams extends IncidentListFilters {
+  pageIndex: number;
+  pageSize: number;
+  sortBy: IncidentSortField;
+  sortDesc: boolean;
+}
+
+export interface IncidentPage {
+  rows: IncidentListItem[];
+  totalCount: number;
+}
+
+export const INCIDENT_LIST_SELECT =
+  'id,incident_id,title,type,severity,status,created_by,created_at,' +
+  'responders!responders_incident_id_fkey(id,type,person:people!responders_person_id_fkey(id,name,avatar),team:teams!responders_team_id_fkey(id,name,icon))';
+
+/** Matching through the evidence tree; added only when a component is chosen, since it is an existence test. */
+const COMPONENT_FILTER_EMBED = ',hypotheses!inner(evidences!inner())';
+
+function isActive(value: string): boolean {
+  return value !== '' && value !== FILTER_ALL;
+}
+
+/** Characters that would break out of a PostgREST `or=(…)` group are dropped from the search text. */
+function searchTerm(text: string): string {
+  return text.trim().replace(/[,()*"\\]/g, ' ');
+}
+
+/** One page of incidents, filtered, sorted and counted by the server. */
+export async function getIncidents(params: IncidentListParams, signal?: AbortSignal): Promise<IncidentPage> {
+  const select = INCIDENT_LIST_SELECT + (isActive(params.component) ? COMPONENT_FILTER_EMBED : '');
+  let query = db.from('incidents').select(select, { count: 'exact' }).is('responders.deleted_at', null);
+  if (isActive(params.type)) query = query.eq('type', params.type);
+  if (isActive(params.severity)) query = query.eq('severity', params.severity);
+  if (isActive(params.status)) query = query.eq('status', params.status);
+  if (isActive(params.owner)) query = query.eq('created_by', params.owner);
+  if (isActive(params.component)) query = query.eq('hypotheses.evidences.component_id', params.component);
+  const term = searchTerm(params.search);
+  if (term !== '') query = query.or(`title.ilike.*${term}*,incident_id.ilike.*${term}*`);
+  const from = params.pageIndex * params.pageSize;
+  const ordered = query
+    .order(params.sortBy, { ascending: !params.sortDesc })
+    .order('id', { ascending: false })
+    .order('created_at', { ascending: true, referencedTable: 'responders' })
+    .range(from, from + params.pageSize - 1);
+  const { data, count } = await (signal ? ordered.abortSignal(signal) : ordered).throwOnError().overrideTypes<IncidentListItem[], { merge: false }>();
+  return { rows: data, totalCount: count ?? data.length };
+}
+
+export function useIncidentsQuery(params: IncidentListParams) {
+  return useQuery({
+    queryKey: incidentsKeys.list(params),
+    queryFn: ({ signal }) => getIncidents(params, signal),
+    placeholderData: keepPreviousData,
+    // The list reflects work other responders do, so it is asked for again every time the page is shown.
+    refetchOnMount: 'always',
+  });
+}

@@ -1,0 +1,173 @@
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { Tabs } from 'radix-ui';
+import { ChevronRight, Download } from 'lucide-react';
+import { DEBOUNCE_MS, INCIDENT_MESSAGES } from '@opsdeck/shared';
+import { Button } from '@/components/button/button';
+import { capitalize } from '@/components/link-to-incident/incident-field-options';
+import { SeverityBadge } from '@/components/status/severity-badge';
+import { errorMessage } from '@/components/toast/toast';
+import { usePermissions } from '@/lib/auth/permissions';
+import { useExportPostmortem } from '../api/export-postmortem';
+import { useIncidentQuery } from '../api/get-incident';
+import { useUpdateIncident } from '../api/update-incident';
+import type { IncidentDetail } from '../api/types';
+import { ActionPlanTab } from './action-plan-tab';
+import { CommentsTab } from './comments-tab';
+import { ComponentChips } from './component-chips';
+import { IncidentStatusControl } from './incident-status-control';
+import { SidePanel } from './side-panel';
+import { useDebouncedSave } from './use-debounced-save';
+
+type TabName = 'comments' | 'action-plan';
+const TAB_PARAM = 'tab';
+
+function Breadcrumb({ current }: { current: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-gray-600">
+      <Link to="/incidents" className="hover:text-gray-900 hover:underline">
+        Incidents
+      </Link>
+      <ChevronRight aria-hidden="true" className="size-4" />
+      <span aria-current="page" className="text-gray-900">
+        {current}
+      </span>
+    </nav>
+  );
+}
+
+function DetailSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading incident" data-testid="incident-skeleton" className="flex flex-col gap-3 p-4">
+      <span className="h-4 w-40 animate-pulse rounded bg-gray-200" />
+      <span className="h-7 w-2/3 animate-pulse rounded bg-gray-200" />
+      <div className="grid grid-cols-[1fr_22rem] gap-4">
+        <span className="h-64 animate-pulse rounded bg-gray-200" />
+        <span className="h-64 animate-pulse rounded bg-gray-200" />
+      </div>
+    </div>
+  );
+}
+
+function TitleEditor({ incident, canWrite }: { incident: IncidentDetail; canWrite: boolean }) {
+  const updateIncident = useUpdateIncident(incident.id);
+  const [title, setTitle] = useState(incident.title);
+  const save = useDebouncedSave((value: string) => updateIncident.mutate({ title: value }), DEBOUNCE_MS.fieldEdit);
+  if (!canWrite) return <h1 className="min-w-0 flex-1 truncate text-lg font-semibold text-gray-900">{incident.title}</h1>;
+  return (
+    <h1 className="min-w-0 flex-1">
+      <input
+        aria-label="Incident title"
+        value={title}
+        onChange={(event) => {
+          setTitle(event.target.value);
+          // The title is required, so an emptied box is not saved.
+          if (event.target.value.trim() !== '') save.schedule(event.target.value.trim());
+        }}
+        onBlur={save.flush}
+        className="w-full rounded px-1 py-0.5 text-lg font-semibold text-gray-900 hover:ring-1 hover:ring-gray-300 focus:outline-2 focus:outline-blue-500"
+      />
+    </h1>
+  );
+}
+
+function IncidentView({ incident }: { incident: IncidentDetail }) {
+  const { can } = usePermissions();
+  const [params, setParams] = useSearchParams();
+  const exportPostmortem = useExportPostmortem();
+  const tab: TabName = params.get(TAB_PARAM) === 'action-plan' ? 'action-plan' : 'comments';
+  const canWriteIncident = can('incident', 'write');
+  const canWriteEvidence = can('evidences', 'write');
+
+  const handleTab = (next: string) => {
+    setParams(
+      (previous) => {
+        const updated = new URLSearchParams(previous);
+        if (next === 'action-plan') updated.set(TAB_PARAM, next);
+        else updated.delete(TAB_PARAM);
+        return updated;
+      },
+      { replace: true },
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-3 p-4">
+      <Breadcrumb current={incident.incident_id} />
+      <header className="flex flex-wrap items-center gap-2">
+        <span className="font-mono text-sm text-gray-500">{incident.incident_id}</span>
+        <TitleEditor key={incident.id} incident={incident} canWrite={canWriteIncident} />
+        {incident.severity && <SeverityBadge severity={incident.severity} />}
+        <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs font-medium text-gray-700" data-testid="incident-status">
+          {capitalize(incident.status)}
+        </span>
+        <IncidentStatusControl incident={incident} canWrite={canWriteIncident} variant="button" />
+        <Button
+          variant="secondary"
+          isPending={exportPostmortem.isPending}
+          onClick={() => exportPostmortem.mutate({ incidentId: incident.id, displayId: incident.incident_id })}
+        >
+          <Download aria-hidden="true" className="size-4" />
+          Export
+        </Button>
+      </header>
+      {incident.description && <p className="text-sm whitespace-pre-wrap text-gray-700">{incident.description}</p>}
+      <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="flex min-w-0 flex-col gap-3">
+          <ComponentChips incident={incident} />
+          <Tabs.Root value={tab} onValueChange={handleTab} className="flex flex-col gap-3">
+            <Tabs.List aria-label="Incident" className="flex gap-1 border-b border-gray-200">
+              {(['comments', 'action-plan'] as const).map((name) => (
+                <Tabs.Trigger
+                  key={name}
+                  value={name}
+                  className="-mb-px border-b-2 border-transparent px-3 py-1.5 text-sm text-gray-600 hover:text-gray-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700"
+                >
+                  {name === 'comments' ? INCIDENT_MESSAGES.tabComments : INCIDENT_MESSAGES.tabActionPlan}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+            <Tabs.Content value="comments">
+              <CommentsTab incident={incident} canComment={can('comments', 'write')} canWriteEvidence={canWriteEvidence} />
+            </Tabs.Content>
+            <Tabs.Content value="action-plan">
+              <ActionPlanTab incident={incident} canWrite={canWriteIncident && canWriteEvidence} />
+            </Tabs.Content>
+          </Tabs.Root>
+        </div>
+        <SidePanel incident={incident} canWriteIncident={canWriteIncident} canWriteEvidence={canWriteEvidence} canWriteResponders={can('responder', 'write')} />
+      </div>
+    </div>
+  );
+}
+
+/** /incidents/{id}: breadcrumb, header, component chips, the two tabs and the side panel. */
+export function IncidentDetailPage() {
+  const { id = '' } = useParams();
+  const incident = useIncidentQuery(id);
+  const { isReady } = usePermissions();
+  // Until the roles are known the page would render read-only and then change under the user's hands.
+  if (incident.isPending || !isReady) return <DetailSkeleton />;
+  if (incident.isError) {
+    return (
+      <div className="flex flex-col gap-3 p-4">
+        <Breadcrumb current="Incident" />
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+          <p>The incident could not be loaded: {errorMessage(incident.error)}</p>
+          <Button variant="secondary" className="mt-2" onClick={() => void incident.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  if (incident.data === null) {
+    return (
+      <div className="flex flex-col gap-3 p-4">
+        <Breadcrumb current="Incident" />
+        <p className="mt-8 text-center text-gray-600">{INCIDENT_MESSAGES.notFound}</p>
+      </div>
+    );
+  }
+  return <IncidentView incident={incident.data} />;
+}

@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import { db } from '@/lib/api/db';
+import { settingsResourceKeys } from './keys';
+import type { JobHistoryEntry } from './types';
+
+/** Spec 001 §9: history page size 50. */
+export const JOB_HISTORY_LIMIT = 50;
+
+export async function getJobHistory(resourceId: string, signal?: AbortSignal): Promise<JobHistoryEntry[]> {
+  const query = db
+    .from('job_history')
+    .select('id,name,status,time_start,duration_millis,success_count,error_count,created_at')
+    .eq('resource_id', resourceId)
+    .order('created_at', { ascending: false })
+    .limit(JOB_HISTORY_LIMIT);
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
+  const entries: JobHistoryEntry[] = data;
+  return entries;
+}
+
+export function useJobHistoryQuery(resourceId: string) {
+  return useQuery({ queryKey: settingsResourceKeys.jobHistory(resourceId), queryFn: ({ signal }) => getJobHistory(resourceId, signal) });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toastError, toastSuccess } from '@/components/toast/toast';
+import { silentDb } from '@/lib/api/db';
+import { requestJson } from '@/lib/api/http';
+import type { SettingsResourceKind } from '../resource-kinds';
+import { settingsResourceKeys } from './keys';
+import type { SettingsResourceInput } from './types';
+
+export interface UpdateResourceInput {
+  kind: SettingsResourceKind;
+  id: string;
+  input: SettingsResourceInput;
+  createdBy: string | null;
+}
+
+export async function updateResource({ kind, id, input, createdBy }: UpdateResourceInput): Promise<void> {
+  const body = { ...input, created_by: createdBy };
+  if (kind.service.kind === 'service') {
+    await requestJson<unknown>(`${kind.service.path}/${encodeURIComponent(id)}`, { method: 'PATCH', json: body, silent: true });
+    return;
+  }
+  await silentDb.from(kind.table).update(body).eq('id', id).throwOnError();
+}
+
+export function useUpdateResource() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateResource,
+    onSuccess: async (_result, { kind, input }) => {
+      toastSuccess(`${input.name} updated successfully`);
+      await queryClient.invalidateQueries({ queryKey: settingsResourceKeys.table(kind.table) });
+    },
+    onError: toastError,
+  });
+}

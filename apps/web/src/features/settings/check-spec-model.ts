@@ -1,0 +1,129 @@
+import { checkTypeChoice, fieldName, type CheckFieldDefinition } from './health-check-types';
+
+export type CheckFieldValue = string | number | number[] | null;
+
+export interface CheckFormValues {
+  type: string;
+  name: string;
+  icon: string;
+  schedule: string;
+  description: string;
+  fields: Record<string, CheckFieldValue>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readPath(entry: Record<string, unknown>, path: readonly string[]): unknown {
+  let current: unknown = entry;
+  for (const key of path) {
+    if (!isRecord(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+function writePath(entry: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (rest.length === 0) {
+    entry[head] = value;
+    return;
+  }
+  const child = isRecord(entry[head]) ? entry[head] : {};
+  entry[head] = child;
+  writePath(child, rest, value);
+}
+
+function formValue(field: CheckFieldDefinition, raw: unknown): CheckFieldValue {
+  switch (field.input) {
+    case 'number':
+      return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : (field.defaultValue as number | undefined) ?? null;
+    case 'codes':
+      return Array.isArray(raw) ? raw.filter((code): code is number => typeof code === 'number') : [];
+    case 'list':
+      return Array.isArray(raw) ? raw.filter((item): item is string => typeof item === 'string').join(', ') : '';
+    default:
+      return typeof raw === 'string' ? raw : raw === undefined ? ((field.defaultValue as string | undefined) ?? '') : String(raw);
+  }
+}
+
+export function emptyCheckForm(type: string): CheckFormValues {
+  const fields: Record<string, CheckFieldValue> = {};
+  for (const field of checkTypeChoice(type)?.fields ?? []) fields[fieldName(field)] = formValue(field, undefined);
+  return { type, name: '', icon: '', schedule: '', description: '', fields };
+}
+
+const FORM_CANARY_KEYS = new Set(['schedule']);
+
+/**
+ * The form for a spec holding one check of a type that has a form, and nothing the form cannot show; null when the
+ * spec needs the YAML editor.
+ */
+export function checkFormFromSpec(spec: Record<string, unknown>): CheckFormValues | null {
+  const checkKeys = Object.keys(spec).filter((key) => !FORM_CANARY_KEYS.has(key));
+  const [type] = checkKeys;
+  if (checkKeys.length !== 1 || type === undefined) return null;
+  const choice = checkTypeChoice(type);
+  const list = spec[type];
+  if (!choice?.fields || !Array.isArray(list) || list.length !== 1 || !isRecord(list[0])) return null;
+  const entry = list[0];
+  const known = new Set(['name', 'icon', 'description', ...choice.fields.map((field) => field.specPath[0])]);
+  if (Object.keys(entry).some((key) => !known.has(key))) return null;
+  const fields: Record<string, CheckFieldValue> = {};
+  for (const field of choice.fields) fields[fieldName(field)] = formValue(field, readPath(entry, field.specPath));
+  return {
+    type,
+    name: typeof entry.name === 'string' ? entry.name : '',
+    icon: typeof entry.icon === 'string' ? entry.icon : '',
+    schedule: typeof spec.schedule === 'string' ? spec.schedule : '',
+    description: typeof entry.description === 'string' ? entry.description : '',
+    fields,
+  };
+}
+
+function specValue(field: CheckFieldDefinition, value: CheckFieldValue | undefined): unknown {
+  if (value === null || value === undefined) return undefined;
+  switch (field.input) {
+    case 'number':
+      return typeof value === 'number' ? value : undefined;
+    case 'codes':
+      return Array.isArray(value) && value.length > 0 ? [...value].sort((a, b) => a - b) : undefined;
+    case 'list': {
+      const items = String(value)
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+      return items.length > 0 ? items : undefined;
+    }
+    default: {
+      const text = String(value);
+      return text.trim() === '' ? undefined : text;
+    }
+  }
+}
+
+export function isCheckFieldVisible(field: CheckFieldDefinition, fields: Record<string, CheckFieldValue>): boolean {
+  if (!field.visibleWhen) return true;
+  const current = fields[field.visibleWhen.field];
+  return typeof current === 'string' && field.visibleWhen.oneOf.includes(current);
+}
+
+/** The canary spec a check form describes: `{schedule, <type>: [check]}`. Empty fields are left out. */
+export function specFromCheckForm(values: CheckFormValues): Record<string, unknown> {
+  const entry: Record<string, unknown> = { name: values.name.trim() };
+  if (values.icon.trim() !== '') entry.icon = values.icon.trim();
+  if (values.description.trim() !== '') entry.description = values.description.trim();
+  for (const field of checkTypeChoice(values.type)?.fields ?? []) {
+    if (!isCheckFieldVisible(field, values.fields)) continue;
+    const value = specValue(field, values.fields[fieldName(field)]);
+    if (value !== undefined) writePath(entry, field.specPath, value);
+  }
+  return { ...(values.schedule === '' ? {} : { schedule: values.schedule }), [values.type]: [entry] };
+}
+
+/** A starting point for check types written in YAML. */
+export function specTemplate(type: string, schedule: string): Record<string, unknown> {
+  return { schedule: schedule === '' ? '@every 5m' : schedule, [type]: [{ name: '' }] };
+}

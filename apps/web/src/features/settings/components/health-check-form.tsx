@@ -1,0 +1,86 @@
+import type { Control } from 'react-hook-form';
+import { NumberField } from '@/components/forms/number-field';
+import { SelectField } from '@/components/forms/select-field';
+import { TextAreaField } from '@/components/forms/text-area-field';
+import { TextField } from '@/components/forms/text-field';
+import { isCheckFieldVisible, type CheckFieldValue } from '../check-spec-model';
+import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, type CheckFieldDefinition } from '../health-check-types';
+import type { ResourceFormValues } from '../resource-form-values';
+import { ResponseCodesField } from './response-codes-field';
+import { ValidatedTextField } from './validated-text-field';
+
+const SCHEDULE_OPTIONS = SCHEDULE_CHOICES.map((schedule) => ({ value: schedule, label: schedule }));
+
+interface CheckFieldProps {
+  control: Control<ResourceFormValues>;
+  field: CheckFieldDefinition;
+  disabled: boolean;
+}
+
+function CheckField({ control, field, disabled }: CheckFieldProps) {
+  const name = `check.fields.${fieldName(field)}` as const;
+  switch (field.input) {
+    case 'number':
+      return <NumberField control={control} name={name} label={field.label} required={field.required} min={field.min} placeholder={field.placeholder} disabled={disabled} />;
+    case 'select':
+      return (
+        <SelectField
+          control={control}
+          name={name}
+          label={field.label}
+          required={field.required}
+          options={(field.options ?? []).map((option) => ({ value: option, label: option }))}
+          disabled={disabled}
+        />
+      );
+    case 'codes':
+      return <ResponseCodesField control={control} name={name} label={field.label} disabled={disabled} />;
+    case 'textarea':
+      return <TextAreaField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} rows={5} disabled={disabled} />;
+    case 'password':
+      return <TextField control={control} name={name} label={field.label} type="password" disabled={disabled} />;
+    case 'list':
+      return <TextField control={control} name={name} label={field.label} hint="Separate values with commas" placeholder={field.placeholder} disabled={disabled} />;
+    case 'text':
+      return field.validate ? (
+        <ValidatedTextField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} validate={field.validate} disabled={disabled} />
+      ) : (
+        <TextField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} disabled={disabled} />
+      );
+  }
+}
+
+export interface HealthCheckFormProps {
+  control: Control<ResourceFormValues>;
+  type: string;
+  fieldValues: Record<string, CheckFieldValue>;
+  disabled: boolean;
+}
+
+/** A health-check form (spec 001 §2.7): Name, Icon, Schedule, Description, the type's fields and Advanced. */
+export function HealthCheckForm({ control, type, fieldValues, disabled }: HealthCheckFormProps) {
+  const fields = (checkTypeChoice(type)?.fields ?? []).filter((field) => isCheckFieldVisible(field, fieldValues));
+  const main = fields.filter((field) => field.section === 'main');
+  const advanced = fields.filter((field) => field.section === 'advanced');
+  return (
+    <div className="flex flex-col gap-3">
+      <TextField control={control} name="check.name" label="Name" required disabled={disabled} />
+      <TextField control={control} name="check.icon" label="Icon" placeholder="http" disabled={disabled} />
+      <SelectField control={control} name="check.schedule" label="Schedule" options={SCHEDULE_OPTIONS} placeholder="Select a schedule" disabled={disabled} />
+      <TextAreaField control={control} name="check.description" label="Description" rows={2} disabled={disabled} />
+      {main.map((field) => (
+        <CheckField key={fieldName(field)} control={control} field={field} disabled={disabled} />
+      ))}
+      {advanced.length > 0 && (
+        <details className="rounded-md border border-gray-200 px-3 py-2">
+          <summary className="cursor-pointer text-sm font-medium text-gray-800">Advanced</summary>
+          <div className="mt-3 flex flex-col gap-3">
+            {advanced.map((field) => (
+              <CheckField key={fieldName(field)} control={control} field={field} disabled={disabled} />
+            ))}
+          </div>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useId, useState } from 'react';
+import { parse, stringify } from 'yaml';
+import { inputClass } from '@/components/forms/styles';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text for an object: nothing for an empty one, YAML otherwise (JSON is valid YAML, so either can be typed). */
+export function objectToText(value: Record<string, unknown>): string {
+  return Object.keys(value).length === 0 ? '' : stringify(value);
+}
+
+/** The object a text holds; `{}` when cleared, null when it is unparsable or not an object (and so ignored). */
+export function parseObjectText(text: string): Record<string, unknown> | null {
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = parse(text);
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ObjectTextFieldProps {
+  label: string;
+  value: Record<string, unknown>;
+  onChange: (value: Record<string, unknown>) => void;
+  readOnly?: boolean;
+  rows?: number;
+  hint?: string;
+}
+
+/**
+ * A JSON or YAML editor for an object (labels, spec). Text that does not parse to an object is kept on screen but
+ * ignored, so the last good value is what gets saved (spec 002 §2.2).
+ */
+export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hint }: ObjectTextFieldProps) {
+  const [text, setText] = useState(() => objectToText(value));
+  const id = useId();
+  const invalid = parseObjectText(text) === null;
+
+  const handleChange = (next: string) => {
+    setText(next);
+    const parsed = parseObjectText(next);
+    if (parsed !== null) onChange(parsed);
+  };
+
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-gray-800">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={rows}
+        value={text}
+        readOnly={readOnly}
+        spellCheck={false}
+        onChange={(event) => handleChange(event.target.value)}
+        aria-describedby={`${id}-hint`}
+        className={inputClass(invalid, 'resize-y font-mono text-xs')}
+      />
+      <p id={`${id}-hint`} className={invalid ? 'text-xs text-amber-700' : 'text-xs text-gray-500'}>
+        {invalid ? 'Not a JSON or YAML object: the last valid value is kept' : (hint ?? 'JSON or YAML')}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Tabs } from 'radix-ui';
+import { Button } from '@/components/button/button';
+import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
+import { errorMessage } from '@/components/toast/toast';
+import { usePermissions } from '@/lib/auth/permissions';
+import { useSession } from '@/lib/auth/session';
+import { useDeleteResource } from '../api/delete-resource';
+import { useResourceQuery } from '../api/get-resource';
+import type { SettingsResource, SettingsResourceInput } from '../api/types';
+import { useUpdateResource } from '../api/update-resource';
+import { resourceListPath, type SettingsResourceKind, type SettingsTab } from '../resource-kinds';
+import { JobHistoryTab } from './job-history-tab';
+import { EMPTY_RESOURCES_MESSAGE } from './resource-list-page';
+import { ResourceForm } from './resource-form';
+import { SettingsBreadcrumb } from './settings-breadcrumb';
+
+const TAB_LABELS: Record<SettingsTab, string> = { spec: 'Spec', manageTeam: 'Manage Team', jobHistory: 'Job History' };
+const TAB_CLASS =
+  'border-b-2 border-transparent px-3 py-2 text-sm font-medium text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
+
+function DetailSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading" className="flex flex-col gap-3">
+      {[0, 1, 2, 3].map((line) => (
+        <span key={line} className="block h-8 animate-pulse rounded bg-gray-200" />
+      ))}
+    </div>
+  );
+}
+
+interface DetailTabsProps {
+  kind: SettingsResourceKind;
+  resource: SettingsResource;
+}
+
+function DetailTabs({ kind, resource }: DetailTabsProps) {
+  const navigate = useNavigate();
+  const { can } = usePermissions();
+  const canWrite = can(kind.resource, 'write');
+  const session = useSession();
+  const updateResource = useUpdateResource();
+  const deleteResource = useDeleteResource();
+  const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
+  // Teams are managed on their own tab; the rest of the kinds this page serves have Spec and Job History.
+  const tabs = kind.tabs.filter((tab) => tab !== 'manageTeam');
+  const backToList = () => void navigate(resourceListPath(kind));
+
+  const handleUpdate = (input: SettingsResourceInput) => {
+    updateResource.mutate({ kind, id: resource.id, input, createdBy: session.data?.person.id ?? null }, { onSuccess: backToList });
+  };
+
+  const handleDelete = () => {
+    deleteResource.mutate({ kind, id: resource.id, name: resource.name }, { onSuccess: backToList });
+  };
+
+  return (
+    <Tabs.Root defaultValue={tabs[0]} className="flex flex-col gap-3">
+      <Tabs.List aria-label={`${kind.singular} tabs`} className="flex border-b border-gray-200">
+        {tabs.map((tab) => (
+          <Tabs.Trigger key={tab} value={tab} className={TAB_CLASS}>
+            {TAB_LABELS[tab]}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value="spec">
+        <ResourceForm
+          kind={kind}
+          resource={resource}
+          canWrite={canWrite}
+          isSaving={updateResource.isPending || deleteResource.isPending}
+          onSubmit={handleUpdate}
+          onDelete={() => setIsConfirmingDelete(true)}
+        />
+      </Tabs.Content>
+      <Tabs.Content value="jobHistory">
+        <JobHistoryTab resourceId={resource.id} />
+      </Tabs.Content>
+      <ConfirmDialog
+        open={isConfirmingDelete}
+        onOpenChange={setIsConfirmingDelete}
+        title={`Delete ${kind.singular}`}
+        message={`Are you sure you want to delete '${resource.name}'?`}
+        confirmLabel="Delete"
+        isPending={deleteResource.isPending}
+        onConfirm={handleDelete}
+      />
+    </Tabs.Root>
+  );
+}
+
+export interface ResourceDetailPageProps {
+  kind: SettingsResourceKind;
+}
+
+/** /settings/{table}/{id} (spec 002 §2.2 'Generic detail/edit page'). */
+export function ResourceDetailPage({ kind }: ResourceDetailPageProps) {
+  const { id = '' } = useParams();
+  const resource = useResourceQuery(kind, id);
+
+  return (
+    <section className="flex min-h-0 flex-col gap-4 p-4">
+      <SettingsBreadcrumb kind={kind} current={resource.data?.name ?? ''} />
+      {resource.isPending ? (
+        <DetailSkeleton />
+      ) : resource.isError ? (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+          <p>
+            {kind.singular} could not be loaded: {errorMessage(resource.error)}
+          </p>
+          <Button variant="secondary" className="mt-2" onClick={() => void resource.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : resource.data === null ? (
+        <p className="py-8 text-center text-sm text-gray-500">{EMPTY_RESOURCES_MESSAGE}</p>
+      ) : (
+        <DetailTabs key={resource.data.updated_at} kind={kind} resource={resource.data} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,170 @@
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Button } from '@/components/button/button';
+import { Dropdown } from '@/components/dropdown/dropdown';
+import { TextField } from '@/components/forms/text-field';
+import { isUiSource, type SettingsResource, type SettingsResourceInput } from '../api/types';
+import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, specTemplate } from '../check-spec-model';
+import { CHECK_TYPE_CHOICES, checkTypeChoice } from '../health-check-types';
+import type { SettingsResourceKind } from '../resource-kinds';
+import type { ResourceFormValues, SpecMode } from '../resource-form-values';
+import { HealthCheckForm } from './health-check-form';
+import { ObjectTextField } from './object-text-field';
+
+const DEFAULT_CHECK_TYPE = 'http';
+const TYPE_OPTIONS = CHECK_TYPE_CHOICES.map((choice) => ({ value: choice.key, label: choice.label }));
+const NO_FORM_MESSAGE = 'This spec cannot be shown as a form; edit it as YAML.';
+
+function stringLabels(labels: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).filter(([, value]) => value !== null && typeof value !== 'object').map(([key, value]) => [key, String(value)]));
+}
+
+function initialValues(kind: SettingsResourceKind, resource: SettingsResource | undefined): ResourceFormValues {
+  const spec = resource?.spec ?? {};
+  const fromSpec = kind.specEditor === 'health-check' && resource ? checkFormFromSpec(spec) : null;
+  const showForm = kind.specEditor === 'health-check' && (resource === undefined || fromSpec !== null);
+  return {
+    name: resource?.name ?? '',
+    namespace: resource?.namespace ?? 'default',
+    labels: resource?.labels ?? {},
+    specMode: showForm ? 'form' : 'yaml',
+    spec,
+    check: fromSpec ?? emptyCheckForm(DEFAULT_CHECK_TYPE),
+  };
+}
+
+/** What a saved form sends: a form-mode health check also sets the canary's schedule, icon and description. */
+export function resourceInput(values: ResourceFormValues): SettingsResourceInput {
+  const base = { name: values.name.trim(), namespace: values.namespace.trim(), labels: stringLabels(values.labels) };
+  if (values.specMode === 'yaml') return { ...base, spec: values.spec };
+  const { check } = values;
+  return {
+    ...base,
+    spec: specFromCheckForm(check),
+    schedule: check.schedule === '' ? null : check.schedule,
+    icon: check.icon.trim() === '' ? null : check.icon.trim(),
+    description: check.description.trim() === '' ? null : check.description.trim(),
+  };
+}
+
+export interface ResourceFormProps {
+  kind: SettingsResourceKind;
+  /** The resource being edited; without one the form creates a resource. */
+  resource?: SettingsResource;
+  canWrite: boolean;
+  isSaving: boolean;
+  onSubmit: (input: SettingsResourceInput) => void;
+  onDelete?: () => void;
+  onCancel?: () => void;
+}
+
+/**
+ * The Spec tab of a settings resource: name and namespace (fixed once created), labels and the spec. Resources with a
+ * source other than the UI were defined elsewhere, so their labels and spec are read-only.
+ */
+export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onDelete, onCancel }: ResourceFormProps) {
+  const isEditing = resource !== undefined;
+  const isReadOnly = !canWrite || (resource !== undefined && !isUiSource(resource.source));
+  const { control, handleSubmit, setValue, getValues } = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(kind, resource) });
+  const specMode = useWatch({ control, name: 'specMode' });
+  const checkType = useWatch({ control, name: 'check.type' });
+  const checkFields = useWatch({ control, name: 'check.fields' });
+  const [specVersion, setSpecVersion] = useState(0);
+  const [modeMessage, setModeMessage] = useState<string | null>(null);
+
+  const handleModeChange = (next: SpecMode) => {
+    setModeMessage(null);
+    if (next === 'yaml') {
+      setValue('spec', specFromCheckForm(getValues('check')));
+      setSpecVersion((version) => version + 1);
+      setValue('specMode', 'yaml');
+      return;
+    }
+    const fromSpec = checkFormFromSpec(getValues('spec'));
+    if (fromSpec === null && Object.keys(getValues('spec')).length > 0) {
+      setModeMessage(NO_FORM_MESSAGE);
+      return;
+    }
+    setValue('check', fromSpec ?? emptyCheckForm(DEFAULT_CHECK_TYPE));
+    setValue('specMode', 'form');
+  };
+
+  const handleTypeChange = (type: string) => {
+    const current = getValues('check');
+    if (checkTypeChoice(type)?.fields) {
+      setValue('check', { ...emptyCheckForm(type), name: current.name, icon: current.icon, schedule: current.schedule, description: current.description });
+      return;
+    }
+    // No form for this type: start the YAML editor from a template instead.
+    setValue('spec', specTemplate(type, current.schedule));
+    setSpecVersion((version) => version + 1);
+    setValue('specMode', 'yaml');
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => onSubmit(resourceInput(values)))} aria-label={`${kind.singular} spec`} className="flex flex-col gap-3">
+      <TextField control={control} name="name" label="Name" required disabled={isEditing || isSaving} />
+      <TextField control={control} name="namespace" label="Namespace" required disabled={isEditing || isSaving} />
+      <ObjectTextField label="Labels" value={getValues('labels')} onChange={(labels) => setValue('labels', labels, { shouldDirty: true })} readOnly={isReadOnly} rows={3} />
+      {kind.specEditor === 'health-check' && !isReadOnly && (
+        <div className="flex flex-wrap items-end gap-3">
+          <div role="radiogroup" aria-label="Spec editor" className="inline-flex rounded-md ring-1 ring-gray-300">
+            {(['form', 'yaml'] as const).map((mode) => (
+              <button
+                key={mode}
+                type="button"
+                role="radio"
+                aria-checked={specMode === mode}
+                onClick={() => handleModeChange(mode)}
+                className={specMode === mode ? 'bg-blue-600 px-3 py-1 text-sm text-white' : 'px-3 py-1 text-sm text-gray-700 hover:bg-gray-50'}
+              >
+                {mode === 'form' ? 'Form' : 'YAML'}
+              </button>
+            ))}
+          </div>
+          {specMode === 'form' && (
+            <label className="flex flex-col gap-1 text-sm font-medium text-gray-800">
+              Check Type
+              <Dropdown label="Check Type" options={TYPE_OPTIONS} value={checkType} onChange={handleTypeChange} disabled={isSaving} />
+            </label>
+          )}
+        </div>
+      )}
+      {modeMessage && (
+        <p role="status" className="text-sm text-amber-700">
+          {modeMessage}
+        </p>
+      )}
+      {specMode === 'form' && !isReadOnly ? (
+        <HealthCheckForm key={checkType} control={control} type={checkType} fieldValues={checkFields} disabled={isSaving} />
+      ) : (
+        <ObjectTextField
+          key={specVersion}
+          label="Spec"
+          value={getValues('spec')}
+          onChange={(spec) => setValue('spec', spec, { shouldDirty: true })}
+          readOnly={isReadOnly}
+          rows={14}
+          hint={isReadOnly && canWrite ? 'Defined outside the UI: read-only here' : undefined}
+        />
+      )}
+      {canWrite && (
+        <footer className="flex items-center gap-2 border-t border-gray-200 pt-3">
+          {onDelete && (
+            <Button variant="danger" onClick={onDelete} disabled={isSaving}>
+              Delete
+            </Button>
+          )}
+          {onCancel && (
+            <Button variant="secondary" className="ml-auto" onClick={onCancel} disabled={isSaving}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" className={onCancel ? undefined : 'ml-auto'} isPending={isSaving} disabled={isReadOnly && isEditing}>
+            {isEditing ? 'Update' : 'Save'}
+          </Button>
+        </footer>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,160 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { storageStateFor } from '../support/roles';
+
+/** Check names from the demo canaries (apps/server/src/db/seed/health.ts). */
+const PASSING = 'opsdeck/healthz';
+const FAILING = 'backup/nightly-job';
+const FOLDER = 'host/tmp-folder';
+
+function checksTable(page: Page): Locator {
+  return page.getByRole('table', { name: 'Health checks' });
+}
+
+function checkRow(page: Page, name: string): Locator {
+  return checksTable(page).getByRole('row').filter({ hasText: name });
+}
+
+async function gotoHealth(page: Page, search = ''): Promise<void> {
+  await page.goto(`/health${search}`);
+  await expect(page.getByRole('heading', { name: 'Health', exact: true })).toBeVisible();
+  await expect(checksTable(page)).not.toHaveAttribute('aria-busy', 'true');
+}
+
+async function choose(page: Page, combobox: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: combobox }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function openCheck(page: Page, name: string): Promise<Locator> {
+  await checkRow(page, name).click();
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** The history's total, read from its pager ('N items'); an empty history has no pager. */
+async function historyTotal(dialog: Locator): Promise<number> {
+  const total = dialog.getByRole('navigation', { name: 'Pagination' }).getByText(/^\d+ items$/);
+  if ((await total.count()) === 0) return 0;
+  return Number(((await total.textContent()) ?? '').split(' ')[0]);
+}
+
+test.describe('health dashboard', () => {
+  test.use({ storageState: storageStateFor('admin') });
+
+  test('lists the demo checks and is linked from the sidebar', async ({ page }) => {
+    await page.goto('/preferences');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Health' }).click();
+    await expect(page).toHaveURL(/\/health$/);
+    for (const header of ['Checks', 'Health', 'Uptime', 'Latency', 'Transition']) {
+      await expect(checksTable(page).getByRole('columnheader', { name: header })).toBeVisible();
+    }
+    await expect(checkRow(page, PASSING)).toBeVisible();
+    await expect(checkRow(page, FAILING)).toBeVisible();
+  });
+
+  test('searches, filters, groups and tabs the checks', async ({ page }) => {
+    await gotoHealth(page);
+
+    await page.getByRole('searchbox', { name: 'Search by name, description, or endpoint' }).fill('backup');
+    await expect(page).toHaveURL(/query=backup/);
+    await expect(checkRow(page, FAILING)).toBeVisible();
+    await expect(checkRow(page, PASSING)).toHaveCount(0);
+    await page.getByRole('searchbox', { name: 'Search by name, description, or endpoint' }).fill('');
+    await expect(checkRow(page, PASSING)).toBeVisible();
+
+    await page.getByRole('switch', { name: 'Hide Passing' }).click();
+    await expect(checkRow(page, PASSING)).toHaveCount(0);
+    await expect(checkRow(page, FAILING)).toBeVisible();
+    await page.getByRole('switch', { name: 'Hide Passing' }).click();
+
+    await page.getByRole('button', { name: /^team/ }).click();
+    await page.getByRole('dialog', { name: 'team filter' }).getByRole('button', { name: 'Include network' }).click();
+    await page.keyboard.press('Escape');
+    await expect(checkRow(page, 'network/loopback')).toBeVisible();
+    await expect(checkRow(page, PASSING)).toHaveCount(0);
+    await page.goto('/health');
+
+    await choose(page, 'Group By', 'Group Name');
+    await expect(page).toHaveURL(/groupBy=canary_name/);
+    const edge = checkRow(page, 'edge');
+    await expect(edge).toBeVisible();
+    await expect(checkRow(page, 'network/loopback')).toHaveCount(0);
+    await edge.getByRole('button', { name: 'Expand edge' }).click();
+    await expect(checkRow(page, 'network/loopback')).toBeVisible();
+    await expect(checkRow(page, 'network/legacy-service')).toBeVisible();
+    await choose(page, 'Group By', 'No Grouping');
+
+    await choose(page, 'Tab By', 'team');
+    const tabs = page.getByRole('tablist', { name: 'Check tabs' }).getByRole('tab');
+    await expect(tabs).toHaveText([/^All/, /^data/, /^network/, /^platform/]);
+    await page.getByRole('tab', { name: /^network/ }).click();
+    await expect(checkRow(page, 'network/loopback')).toBeVisible();
+    await expect(checkRow(page, FAILING)).toHaveCount(0);
+  });
+
+  test('opening a check shows its tiles and its history', async ({ page }) => {
+    await gotoHealth(page);
+    const dialog = await openCheck(page, PASSING);
+    for (const tile of ['Uptime', 'Latency 95%', 'Latency 97%', 'Latency 99%', 'Severity', 'Last Run', 'Transitioned', 'Next Run']) {
+      await expect(dialog.getByRole('group', { name: tile, exact: true })).toBeVisible();
+    }
+    await expect(dialog.getByRole('group', { name: 'Uptime' })).toContainText(/\d+ passed/);
+    const history = dialog.getByRole('table', { name: 'Check history' });
+    await expect(history.getByRole('row').nth(1)).toContainText('Healthy', { ignoreCase: true });
+    expect(await historyTotal(dialog)).toBeGreaterThan(0);
+    await expect(dialog.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', /^\/settings\/canaries\/[0-9a-f-]{36}$/);
+    await expect(page).toHaveURL(/checkId=[0-9a-f-]{36}/);
+
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page).not.toHaveURL(/checkId=/);
+  });
+
+  test('Run Now records a new history row', async ({ page }) => {
+    await gotoHealth(page);
+    const dialog = await openCheck(page, FOLDER);
+    await expect.poll(() => historyTotal(dialog)).toBeGreaterThan(0);
+    const before = await historyTotal(dialog);
+    await dialog.getByRole('button', { name: 'Run Now' }).click();
+    await expect(page.getByText('You have successfully initiated the check run.')).toBeVisible();
+    await expect.poll(() => historyTotal(dialog), { timeout: 20_000 }).toBeGreaterThan(before);
+  });
+
+  test('a failing check is shown red in the table and in its detail', async ({ page }) => {
+    await gotoHealth(page);
+    await expect(checkRow(page, FAILING).getByRole('img', { name: 'unhealthy' })).toHaveAttribute('data-color', 'red');
+    await expect(checkRow(page, PASSING).getByRole('img', { name: 'healthy' })).toHaveAttribute('data-color', 'green');
+    const dialog = await openCheck(page, FAILING);
+    await expect(dialog.getByTestId('check-health').locator('[data-color]')).toHaveAttribute('data-color', 'red');
+    await expect(dialog.getByRole('table', { name: 'Check history' }).getByRole('row').nth(1)).toContainText('unhealthy');
+  });
+
+  test('/health?status=unhealthy lists only failing checks', async ({ page }) => {
+    await gotoHealth(page, '?status=unhealthy');
+    await expect(checkRow(page, FAILING)).toBeVisible();
+    await expect(checkRow(page, PASSING)).toHaveCount(0);
+  });
+});
+
+test.describe('health dashboard for a viewer', () => {
+  test.use({ storageState: storageStateFor('viewer') });
+
+  test('a viewer sees the check but cannot Run Now', async ({ page }) => {
+    await gotoHealth(page);
+    const dialog = await openCheck(page, PASSING);
+    await expect(dialog.getByRole('group', { name: 'Uptime' })).toBeVisible();
+    await expect(dialog.getByRole('table', { name: 'Check history' }).getByRole('row').nth(1)).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Run Now' })).toHaveCount(0);
+    await expect(dialog.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  });
+
+  test('the server refuses Run Now from a viewer too', async ({ page }) => {
+    await gotoHealth(page);
+    const summary = await page.request.get('/api/canary/api/summary?pageSize=1');
+    const body = (await summary.json()) as { checks_summary: { id: string }[] };
+    const id = body.checks_summary[0]?.id ?? '';
+    const run = await page.request.post(`/api/canary/run/check/${id}`);
+    expect(run.status()).toBe(403);
+  });
+});

@@ -1,0 +1,285 @@
+import { readFileSync } from 'node:fs';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { storageStateFor } from '../support/roles';
+
+interface Fixtures {
+  topologyId: string;
+  componentName: string;
+  teamName: string;
+  teamId: string;
+}
+
+async function insert(api: APIRequestContext, table: string, body: Record<string, unknown>): Promise<string> {
+  const response = await api.post(`/api/db/${table}?select=id`, { data: body, headers: { Prefer: 'return=representation' } });
+  expect(response.ok(), `POST ${table}: ${response.status()} ${await response.text()}`).toBe(true);
+  const rows = (await response.json()) as { id: string }[];
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error(`POST ${table} returned no row`);
+  return id;
+}
+
+/** The demo data has no topology and no team with responder clients; the admin adds what this spec needs. */
+async function createFixtures(api: APIRequestContext): Promise<Fixtures> {
+  const suffix = Date.now().toString(36);
+  const componentName = `e2e-payments-${suffix}`;
+  const teamName = `E2E Incident Team ${suffix}`;
+  const topologyId = await insert(api, 'topologies', { name: `e2e-incidents-${suffix}` });
+  await insert(api, 'components', { name: componentName, topology_id: topologyId, status: 'healthy', type: 'service' });
+  const teamId = await insert(api, 'teams', { name: teamName, spec: { responder_clients: { email: { defaults: { subject: 'Incident update' } } } } });
+  return { topologyId, componentName, teamName, teamId };
+}
+
+async function removeFixtures(api: APIRequestContext, fixtures: Fixtures | undefined): Promise<void> {
+  if (fixtures === undefined) return;
+  await api.delete(`/api/db/topologies?id=eq.${fixtures.topologyId}`);
+  await api.patch(`/api/db/teams?id=eq.${fixtures.teamId}`, { data: { deleted_at: new Date().toISOString() } });
+}
+
+function adminApi(): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: storageStateFor('admin') });
+}
+
+/** The detail page of one incident, driven the way a responder uses it. */
+class IncidentPage {
+  constructor(private readonly page: Page) {}
+
+  toast(text: string): Locator {
+    return this.page.getByText(text, { exact: true }).first();
+  }
+
+  async choose(combobox: Locator, option: string): Promise<void> {
+    await combobox.click();
+    await this.page.getByRole('option', { name: option, exact: true }).click();
+  }
+
+  hypothesis(type: 'Root' | 'Factor' | 'Solution', title: string): Locator {
+    return this.page.getByRole('article', { name: `${type} hypothesis: ${title}` });
+  }
+
+  async openTab(name: 'Comments' | 'Action Plan'): Promise<void> {
+    await this.page.getByRole('tab', { name }).click();
+  }
+
+  async openPanel(name: 'Details' | 'Definition of done' | 'Changelog'): Promise<void> {
+    const button = this.page.getByRole('complementary', { name: 'Incident side panel' }).getByRole('button', { name, exact: true });
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  }
+
+  async addChild(parent: Locator, kind: 'factor' | 'solution', title: string): Promise<void> {
+    await parent.getByRole('button', { name: `Add ${kind}` }).click();
+    await parent.getByRole('textbox', { name: `New ${kind} title` }).fill(title);
+    await parent.getByRole('button', { name: 'Add', exact: true }).click();
+  }
+
+  async addEvidence(hypothesis: Locator, type: string, fill: (dialog: Locator) => Promise<void>): Promise<void> {
+    await hypothesis.getByRole('button', { name: 'Add evidence' }).click();
+    const dialog = this.page.getByRole('dialog', { name: /^Add Evidence/ });
+    await dialog.getByRole('radio', { name: type, exact: true }).check();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await fill(dialog);
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  async setStatus(status: string): Promise<void> {
+    await this.openPanel('Details');
+    await this.choose(this.page.getByRole('combobox', { name: 'Status', exact: true }), status);
+  }
+
+  async expectStatus(status: string): Promise<void> {
+    await expect(this.page.getByTestId('incident-status')).toHaveText(status);
+  }
+}
+
+test.describe('incidents', () => {
+  let fixtures: Fixtures | undefined;
+  const createdIncidents: string[] = [];
+
+  test.beforeAll(async () => {
+    const admin = await adminApi();
+    fixtures = await createFixtures(admin);
+    await admin.dispose();
+  });
+
+  test.afterAll(async () => {
+    const admin = await adminApi();
+    await removeFixtures(admin, fixtures);
+    for (const id of createdIncidents) await admin.delete(`/api/db/incidents?id=eq.${id}`);
+    await admin.dispose();
+  });
+
+  test.describe('as a responder', () => {
+    test.use({ storageState: storageStateFor('responder') });
+
+    test('a responder works an incident from creation to postmortem', async ({ page }) => {
+      test.setTimeout(180_000);
+      const incident = new IncidentPage(page);
+      const title = `Checkout latency ${Date.now()}`;
+      if (fixtures === undefined) throw new Error('the fixtures were not created');
+      const { componentName, teamName } = fixtures;
+
+      await page.goto('/incidents');
+      await expect(page.getByRole('navigation').getByRole('link', { name: 'Incidents' })).toBeVisible();
+      await page.getByRole('button', { name: 'Create New Incident' }).click();
+      const create = page.getByRole('dialog', { name: 'Create New Incident' });
+      await expect(create.getByRole('combobox', { name: 'Severity' })).toHaveText('Low');
+      await expect(create.getByRole('combobox', { name: 'Type' })).toHaveText('Availability');
+      await create.getByRole('button', { name: 'Create' }).click();
+      await expect(create.getByText('This field is required')).toBeVisible();
+      await create.getByLabel('Title').fill(title);
+      await create.getByRole('button', { name: 'Create' }).click();
+      await expect(page).toHaveURL(/\/incidents\/[0-9a-f-]{36}$/);
+      createdIncidents.push(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+      await expect(page.getByRole('textbox', { name: 'Incident title' })).toHaveValue(title);
+      await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(/INC-\d+/);
+
+      // Hypotheses: the root one came with the incident; a factor under it and a solution under that.
+      await incident.openTab('Action Plan');
+      const root = incident.hypothesis('Root', title);
+      await expect(root).toBeVisible();
+      await incident.addChild(root, 'factor', 'Connection pool exhausted');
+      const factor = incident.hypothesis('Factor', 'Connection pool exhausted');
+      await expect(factor).toBeVisible();
+      await incident.addChild(factor, 'solution', 'Raise the pool size');
+      await expect(incident.hypothesis('Solution', 'Raise the pool size')).toBeVisible();
+
+      // Evidence: a topology component found through the resource search, and a comment.
+      await incident.addEvidence(root, 'Component', async (dialog) => {
+        await dialog.getByRole('searchbox').fill(componentName);
+        await dialog.getByRole('radio', { name: new RegExp(componentName) }).check();
+      });
+      await expect(root.getByTestId('evidence-item').filter({ hasText: componentName })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Components' }).getByRole('link', { name: componentName })).toBeVisible();
+      await incident.addEvidence(factor, 'Comment', async (dialog) => {
+        await dialog.getByLabel('Comment').fill('Pool at 100% since 10:02');
+      });
+      await expect(factor.getByTestId('evidence-item').filter({ hasText: 'Pool at 100% since 10:02' })).toBeVisible();
+
+      // A comment on the factor, sent with Enter.
+      await incident.openTab('Comments');
+      await incident.choose(page.getByRole('combobox', { name: 'Hypothesis' }), 'Connection pool exhausted');
+      await page.getByRole('textbox', { name: 'Comment' }).fill('Rolling back the pool change');
+      await page.getByRole('textbox', { name: 'Comment' }).press('Enter');
+      await expect(page.getByRole('list', { name: 'Timeline' }).getByText('Rolling back the pool change')).toBeVisible();
+
+      // Definition of done: a manual item, then the component with a script (a broken one is refused first).
+      await incident.openPanel('Definition of done');
+      const panel = page.getByRole('complementary', { name: 'Incident side panel' });
+      await expect(panel.getByText('No Evidence')).toBeVisible();
+      await panel.getByRole('button', { name: 'Add definition of done' }).click();
+      let dod = page.getByRole('dialog', { name: 'Add to definition of done' });
+      await dod.getByRole('radio', { name: 'Manual' }).click();
+      await expect(dod.getByRole('button', { name: 'Add' })).toBeDisabled();
+      await dod.getByLabel('What must be true for the incident to be done?').fill('Checkout p95 under 300 ms for an hour');
+      await dod.getByRole('button', { name: 'Add' }).click();
+      await expect(dod).toBeHidden();
+      await expect(panel.getByRole('list', { name: 'Definition of done' })).toContainText('Checkout p95 under 300 ms for an hour');
+
+      await panel.getByRole('button', { name: 'Add definition of done' }).click();
+      dod = page.getByRole('dialog', { name: 'Add to definition of done' });
+      await dod.getByRole('radio', { name: new RegExp(componentName) }).check();
+      await dod.getByRole('button', { name: 'Next' }).click();
+      await dod.getByLabel('Script (CEL, optional)').fill('status ==');
+      await dod.getByRole('button', { name: 'Add' }).click();
+      await expect(dod.getByRole('alert')).toContainText('Invalid definition of done script');
+      await dod.getByRole('button', { name: 'Component is Health' }).click();
+      await expect(dod.getByLabel('Script (CEL, optional)')).toHaveValue('status == healthy');
+      await dod.getByRole('button', { name: 'Add' }).click();
+      await expect(dod).toBeHidden();
+      await expect(panel.getByRole('list', { name: 'Definition of done' }).getByTestId('evidence-item')).toHaveCount(2);
+      await incident.openTab('Action Plan');
+      await expect(root).toHaveAttribute('data-definition-of-done', 'true');
+
+      // Status: investigating, mitigated (adding the comment evidence through the dialog), resolved, closed, open.
+      await incident.setStatus('Investigating');
+      await expect(incident.toast('Incident status updated successfully')).toBeVisible();
+      await incident.expectStatus('Investigating');
+
+      await incident.setStatus('Mitigated');
+      const ask = page.getByRole('dialog', { name: 'Add contributing factors to definition of done' });
+      await ask.getByRole('button', { name: 'Add' }).click();
+      await expect(incident.toast('Please select atleast one evidence')).toBeVisible();
+      await ask.getByRole('checkbox', { name: /Pool at 100% since 10:02/ }).check();
+      await ask.getByRole('button', { name: 'Add' }).click();
+      await expect(ask).toBeHidden();
+      await incident.expectStatus('Mitigated');
+      await expect(factor).toHaveAttribute('data-definition-of-done', 'true');
+
+      await incident.setStatus('Resolved');
+      await expect(ask).toContainText('There are no evidences which are not part of definition of done');
+      await ask.getByRole('button', { name: 'Skip' }).click();
+      await incident.expectStatus('Resolved');
+
+      await incident.setStatus('Closed');
+      await incident.expectStatus('Closed');
+      await page.getByRole('button', { name: 'Reopen', exact: true }).click();
+      await incident.expectStatus('Open');
+      await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
+
+      // Responders: a person directly, a team through its email client.
+      await incident.openPanel('Details');
+      await panel.getByRole('button', { name: 'Add responder' }).click();
+      let wizard = page.getByRole('dialog', { name: /^Add Responder/ });
+      await wizard.getByRole('radio', { name: 'Person' }).click();
+      await incident.choose(wizard.getByRole('combobox', { name: 'Person' }), 'Cora Commander');
+      await wizard.getByRole('button', { name: 'Save' }).click();
+      await expect(incident.toast('Responder added successfully')).toBeVisible();
+      const responders = panel.getByRole('list', { name: 'Responders' });
+      await expect(responders).toContainText('Cora Commander');
+
+      await panel.getByRole('button', { name: 'Add responder' }).click();
+      wizard = page.getByRole('dialog', { name: /^Add Responder/ });
+      await expect(wizard.getByRole('button', { name: 'Next' })).toBeDisabled();
+      await incident.choose(wizard.getByRole('combobox', { name: 'Team' }), teamName);
+      await wizard.getByRole('button', { name: 'Next' }).click();
+      await wizard.getByRole('radio', { name: 'Email' }).check();
+      await wizard.getByRole('button', { name: 'Next' }).click();
+      await expect(wizard.getByLabel('Subject')).toHaveValue('Incident update');
+      await wizard.getByLabel('To').fill('oncall@example.com');
+      await wizard.getByRole('button', { name: 'Save' }).click();
+      await expect(wizard.getByText('Please provide valid value')).toBeVisible();
+      await wizard.getByLabel('Body').fill('Checkout is slow; please look at the payments pool.');
+      await wizard.getByRole('button', { name: 'Save' }).click();
+      await expect(wizard).toBeHidden();
+      await expect(responders).toContainText(teamName);
+
+      await incident.openPanel('Changelog');
+      await expect(panel.getByRole('list', { name: 'Changelog' })).toContainText('Status changed from resolved to closed');
+
+      // The postmortem downloads as Markdown named after the display id.
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^INC-\d+-postmortem\.md$/);
+      const path = await file.path();
+      expect(readFileSync(path, 'utf8')).toContain(title);
+    });
+  });
+
+  test.describe('as a viewer', () => {
+    test.use({ storageState: storageStateFor('viewer') });
+
+    test('a viewer reads the incident but cannot change it, and the server refuses too', async ({ page }) => {
+      const admin = await adminApi();
+      const incidentTitle = `Seen by a viewer ${Date.now()}`;
+      const incidentId = await insert(admin, 'incidents', { title: incidentTitle, severity: 'high', type: 'availability', status: 'open' });
+      createdIncidents.push(incidentId);
+      await insert(admin, 'hypotheses', { incident_id: incidentId, title: incidentTitle, type: 'root', status: 'possible' });
+      await admin.dispose();
+
+      await page.goto(`/incidents/${incidentId}`);
+      await expect(page.getByRole('heading', { name: incidentTitle })).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Incident title' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Close', exact: true })).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: 'Comment' })).toHaveCount(0);
+      await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Add responder' })).toHaveCount(0);
+
+      const refused = await page.request.patch(`/api/db/incidents?id=eq.${incidentId}`, { data: { title: 'Changed by a viewer' } });
+      expect(refused.status()).toBe(403);
+      const comment = await page.request.post('/api/db/comments', { data: { incident_id: incidentId, comment: 'viewer comment' } });
+      expect(comment.status()).toBe(403);
+    });
+  });
+});
