@@ -55,7 +55,9 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   const release = acquireLock(options.dataDir);
   const socketDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-'));
   const socketPath = path.join(socketDir, '.s.PGSQL.5432');
-  const maxConnections = options.poolSize ?? 4;
+  // One connection: PGlite has a single backend, and its socket server interleaves the messages of concurrent
+  // connections one by one, so a second connection's Parse could replace the first one's unnamed statement mid-query.
+  const maxConnections = options.poolSize ?? 1;
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
     workerData: { dataDir: path.join(options.dataDir, 'pgdata'), socketPath, maxConnections: maxConnections + 2 },
   });

@@ -8,15 +8,10 @@ export function isAppDatabaseConnection(connection: { type: string; properties: 
   return connection.type === 'postgres' && connection.properties.embedded === 'true';
 }
 
-/** Settings for a fresh client to the database the pool uses (a new session, not one of the pool's). */
-export function appDatabaseTarget(pool: pg.Pool): pg.ClientConfig {
-  const { host, port, user, database, connectionString, password } = pool.options;
-  if (typeof connectionString === 'string') return { connectionString };
-  return {
-    ...(host === undefined ? {} : { host }),
-    ...(port === undefined ? {} : { port }),
-    ...(user === undefined ? {} : { user }),
-    ...(database === undefined ? {} : { database }),
-    ...(typeof password === 'string' ? { password } : {}),
-  };
+/**
+ * The pool itself rather than a fresh client: embedded PGlite has one backend, and a second connection's messages
+ * could land between the pool's Parse and Bind and replace its unnamed statement.
+ */
+export function appDatabaseTarget(pool: pg.Pool): pg.Pool {
+  return pool;
 }

@@ -14,8 +14,17 @@ function bounded(timeoutMs: number | undefined): number {
   return Math.min(timeoutMs ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS);
 }
 
-/** Connects, runs one query under a statement timeout and disconnects; `target` is a URL or pg client settings. */
-export async function postgresProbe(target: string | pg.ClientConfig, query: string, timeoutMs?: number): Promise<QueryProbeResult> {
+/**
+ * Connects, runs one query under a statement timeout and disconnects; `target` is a URL, pg client settings, or this
+ * server's own pool (then the query runs on a pooled connection).
+ */
+export async function postgresProbe(target: string | pg.ClientConfig | pg.Pool, query: string, timeoutMs?: number): Promise<QueryProbeResult> {
+  if (target instanceof pg.Pool) {
+    // Bounded by the pool's own statement timeout.
+    const result: pg.QueryResult | pg.QueryResult[] = await target.query(query);
+    const rows = Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows;
+    return { rows: rows.length, firstRow: (rows[0] as Record<string, unknown> | undefined) ?? null };
+  }
   const limit = bounded(timeoutMs);
   const base: pg.ClientConfig = typeof target === 'string' ? { connectionString: target } : target;
   const client = new pg.Client({ ...base, connectionTimeoutMillis: limit, query_timeout: limit, statement_timeout: limit });

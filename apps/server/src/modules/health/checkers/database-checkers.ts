@@ -40,7 +40,7 @@ function expectRows(rows: number, results: number | undefined, durationMs: numbe
 
 export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
-  let client: string | pg.ClientConfig;
+  let client: string | pg.Pool;
   if (target.type !== null && isAppDatabaseConnection({ type: target.type, properties: target.properties })) client = appDatabaseTarget(context.pool);
   else if (target.url === null) return failed('No database: set connection or url');
   else client = urlWithCredentials(target);
