@@ -49,12 +49,17 @@ async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void>
   };
 }
 
+export interface TestServerOptions {
+  /** Run the background workers (schedulers, event-queue consumers) too, as the `all` role does. */
+  workers?: boolean;
+}
+
 /** Starts the real server on port 0 against a fresh clone of the seeded template database. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { db, dispose } = await cloneDatabase();
   const config = loadConfig(
     // Background work (schedulers, queue consumers) stays off unless a suite asks for it with OPSDECK_ROLE.
-    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: process.env.OPSDECK_ROLE ?? 'api' },
+    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: options.workers === true ? 'all' : (process.env.OPSDECK_ROLE ?? 'api') },
     { dataDir: inject('testRoot'), secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
   const running = await createApp(config, { db, logger: false });

@@ -74,7 +74,8 @@ describe('definition-of-done evaluation on the server', () => {
   let hypothesisId: string;
 
   beforeAll(async () => {
-    fx = await startIncidentFixture();
+    // The evaluator and the event-queue consumer run only in worker roles.
+    fx = await startIncidentFixture({ workers: true });
     const { pool } = fx.server;
     const canary = await pool.query<{ id: string }>(`insert into canaries (name) values ('dod-canary') returning id`);
     const check = await pool.query<{ id: string }>(

@@ -19,7 +19,8 @@ describe('responders notify their systems', () => {
   let teamId: string;
 
   beforeAll(async () => {
-    fx = await startIncidentFixture();
+    // The evaluator and the event-queue consumer run only in worker roles.
+    fx = await startIncidentFixture({ workers: true });
     smtp = await startFakeSmtpServer();
     jira = await startFakeJiraServer();
     const { pool } = fx.server;
