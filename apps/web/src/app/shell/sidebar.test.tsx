@@ -85,12 +85,24 @@ describe('Sidebar', () => {
     expect(within(nav).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
   });
 
-  it('hides Feature Flags when settings.feature_flags.disable is true', async () => {
+  it('hides Feature Flags when settings.feature_flags.disable is true and keeps the other settings', async () => {
+    const user = userEvent.setup();
     properties = [{ name: 'settings.feature_flags.disable', value: 'true' }];
     renderShell();
     const nav = await findMainNav();
-    expect(within(nav).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
+    await user.click(within(nav).getByRole('button', { name: 'Settings' }));
     expect(within(nav).queryByRole('link', { name: 'Feature Flags' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Health Checks' })).toHaveAttribute('href', '/settings/canaries');
+  });
+
+  it('hides the whole Settings submenu when every settings entry is disabled', async () => {
+    properties = ['settings.feature_flags', 'settings.connections', 'settings.health'].map((feature) => ({
+      name: `${feature}.disable`,
+      value: 'true',
+    }));
+    renderShell();
+    const nav = await findMainNav();
+    expect(within(nav).queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
   });
 
   it('links the product logo to the home page', async () => {
