@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createApp } from '../app';
 import { schemaCacheFor } from '../data-api/data-api-plugin';
 import { loadConfig } from '../platform/config';
 import { benchDataDir, benchSession, openBenchDatabase } from './bench-database';
 import { benchDataApi } from './data-api';
+import { benchDashboardFirstRows } from './dashboard-first-rows';
 import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
 
@@ -65,6 +68,15 @@ async function main(): Promise<void> {
         console.log(
           `${label.padEnd(28)} p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, p99 ${ms(result.p99)}, ` +
             `${(result.bytes / 1024).toFixed(1)} kB, ${result.checks} checks   (goal p95 < 500 ms: ${result.p95 < 500 ? 'met' : 'NOT met'})`,
+        );
+      }
+      const dashboard = existsSync(path.join(config.webDist, 'index.html')) ? await benchDashboardFirstRows({ url, cookie }) : null;
+      if (dashboard === null) {
+        console.log('Dashboard in Chromium: skipped (needs /usr/bin/chromium and the built web app: npm run build).');
+      } else {
+        console.log(
+          `Dashboard first rows in Chromium: median ${ms(dashboard.p50Ms)}, slowest ${ms(dashboard.maxMs)} over ${dashboard.runs} loads` +
+            `   (goal < 2 s: ${dashboard.maxMs < 2000 ? 'met' : 'NOT met'})`,
         );
       }
     }
