@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { ResolvedConnection } from './connection-lookup';
+import type { ResolvedConnection } from '../connections/connection-store';
 
 export interface EmailMessage {
   to: string;

@@ -1,4 +1,4 @@
-import type { ResolvedConnection } from './connection-lookup';
+import type { ResolvedConnection } from '../connections/connection-store';
 
 export interface JiraIssueFields {
   project: string;

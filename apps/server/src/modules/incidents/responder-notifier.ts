@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { QueuedEvent } from '../../platform/event-queue';
-import { findConnection, type ResolvedConnection } from './connection-lookup';
+import { resolveConnection, type ResolvedConnection } from '../connections/connection-store';
 import { sendResponderEmail } from './email-responder';
 import { createJiraIssue } from './jira-responder';
 
@@ -47,8 +47,7 @@ function clientSettings(teamSpec: Record<string, unknown> | null, type: string):
 export function responderNotifier(pool: pg.Pool, secretKey: Buffer): (event: QueuedEvent) => Promise<void> {
   const connectionFor = async (ref: string | undefined, kinds: readonly string[], label: string): Promise<ResolvedConnection> => {
     if (ref === undefined || ref === '') throw new Error(`No ${label} connection is configured for this responder or its team`);
-    const connection = await findConnection(pool, secretKey, ref);
-    if (connection === null) throw new Error(`The ${label} connection ${ref} does not exist`);
+    const connection = await resolveConnection(pool, secretKey, ref);
     if (!kinds.includes(connection.type)) throw new Error(`The connection ${ref} is of type ${connection.type}, not ${kinds.join(' or ')}`);
     return connection;
   };
