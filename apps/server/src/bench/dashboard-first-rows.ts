@@ -39,7 +39,7 @@ export async function benchDashboardFirstRows(options: { url: string; cookie: st
       await page.getByRole('table', { name: 'Health checks' }).getByRole('row').nth(1).waitFor({ timeout: 30_000 });
       const elapsed = performance.now() - started;
       await page.close();
-      // The first visit warms the browser's HTTP cache for the app's assets, as any real second visit would be.
+      // The first visit warms the browser's HTTP cache for the app's assets, as a returning visitor's would be.
       if (i > 0) timings.push(elapsed);
     }
     timings.sort((a, b) => a - b);

@@ -153,7 +153,7 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
       const immutable = relative.startsWith('assets/');
       return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(relative);
     }
-    // Client-side routing: any other page path is the single-page app.
+    // Client-side routing: every other page path is the single-page app.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

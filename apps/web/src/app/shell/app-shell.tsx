@@ -15,7 +15,7 @@ export function AppShell() {
 
   if (session.isError) {
     if (isApiError(session.error) && REDIRECTING_STATUSES.has(session.error.status)) return <ShellSkeleton />;
-    // Spec 001 §8: any other whoami failure is the error page's business.
+    // Spec 001 §8: every other whoami failure is the error page's business.
     throw session.error;
   }
   // Routes render only once flags are known, so a disabled area never flashes. A failed flag load (already toasted)
