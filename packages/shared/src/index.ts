@@ -5,3 +5,4 @@ export * from './filter-codec';
 export * from './time-ranges';
 export * from './formatters';
 export * from './incidents';
+export * from './health';

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { RangeSource } from './time-window';
+import type { CheckSummary } from '@opsdeck/shared';
 
 export interface SummaryFilters {
   checkIds: string[] | null;
@@ -36,31 +37,6 @@ export interface SummaryView {
  * computed now from the raw rows or a rollup table for just the checks that need them.
  */
 export type StatsSource = { kind: 'window'; windowKey: string } | { kind: 'computed'; source: RangeSource; since: Date };
-
-export interface CheckSummary {
-  id: string;
-  name: string;
-  canary_id: string;
-  canary_name: string;
-  namespace: string | null;
-  agent_id: string | null;
-  agent_name: string | null;
-  type: string;
-  icon: string | null;
-  endpoint: string | null;
-  description: string | null;
-  owner: string | null;
-  labels: Record<string, string>;
-  status: 'healthy' | 'unhealthy' | null;
-  severity: string | null;
-  uptime: { passed: number; failed: number };
-  latency: { p95: number | null; p97: number | null; p99: number | null };
-  last_runtime: string | null;
-  next_runtime: string | null;
-  last_transition_time: string | null;
-  created_at: string;
-  deleted_at: string | null;
-}
 
 const SLOTS = 13;
 const HISTOGRAM_SUMS = `array[${Array.from({ length: SLOTS }, (_, i) => `coalesce(sum(r.duration_histogram[${i + 1}]), 0)`).join(', ')}]::integer[]`;
