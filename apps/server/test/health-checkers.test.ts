@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -260,9 +262,247 @@ describe('checkers against local targets', () => {
     });
   });
 
+  describe('elasticsearch and alertmanager', () => {
+    let services: SearchServices;
+
+    beforeAll(async () => {
+      services = await startSearchServices();
+    });
+    afterAll(async () => {
+      await services.close();
+    });
+
+    it('posts a counting search to the index and passes when the hits equal results', async () => {
+      const result = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"query":{"term":{"level":"error"}}}', results: 2 });
+      expect(result).toMatchObject({ pass: true, error: null, message: '2 hits', details: { index: 'logs', hits: 2 } });
+      const seen = services.requests.at(-1);
+      expect(seen).toMatchObject({ method: 'POST', path: '/logs/_search' });
+      expect(seen?.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(seen?.body ?? '')).toEqual({ query: { term: { level: 'error' } }, size: 0, track_total_hits: true });
+    });
+
+    it('wraps a bare query clause and searches everything when the query is left out', async () => {
+      const clause = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"term":{"level":"info"}}' });
+      expect(clause).toMatchObject({ pass: true, message: '1 hit' });
+      expect(JSON.parse(services.requests.at(-1)?.body ?? '')).toMatchObject({ query: { term: { level: 'info' } } });
+      const all = await run('elasticsearch', { name: 'es', url: `${services.url}/`, index: 'logs', query: { query: { match_all: {} } }, results: 3 });
+      expect(all).toMatchObject({ pass: true, message: '3 hits' });
+      const defaulted = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs' });
+      expect(defaulted).toMatchObject({ pass: true, message: '3 hits' });
+    });
+
+    it('fails when the number of hits differs from results', async () => {
+      const result = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"term":{"level":"error"}}', results: 5 });
+      expect(result).toMatchObject({ pass: false, error: '2 hits; expected 5', details: { hits: 2 } });
+    });
+
+    it('reports the type and reason of an Elasticsearch error answer', async () => {
+      const missing = await run('elasticsearch', { name: 'es', url: services.url, index: 'nope' });
+      expect(missing).toMatchObject({ pass: false, error: 'HTTP 404: index_not_found_exception: no such index [nope]' });
+      const unknown = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"fuzzy_thing":{}}' });
+      expect(unknown).toMatchObject({
+        pass: false,
+        error: 'HTTP 400: search_phase_execution_exception: all shards failed (caused by parsing_exception: unknown query [fuzzy_thing])',
+      });
+    });
+
+    it('fails without a request when the query is not valid JSON', async () => {
+      const before = services.requests.length;
+      const result = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"match_all": ' });
+      expect(result).toMatchObject({ pass: false, error: 'The query is not valid JSON' });
+      expect(services.requests.length).toBe(before);
+    });
+
+    it('searches through a stored elasticsearch connection with its credentials', async () => {
+      const key = server.running.context.config.secretKey;
+      await createConnection(server.pool, key, { name: 'search-es', type: 'elasticsearch', url: services.url, username: 'elastic', password: 'changeme' }, null);
+      const result = await run('elasticsearch', { name: 'es', connection: 'connection://default/search-es', index: 'secure', results: 1 });
+      expect(result).toMatchObject({ pass: true, message: '1 hit' });
+      expect(services.requests.at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from('elastic:changeme').toString('base64')}`);
+      const override = await run('elasticsearch', {
+        name: 'es',
+        connection: 'search-es',
+        index: 'secure',
+        authentication: { username: 'elastic', password: { value: 'wrong' } },
+      });
+      expect(override).toMatchObject({ pass: false, error: 'HTTP 401: security_exception: missing authentication credentials' });
+    });
+
+    it('passes when no alert fires and asks only for active, unsilenced, uninhibited alerts', async () => {
+      services.alerts.length = 0;
+      const result = await run('alertmanager', { name: 'am', url: services.url });
+      expect(result).toMatchObject({ pass: true, error: null, message: 'No matching alerts firing' });
+      const query = new URL(services.requests.at(-1)?.path ?? '', 'http://x').searchParams;
+      expect(Object.fromEntries(query)).toEqual({ active: 'true', silenced: 'false', inhibited: 'false' });
+    });
+
+    it('fails while alerts fire, naming them with their counts and listing them in the details', async () => {
+      services.alerts.splice(0, services.alerts.length, ...FIRING_ALERTS);
+      const result = await run('alertmanager', { name: 'am', url: services.url });
+      expect(result).toMatchObject({ pass: false, error: '4 alerts firing: KubePodCrashLooping (2), TargetDown (1), Watchdog (1)' });
+      const details = result.details as { total: number; alerts: Record<string, unknown>[] };
+      expect(details.total).toBe(4);
+      expect(details.alerts[0]).toEqual({
+        name: 'TargetDown',
+        labels: { alertname: 'TargetDown', severity: 'critical', namespace: 'prod' },
+        startsAt: '2024-05-01T10:00:00.000Z',
+        summary: 'Target is down',
+      });
+    });
+
+    it('passes when every firing alert is ignored by name or excluded by any one of its labels', async () => {
+      services.alerts.splice(0, services.alerts.length, ...FIRING_ALERTS);
+      const ignored = await run('alertmanager', { name: 'am', url: services.url, ignore: ['Watchdog', 'Kube.*', 'TargetDown'] });
+      expect(ignored).toMatchObject({ pass: true, message: 'No matching alerts firing', details: { examined: 4 } });
+      const excluded = await run('alertmanager', {
+        name: 'am',
+        url: services.url,
+        ignore: ['Watchdog', 'TargetDown'],
+        exclude_filters: { namespace: 'dev', severity: 'critical' },
+      });
+      expect(excluded).toMatchObject({ pass: true, message: 'No matching alerts firing' });
+      const partly = await run('alertmanager', { name: 'am', url: services.url, ignore: ['Watchdog', 'TargetDown'], exclude_filters: { namespace: 'dev' } });
+      expect(partly).toMatchObject({ pass: false, error: '1 alert firing: KubePodCrashLooping (1)' });
+      expect((partly.details as { alerts: { labels: Record<string, string> }[] }).alerts[0]?.labels.namespace).toBe('prod');
+    });
+
+    it('watches only the alerts named or matched by alerts, and sends filters as matchers', async () => {
+      services.alerts.splice(0, services.alerts.length, ...FIRING_ALERTS);
+      const named = await run('alertmanager', { name: 'am', url: services.url, alerts: ['TargetDown'] });
+      expect(named).toMatchObject({ pass: false, error: '1 alert firing: TargetDown (1)' });
+      const pattern = await run('alertmanager', { name: 'am', url: services.url, alerts: ['Kube.*'] });
+      expect(pattern).toMatchObject({ pass: false, error: '2 alerts firing: KubePodCrashLooping (2)' });
+      const anchored = await run('alertmanager', { name: 'am', url: services.url, alerts: ['Kube'] });
+      expect(anchored).toMatchObject({ pass: true, message: 'No matching alerts firing' });
+      const filtered = await run('alertmanager', { name: 'am', url: services.url, filters: { severity: 'critical' } });
+      expect(filtered).toMatchObject({ pass: false, error: '2 alerts firing: TargetDown (1), KubePodCrashLooping (1)' });
+      const query = new URL(services.requests.at(-1)?.path ?? '', 'http://x').searchParams;
+      expect(query.getAll('filter')).toEqual(['severity="critical"']);
+    });
+
+    it('reads alerts through a stored connection', async () => {
+      services.alerts.splice(0, services.alerts.length, ...FIRING_ALERTS);
+      const key = server.running.context.config.secretKey;
+      await createConnection(server.pool, key, { name: 'alerts-am', type: 'http', url: services.url }, null);
+      const result = await run('alertmanager', { name: 'am', connection: 'connection://default/alerts-am', alerts: ['Watchdog'] });
+      expect(result).toMatchObject({ pass: false, error: '1 alert firing: Watchdog (1)' });
+    });
+  });
+
   it('reports a spec that does not fit its check type instead of throwing', async () => {
     const result = await run('tcp', { name: 'x', thresholdMillis: 'fast' });
     expect(result.pass).toBe(false);
     expect(result.error).toMatch(/^Invalid check spec: thresholdMillis/);
   });
 });
+
+interface SearchRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+interface SearchServices {
+  url: string;
+  requests: SearchRequest[];
+  /** What the fake Alertmanager answers; tests replace its contents. */
+  alerts: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+const FIRING_ALERTS: Record<string, unknown>[] = [
+  {
+    labels: { alertname: 'TargetDown', severity: 'critical', namespace: 'prod' },
+    annotations: { summary: 'Target is down' },
+    startsAt: '2024-05-01T10:00:00.000Z',
+    status: { state: 'active' },
+  },
+  { labels: { alertname: 'KubePodCrashLooping', severity: 'critical', namespace: 'prod' }, annotations: {}, startsAt: '2024-05-01T10:05:00.000Z' },
+  { labels: { alertname: 'KubePodCrashLooping', severity: 'warning', namespace: 'dev' }, annotations: {}, startsAt: '2024-05-01T10:06:00.000Z' },
+  { labels: { alertname: 'Watchdog', severity: 'none' }, annotations: {}, startsAt: '2024-05-01T09:00:00.000Z' },
+];
+
+const SEARCH_DOCUMENTS: Record<string, { level: string }[]> = {
+  logs: [{ level: 'error' }, { level: 'error' }, { level: 'info' }],
+  secure: [{ level: 'info' }],
+};
+
+function esError(status: number, type: string, reason: string, rootCause = { type, reason }): string {
+  return JSON.stringify({ error: { root_cause: [rootCause], type, reason }, status });
+}
+
+/** Counts like Elasticsearch for match_all and term/match on `level`; anything else is an unknown query. */
+function esSearch(index: string, headers: http.IncomingHttpHeaders, body: string): { status: number; body: string } {
+  const documents = SEARCH_DOCUMENTS[index];
+  if (documents === undefined) return { status: 404, body: esError(404, 'index_not_found_exception', `no such index [${index}]`) };
+  if (index === 'secure' && headers.authorization !== `Basic ${Buffer.from('elastic:changeme').toString('base64')}`) {
+    return { status: 401, body: esError(401, 'security_exception', 'missing authentication credentials') };
+  }
+  const search = JSON.parse(body) as { query?: Record<string, Record<string, string>>; size?: number; track_total_hits?: boolean };
+  if (search.size !== 0 || search.track_total_hits !== true || headers['content-type'] !== 'application/json') {
+    return { status: 400, body: esError(400, 'illegal_argument_exception', 'expected a counting search') };
+  }
+  const [kind, clause] = Object.entries(search.query ?? { match_all: {} })[0] ?? [];
+  let total: number;
+  if (kind === 'match_all') total = documents.length;
+  else if ((kind === 'term' || kind === 'match') && clause !== undefined) total = documents.filter((doc) => doc.level === clause.level).length;
+  else {
+    const cause = { type: 'parsing_exception', reason: `unknown query [${kind ?? ''}]` };
+    return { status: 400, body: esError(400, 'search_phase_execution_exception', 'all shards failed', cause) };
+  }
+  return { status: 200, body: JSON.stringify({ took: 1, timed_out: false, hits: { total: { value: total, relation: 'eq' }, hits: [] } }) };
+}
+
+/** Applies `label="value"` matchers the way Alertmanager's /api/v2/alerts does; refuses a state it is not asked for. */
+function amAlerts(alerts: Record<string, unknown>[], query: URLSearchParams): { status: number; body: string } {
+  if (query.get('active') !== 'true' || query.get('silenced') !== 'false' || query.get('inhibited') !== 'false') {
+    return { status: 400, body: JSON.stringify({ message: 'unexpected state filter' }) };
+  }
+  const matchers = query.getAll('filter').map((filter) => {
+    const match = /^(\w+)="(.*)"$/.exec(filter);
+    return match === null ? null : { label: match[1] ?? '', value: JSON.parse(`"${match[2] ?? ''}"`) as string };
+  });
+  if (matchers.includes(null)) return { status: 400, body: JSON.stringify({ message: 'bad matcher' }) };
+  const matching = alerts.filter((alert) => {
+    const labels = alert.labels as Record<string, string>;
+    return matchers.every((matcher) => matcher !== null && labels[matcher.label] === matcher.value);
+  });
+  return { status: 200, body: JSON.stringify(matching) };
+}
+
+/** One local server answering Elasticsearch's POST /{index}/_search and Alertmanager's GET /api/v2/alerts. */
+async function startSearchServices(): Promise<SearchServices> {
+  const requests: SearchRequest[] = [];
+  const alerts: Record<string, unknown>[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+      const url = new URL(path, 'http://x');
+      const search = /^\/([^/]+)\/_search$/.exec(url.pathname);
+      let answer = { status: 404, body: JSON.stringify({ message: 'not found' }) };
+      if (req.method === 'POST' && search !== null) answer = esSearch(decodeURIComponent(search[1] ?? ''), req.headers, body);
+      else if (req.method === 'GET' && url.pathname === '/api/v2/alerts') answer = amAlerts(alerts, url.searchParams);
+      res.statusCode = answer.status;
+      res.setHeader('content-type', 'application/json');
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    alerts,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -7,6 +7,7 @@ import { runExecCheck } from './exec-checker';
 import { runFolderCheck } from './folder-checker';
 import { runDnsCheck, runHttpCheck, runIcmpCheck, runTcpCheck } from './network-checkers';
 import { runPrometheusCheck } from './prometheus-checker';
+import { runAlertmanagerCheck, runElasticsearchCheck } from './search-checkers';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const EXEC_DEFAULT_TIMEOUT_MS = 30_000;
@@ -55,6 +56,10 @@ async function dispatch(type: string, spec: Record<string, unknown>, context: Ch
       return runPrometheusCheck(parseCheckSpec('prometheus', spec), context);
     case 'catalog':
       return runCatalogCheck(parseCheckSpec('catalog', spec), context);
+    case 'elasticsearch':
+      return runElasticsearchCheck(parseCheckSpec('elasticsearch', spec), context);
+    case 'alertmanager':
+      return runAlertmanagerCheck(parseCheckSpec('alertmanager', spec), context);
   }
 }
 
