@@ -259,16 +259,15 @@ export const dataApiPlugin: DomainPlugin = {
       let statement: string;
       if (method === 'POST') {
         const body = parseBody(request.body);
-        hooks.validate(relation.name, (Array.isArray(body) ? body : [body]).filter(isRecord), method);
-        statement = insertStatement(relation, query, prefs, body, params);
+        statement = insertStatement(relation, query, prefs, writtenBody(body, (rows) => hooks.apply(relation.name, rows, method)), params);
       } else if (method === 'PATCH') {
         if (!hasRootFilter(root)) throw apiErrors.missingFilter('UPDATE');
         const body = parseBody(request.body);
         if (!isRecord(body)) throw apiErrors.invalidBody('PATCH needs a JSON object');
-        hooks.validate(relation.name, [body], method);
-        const columns = Object.keys(body);
+        const [written = body] = hooks.apply(relation.name, [body], method);
+        const columns = Object.keys(written);
         for (const column of columns) if (!relation.columns.has(column)) throw apiErrors.columnNotFound(relation.name, column);
-        statement = columns.length === 0 ? `select * from ${qualifiedSource(relation)} where false` : updateSql(root, columns, body, params);
+        statement = columns.length === 0 ? `select * from ${qualifiedSource(relation)} where false` : updateSql(root, columns, written, params);
       } else {
         if (!hasRootFilter(root)) throw apiErrors.missingFilter('DELETE');
         statement = deleteSql(root, params);
@@ -371,6 +370,13 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 function qualifiedSource(relation: Relation): string {
   return `"public"."${relation.name.replace(/"/g, '""')}"`;
+}
+
+/** The POST body with its rows passed through the write hooks; a body that is not rows is left for insertStatement to refuse. */
+function writtenBody(body: unknown, hook: (rows: Array<Record<string, unknown>>) => Array<Record<string, unknown>>): unknown {
+  if (isRecord(body)) return hook([body])[0];
+  if (Array.isArray(body) && body.every(isRecord)) return hook(body);
+  return body;
 }
 
 function insertStatement(relation: Relation, query: ParsedQuery, prefs: Preferences, body: unknown, params: SqlParams): string {

@@ -3,8 +3,14 @@ import { parse as parseYaml } from 'yaml';
 import { isValidSchedule } from './schedule';
 import { parseDurationMs, parseSizeBytes } from './units';
 
-/** A secret-capable field (spec 001 §3): a static value, written plainly or as {value}. */
-const secretValue = z.union([z.string(), z.object({ value: z.string() })]).transform((v) => (typeof v === 'string' ? v : v.value));
+/**
+ * A secret-capable field (spec 001 §3): a static value, written plainly or as {value}, or stored sealed as
+ * {$encrypted} (canary-secrets.ts). Sealed values validate here; the scheduler opens them before a check runs, so
+ * a checker never sees one.
+ */
+const secretValue = z
+  .union([z.string(), z.object({ value: z.string() }), z.strictObject({ $encrypted: z.string() })])
+  .transform((v) => (typeof v === 'string' ? v : 'value' in v ? v.value : ''));
 const duration = z.union([z.string(), z.number()]).refine((v) => parseDurationMs(v) !== null, 'must be a duration such as 500ms, 30s or 1h');
 const size = z.union([z.string(), z.number()]).refine((v) => parseSizeBytes(v) !== null, 'must be a size such as 512, 10MB or 1Gi');
 const labels = z.record(z.string(), z.string());
@@ -22,7 +28,7 @@ const common = {
 };
 
 const headers = z
-  .union([z.record(z.string(), z.string()), z.array(z.object({ name: z.string(), value: secretValue }))])
+  .union([z.record(z.string(), secretValue), z.array(z.object({ name: z.string(), value: secretValue }))])
   .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
 
 const httpCheck = z.looseObject({
@@ -121,6 +127,47 @@ const prometheusCheck = z.looseObject({
   threshold: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
 });
 
+/** Checks that talk to a service accept its URL or a stored connection that holds it. */
+const hasUrlOrConnection = (spec: { url?: string | undefined; connection?: string | undefined }): boolean =>
+  (spec.url ?? '') !== '' || (spec.connection ?? '') !== '';
+const urlOrConnectionIssue = { message: 'Set url or connection', path: ['url'] };
+
+const elasticsearchCheck = z
+  .looseObject({
+    ...common,
+    url: z.string().optional(),
+    connection: z.string().optional(),
+    index: z
+      .string()
+      .min(1, 'This field is required')
+      .refine((index) => !/[\s/\\?#]/.test(index) && index !== '.' && index !== '..', 'must be an index name or pattern (no spaces, /, \\, ? or #)'),
+    /** A search body or a bare query clause, as JSON text or as an object; match_all when left out. */
+    query: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    results: z.number().int().min(0).optional(),
+    authentication: z.object({ username: secretValue, password: secretValue }).optional(),
+  })
+  .refine(hasUrlOrConnection, urlOrConnectionIssue);
+
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const labelMatchers = z.record(z.string(), z.string()).superRefine((matchers, context) => {
+  for (const label of Object.keys(matchers)) {
+    if (!LABEL_NAME.test(label)) context.addIssue({ code: 'custom', message: 'must be a label name (letters, digits and _)', path: [label] });
+  }
+});
+
+const alertmanagerCheck = z
+  .looseObject({
+    ...common,
+    url: z.string().optional(),
+    connection: z.string().optional(),
+    /** Alert names or regular expressions (anchored) matched against `alertname`; every alert when empty. */
+    alerts: z.array(z.string()).optional(),
+    ignore: z.array(z.string()).optional(),
+    filters: labelMatchers.optional(),
+    exclude_filters: labelMatchers.optional(),
+  })
+  .refine(hasUrlOrConnection, urlOrConnectionIssue);
+
 const catalogCheck = z.looseObject({
   ...common,
   selector: z
@@ -150,6 +197,8 @@ export const CHECK_SCHEMAS = {
   folder: folderCheck,
   prometheus: prometheusCheck,
   catalog: catalogCheck,
+  elasticsearch: elasticsearchCheck,
+  alertmanager: alertmanagerCheck,
 } as const;
 
 export type CheckType = keyof typeof CHECK_SCHEMAS;
@@ -166,6 +215,8 @@ export type MongoCheckSpec = CheckSpecOf<'mongodb'>;
 export type FolderCheckSpec = CheckSpecOf<'folder'>;
 export type PrometheusCheckSpec = CheckSpecOf<'prometheus'>;
 export type CatalogCheckSpec = CheckSpecOf<'catalog'>;
+export type ElasticsearchCheckSpec = CheckSpecOf<'elasticsearch'>;
+export type AlertmanagerCheckSpec = CheckSpecOf<'alertmanager'>;
 
 function isCheckType(key: string): key is CheckType {
   return Object.hasOwn(CHECK_SCHEMAS, key);

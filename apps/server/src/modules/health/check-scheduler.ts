@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
 import { resolveConnection } from '../connections/connection-store';
+import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
 import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 
@@ -172,19 +173,31 @@ export class CheckScheduler {
   }
 
   private async runOne(check: ClaimedCheck): Promise<RecordedRun | null> {
-    const { pool, secretKey } = this.options;
     const startedAt = new Date();
     let result: CheckResult;
     try {
-      result = await runCheck(check.type, check.spec, {
-        pool,
-        signal: this.controller.signal,
-        resolveConnection: (reference) => resolveConnection(pool, secretKey, reference),
-      });
+      result = await this.execute(check);
     } finally {
       this.inflight -= 1;
     }
     return this.record(check, startedAt, result);
+  }
+
+  /** Secrets are opened only here, in memory, for the one run: the stored spec keeps them sealed. */
+  private async execute(check: ClaimedCheck): Promise<CheckResult> {
+    const { pool, secretKey } = this.options;
+    let spec: Record<string, unknown>;
+    try {
+      spec = decryptSpecSecrets(secretKey, check.spec);
+    } catch (error) {
+      if (!(error instanceof SpecSecretError)) throw error;
+      return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };
+    }
+    return runCheck(check.type, spec, {
+      pool,
+      signal: this.controller.signal,
+      resolveConnection: (reference) => resolveConnection(pool, secretKey, reference),
+    });
   }
 
   /** One statement: the status row (rollups follow by trigger), the check's state, and an event on a transition. */

@@ -1,6 +1,14 @@
 import { checkTypeChoice, fieldName, type CheckFieldDefinition } from './health-check-types';
 
-export type CheckFieldValue = string | number | number[] | null;
+/**
+ * A secret as the server stores it (apps/server canary-secrets.ts): the form shows only that it is set, and sends
+ * the envelope back untouched so the server keeps the secret.
+ */
+export interface SecretEnvelope {
+  $encrypted: string;
+}
+
+export type CheckFieldValue = string | number | number[] | SecretEnvelope | null;
 
 export interface CheckFormValues {
   type: string;
@@ -13,6 +21,10 @@ export interface CheckFormValues {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isSecretEnvelope(value: unknown): value is SecretEnvelope {
+  return isRecord(value) && typeof value.$encrypted === 'string' && Object.keys(value).length === 1;
 }
 
 function readPath(entry: Record<string, unknown>, path: readonly string[]): unknown {
@@ -44,6 +56,9 @@ function formValue(field: CheckFieldDefinition, raw: unknown): CheckFieldValue {
       return Array.isArray(raw) ? raw.filter((code): code is number => typeof code === 'number') : [];
     case 'list':
       return Array.isArray(raw) ? raw.filter((item): item is string => typeof item === 'string').join(', ') : '';
+    case 'password':
+      if (isSecretEnvelope(raw)) return { $encrypted: raw.$encrypted };
+      return typeof raw === 'string' ? raw : isRecord(raw) && typeof raw.value === 'string' ? raw.value : '';
     default:
       return typeof raw === 'string' ? raw : raw === undefined ? ((field.defaultValue as string | undefined) ?? '') : String(raw);
   }
@@ -85,6 +100,7 @@ export function checkFormFromSpec(spec: Record<string, unknown>): CheckFormValue
 
 function specValue(field: CheckFieldDefinition, value: CheckFieldValue | undefined): unknown {
   if (value === null || value === undefined) return undefined;
+  if (isSecretEnvelope(value)) return field.input === 'password' ? { $encrypted: value.$encrypted } : undefined;
   switch (field.input) {
     case 'number':
       return typeof value === 'number' ? value : undefined;

@@ -1,15 +1,66 @@
-import type { Control } from 'react-hook-form';
+import { useState } from 'react';
+import { useController, type Control } from 'react-hook-form';
+import { FormField, fieldIds } from '@/components/forms/form-field';
+import { inputClass } from '@/components/forms/styles';
 import { NumberField } from '@/components/forms/number-field';
 import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
-import { isCheckFieldVisible, type CheckFieldValue } from '../check-spec-model';
+import { isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
 import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
 import { ResponseCodesField } from './response-codes-field';
 import { ValidatedTextField } from './validated-text-field';
 
 const SCHEDULE_OPTIONS = SCHEDULE_CHOICES.map((schedule) => ({ value: schedule, label: schedule }));
+
+const SECRET_SET_PLACEHOLDER = 'Secret is set — type to replace';
+
+interface SecretFieldProps {
+  control: Control<ResourceFormValues>;
+  name: `check.fields.${string}`;
+  label: string;
+  disabled: boolean;
+}
+
+/**
+ * A password of the spec. The server never sends a stored secret back, only its envelope: the input then stays empty
+ * and the envelope is kept unless a new value is typed (clearing what was typed keeps it too) or Remove is pressed.
+ */
+function SecretField({ control, name, label, disabled }: SecretFieldProps) {
+  const { field } = useController({ control, name });
+  const [stored, setStored] = useState<SecretEnvelope | null>(() => (isSecretEnvelope(field.value) ? field.value : null));
+  const isSet = isSecretEnvelope(field.value);
+  const { id } = fieldIds(name);
+  const handleRemove = () => {
+    setStored(null);
+    field.onChange('');
+  };
+  return (
+    <FormField id={id} label={label}>
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="password"
+          name={field.name}
+          ref={field.ref}
+          value={typeof field.value === 'string' ? field.value : ''}
+          onChange={(event) => field.onChange(event.target.value === '' && stored !== null ? stored : event.target.value)}
+          onBlur={field.onBlur}
+          placeholder={stored !== null ? SECRET_SET_PLACEHOLDER : undefined}
+          autoComplete="new-password"
+          disabled={disabled}
+          className={inputClass(false)}
+        />
+        {isSet && (
+          <button type="button" onClick={handleRemove} disabled={disabled} className="shrink-0 text-sm text-gray-600 underline hover:text-gray-900">
+            Remove
+          </button>
+        )}
+      </div>
+    </FormField>
+  );
+}
 
 interface CheckFieldProps {
   control: Control<ResourceFormValues>;
@@ -38,7 +89,7 @@ function CheckField({ control, field, disabled }: CheckFieldProps) {
     case 'textarea':
       return <TextAreaField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} rows={5} disabled={disabled} />;
     case 'password':
-      return <TextField control={control} name={name} label={field.label} type="password" disabled={disabled} />;
+      return <SecretField control={control} name={name} label={field.label} disabled={disabled} />;
     case 'list':
       return <TextField control={control} name={name} label={field.label} hint="Separate values with commas" placeholder={field.placeholder} disabled={disabled} />;
     case 'text':

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../platform/errors';
+import { checksFromCanarySpec, parseCheckSpec } from './canary-spec';
+import {
+  decryptSpecSecrets,
+  encryptSpecSecrets,
+  isSecretEnvelope,
+  openSecret,
+  sealSecret,
+  sealSpecSecrets,
+  SpecSecretError,
+} from './canary-secrets';
+
+const key = randomBytes(32);
+const otherKey = randomBytes(32);
+
+function spec(): Record<string, unknown> {
+  return {
+    schedule: '@every 1m',
+    env: { DB_PASSWORD: 'canary-env-secret', REGION: 'eu-west-1' },
+    http: [
+      {
+        name: 'api',
+        url: 'https://api.example.com/health',
+        authentication: { username: 'ada', password: 'basic-secret' },
+        headers: { Authorization: 'Bearer header-secret', 'X-Api-Key': { value: 'key-secret' }, Accept: 'application/json' },
+        labels: { token: 'not-a-secret-label' },
+      },
+      {
+        name: 'listed-headers',
+        url: 'https://api.example.com/other',
+        headers: [
+          { name: 'Cookie', value: 'session=cookie-secret' },
+          { name: 'Accept', value: 'text/plain' },
+        ],
+      },
+    ],
+    redis: [{ name: 'cache', addr: 'redis:6379', password: 'redis-secret' }],
+    postgres: [{ name: 'db', connection: 'connection://default/orders', password: { value: 'pg-secret' } }],
+    elasticsearch: [{ name: 'search', url: 'http://es:9200', index: 'logs', authentication: { username: 'elastic', password: 'es-secret' } }],
+    exec: [{ name: 'script', script: 'echo ok', env: { GITHUB_TOKEN: 'exec-secret', MODE: 'fast' } }],
+  };
+}
+
+const PLAINTEXTS = ['canary-env-secret', 'basic-secret', 'header-secret', 'key-secret', 'cookie-secret', 'redis-secret', 'pg-secret', 'es-secret', 'exec-secret'];
+
+describe('canary spec secrets', () => {
+  it('seals every kind of secret value and no plaintext is left in the stored spec', () => {
+    const { spec: sealed, sealed: count, problems } = sealSpecSecrets(key, spec());
+    const text = JSON.stringify(sealed);
+    for (const plaintext of PLAINTEXTS) expect(text).not.toContain(plaintext);
+    expect(count).toBe(PLAINTEXTS.length);
+    expect(problems).toEqual([]);
+    const http = (sealed.http as Array<Record<string, unknown>>)[0] as { authentication: { password: unknown }; headers: Record<string, unknown> };
+    expect(isSecretEnvelope(http.authentication.password)).toBe(true);
+    expect(isSecretEnvelope(http.headers['X-Api-Key'])).toBe(true);
+  });
+
+  it('leaves values that are not secret, references and labels as they were', () => {
+    const sealed = encryptSpecSecrets(key, spec());
+    const [api, listed] = sealed.http as Array<Record<string, unknown>>;
+    expect(api).toMatchObject({ url: 'https://api.example.com/health', authentication: { username: 'ada' }, labels: { token: 'not-a-secret-label' } });
+    expect((api?.headers as Record<string, unknown>).Accept).toBe('application/json');
+    expect(listed?.headers).toEqual([
+      { name: 'Cookie', value: expect.objectContaining({ $encrypted: expect.any(String) }) },
+      { name: 'Accept', value: 'text/plain' },
+    ]);
+    const reference = { valueFrom: { secretKeyRef: { name: 'api', key: 'token' } } };
+    const referenced = { s3: [{ name: 'bucket', secretKey: reference, headers: [{ name: 'X-Token', ...reference }] }] };
+    expect(sealSpecSecrets(key, referenced)).toEqual({ spec: referenced, sealed: 0, problems: [] });
+    expect(sealed.env).toMatchObject({ REGION: 'eu-west-1' });
+    expect((sealed.exec as Array<{ env: Record<string, unknown> }>)[0]?.env.MODE).toBe('fast');
+    expect(sealed.schedule).toBe('@every 1m');
+  });
+
+  it('opens a sealed spec back to the original values, with {value} secrets as plain strings', () => {
+    const opened = decryptSpecSecrets(key, encryptSpecSecrets(key, spec()));
+    const original = spec();
+    (original.postgres as Array<Record<string, unknown>>)[0] = { name: 'db', connection: 'connection://default/orders', password: 'pg-secret' };
+    const http = original.http as Array<{ headers: Record<string, unknown> }>;
+    if (http[0] !== undefined) http[0].headers['X-Api-Key'] = 'key-secret';
+    expect(opened).toEqual(original);
+  });
+
+  it('keeps an envelope of this key as it is, so an edit that sends it back keeps the secret', () => {
+    const envelope = sealSecret(key, 'kept');
+    const input = { redis: [{ name: 'cache', addr: 'redis:6379', password: envelope }] };
+    const { spec: sealed, sealed: count } = sealSpecSecrets(key, input);
+    expect(count).toBe(0);
+    expect((sealed.redis[0] as { password: unknown }).password).toBe(envelope);
+    expect(openSecret(key, envelope)).toBe('kept');
+  });
+
+  it('refuses an envelope sealed under another key with a coded 400', () => {
+    const foreign = { http: [{ name: 'api', url: 'https://x', authentication: { username: 'u', password: sealSecret(otherKey, 'theirs') } }] };
+    expect(sealSpecSecrets(key, foreign).problems).toEqual([{ kind: 'undecryptable', path: 'http[0].authentication.password' }]);
+    let thrown: unknown;
+    try {
+      encryptSpecSecrets(key, foreign);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).toBody()).toMatchObject({
+      code: 'OD_SPEC_SECRET',
+      message: 'A secret in the spec cannot be decrypted; enter it again',
+      details: 'http[0].authentication.password',
+    });
+    expect(() => decryptSpecSecrets(key, foreign)).toThrow(SpecSecretError);
+  });
+
+  it('refuses a URL that carries a password and names the field', () => {
+    const input = { postgres: [{ name: 'db', url: 'postgres://app:hunter2@db:5432/orders' }] };
+    expect(() => encryptSpecSecrets(key, input)).toThrow(/Put the password of postgres\[0\]\.url in a connection or in the password field, not in the URL/);
+    expect(encryptSpecSecrets(key, { postgres: [{ name: 'db', url: 'postgres://app@db:5432/orders' }] })).toEqual({
+      postgres: [{ name: 'db', url: 'postgres://app@db:5432/orders' }],
+    });
+  });
+
+  it('leaves empty secrets empty rather than sealing nothing', () => {
+    expect(sealSpecSecrets(key, { redis: [{ name: 'cache', addr: 'r:6379', password: '' }] }).sealed).toBe(0);
+  });
+
+  it('validates a sealed spec as a canary spec, and a sealed header map still parses as headers', () => {
+    const sealed = encryptSpecSecrets(key, spec());
+    expect(checksFromCanarySpec(sealed).map((check) => `${check.type}/${check.name}`)).toContain('redis/cache');
+    const opened = decryptSpecSecrets(key, sealed);
+    const http = parseCheckSpec('http', (opened.http as unknown[])[0]);
+    expect(http.headers).toMatchObject({ Authorization: 'Bearer header-secret', 'X-Api-Key': 'key-secret' });
+    expect(http.authentication).toEqual({ username: 'ada', password: 'basic-secret' });
+  });
+});

@@ -1,0 +1,64 @@
+import '@/components/test-support/browser-polyfills';
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useForm, useWatch } from 'react-hook-form';
+import { checkFormFromSpec, specFromCheckForm } from '../check-spec-model';
+import type { ResourceFormValues } from '../resource-form-values';
+import { HealthCheckForm } from './health-check-form';
+
+const envelope = { $encrypted: 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=' };
+const storedSpec = { redis: [{ name: 'cache', addr: 'redis:6379', password: envelope }] };
+
+function TestForm({ onSubmit }: { onSubmit: (spec: Record<string, unknown>) => void }) {
+  const check = checkFormFromSpec(storedSpec);
+  if (check === null) throw new Error('the redis spec should open in the form');
+  const { control, handleSubmit } = useForm<ResourceFormValues>({
+    defaultValues: { name: 'cache', namespace: 'default', labels: {}, specMode: 'form', spec: storedSpec, check },
+  });
+  const fieldValues = useWatch({ control, name: 'check.fields' });
+  return (
+    <form onSubmit={handleSubmit((values) => onSubmit(specFromCheckForm(values.check)))}>
+      <HealthCheckForm control={control} type="redis" fieldValues={fieldValues} disabled={false} />
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+async function submitted(act: (user: ReturnType<typeof userEvent.setup>, password: HTMLElement) => Promise<void>): Promise<unknown> {
+  const user = userEvent.setup();
+  const onSubmit = vi.fn();
+  render(<TestForm onSubmit={onSubmit} />);
+  await act(user, screen.getByLabelText('Password'));
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  expect(onSubmit).toHaveBeenCalledTimes(1);
+  const [spec] = onSubmit.mock.calls[0] as [Record<string, unknown>];
+  return (spec.redis as Array<Record<string, unknown>>)[0]?.password;
+}
+
+describe('a stored password in the health-check form', () => {
+  it('shows the password as set with an empty input, and keeps the stored secret when left alone', async () => {
+    const password = await submitted(async (_user, input) => {
+      expect(input).toHaveValue('');
+      expect(input).toHaveAttribute('placeholder', 'Secret is set — type to replace');
+    });
+    expect(password).toEqual(envelope);
+  });
+
+  it('replaces the stored secret with what is typed', async () => {
+    expect(await submitted((user, input) => user.type(input, 'new-secret'))).toBe('new-secret');
+  });
+
+  it('keeps the stored secret when what was typed is cleared again', async () => {
+    expect(
+      await submitted(async (user, input) => {
+        await user.type(input, 'oops');
+        await user.clear(input);
+      }),
+    ).toEqual(envelope);
+  });
+
+  it('removes the stored secret with Remove', async () => {
+    expect(await submitted((user) => user.click(screen.getByRole('button', { name: 'Remove' })))).toBeUndefined();
+  });
+});
