@@ -5,6 +5,8 @@ import { storageStateFor } from '../support/roles';
 const PASSING = 'opsdeck/healthz';
 const FAILING = 'backup/nightly-job';
 const FOLDER = 'host/tmp-folder';
+/** Passes now but failed once three hours ago: the demo's one warning over the default day. */
+const FLAPPED = 'opsdeck/version';
 
 function checksTable(page: Page): Locator {
   return page.getByRole('table', { name: 'Health checks' });
@@ -134,6 +136,40 @@ test.describe('health dashboard', () => {
     await gotoHealth(page, '?status=unhealthy');
     await expect(checkRow(page, FAILING)).toBeVisible();
     await expect(checkRow(page, PASSING)).toHaveCount(0);
+  });
+
+  test('/health?status=warning lists only checks that pass now but failed in the range, in orange', async ({ page }) => {
+    await gotoHealth(page, '?status=warning');
+    await expect(checkRow(page, FLAPPED)).toBeVisible();
+    await expect(checkRow(page, FLAPPED).getByRole('img', { name: 'warning' })).toHaveAttribute('data-color', 'orange');
+    await expect(checkRow(page, PASSING)).toHaveCount(0);
+    await expect(checkRow(page, FAILING)).toHaveCount(0);
+    const dots = checksTable(page).locator('tbody [data-color]');
+    expect(await dots.count()).toBeGreaterThan(0);
+    for (const color of await dots.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-color')))) expect(color).toBe('orange');
+  });
+
+  test('pivots the checks by a label into a matrix of uptime, then of health, and opens a check from a cell', async ({ page }) => {
+    await page.goto('/health?pivotBy=labels&pivotLabel=team&pivotCellType=uptime');
+    const pivot = page.getByRole('table', { name: 'Health pivot' });
+    await expect(pivot.getByRole('columnheader')).toHaveText(['Checks', 'data', 'network', 'platform']);
+    await expect(pivot.getByRole('button', { name: `${FAILING}, data: 0%`, exact: true })).toHaveText('0%');
+    await expect(pivot.getByRole('button', { name: `${PASSING}, platform: 100%`, exact: true })).toHaveText('100%');
+    await expect(pivot.getByRole('button', { name: /^opsdeck\/version, platform: 99(\.\d)?%$/ })).toBeVisible();
+    // A check lives under one team: its other cells are empty.
+    await expect(pivot.getByRole('button', { name: new RegExp(`^${PASSING}, (data|network):`) })).toHaveCount(0);
+    await expect(page.getByRole('table', { name: 'Health checks' })).toHaveCount(0);
+
+    await choose(page, 'Cell', 'Health');
+    await expect(page).not.toHaveURL(/pivotCellType=/);
+    await expect(page).toHaveURL(/pivotBy=labels&pivotLabel=team/);
+    await expect(pivot.getByRole('button', { name: `${FAILING}, data: unhealthy`, exact: true }).locator('[data-color]')).toHaveAttribute('data-color', 'red');
+    await expect(pivot.getByRole('button', { name: `${FLAPPED}, platform: warning`, exact: true }).locator('[data-color]')).toHaveAttribute('data-color', 'orange');
+    await expect(pivot.getByRole('button', { name: `${PASSING}, platform: healthy`, exact: true }).locator('[data-color]')).toHaveAttribute('data-color', 'green');
+
+    await pivot.getByRole('button', { name: `${PASSING}, platform: healthy`, exact: true }).click();
+    await expect(page.getByRole('dialog', { name: PASSING })).toBeVisible();
+    await expect(page).toHaveURL(/checkId=[0-9a-f-]{36}/);
   });
 });
 

@@ -222,8 +222,8 @@ describe('canaries, the check scheduler and the health summary', () => {
         { name: 'api/ok', canary_name: 'summary', status: 'healthy', uptime: { passed: 1, failed: 0 } },
       ]);
       expect(body.checks_summary[0]?.latency.p95).toEqual(expect.any(Number));
-      expect(body.counts).toEqual({ total: 2, healthy: 1, unhealthy: 1, unknown: 0 });
-      expect(body.groups).toEqual([{ key: 'api', count: 2, healthy: 1, unhealthy: 1, unknown: 0, health: 'mixed' }]);
+      expect(body.counts).toEqual({ total: 2, healthy: 1, unhealthy: 1, warning: 0, unknown: 0 });
+      expect(body.groups).toEqual([{ key: 'api', count: 2, healthy: 1, unhealthy: 1, warning: 0, unknown: 0, health: 'mixed' }]);
       expect(body.tabs).toEqual([
         { key: 'All', count: 2 },
         { key: 'db', count: 1 },

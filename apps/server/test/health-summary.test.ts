@@ -7,6 +7,7 @@ interface Check {
   id: string;
   name: string;
   status: 'healthy' | 'unhealthy' | null;
+  health: 'healthy' | 'unhealthy' | 'warning' | 'unknown';
   labels: Record<string, string>;
   uptime: { passed: number; failed: number };
   latency: { p95: number | null; p97: number | null; p99: number | null };
@@ -15,9 +16,9 @@ interface Check {
 interface Summary {
   checks_summary: Check[];
   totalEntries: number;
-  counts: { total: number; healthy: number; unhealthy: number; unknown: number };
+  counts: { total: number; healthy: number; unhealthy: number; warning: number; unknown: number };
   tabs: { key: string; count: number }[];
-  groups: { key: string; count: number; healthy: number; unhealthy: number; unknown: number; health: string }[];
+  groups: { key: string; count: number; healthy: number; unhealthy: number; warning: number; unknown: number; health: string }[];
   labels: Record<string, string[]>;
   timeRange: { key: string; since: string; source: string; asOf: string };
 }
@@ -36,8 +37,8 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
   let canaryId: string;
   let checkCount: number;
 
-  async function summary(search: string): Promise<Summary> {
-    const response = await fetch(`${server.url}/api/canary/api/summary?canary_id=${canaryId}&${search}`, { headers: { cookie: viewer } });
+  async function summary(search: string, canary = canaryId): Promise<Summary> {
+    const response = await fetch(`${server.url}/api/canary/api/summary?canary_id=${canary}&${search}`, { headers: { cookie: viewer } });
     const text = await response.text();
     expect(response.status, text.slice(0, 500)).toBe(200);
     return JSON.parse(text) as Summary;
@@ -100,7 +101,9 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     expect(page.counts.total).toBe(checkCount);
     expect(page.tabs).toEqual(all.tabs);
     expect(page.tabs[0]).toEqual({ key: 'All', count: checkCount });
-    expect(page.groups).toEqual([{ key: 'tcp', count: checkCount, healthy: all.counts.healthy, unhealthy: all.counts.unhealthy, unknown: 0, health: 'mixed' }]);
+    expect(page.groups).toEqual([
+      { key: 'tcp', count: checkCount, healthy: all.counts.healthy, unhealthy: all.counts.unhealthy, warning: all.counts.warning, unknown: 0, health: 'mixed' },
+    ]);
     expect(page.labels).toEqual(all.labels);
     expect(page.labels.env).toEqual(['dev', 'prod', 'staging']);
 
@@ -146,8 +149,11 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
   });
 
   it('applies hidePassing, label include and exclude, query and status filters on the server', async () => {
-    const truth = await server.pool.query<{ unhealthy: number; prod: number; not_team1: number; named: number; prod_unhealthy: number }>(
+    const truth = await server.pool.query<{ unhealthy: number; warning: number; prod: number; not_team1: number; named: number; prod_unhealthy: number }>(
       `select (count(*) filter (where status = 'unhealthy'))::integer as unhealthy,
+              (count(*) filter (where status = 'healthy' and exists (
+                 select 1 from check_statuses_1h r
+                  where r.check_id = checks.id and r.failed > 0 and r.bucket >= date_trunc('hour', now() - interval '1 day', 'UTC'))))::integer as warning,
               (count(*) filter (where labels ->> 'env' = 'prod'))::integer as prod,
               (count(*) filter (where labels ->> 'team' is distinct from 'team-1'))::integer as not_team1,
               (count(*) filter (where name ilike '%svc-1%'))::integer as named,
@@ -158,11 +164,14 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     const expected = truth.rows[0];
     if (expected === undefined) throw new Error('no counts');
 
-    const failing = await summary('timeRange=1d&hidePassing=true&pageIndex=0&pageSize=5');
-    expect(failing.totalEntries).toBe(expected.unhealthy);
-    expect(failing.counts.total).toBe(checkCount);
-    expect(failing.checks_summary.length).toBe(Math.min(5, expected.unhealthy));
-    expect(failing.checks_summary.every((check) => check.status === 'unhealthy')).toBe(true);
+    expect(expected.warning).toBeGreaterThan(0);
+    const failing = await summary('timeRange=1d&hidePassing=true&pageIndex=0&pageSize=200');
+    expect(failing.totalEntries).toBe(expected.unhealthy + expected.warning);
+    expect(failing.counts).toMatchObject({ total: checkCount, unhealthy: expected.unhealthy, warning: expected.warning });
+    expect(failing.checks_summary.every((check) => check.health === 'unhealthy' || check.health === 'warning')).toBe(true);
+    const warnings = await summary('timeRange=1d&status=warning&pageIndex=0&pageSize=200');
+    expect(warnings.totalEntries).toBe(expected.warning);
+    expect(warnings.checks_summary.every((check) => check.status === 'healthy' && check.health === 'warning' && check.uptime.failed > 0)).toBe(true);
 
     const prod = await summary(`timeRange=1d&labels=${encodeURIComponent('env=prod')}&pageIndex=0&pageSize=200`);
     expect(prod.totalEntries).toBe(expected.prod);
@@ -208,5 +217,92 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
       [check.id],
     );
     expect(stored.rows[0]).toEqual({ passed: check.uptime.passed + 1, failed: check.uptime.failed + 2 });
+  });
+
+  describe('the warning health: passing now, failed within the time range', () => {
+    let flapCanaryId: string;
+
+    /** Runs of one check, each `[minutes ago, passed]`, written through the rollup trigger. */
+    async function runs(checkId: string, history: [number, boolean][]): Promise<void> {
+      for (const [minutes, passed] of history) {
+        await server.pool.query(
+          `insert into check_statuses (check_id, time, status, duration) values ($1, now() - make_interval(mins => $2), $3, 25)`,
+          [checkId, minutes, passed],
+        );
+      }
+    }
+
+    async function healthByName(search: string): Promise<Record<string, string>> {
+      const body = await summary(search, flapCanaryId);
+      return Object.fromEntries(body.checks_summary.map((check) => [check.name, check.health]));
+    }
+
+    beforeAll(async () => {
+      const canary = await server.pool.query<{ id: string }>(
+        `insert into canaries (name, namespace, labels, schedule, spec, source) values ('flap', 'default', '{}', '@every 5m', '{}', 'test') returning id`,
+      );
+      flapCanaryId = canary.rows[0]?.id ?? '';
+      const checks = await server.pool.query<{ id: string; name: string }>(
+        `insert into checks (canary_id, type, name, namespace, labels, spec, status)
+         values ($1, 'http', 'steady', 'default', '{}', '{}', 'healthy'), ($1, 'http', 'recovered', 'default', '{}', '{}', 'healthy'),
+                ($1, 'http', 'old-blip', 'default', '{}', '{}', 'healthy'), ($1, 'http', 'down', 'default', '{}', '{}', 'unhealthy'),
+                ($1, 'http', 'never', 'default', '{}', '{}', null)
+         returning id, name`,
+        [flapCanaryId],
+      );
+      const id = (name: string): string => checks.rows.find((row) => row.name === name)?.id ?? '';
+      const hourly: [number, boolean][] = [60, 120, 240, 480, 960].map((minutes) => [minutes, true]);
+      await runs(id('steady'), [[5, true], ...hourly]);
+      await runs(id('recovered'), [[5, true], [20, false], ...hourly]);
+      await runs(id('old-blip'), [[5, true], [3 * 1440, false], ...hourly]);
+      await runs(id('down'), [[5, false], [60, false], [120, true]]);
+      // Totals computed by earlier tests would hide these runs until the staleness bound passed.
+      await server.pool.query(`update check_uptime_window_state set refreshed_at = now() - interval '1 hour'`);
+    });
+
+    it('marks a passing check that failed inside the range as a warning and one whose failure is older as healthy', async () => {
+      const expected = { steady: 'healthy', recovered: 'warning', 'old-blip': 'healthy', down: 'unhealthy', never: 'unknown' };
+      expect(await healthByName('timeRange=1d')).toEqual(expected);
+      const body = await summary('timeRange=1d', flapCanaryId);
+      const recovered = body.checks_summary.find((check) => check.name === 'recovered');
+      expect(recovered).toMatchObject({ status: 'healthy', health: 'warning', uptime: { passed: 6, failed: 1 } });
+      // Over a week the old failure is inside the range.
+      expect(await healthByName('timeRange=1w')).toEqual({ ...expected, 'old-blip': 'warning' });
+    });
+
+    it('derives the same health on ranges without a totals table, from raw rows and from the rollups', async () => {
+      expect(await healthByName('timeRange=15m')).toMatchObject({ recovered: 'healthy', 'old-blip': 'healthy', down: 'unhealthy', never: 'unknown' });
+      expect(await healthByName('timeRange=30m')).toMatchObject({ recovered: 'warning', 'old-blip': 'healthy' });
+      expect(await healthByName('timeRange=5h')).toMatchObject({ recovered: 'warning', 'old-blip': 'healthy', steady: 'healthy' });
+      expect(await healthByName('timeRange=4d')).toMatchObject({ recovered: 'warning', 'old-blip': 'warning', steady: 'healthy' });
+    });
+
+    it('filters on status=warning on the server and counts warnings apart from healthy checks', async () => {
+      const warnings = await summary('timeRange=1d&status=warning', flapCanaryId);
+      expect(warnings.checks_summary.map((check) => check.name)).toEqual(['recovered']);
+      expect(warnings.totalEntries).toBe(1);
+      expect(warnings.counts).toEqual({ total: 5, healthy: 2, unhealthy: 1, warning: 1, unknown: 1 });
+      const either = await summary('timeRange=1d&status=warning,unhealthy', flapCanaryId);
+      expect(either.checks_summary.map((check) => check.name).sort()).toEqual(['down', 'recovered']);
+      const grouped = await summary('timeRange=1d&groupBy=type', flapCanaryId);
+      expect(grouped.groups).toEqual([{ key: 'http', count: 5, healthy: 2, unhealthy: 1, warning: 1, unknown: 1, health: 'mixed' }]);
+    });
+
+    it('keeps warnings in view when passing checks are hidden', async () => {
+      const shown = await summary('timeRange=1d&hidePassing=true', flapCanaryId);
+      expect(shown.checks_summary.map((check) => check.name).sort()).toEqual(['down', 'never', 'recovered']);
+    });
+
+    it('a group of warnings alone is mixed, not unhealthy', async () => {
+      const grouped = await summary('timeRange=1d&status=warning&groupBy=type', flapCanaryId);
+      expect(grouped.groups).toEqual([{ key: 'http', count: 1, healthy: 0, unhealthy: 0, warning: 1, unknown: 0, health: 'mixed' }]);
+    });
+
+    it('sorts by status worst first: unhealthy, warning, healthy, then checks that never ran', async () => {
+      const ascending = await summary('timeRange=1d&sortBy=status&sortDesc=false', flapCanaryId);
+      expect(ascending.checks_summary.map((check) => check.name)).toEqual(['down', 'recovered', 'old-blip', 'steady', 'never']);
+      const descending = await summary('timeRange=1d&sortBy=status&sortDesc=true', flapCanaryId);
+      expect(descending.checks_summary.map((check) => check.name)).toEqual(['never', 'steady', 'old-blip', 'recovered', 'down']);
+    });
   });
 });

@@ -1,3 +1,5 @@
+export type CheckHealth = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+
 /** A check as GET /api/canary/api/summary returns it (spec 001 §3 'Check'); the server builds it, the web reads it. */
 export interface CheckSummary {
   id: string;
@@ -13,7 +15,10 @@ export interface CheckSummary {
   description: string | null;
   owner: string | null;
   labels: Record<string, string>;
+  /** The stored result of the last run. */
   status: 'healthy' | 'unhealthy' | null;
+  /** Derived over the time range: a check passing now that failed at least once in it is a warning; never run is unknown. */
+  health: CheckHealth;
   severity: string | null;
   uptime: { passed: number; failed: number };
   latency: { p95: number | null; p97: number | null; p99: number | null };

@@ -50,4 +50,13 @@ export const errors = {
   invalidCanarySpec: (details: string) => new AppError(400, 'OD_CANARY_SPEC', 'The canary spec is not valid', details),
   invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
     new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
+  agentNameTaken: (name: string) =>
+    new AppError(409, 'OD_AGENT_NAME_TAKEN', `An agent named '${name}' already exists`, null, 'Choose another name, or edit the existing agent'),
+  agentNameReadOnly: () =>
+    new AppError(400, 'OD_AGENT_NAME_READ_ONLY', 'The name of an agent cannot be changed', null, 'Create a new agent to use another name'),
+  invalidAgentSettings: (details: string) => new AppError(400, 'OD_AGENT_SETTINGS', 'The agent settings are not valid', details),
+  undecryptableSpecSecret: (path: string) =>
+    new AppError(400, 'OD_SPEC_SECRET', 'A secret in the spec cannot be decrypted; enter it again', path, 'Replace the {"$encrypted": …} value with the secret itself'),
+  passwordInUrl: (field: string) =>
+    new AppError(400, 'OD_URL_PASSWORD', `Put the password of ${field} in a connection or in the password field, not in the URL`, field),
 } as const;

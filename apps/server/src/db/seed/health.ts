@@ -77,6 +77,8 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
 
 /** Check names that fail today in the demo; the others pass with an occasional blip in their history. */
 const FAILING = ['backup/nightly-job', 'backup/archive-folder', 'network/legacy-service'];
+/** A passing check that failed once three hours ago: the one warning (recovered) over the dashboard's default day. */
+const FLAPPED = 'opsdeck/version';
 
 /**
  * Demo canaries whose checks hit things that exist on this machine (the server itself, a local port, DNS for
@@ -106,7 +108,8 @@ export async function seedHealthDemo(client: pg.PoolClient, ctx: HealthDemoConte
     canaryIds.push(id);
   }
 
-  // Failing checks started failing two days ago; passing ones fail about 1 run in 200. Durations vary per type.
+  // Failing checks started failing two days ago; passing ones fail about 1 run in 200 before that, so that over the last
+  // day only FLAPPED is a warning. Durations vary per type.
   await client.query(
     `insert into check_statuses (check_id, time, status, duration, message, error)
      select k.id, t.time, s.ok,
@@ -121,10 +124,11 @@ export async function seedHealthDemo(client: pg.PoolClient, ctx: HealthDemoConte
        ) t
        cross join lateral (
          select case when k.name = any($4) then t.time < now() - interval '2 days' and random() > 0.01
-                     else random() > 0.005 end as ok
+                     when k.name = $5 and t.time = date_trunc('minute', now()) - interval '3 hours' then false
+                     else t.time >= now() - interval '2 days' or random() > 0.005 end as ok
        ) s
       where k.canary_id = any($1) and k.deleted_at is null`,
-    [canaryIds, HISTORY_STEP_MINUTES, HISTORY_DAYS, FAILING],
+    [canaryIds, HISTORY_STEP_MINUTES, HISTORY_DAYS, FAILING, FLAPPED],
   );
 
   // The flip first (the transition trigger stamps last_runtime), then the latest run with the status unchanged.

@@ -5,6 +5,8 @@ import { queryFilterToTristate, type Role } from '@opsdeck/shared';
 import type { DomainPlugin } from '../../platform/http';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
+import { writeHooksFor } from '../../data-api/write-hooks';
+import { encryptSpecSecrets, sealStoredSpecSecrets } from './canary-secrets';
 import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
 import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
 import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields } from './canary-store';
@@ -32,7 +34,8 @@ const summaryQuery = z.object({
   canary_id: z.uuid().optional(),
   agent_id: z.uuid().optional(),
   type: csv,
-  status: csv.pipe(z.array(z.enum(['healthy', 'unhealthy', 'unknown'])).nullable()),
+  /** Health: 'warning' is a passing check that failed at least once in the time range. */
+  status: csv.pipe(z.array(z.enum(['healthy', 'unhealthy', 'warning', 'unknown'])).nullable()),
   hidePassing: z.enum(['true', 'false']).default('false'),
   query: z.string().max(200).optional(),
   /** Query-form tristate (`env=prod,!team=payments`): a value is `key=value`; `!` excludes. */
@@ -78,8 +81,11 @@ function resolveRange(text: string): { minutes: number; since: Date } {
   return { minutes, since: new Date(Date.now() - minutes * 60_000) };
 }
 
-/** Spec from `yaml` text or a `spec` object; the schedule column follows the spec's schedule unless given. */
-function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | null): CanaryFields {
+/**
+ * Spec from `yaml` text or a `spec` object, its secrets sealed (canary-secrets.ts); the schedule column follows the
+ * spec's schedule unless given.
+ */
+function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | null, secretKey: Buffer): CanaryFields {
   let spec: Record<string, unknown>;
   try {
     if (body.yaml !== undefined) spec = parseCanaryYaml(body.yaml);
@@ -91,6 +97,7 @@ function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | 
     if (error instanceof CanarySpecError) throw errors.invalidCanarySpec(error.issues.join('; '));
     throw error;
   }
+  if (body.yaml !== undefined || body.spec !== undefined) spec = encryptSpecSecrets(secretKey, spec);
   const specSchedule = typeof spec.schedule === 'string' ? spec.schedule : null;
   const schedule = body.schedule !== undefined ? body.schedule : (specSchedule ?? current?.schedule ?? null);
   if (schedule !== null && !isValidSchedule(schedule)) throw errors.invalidCanarySpec(`schedule: '${schedule}' is not a valid schedule`);
@@ -115,10 +122,15 @@ export const healthPlugin: DomainPlugin = {
   async register(scoped, context: AppContext) {
     const app = scoped.withTypeProvider<ZodTypeProvider>();
     const { pool } = context.db;
+    const { secretKey } = context.config;
     const worker = context.config.role !== 'api';
+    const sealSpecColumn = (rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> =>
+      rows.map((row) => (row.spec === undefined ? row : { ...row, spec: encryptSpecSecrets(secretKey, row.spec) }));
+    writeHooksFor(context.db).registerTransform('canaries', sealSpecColumn);
+    writeHooksFor(context.db).registerTransform('checks', sealSpecColumn);
     const windows = new UptimeWindows(pool, (error) => app.log.error({ err: error }, 'uptime window refresh'));
     const scheduler = worker
-      ? new CheckScheduler({ pool, secretKey: context.config.secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
+      ? new CheckScheduler({ pool, secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
       : null;
     const reconciler = worker ? new CanaryReconciler(pool, (canaryId, message) => app.log.warn({ canaryId, message }, 'canary spec is not valid')) : null;
 
@@ -143,6 +155,14 @@ export const healthPlugin: DomainPlugin = {
         context.bus.subscribe('check.run-requested', () => scheduler.wake()),
       ];
       app.addHook('onReady', async () => {
+        // Before the first reconcile, so the checks it syncs get sealed specs; a failure must not keep checks from running.
+        await sealStoredSpecSecrets(pool, secretKey).then(
+          (report) => {
+            if (report.canaries + report.checks > 0) app.log.info({ canaries: report.canaries, checks: report.checks }, 'sealed plaintext secrets in stored specs');
+            for (const problem of report.problems) app.log.warn(problem, 'a stored spec holds a secret that cannot be sealed; edit the canary');
+          },
+          (error: unknown) => app.log.error({ err: error }, 'sealing stored spec secrets'),
+        );
         reconcile();
         await reconciling;
         scheduler.start();
@@ -173,8 +193,10 @@ export const healthPlugin: DomainPlugin = {
         schema: {
           tags: ['health'],
           description:
-            'Health summary: {checks_summary: Check[], totalEntries, counts {total, healthy, unhealthy, unknown}, tabs [{key, count}], ' +
-            'groups [{key, count, healthy, unhealthy, unknown, health}], labels {key: values[]}, timeRange {key, since, source}}. ' +
+            'Health summary: {checks_summary: Check[] (each with health: healthy, unhealthy, warning or unknown), totalEntries, ' +
+            'counts {total, healthy, unhealthy, warning, unknown}, tabs [{key, count}], ' +
+            'groups [{key, count, healthy, unhealthy, warning, unknown, health}], labels {key: values[]}, timeRange {key, since, source}}. ' +
+            'A warning passes now but failed at least once in the time range. ' +
             'Uptime and latency come from the hourly (ranges up to 2d) or daily rollups, raw statuses below 1h.',
           querystring: summaryQuery,
         },
@@ -290,7 +312,7 @@ export const healthPlugin: DomainPlugin = {
     });
 
     app.post('/api/canary/canaries', { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody } }, async (request, reply) => {
-      const id = await insertCanary(pool, canaryFields(request.body, null), request.principal?.personId ?? null);
+      const id = await insertCanary(pool, canaryFields(request.body, null, secretKey), request.principal?.personId ?? null);
       await applyCanary(id);
       return reply.status(201).send(await getCanary(pool, id));
     });
@@ -301,7 +323,7 @@ export const healthPlugin: DomainPlugin = {
       async (request) => {
         const current = await getCanary(pool, request.params.id);
         if (current === null) throw errors.notFound('Canary');
-        const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current);
+        const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current, secretKey);
         await updateCanary(pool, current.id, fields);
         await applyCanary(current.id);
         return getCanary(pool, current.id);

@@ -16,7 +16,8 @@ export interface SummaryFilters {
   includeDeleted: boolean;
 }
 
-export type StatusFilter = 'healthy' | 'unhealthy' | 'unknown';
+/** 'warning' is derived: passing now but failed at least once in the time range (see healthSql). */
+export type StatusFilter = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
 export type SortKey = 'name' | 'canary_name' | 'status' | 'uptime' | 'latency' | 'last_transition_time' | 'last_runtime' | 'type';
 
 export interface SummaryView {
@@ -60,9 +61,14 @@ class Params {
   }
 }
 
-/** Per-check statistics joined as `st`: one lateral probe of the primary key per check, or a row of the totals table. */
+/**
+ * Per-check statistics joined as `st`: one lateral probe of the primary key per check, or, from a totals table, the
+ * columns base already carries (healthSql joined that table to every check for the warning state).
+ */
 function statsJoin(stats: StatsSource, params: Params): string {
-  if (stats.kind === 'window') return `left join check_uptime_windows st on st.window_key = ${params.bind(stats.windowKey, 'text')} and st.check_id = x.id`;
+  if (stats.kind === 'window') {
+    return `cross join lateral (select x.window_passed as passed, x.window_failed as failed, x.window_p95 as p95, x.window_p97 as p97, x.window_p99 as p99) st`;
+  }
   const since = params.bind(stats.since.toISOString(), 'timestamptz');
   switch (stats.source) {
     case 'raw':
@@ -78,6 +84,32 @@ function statsJoin(stats: StatsSource, params: Params): string {
     case '1d':
       return `left join lateral (${rollupStats('check_statuses_1d', 'day', 'x.id', since)}) st on true`;
   }
+}
+
+/**
+ * The health of a check (spec 001 §2.2 status=…): its stored status, except that a passing check that failed at least
+ * once in the time range is a warning (recovered or flapping). The failures come from the figure uptime uses: the
+ * totals table's row, joined to every check anyway, or a probe that stops at the first failure, run only for passing
+ * checks when the range has no totals table.
+ */
+function healthSql(stats: StatsSource, params: Params): { join: string; columns: string } {
+  if (stats.kind === 'window') {
+    return {
+      join: `left join check_uptime_windows w on w.window_key = ${params.bind(stats.windowKey, 'text')} and w.check_id = k.id`,
+      columns: `case when k.status = 'healthy' and w.failed > 0 then 'warning' else coalesce(k.status, 'unknown') end as status_key,
+             w.passed as window_passed, w.failed as window_failed, w.p95 as window_p95, w.p97 as window_p97, w.p99 as window_p99`,
+    };
+  }
+  const since = params.bind(stats.since.toISOString(), 'timestamptz');
+  const failedSince: Record<RangeSource, string> = {
+    raw: `select 1 from check_statuses s where s.check_id = k.id and s.time >= ${since} and not s.status`,
+    '1h': `select 1 from check_statuses_1h r where r.check_id = k.id and r.bucket >= date_trunc('hour', ${since}, 'UTC') and r.failed > 0`,
+    '1d': `select 1 from check_statuses_1d r where r.check_id = k.id and r.bucket >= date_trunc('day', ${since}, 'UTC') and r.failed > 0`,
+  };
+  return {
+    join: '',
+    columns: `case when k.status = 'healthy' and exists (${failedSince[stats.source]}) then 'warning' else coalesce(k.status, 'unknown') end as status_key`,
+  };
 }
 
 /**
@@ -142,7 +174,8 @@ function orderBy(sortBy: SortKey | null, desc: boolean): string {
   const key: Record<SortKey, string> = {
     name: `x.name ${d}`,
     canary_name: `x.canary_name ${d}`,
-    status: `x.status_key ${d}`,
+    // Worst first ascending (spec 001: unhealthy, warning, healthy), checks that never ran after them.
+    status: `case x.status_key when 'unhealthy' then 0 when 'warning' then 1 when 'healthy' then 2 else 3 end ${d}`,
     type: `x.type ${d}`,
     // A check that never ran sorts first ascending, last descending.
     last_transition_time: `x.last_transition_time ${d} nulls ${desc ? 'last' : 'first'}`,
@@ -164,7 +197,7 @@ function iso(column: string): string {
  */
 const CHECK_ROW = `lateral (
   select p.id, p.name, p.canary_id, p.canary_name, p.namespace, p.agent_id, p.agent_name, p.type, p.icon, p.endpoint,
-         p.description, p.owner, p.labels, p.status, p.severity, ${iso('p.last_runtime')} as last_runtime,
+         p.description, p.owner, p.labels, p.status, p.status_key as health, p.severity, ${iso('p.last_runtime')} as last_runtime,
          ${iso('p.next_runtime')} as next_runtime, ${iso('p.last_transition_time')} as last_transition_time,
          ${iso('p.created_at')} as created_at, ${iso('p.deleted_at')} as deleted_at,
          (select u from (select coalesce(p.passed, 0) as passed, coalesce(p.failed, 0) as failed) u) as uptime,
@@ -193,16 +226,19 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
   const tabbed = view.tabBy !== null && view.tab !== null && view.tab !== 'All';
   const statusConditions = [
     ...(view.statuses === null ? [] : [`t.status_key = any(${params.bind(view.statuses, 'text[]')})`]),
+    // Only strictly healthy checks pass: a warning failed in the range and stays in view.
     ...(view.hidePassing ? [`t.status_key <> 'healthy'`] : []),
   ];
+  const health = healthSql(stats, params);
   return `with base as materialized (
       select k.id, k.name, k.canary_id, c.name as canary_name, k.namespace, k.agent_id, a.name as agent_name, k.type, k.icon,
              k.endpoint, k.description, k.owner, k.labels, k.status, k.severity, k.last_runtime, k.next_runtime,
-             k.last_transition_time, k.created_at, k.deleted_at, coalesce(k.status, 'unknown') as status_key,
+             k.last_transition_time, k.created_at, k.deleted_at, ${health.columns},
              ${tabKeySql(view.tabBy, params)} as tab_key
         from checks k
         join canaries c on c.id = k.canary_id
         left join agents a on a.id = k.agent_id
+        ${health.join}
        where ${filterSql(filters, params)}
     ), in_tab as not materialized (
       select * from base b ${tabbed ? `where b.tab_key = ${params.bind(view.tab, 'text')}` : ''}
@@ -218,6 +254,7 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
       'totalEntries', (select count(*) from selected),
       'counts', (select json_build_object('total', count(*), 'healthy', count(*) filter (where status_key = 'healthy'),
                                           'unhealthy', count(*) filter (where status_key = 'unhealthy'),
+                                          'warning', count(*) filter (where status_key = 'warning'),
                                           'unknown', count(*) filter (where status_key = 'unknown'))
                    from in_tab),
       'tabs', ${
@@ -232,11 +269,13 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
         view.groupBy === null
           ? `'[]'::json`
           : `(select coalesce(json_agg(json_build_object('key', g.group_key, 'count', g.n, 'healthy', g.healthy,
-                                                            'unhealthy', g.unhealthy, 'unknown', g.unknown,
-                                                            'health', case when g.healthy = g.n then 'good' when g.healthy = 0 then 'unhealthy' else 'mixed' end)
+                                                            'unhealthy', g.unhealthy, 'warning', g.warning, 'unknown', g.unknown,
+                                                            -- A warning passes now: with it a group is at worst mixed, never unhealthy.
+                                                            'health', case when g.healthy = g.n then 'good' when g.healthy + g.warning = 0 then 'unhealthy' else 'mixed' end)
                                           order by g.group_key), '[]'::json)
                    from (select group_key, count(*) as n, count(*) filter (where status_key = 'healthy') as healthy,
                                 count(*) filter (where status_key = 'unhealthy') as unhealthy,
+                                count(*) filter (where status_key = 'warning') as warning,
                                 count(*) filter (where status_key = 'unknown') as unknown
                            from selected group by group_key) g)`
       },
@@ -251,7 +290,8 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
 
 /**
  * The health summary as JSON text, built by PostgreSQL in one statement: filters, tab, counts, groups and label values
- * from the checks table; uptime and latency only for the checks the page (or the sort) needs. Node passes the text
+ * from the checks table; uptime and latency from the totals table for every check (its failures decide warnings), or,
+ * for a range without one, computed only for the checks the page (or the sort) needs. Node passes the text
  * through, so thousands of checks cost no per-row work in JavaScript.
  */
 export async function loadSummaryJson(

@@ -8,7 +8,9 @@ import type { CheckDetail, CheckSummary, HealthSummary } from './api/types';
 
 export const PERSON_ID = '11111111-1111-4111-8111-111111111111';
 
+/** A summary check; its health follows its status unless given. */
 export function makeCheck(overrides: Partial<CheckSummary> & Pick<CheckSummary, 'id' | 'name'>): CheckSummary {
+  const status = overrides.status === undefined ? 'healthy' : overrides.status;
   return {
     canary_id: 'c0000000-0000-4000-8000-000000000001',
     canary_name: 'opsdeck-self',
@@ -21,7 +23,8 @@ export function makeCheck(overrides: Partial<CheckSummary> & Pick<CheckSummary, 
     description: null,
     owner: null,
     labels: {},
-    status: 'healthy',
+    status,
+    health: status ?? 'unknown',
     severity: 'info',
     uptime: { passed: 99, failed: 1 },
     latency: { p95: 120, p97: 150, p99: 300 },
@@ -35,12 +38,11 @@ export function makeCheck(overrides: Partial<CheckSummary> & Pick<CheckSummary, 
 }
 
 export function makeSummary(checks: CheckSummary[], overrides: Partial<HealthSummary> = {}): HealthSummary {
-  const healthy = checks.filter((check) => check.status === 'healthy').length;
-  const unhealthy = checks.filter((check) => check.status === 'unhealthy').length;
+  const count = (health: CheckSummary['health']): number => checks.filter((check) => check.health === health).length;
   return {
     checks_summary: checks,
     totalEntries: checks.length,
-    counts: { total: checks.length, healthy, unhealthy, unknown: checks.length - healthy - unhealthy },
+    counts: { total: checks.length, healthy: count('healthy'), unhealthy: count('unhealthy'), warning: count('warning'), unknown: count('unknown') },
     tabs: [{ key: 'All', count: checks.length }],
     groups: [],
     labels: {},

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { requestJson } from '@/lib/api/http';
 import { healthKeys } from './keys';
-import type { HealthSummary } from './types';
+import type { CheckHealth, HealthSummary } from './types';
 
-/** The statuses the summary filters on; 'warning' never matches a check, so it is not sent. */
-export type SummaryStatus = 'healthy' | 'unhealthy' | 'unknown';
+/** The health the summary filters on; a warning passes now but failed at least once in the time range. */
+export type SummaryStatus = CheckHealth;
 
 export type SummarySortKey = 'name' | 'status' | 'uptime' | 'latency' | 'last_transition_time';
 

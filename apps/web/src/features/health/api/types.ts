@@ -1,8 +1,8 @@
-import type { CheckSummary } from '@opsdeck/shared';
+import type { CheckHealth, CheckSummary } from '@opsdeck/shared';
 
-export type { CheckSummary };
+export type { CheckHealth, CheckSummary };
 
-/** good: all healthy; unhealthy: none healthy; mixed otherwise (spec 001 §4). */
+/** good: all healthy; unhealthy: none healthy nor warning; mixed otherwise (spec 001 §4). */
 export type GroupHealth = 'good' | 'mixed' | 'unhealthy';
 
 export interface SummaryGroup {
@@ -10,6 +10,7 @@ export interface SummaryGroup {
   count: number;
   healthy: number;
   unhealthy: number;
+  warning: number;
   unknown: number;
   health: GroupHealth;
 }
@@ -19,7 +20,7 @@ export interface HealthSummary {
   /** Checks matching every filter, before paging. */
   totalEntries: number;
   /** Counts inside the selected tab, before the status filters. */
-  counts: { total: number; healthy: number; unhealthy: number; unknown: number };
+  counts: { total: number; healthy: number; unhealthy: number; warning: number; unknown: number };
   /** 'All' first, then the tab keys alphabetically. */
   tabs: { key: string; count: number }[];
   groups: SummaryGroup[];

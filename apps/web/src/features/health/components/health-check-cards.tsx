@@ -2,8 +2,8 @@ import { clsx } from 'clsx';
 import { Button } from '@/components/button/button';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { HealthDot } from '@/components/status/health-dot';
-import type { CheckSummary, SummaryGroup } from '../api/types';
-import { checkStatus, formatLatency, formatUptime } from '../utils/check-format';
+import type { CheckHealth, CheckSummary, SummaryGroup } from '../api/types';
+import { formatLatency, formatUptime } from '../utils/check-format';
 import { GROUP_HEALTH_STATUS, groupLabel, membersByGroup } from './health-rows';
 
 export interface HealthCheckCardsProps {
@@ -16,8 +16,16 @@ export interface HealthCheckCardsProps {
   onShowMore?: () => void;
 }
 
+/** Top border by health, as the topology cards do: red unhealthy, orange warning (spec 001 §2.9). */
+const CARD_BORDER: Record<CheckHealth, string> = {
+  unhealthy: 'border-t-red-500',
+  warning: 'border-t-orange-400',
+  healthy: 'border-t-green-500',
+  unknown: 'border-t-gray-300',
+};
+
 function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen: () => void }) {
-  const status = checkStatus(check.status);
+  const { health } = check;
   return (
     <li>
       <button
@@ -25,11 +33,11 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen: () => void 
         onClick={onOpen}
         className={clsx(
           'flex w-full flex-col gap-1 rounded-md border border-t-4 border-gray-200 bg-white p-3 text-left text-sm shadow-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-500',
-          status === 'unhealthy' ? 'border-t-red-500' : status === 'healthy' ? 'border-t-green-500' : 'border-t-gray-300',
+          CARD_BORDER[health],
         )}
       >
         <span className="flex items-center gap-1.5 font-medium text-gray-900">
-          <HealthDot status={status} />
+          <HealthDot status={health} />
           <span className="truncate">{check.name}</span>
         </span>
         <span className="truncate text-xs text-gray-500">{check.canary_name}</span>

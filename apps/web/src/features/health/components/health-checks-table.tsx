@@ -5,7 +5,7 @@ import { CountBadge } from '@/components/count-badge/count-badge';
 import { DataTable, type DataTablePagination } from '@/components/data-table/data-table';
 import { HealthDot } from '@/components/status/health-dot';
 import type { SummarySortKey } from '../api/get-health-summary';
-import { checkStatus, formatLatency, formatUptime, progressColor, transitionAge, uptimePercentage } from '../utils/check-format';
+import { formatLatency, formatUptime, progressColor, PROGRESS_TEXT_CLASSES, transitionAge, uptimePercentage } from '../utils/check-format';
 import { GROUP_HEALTH_STATUS, groupLabel, type HealthRow } from './health-rows';
 
 export interface HealthChecksTableProps {
@@ -19,8 +19,6 @@ export interface HealthChecksTableProps {
   /** Given in the flat list: the page grows as the user scrolls to its end. */
   pagination?: DataTablePagination;
 }
-
-const UPTIME_COLORS = { red: 'text-red-600', orange: 'text-orange-600', green: 'text-green-700' } as const;
 
 function rowId(row: HealthRow): string {
   return row.kind === 'group' ? `group:${row.group.key}` : row.check.id;
@@ -70,7 +68,7 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
     {
       id: 'status',
       header: 'Health',
-      accessorFn: (row) => (row.kind === 'group' ? row.group.health : checkStatus(row.check.status)),
+      accessorFn: (row) => (row.kind === 'group' ? row.group.health : row.check.health),
       size: 130,
       cell: ({ row: { original } }) => {
         if (original.kind === 'group') {
@@ -84,11 +82,11 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
             </span>
           );
         }
-        const status = checkStatus(original.check.status);
+        const { health } = original.check;
         return (
           <span className="flex items-center gap-1.5">
-            <HealthDot status={status} />
-            <span className="text-xs text-gray-600 capitalize">{status}</span>
+            <HealthDot status={health} />
+            <span className="text-xs text-gray-600 capitalize">{health}</span>
           </span>
         );
       },
@@ -102,7 +100,7 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
         if (original.kind === 'group') return null;
         const percentage = uptimePercentage(original.check.uptime);
         if (percentage === null) return null;
-        return <span className={UPTIME_COLORS[progressColor(percentage)]}>{formatUptime(original.check.uptime)}</span>;
+        return <span className={PROGRESS_TEXT_CLASSES[progressColor(percentage)]}>{formatUptime(original.check.uptime)}</span>;
       },
     },
     {

@@ -95,8 +95,8 @@ describe('Health dashboard', { timeout: 20_000 }, () => {
           groups:
             url.searchParams.get('groupBy') === 'name'
               ? [
-                  { key: 'api', count: 2, healthy: 1, unhealthy: 1, unknown: 0, health: 'mixed' },
-                  { key: 'web', count: 1, healthy: 1, unhealthy: 0, unknown: 0, health: 'good' },
+                  { key: 'api', count: 2, healthy: 1, unhealthy: 1, warning: 0, unknown: 0, health: 'mixed' },
+                  { key: 'web', count: 1, healthy: 1, unhealthy: 0, warning: 0, unknown: 0, health: 'good' },
                 ]
               : [],
         }),
@@ -207,10 +207,26 @@ describe('Health dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByText('Status: unhealthy')).toBeInTheDocument();
   });
 
-  it("shows 'No data available' for status=warning without asking the server, since no check is ever warning", async () => {
+  it('asks the server for status=warning and shows a recovered check orange, counted apart from healthy ones', async () => {
+    const flapping = makeCheck({ id: 'a0000000-0000-4000-8000-000000000004', name: 'api/flapping', health: 'warning', uptime: { passed: 95, failed: 5 } });
+    summaryResponse = () => HttpResponse.json(makeSummary([flapping]));
     renderAtHealth(<HealthPage />, '/health?status=warning');
-    expect(await screen.findByText('No data available')).toBeInTheDocument();
-    expect(summaryRequests).toHaveLength(0);
+    const table = await screen.findByRole('table', { name: 'Health checks' });
+    const row = (await within(table).findByText('api/flapping')).closest('tr');
+    if (row === null) throw new Error('no row');
+    expect(within(row).getByRole('img', { name: 'warning' })).toHaveAttribute('data-color', 'orange');
+    expect(within(row).getByText('warning')).toBeInTheDocument();
+    expect(lastSummary().get('status')).toBe('warning');
+    expect(screen.getByText(/0 healthy, 0 unhealthy\s*, 1 warning/)).toBeInTheDocument();
+  });
+
+  it('gives a warning card an orange dot and top border', async () => {
+    const flapping = makeCheck({ id: 'a0000000-0000-4000-8000-000000000004', name: 'api/flapping', health: 'warning' });
+    summaryResponse = () => HttpResponse.json(makeSummary([flapping]));
+    renderAtHealth(<HealthPage />, '/health?layout=card');
+    const card = await screen.findByRole('button', { name: /api\/flapping/ });
+    expect(within(card).getByRole('img', { name: 'warning' })).toHaveAttribute('data-color', 'orange');
+    expect(card).toHaveClass('border-t-orange-400');
   });
 
   it('switches to the card layout through the layout parameter', async () => {
@@ -290,5 +306,98 @@ describe('Health dashboard refresh rate', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(summaryRequests).toHaveLength(3));
     expect(summaryRequests[1]?.signal.aborted).toBe(true);
     release?.();
+  });
+});
+
+describe('Health dashboard pivot view', { timeout: 20_000 }, () => {
+  const pivotTable = () => screen.findByRole('table', { name: 'Health pivot' });
+  const columnHeaders = (table: HTMLElement) => within(table).getAllByRole('columnheader').map((header) => header.textContent);
+  const rowNames = (table: HTMLElement) =>
+    within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
+
+  it('compares checks across a label: a row per name, a column per value, every matching check asked for', async () => {
+    renderAtHealth(<HealthPage />, '/health?pivotBy=labels&pivotLabel=env&groupBy=type');
+    const table = await pivotTable();
+    await waitFor(() => expect(columnHeaders(table)).toEqual(['Checks', 'prod', 'staging']));
+    expect(rowNames(table)).toEqual(['api/backup', 'api/healthz', 'web/home']);
+    expect(within(table).getByRole('button', { name: 'api/backup, prod: unhealthy' })).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'web/home, staging: healthy' })).toBeInTheDocument();
+    // An empty cell holds nothing to click.
+    expect(within(table).queryByRole('button', { name: /^web\/home, prod/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Health checks' })).not.toBeInTheDocument();
+    expect(lastSummary().has('pageSize')).toBe(false);
+    expect(lastSummary().has('groupBy')).toBe(false);
+  });
+
+  it('opens the check detail from a single-check cell through checkId', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />, '/health?pivotBy=labels&pivotLabel=env');
+    const table = await pivotTable();
+    await user.click(await within(table).findByRole('button', { name: 'api/healthz, prod: healthy' }));
+    expect(currentSearch(probe()).get('checkId')).toBe(api.id);
+    expect(await screen.findByRole('dialog', { name: 'api/healthz' })).toBeInTheDocument();
+  });
+
+  it('rows by name prefix when grouping by name, with several checks in a cell aggregated and listed to choose from', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />, '/health?pivotBy=labels&pivotLabel=env&groupBy=name');
+    const table = await pivotTable();
+    await waitFor(() => expect(rowNames(table)).toEqual(['api', 'web']));
+    const cell = within(table).getByRole('button', { name: 'api, prod: unhealthy, 2 checks' });
+    expect(within(cell).getByRole('img', { name: 'unhealthy' })).toHaveAttribute('data-color', 'red');
+    expect(cell).toHaveTextContent('2');
+
+    cell.focus();
+    await user.keyboard('{Enter}');
+    const list = await screen.findByRole('dialog', { name: 'api in prod' });
+    expect(within(list).getAllByRole('button').map((button) => button.textContent?.split('opsdeck-self')[0])).toEqual(['api/healthz', 'api/backup']);
+    await user.click(within(list).getByRole('button', { name: /api\/backup/ }));
+    expect(currentSearch(probe()).get('checkId')).toBe(backup.id);
+  });
+
+  it('chooses the pivot and its cell from the filter bar, kept in the URL, and returns to the table with None', async () => {
+    const user = userEvent.setup();
+    renderAtHealth(<HealthPage />);
+    await screen.findByRole('table', { name: 'Health checks' });
+    expect(screen.queryByRole('combobox', { name: 'Cell' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Pivot By' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['None', 'Namespace', 'Type', 'Agent', 'critical', 'env']);
+    await user.click(screen.getByRole('option', { name: 'env' }));
+    expect(Object.fromEntries(currentSearch(probe()))).toEqual({ pivotBy: 'labels', pivotLabel: 'env' });
+    const table = await pivotTable();
+
+    await chooseOption(user, 'Cell', 'Uptime');
+    expect(currentSearch(probe()).get('pivotCellType')).toBe('uptime');
+    expect(within(table).getByRole('button', { name: 'api/backup, prod: 10%' })).toHaveTextContent('10%');
+    expect(within(table).getByRole('button', { name: 'api/healthz, prod: 99%' })).toBeInTheDocument();
+
+    await chooseOption(user, 'Cell', 'Latency');
+    expect(within(table).getByRole('button', { name: 'web/home, staging: 120ms' })).toHaveTextContent('120ms');
+
+    await chooseOption(user, 'Pivot By', 'None');
+    expect(currentSearch(probe()).toString()).toBe('pivotCellType=latency');
+    expect(await screen.findByRole('table', { name: 'Health checks' })).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Cell' })).not.toBeInTheDocument();
+  });
+
+  it("puts checks without a namespace under 'none' and shows '-' for a cell without runs", async () => {
+    const bare = makeCheck({ id: 'a0000000-0000-4000-8000-000000000005', name: 'bare', namespace: null, uptime: { passed: 0, failed: 0 } });
+    summaryResponse = () => HttpResponse.json(makeSummary([api, bare], { labels }));
+    renderAtHealth(<HealthPage />, '/health?pivotBy=namespace&pivotCellType=uptime');
+    const table = await pivotTable();
+    await waitFor(() => expect(columnHeaders(table)).toEqual(['Checks', 'default', 'none']));
+    expect(within(table).getByRole('button', { name: 'bare, none: no runs' })).toHaveTextContent('-');
+  });
+
+  it("shows 'No data available' when no check matches", async () => {
+    summaryResponse = () => HttpResponse.json(makeSummary([]));
+    renderAtHealth(<HealthPage />, '/health?pivotBy=type');
+    const table = await pivotTable();
+    expect(await within(table).findByText('No data available')).toBeInTheDocument();
   });
 });

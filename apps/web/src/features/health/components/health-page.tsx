@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { LayoutGrid, Table2, X } from 'lucide-react';
 import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, relativeTimeRange, tristateToQueryFilter, decodeTristate, isTimeRangeKey, type TimeRange } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -7,15 +7,17 @@ import { FilterBar } from '@/components/filters/filter-bar';
 import { SearchInput } from '@/components/filters/search-input';
 import { TimeRangePicker } from '@/components/time-range/time-range-picker';
 import { errorMessage } from '@/components/toast/toast';
-import { useHealthSummaryQuery, type HealthSummaryParams, type SummaryStatus } from '../api/get-health-summary';
+import { useHealthSummaryQuery, type HealthSummaryParams } from '../api/get-health-summary';
 import type { HealthSummary } from '../api/types';
 import { ALL_TAB, NO_GROUPING, groupByOptions, tabByOptions } from '../utils/grouping';
+import { buildPivotMatrix, parsePivotOption, PIVOT_CELL_OPTIONS, pivotByOptions, pivotOptionValue, type PivotCellType } from '../utils/pivot';
 import { useRefreshRate } from '../utils/refresh-rate';
 import { useHealthPageParams, type HealthLayout } from '../utils/use-health-page-params';
 import { CheckDetailModal } from './check-detail-modal';
 import { HealthCheckCards } from './health-check-cards';
 import { HealthChecksTable } from './health-checks-table';
 import { HealthFilterPanel } from './health-filter-panel';
+import { HealthPivotTable } from './health-pivot-table';
 import { buildHealthRows } from './health-rows';
 import { HealthTabs } from './health-tabs';
 import { RefreshRateControl } from './refresh-rate-control';
@@ -23,7 +25,7 @@ import { RefreshRateControl } from './refresh-rate-control';
 const EMPTY_SUMMARY: HealthSummary = {
   checks_summary: [],
   totalEntries: 0,
-  counts: { total: 0, healthy: 0, unhealthy: 0, unknown: 0 },
+  counts: { total: 0, healthy: 0, unhealthy: 0, warning: 0, unknown: 0 },
   tabs: [],
   groups: [],
   labels: {},
@@ -43,31 +45,35 @@ export function HealthPage() {
   const expandedKeys = expanded.groupBy === params.groupBy ? expanded.keys : new Set<string>();
 
   const groupBy = params.groupBy === NO_GROUPING ? null : params.groupBy;
-  // 'warning' is a state no check has; asked alone it matches nothing, so the server is not asked at all.
-  const matchesNothing = params.status.length > 0 && params.status.every((status) => status === 'warning');
+  const pivotBy = params.pivotBy === 'none' ? null : params.pivotBy;
   const summaryParams: HealthSummaryParams = useMemo(
     () => ({
       timeRange: params.timeRange,
       query: params.query,
       labels: tristateToQueryFilter(decodeTristate(params.labels)),
       hidePassing: params.hidePassing,
-      statuses: params.status.filter((status): status is SummaryStatus => status !== 'warning'),
-      groupBy,
+      statuses: params.status,
+      // The pivot places checks itself and needs no group counts.
+      groupBy: pivotBy === null ? groupBy : null,
       tabBy: params.tabBy,
       tab: params.tab,
       sortBy: params.sortBy,
       sortDesc: params.sortDesc,
-      pageIndex: groupBy === null ? params.pageIndex : 0,
-      // Grouped rows need every member to fill their groups; the flat list grows page by page as it scrolls.
-      pageSize: groupBy === null ? params.pageSize : null,
+      pageIndex: groupBy === null && pivotBy === null ? params.pageIndex : 0,
+      // Grouped rows and the pivot need every matching check; the flat list grows page by page as it scrolls.
+      pageSize: groupBy === null && pivotBy === null ? params.pageSize : null,
     }),
-    [params, groupBy],
+    [params, groupBy, pivotBy],
   );
-  const summary = useHealthSummaryQuery(summaryParams, { refreshIntervalMs: refresh.intervalMs, enabled: !matchesNothing });
-  const data = matchesNothing ? EMPTY_SUMMARY : (summary.data ?? EMPTY_SUMMARY);
-  const isLoading = !matchesNothing && summary.isPending;
+  const summary = useHealthSummaryQuery(summaryParams, { refreshIntervalMs: refresh.intervalMs });
+  const data = summary.data ?? EMPTY_SUMMARY;
+  const isLoading = summary.isPending;
   const labelKeys = Object.keys(data.labels);
   const tabs = data.tabs.length > 0 ? data.tabs : [{ key: ALL_TAB, count: data.counts.total }];
+  const matrix = useMemo(
+    () => (pivotBy === null ? null : buildPivotMatrix(data.checks_summary, pivotBy, params.pivotLabel, groupBy)),
+    [data.checks_summary, pivotBy, params.pivotLabel, groupBy],
+  );
 
   const handleToggleGroup = (key: string) => {
     const next = new Set(expandedKeys);
@@ -75,7 +81,11 @@ export function HealthPage() {
     else next.add(key);
     setExpanded({ groupBy: params.groupBy, keys: next });
   };
-  const handleOpenCheck = (checkId: string) => update({ checkId });
+  const handleOpenCheck = useCallback((checkId: string) => update({ checkId }), [update]);
+  const handlePivotBy = (value: string) => {
+    const next = parsePivotOption(value);
+    update({ pivotBy: next.pivotBy, pivotLabel: next.pivotLabel });
+  };
   const handleTimeRange = (range: TimeRange) => {
     if (range.type !== 'relative') return;
     const key = range.range.replace(/^now-/, '');
@@ -92,6 +102,7 @@ export function HealthPage() {
         {!isLoading && (
           <p className="text-sm text-gray-600" aria-live="polite">
             {data.counts.healthy} healthy, {data.counts.unhealthy} unhealthy
+            {data.counts.warning > 0 ? `, ${data.counts.warning} warning` : ''}
             {data.counts.unknown > 0 ? `, ${data.counts.unknown} unknown` : ''}
           </p>
         )}
@@ -133,6 +144,21 @@ export function HealthPage() {
               Tab By
               <Dropdown label="Tab By" options={tabByOptions(labelKeys)} value={params.tabBy} onChange={(value) => update({ tabBy: value, tab: null, pageSize: null })} />
             </label>
+            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+              Pivot By
+              <Dropdown label="Pivot By" options={pivotByOptions(labelKeys)} value={pivotOptionValue(params.pivotBy, params.pivotLabel)} onChange={handlePivotBy} />
+            </label>
+            {pivotBy !== null && (
+              <label className="flex items-center gap-1.5 text-sm text-gray-700">
+                Cell
+                <Dropdown<PivotCellType>
+                  label="Cell"
+                  options={PIVOT_CELL_OPTIONS}
+                  value={params.pivotCellType}
+                  onChange={(value) => update({ pivotCellType: value })}
+                />
+              </label>
+            )}
             {params.status.length > 0 && (
               <span className="inline-flex h-8 items-center gap-1 rounded-md bg-blue-50 px-2 text-sm text-blue-800">
                 Status: {params.status.join(', ')}
@@ -142,7 +168,7 @@ export function HealthPage() {
               </span>
             )}
           </FilterBar>
-          {summary.isError && !matchesNothing ? (
+          {summary.isError ? (
             <div role="alert" className="flex flex-col items-center gap-2 py-12 text-sm text-gray-700">
               <p>{errorMessage(summary.error)}</p>
               <Button variant="secondary" onClick={() => void summary.refetch()}>
@@ -151,7 +177,9 @@ export function HealthPage() {
             </div>
           ) : (
             <HealthTabs tabs={tabs} value={params.tab} onChange={(tab) => update({ tab, pageSize: null })}>
-              {params.layout === 'card' ? (
+              {matrix !== null ? (
+                <HealthPivotTable matrix={matrix} cellType={params.pivotCellType} isLoading={isLoading} onOpenCheck={handleOpenCheck} />
+              ) : params.layout === 'card' ? (
                 isLoading ? (
                   <p className="py-8 text-center text-sm text-gray-500" aria-busy="true">
                     Loading checks…

@@ -6,12 +6,18 @@ export function uptimePercentage(uptime: { passed: number; failed: number }): nu
   return total === 0 ? null : (uptime.passed / total) * 100;
 }
 
+export function formatUptimePercentage(percentage: number): string {
+  return formatPercent(Number(percentage.toFixed(1)));
+}
+
 export function formatUptime(uptime: { passed: number; failed: number }): string {
   const percentage = uptimePercentage(uptime);
-  return percentage === null ? '' : formatPercent(Number(percentage.toFixed(1)));
+  return percentage === null ? '' : formatUptimePercentage(percentage);
 }
 
 export type ProgressColor = 'red' | 'orange' | 'green';
+
+export const PROGRESS_TEXT_CLASSES: Record<ProgressColor, string> = { red: 'text-red-600', orange: 'text-orange-600', green: 'text-green-700' };
 
 /** Progress colour thresholds 75 and 90 (spec 001 §9). */
 export function progressColor(percentage: number): ProgressColor {

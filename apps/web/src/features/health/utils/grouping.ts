@@ -4,6 +4,10 @@ export const NO_GROUPING = 'none';
 export const DEFAULT_TAB_BY = 'namespace';
 export const AGENT_TAB = 'agent';
 export const ALL_TAB = 'All';
+/** The agent value of a check run by this server, as the server names its Agent tab. */
+export const LOCAL_AGENT = 'local';
+/** The value of a check lacking the Tab By field (namespace or label), as the server names its tab. */
+export const MISSING_VALUE = 'none';
 
 export interface FieldOption {
   value: string;

@@ -4,6 +4,7 @@ import { DURATION_FILTER_OPTIONS, parseDurationFilter } from './duration-filter'
 import { groupByOptions, groupKeyOf, isBooleanLabel, tabByOptions } from './grouping';
 import { applyHealthParams, parseHealthParams } from './use-health-page-params';
 import { transitionAge } from './check-format';
+import { buildPivotMatrix, parsePivotOption, pivotByOptions, pivotOptionValue } from './pivot';
 import { makeCheck } from '../health-test-support';
 
 const NOW = new Date('2024-05-10T12:00:00Z');
@@ -91,5 +92,79 @@ describe('health page parameters', () => {
   it('drops values equal to their default from the URL', () => {
     const next = applyHealthParams(new URLSearchParams('query=db&groupBy=env'), { groupBy: 'none', timeRange: '1d', layout: 'card', query: null });
     expect(next.toString()).toBe('layout=card');
+  });
+});
+
+describe('pivot parameters', () => {
+  it('reads pivotBy, pivotLabel and pivotCellType, defaulting to no pivot and the health cell', () => {
+    expect(parseHealthParams(new URLSearchParams('pivotBy=labels&pivotLabel=env&pivotCellType=latency'))).toMatchObject({
+      pivotBy: 'labels',
+      pivotLabel: 'env',
+      pivotCellType: 'latency',
+    });
+    expect(parseHealthParams(new URLSearchParams('pivotBy=agent&pivotLabel=env&pivotCellType=bogus'))).toMatchObject({ pivotBy: 'agent', pivotLabel: '', pivotCellType: 'health' });
+    expect(parseHealthParams(new URLSearchParams('pivotBy=bogus'))).toMatchObject({ pivotBy: 'none', pivotCellType: 'health' });
+  });
+
+  it('does not pivot on labels without a label key', () => {
+    expect(parseHealthParams(new URLSearchParams('pivotBy=labels'))).toMatchObject({ pivotBy: 'none', pivotLabel: '' });
+  });
+
+  it('writes the pivot to the URL and drops it again at its defaults', () => {
+    const pivoted = applyHealthParams(new URLSearchParams(), { pivotBy: 'labels', pivotLabel: 'env', pivotCellType: 'uptime' });
+    expect(pivoted.toString()).toBe('pivotBy=labels&pivotLabel=env&pivotCellType=uptime');
+    expect(parseHealthParams(pivoted)).toMatchObject({ pivotBy: 'labels', pivotLabel: 'env', pivotCellType: 'uptime' });
+    expect(applyHealthParams(pivoted, { pivotBy: 'none', pivotLabel: '', pivotCellType: 'health' }).toString()).toBe('');
+  });
+
+  it('lists None, Namespace, Type, Agent and then each label key, and maps a choice back to pivotBy and pivotLabel', () => {
+    const options = pivotByOptions(['env', 'namespace']);
+    expect(options.map((option) => option.label)).toEqual(['None', 'Namespace', 'Type', 'Agent', 'env', 'namespace']);
+    for (const option of options) {
+      const parsed = parsePivotOption(option.value);
+      expect(pivotOptionValue(parsed.pivotBy, parsed.pivotLabel)).toBe(option.value);
+    }
+    expect(parsePivotOption(pivotOptionValue('labels', 'namespace'))).toEqual({ pivotBy: 'labels', pivotLabel: 'namespace' });
+    expect(parsePivotOption('agent')).toEqual({ pivotBy: 'agent', pivotLabel: '' });
+  });
+});
+
+describe('buildPivotMatrix', () => {
+  const prod = makeCheck({ id: '1', name: 'api/healthz', labels: { env: 'prod' }, uptime: { passed: 99, failed: 1 }, latency: { p95: 100, p97: null, p99: null } });
+  const staging = makeCheck({ id: '2', name: 'api/healthz', labels: { env: 'staging' }, namespace: null });
+  const dev = makeCheck({ id: '3', name: 'web/home', labels: { env: 'dev' }, agent_id: 'x', agent_name: 'eu-agent' });
+  const unlabelled = makeCheck({ id: '4', name: 'web/home', labels: {} });
+
+  it('makes a row per check name and a column per value, both alphabetical, with none for a missing label', () => {
+    const matrix = buildPivotMatrix([staging, dev, prod, unlabelled], 'labels', 'env', null);
+    expect(matrix.columns).toEqual(['dev', 'none', 'prod', 'staging']);
+    expect(matrix.rows.map((row) => row.key)).toEqual(['api/healthz', 'web/home']);
+    expect(matrix.rows[0]?.cells.map((cell) => cell?.checks.map((check) => check.id))).toEqual([undefined, undefined, ['1'], ['2']]);
+    expect(matrix.rows[1]?.cells.map((cell) => cell?.checks.map((check) => check.id))).toEqual([['3'], ['4'], undefined, undefined]);
+  });
+
+  it("names columns like the tabs: namespace or 'none', the type, the agent or 'local'", () => {
+    expect(buildPivotMatrix([prod, staging], 'namespace', '', null).columns).toEqual(['default', 'none']);
+    expect(buildPivotMatrix([prod, makeCheck({ id: '5', name: 'db', type: 'postgres' })], 'type', '', null).columns).toEqual(['http', 'postgres']);
+    expect(buildPivotMatrix([prod, dev], 'agent', '', null).columns).toEqual(['eu-agent', 'local']);
+  });
+
+  it('rows by the prefix before the slash when grouping by name', () => {
+    const matrix = buildPivotMatrix([prod, dev, makeCheck({ id: '6', name: 'api/version', labels: { env: 'prod' } })], 'labels', 'env', 'name');
+    expect(matrix.rows.map((row) => row.key)).toEqual(['api', 'web']);
+    expect(matrix.rows[0]?.cells[matrix.columns.indexOf('prod')]?.checks).toHaveLength(2);
+  });
+
+  it('aggregates a cell of several checks to the worst health, the lowest uptime and the highest p95', () => {
+    const warning = makeCheck({ id: '7', name: 'api/healthz', labels: { env: 'prod' }, health: 'warning', uptime: { passed: 90, failed: 10 }, latency: { p95: 300, p97: null, p99: null } });
+    const neverRan = makeCheck({ id: '8', name: 'api/healthz', labels: { env: 'prod' }, status: null, uptime: { passed: 0, failed: 0 }, latency: { p95: null, p97: null, p99: null } });
+    const [cell] = buildPivotMatrix([prod, warning, neverRan], 'labels', 'env', null).rows[0]?.cells ?? [];
+    expect(cell).toMatchObject({ health: 'warning', uptime: 90, p95: 300 });
+    expect(cell?.checks).toHaveLength(3);
+
+    const failing = makeCheck({ id: '9', name: 'api/healthz', labels: { env: 'prod' }, status: 'unhealthy' });
+    expect(buildPivotMatrix([warning, failing], 'labels', 'env', null).rows[0]?.cells[0]?.health).toBe('unhealthy');
+    expect(buildPivotMatrix([prod, neverRan], 'labels', 'env', null).rows[0]?.cells[0]?.health).toBe('unknown');
+    expect(buildPivotMatrix([neverRan], 'labels', 'env', null).rows[0]?.cells[0]).toMatchObject({ uptime: null, p95: null });
   });
 });

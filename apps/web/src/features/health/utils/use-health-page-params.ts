@@ -3,14 +3,14 @@ import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, isTimeRangeKey, type TimeRangeKey } from '@opsdeck/shared';
 import type { SummarySortKey, SummaryStatus } from '../api/get-health-summary';
 import { ALL_TAB, DEFAULT_TAB_BY, NO_GROUPING } from './grouping';
+import { NO_PIVOT, PIVOT_BY_VALUES, PIVOT_CELL_TYPES, type PivotBy, type PivotCellType } from './pivot';
 
 export type HealthLayout = 'table' | 'card';
-/** The statuses /health may be opened with (spec 001 §2.2). */
-export type StatusEntry = SummaryStatus | 'warning';
 
 export const DEFAULT_HEALTH_RANGE: TimeRangeKey = '1d';
 const SORT_KEYS: readonly SummarySortKey[] = ['name', 'status', 'uptime', 'latency', 'last_transition_time'];
-const STATUS_ENTRIES: readonly StatusEntry[] = ['healthy', 'unhealthy', 'warning', 'unknown'];
+/** The statuses /health may be opened with (spec 001 §2.2). */
+const STATUS_ENTRIES: readonly SummaryStatus[] = ['healthy', 'unhealthy', 'warning', 'unknown'];
 
 export interface HealthPageParams {
   timeRange: TimeRangeKey;
@@ -24,13 +24,35 @@ export interface HealthPageParams {
   tabBy: string;
   tab: string;
   hidePassing: boolean;
-  status: StatusEntry[];
+  status: SummaryStatus[];
   pageIndex: number;
   pageSize: number;
   checkId: string | null;
+  /** 'labels' only with a pivotLabel; without one the page does not pivot. */
+  pivotBy: PivotBy;
+  /** The label key columns come from when pivotBy is 'labels', else ''. */
+  pivotLabel: string;
+  pivotCellType: PivotCellType;
 }
 
-export type HealthParamName = 'timeRange' | 'layout' | 'labels' | 'query' | 'sortBy' | 'sortDesc' | 'groupBy' | 'tabBy' | 'tab' | 'hidePassing' | 'status' | 'pageIndex' | 'pageSize' | 'checkId';
+export type HealthParamName =
+  | 'timeRange'
+  | 'layout'
+  | 'labels'
+  | 'query'
+  | 'sortBy'
+  | 'sortDesc'
+  | 'groupBy'
+  | 'tabBy'
+  | 'tab'
+  | 'hidePassing'
+  | 'status'
+  | 'pageIndex'
+  | 'pageSize'
+  | 'checkId'
+  | 'pivotBy'
+  | 'pivotLabel'
+  | 'pivotCellType';
 
 /** Values equal to the default are dropped from the URL. */
 export type HealthParamChanges = Partial<Record<HealthParamName, string | null>>;
@@ -43,6 +65,10 @@ function positiveInt(text: string | null, fallback: number): number {
 export function parseHealthParams(search: URLSearchParams): HealthPageParams {
   const timeRange = search.get('timeRange') ?? '';
   const sortBy = search.get('sortBy');
+  const pivotLabel = search.get('pivotLabel') ?? '';
+  const pivotBy = PIVOT_BY_VALUES.find((value) => value === search.get('pivotBy')) ?? NO_PIVOT;
+  const pivotCellType = search.get('pivotCellType');
+  const labelless = pivotBy === 'labels' && pivotLabel === '';
   return {
     timeRange: isTimeRangeKey(timeRange) ? timeRange : DEFAULT_HEALTH_RANGE,
     layout: search.get('layout') === 'card' ? 'card' : 'table',
@@ -57,10 +83,13 @@ export function parseHealthParams(search: URLSearchParams): HealthPageParams {
     status: (search.get('status') ?? '')
       .split(',')
       .map((part) => part.trim())
-      .filter((part): part is StatusEntry => (STATUS_ENTRIES as readonly string[]).includes(part)),
+      .filter((part): part is SummaryStatus => (STATUS_ENTRIES as readonly string[]).includes(part)),
     pageIndex: positiveInt(search.get('pageIndex'), 0),
     pageSize: Math.max(1, positiveInt(search.get('pageSize'), DEFAULT_PAGE_SIZE)),
     checkId: search.get('checkId'),
+    pivotBy: labelless ? NO_PIVOT : pivotBy,
+    pivotLabel: pivotBy === 'labels' ? pivotLabel : '',
+    pivotCellType: PIVOT_CELL_TYPES.find((value) => value === pivotCellType) ?? 'health',
   };
 }
 
@@ -74,6 +103,8 @@ const DEFAULTS: Partial<Record<HealthParamName, string>> = {
   sortDesc: 'false',
   pageIndex: '0',
   pageSize: String(DEFAULT_PAGE_SIZE),
+  pivotBy: NO_PIVOT,
+  pivotCellType: 'health',
 };
 
 export function applyHealthParams(search: URLSearchParams, changes: HealthParamChanges): URLSearchParams {
