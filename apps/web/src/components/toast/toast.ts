@@ -26,6 +26,20 @@ export function errorMessage(error: unknown): string {
   return nonEmpty(error.message) ?? FALLBACK_MESSAGE;
 }
 
+const MAX_DETAILS_LENGTH = 500;
+
+/**
+ * The server's explanation beyond the message (its `details`, then its `hint`), so that e.g. a refused spec says
+ * which field is wrong; null when the error carries none.
+ */
+export function errorDetails(error: unknown): string | null {
+  if (!isRecord(error) || !isRecord(error.body)) return null;
+  const parts = [nonEmpty(error.body.details), nonEmpty(error.body.hint)].filter((part): part is string => part !== null);
+  if (parts.length === 0) return null;
+  const text = parts.join(' — ');
+  return text.length > MAX_DETAILS_LENGTH ? `${text.slice(0, MAX_DETAILS_LENGTH - 1)}…` : text;
+}
+
 export function toastSuccess(message: string): void {
   toast.success(message, { duration: TOAST_DURATION_MS });
 }
@@ -33,5 +47,6 @@ export function toastSuccess(message: string): void {
 export function toastError(errorOrMessage: unknown): void {
   const message = errorMessage(errorOrMessage);
   // Same id as the guarded fetch uses, so a failure it already reported is not shown twice.
-  toast.error(message, { id: message, duration: TOAST_DURATION_MS });
+  const details = errorDetails(errorOrMessage);
+  toast.error(message, { id: message, duration: TOAST_DURATION_MS, ...(details === null ? {} : { description: details }) });
 }
