@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/platform/secrets';
-import { startTestServer, type TestServer } from './harness';
+import { startTestServer, type JsonReply, type TestServer } from './harness';
 import { closedPort, startFakeSmtp, startHttpServer, startRedis, type HttpTarget } from './fixtures/local-targets';
 
 const SECRET = 'pa55-w0rd-never-returned';
@@ -14,15 +14,7 @@ describe('connections', () => {
   let web: HttpTarget;
   const previousRole = process.env.OPSDECK_ROLE;
 
-  async function call(method: string, url: string, cookie: string, body?: unknown): Promise<{ status: number; text: string; json: Record<string, unknown> }> {
-    const response = await fetch(`${server.url}${url}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, text, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-  }
+  const call = (method: string, url: string, cookie: string, body?: unknown): Promise<JsonReply> => server.call(method, url, cookie, body);
 
   beforeAll(async () => {
     process.env.OPSDECK_ROLE = 'api';

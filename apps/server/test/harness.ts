@@ -16,7 +16,16 @@ export interface TestServer {
   pool: pg.Pool;
   /** A session cookie header for the seeded demo user of that role. */
   cookieFor(role: Role): Promise<string>;
+  /** One JSON call as the holder of `cookie`; the body, when given, is sent as JSON. */
+  call(method: string, url: string, cookie: string, body?: unknown, headers?: Record<string, string>): Promise<JsonReply>;
   close(): Promise<void>;
+}
+
+export interface JsonReply {
+  status: number;
+  text: string;
+  /** The parsed body; {} for an empty one. */
+  json: Record<string, unknown>;
 }
 
 const TEMPLATE_DB = 'opsdeck_template';
@@ -76,6 +85,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         [hashToken(token), `${role}@opsdeck.local`, SESSION_TTL_MS],
       );
       return `${SESSION_COOKIE}=${token}`;
+    },
+    async call(method, url, cookie, body, headers = {}) {
+      const response = await fetch(`${address}${url}`, {
+        method,
+        headers: { cookie, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, text, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
     },
     async close() {
       await running.close();

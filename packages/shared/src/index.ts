@@ -6,3 +6,4 @@ export * from './time-ranges';
 export * from './formatters';
 export * from './incidents';
 export * from './health';
+export * from './agents';

@@ -1,5 +1,6 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setAppNavigator } from '@/lib/app-navigator';
+import { AgentEditorFromSearchParams } from '@/features/agents/components/agent-editor-from-search-params';
 import { authRoutes } from '@/features/auth/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
@@ -32,7 +33,9 @@ export const appRoutes: RouteObject[] = [
           {
             // Inside the shell, so a failing page keeps the sidebar and top bar.
             errorElement: <RouteErrorBoundary />,
-            children: [{ index: true, element: <HomeRedirect /> }, ...healthRoutes, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
+            // The health dashboard's id and addAgent parameters open the agent editor (spec 001 §2.2). Features never import
+            // each other, so the pathless route around healthRoutes joins the two here.
+            children: [{ index: true, element: <HomeRedirect /> }, { element: <><Outlet /><AgentEditorFromSearchParams /></>, children: healthRoutes }, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
           },
         ],
       },

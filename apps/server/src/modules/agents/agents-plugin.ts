@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DomainPlugin } from '../../platform/http';
+import { errors } from '../../platform/errors';
+import { writeHooksFor } from '../../data-api/write-hooks';
+import { agentSettings, describeIssues, kubernetesSettings, pushTelemetrySettings } from './agent-settings';
+import { createAgent, getAgent, updateAgent } from './agent-store';
+
+const READ = { resource: 'agents', action: 'read' } as const;
+const WRITE = { resource: 'agents', action: 'write' } as const;
+const MAX_PROPERTIES = 100;
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'This field is required')
+  .max(255)
+  // The name is written into installation commands and manifests; a control character there would break them.
+  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
+const fields = {
+  description: z
+    .string()
+    .trim()
+    .max(4096)
+    .nullable()
+    .optional()
+    .transform((value) => (value === '' ? null : value)),
+  properties: z
+    .record(z.string().trim().min(1, 'a property needs a name').max(255), z.string().max(4096))
+    .refine((value) => Object.keys(value).length <= MAX_PROPERTIES, `at most ${MAX_PROPERTIES} properties`)
+    .optional(),
+  kubernetes: kubernetesSettings.optional(),
+  pushTelemetry: pushTelemetrySettings.optional(),
+};
+
+const createBody = z.object({ name, ...fields });
+// The name may be sent back unchanged (a form posts what it shows), but never changed.
+const updateBody = z.object({ name: name.optional(), ...fields });
+const idParams = z.object({ id: z.uuid() });
+
+const agentDetail = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  hostname: z.string().nullable(),
+  version: z.string().nullable(),
+  properties: z.record(z.string(), z.string()),
+  kubernetes: z.object({ enabled: z.boolean(), interval: z.string() }),
+  pushTelemetry: z.object({ enabled: z.boolean(), topologyName: z.string().nullable() }),
+  last_seen: z.string().nullable(),
+  last_received: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const createdAgent = z.object({ id: z.uuid(), name: z.string(), access_token: z.string() });
+
+function nameTaken(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'agents_name_key';
+}
+
+/**
+ * Agents of spec 001 §2.6: create (answering the access token once), read and update. The list and deletion are read
+ * and written through the data API (agents_summary, PATCH /agents), whose writes of `settings` are checked here too.
+ */
+export const agentsPlugin: DomainPlugin = {
+  name: 'agents',
+  register(scoped, context) {
+    const app = scoped.withTypeProvider<ZodTypeProvider>();
+    const { pool } = context.db;
+
+    writeHooksFor(context.db).register('agents', (rows) => {
+      for (const row of rows) {
+        if (!('settings' in row)) continue;
+        const parsed = agentSettings.safeParse(row.settings);
+        if (!parsed.success) throw errors.invalidAgentSettings(describeIssues(parsed.error));
+      }
+    });
+
+    app.post(
+      '/api/agents',
+      { config: { permission: WRITE }, schema: { tags: ['agents'], body: createBody, response: { 201: createdAgent } } },
+      async (request, reply) => {
+        try {
+          const { agent, accessToken } = await createAgent(pool, request.body, request.principal?.personId ?? null);
+          return await reply.status(201).send({ id: agent.id, name: agent.name, access_token: accessToken });
+        } catch (error) {
+          throw nameTaken(error) ? errors.agentNameTaken(request.body.name) : error;
+        }
+      },
+    );
+
+    app.get(
+      '/api/agents/:id',
+      { config: { permission: READ }, schema: { tags: ['agents'], params: idParams, response: { 200: agentDetail } } },
+      async (request) => {
+        const agent = await getAgent(pool, request.params.id);
+        if (agent === null) throw errors.notFound('Agent');
+        return agent;
+      },
+    );
+
+    app.patch(
+      '/api/agents/:id',
+      { config: { permission: WRITE }, schema: { tags: ['agents'], params: idParams, body: updateBody, response: { 200: agentDetail } } },
+      async (request) => {
+        const { name: requestedName, ...patch } = request.body;
+        const current = await getAgent(pool, request.params.id);
+        if (current === null) throw errors.notFound('Agent');
+        if (requestedName !== undefined && requestedName !== current.name) throw errors.agentNameReadOnly();
+        const updated = await updateAgent(pool, request.params.id, patch);
+        if (updated === null) throw errors.notFound('Agent');
+        return updated;
+      },
+    );
+  },
+};

@@ -1,0 +1,236 @@
+import '@/components/test-support/browser-polyfills';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import type { AgentDetail } from '@opsdeck/shared';
+import { AppToaster } from '@/components/toast/app-toaster';
+import { usePermissions } from '@/lib/auth/permissions';
+import { AgentEditorFromSearchParams } from './agent-editor-from-search-params';
+
+const PERSON_ID = '11111111-1111-4111-8111-111111111111';
+const AGENT_ID = '22222222-2222-4222-8222-222222222222';
+const TOKEN = 'opsdeck_agent_s3cr3t-token-value';
+
+const stored: AgentDetail = {
+  id: AGENT_ID,
+  name: 'edge-cluster',
+  description: 'Edge sites',
+  hostname: null,
+  version: null,
+  properties: { region: 'eu-west' },
+  kubernetes: { enabled: true, interval: '1h' },
+  pushTelemetry: { enabled: false, topologyName: null },
+  last_seen: null,
+  last_received: null,
+  created_by: PERSON_ID,
+  created_at: '2024-01-05T10:00:00Z',
+  updated_at: '2024-01-06T10:00:00Z',
+};
+
+interface Recorded {
+  method: string;
+  body: unknown;
+}
+
+let roles = ['admin'];
+let recorded: Recorded[] = [];
+let createResponse: () => Response = () => HttpResponse.json({ id: AGENT_ID, name: 'new-agent', access_token: TOKEN }, { status: 201 });
+let updateGate: Promise<void> = Promise.resolve();
+
+async function record(request: Request): Promise<void> {
+  const text = await request.text();
+  recorded.push({ method: request.method, body: text === '' ? null : (JSON.parse(text) as JsonBodyType) });
+}
+
+const server = setupServer(
+  http.get('*/api/auth/sessions/whoami', () =>
+    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
+  ),
+  http.post('*/api/agents', async ({ request }) => {
+    await record(request);
+    return createResponse();
+  }),
+  http.get('*/api/agents/:id', ({ params }) =>
+    params.id === AGENT_ID ? HttpResponse.json(stored) : HttpResponse.json({ code: 'OD404', message: 'Agent not found', details: null, hint: null }, { status: 404 }),
+  ),
+  http.patch('*/api/agents/:id', async ({ request }) => {
+    const body = (await request.clone().json()) as Partial<AgentDetail>;
+    await record(request);
+    await updateGate;
+    return HttpResponse.json({ ...stored, ...body });
+  }),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  roles = ['admin'];
+  recorded = [];
+  createResponse = () => HttpResponse.json({ id: AGENT_ID, name: 'new-agent', access_token: TOKEN }, { status: 201 });
+  updateGate = Promise.resolve();
+});
+afterAll(() => server.close());
+
+function CurrentSearch() {
+  return <output aria-label="Current search">{useLocation().search}</output>;
+}
+
+/** Says when the roles have loaded, so a test can tell "nothing opened" from "nothing opened yet". */
+function PermissionsReady() {
+  return usePermissions().isReady ? <p>Permissions loaded</p> : null;
+}
+
+function renderAt(path: string) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/health',
+        element: (
+          <>
+            <CurrentSearch />
+            <PermissionsReady />
+            <AgentEditorFromSearchParams />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <AppToaster />
+    </QueryClientProvider>,
+  );
+}
+
+const currentSearch = () => screen.getByRole('status', { name: 'Current search' });
+const writes = (method: string) => recorded.filter((request) => request.method === method);
+
+describe('Agent editor', { timeout: 20_000 }, () => {
+  it('creates an agent with Next, then shows the installation instructions with the token in both tabs', async () => {
+    const user = userEvent.setup();
+    renderAt('/health?addAgent=true&layout=card');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
+    await user.type(within(dialog).getByLabelText(/^Name/), '  new-agent ');
+    await user.type(within(dialog).getByLabelText('Description'), 'Runs at the edge');
+    await user.click(within(dialog).getByRole('button', { name: 'Add property' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Property 1 name' }), 'region');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Property 1 value' }), 'eu-west');
+    expect(within(dialog).getByRole('combobox', { name: 'Scrape interval' })).toHaveTextContent('30m');
+    await user.click(within(dialog).getByRole('switch', { name: 'Scrape this cluster' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+
+    const instructions = await screen.findByRole('dialog', { name: 'Installation Instructions' });
+    expect(await screen.findByText('Agent created')).toBeInTheDocument();
+    expect(writes('POST')[0]?.body).toEqual({
+      name: 'new-agent',
+      description: 'Runs at the edge',
+      properties: { region: 'eu-west' },
+      kubernetes: { enabled: true, interval: '30m' },
+      pushTelemetry: { enabled: false, topologyName: null },
+    });
+    expect(within(instructions).getByRole('note')).toHaveTextContent('shown only once');
+    const flux = within(instructions).getByRole('tabpanel', { name: 'Flux' });
+    expect(flux).toHaveTextContent(TOKEN);
+    expect(flux).toHaveTextContent('agentName: new-agent');
+    expect(flux).toHaveTextContent(`host: ${window.location.origin}`);
+    expect(within(flux).getByRole('button', { name: 'Copy Flux manifest' })).toBeInTheDocument();
+
+    await user.click(within(instructions).getByRole('tab', { name: 'Helm CLI' }));
+    const helm = within(instructions).getByRole('tabpanel', { name: 'Helm CLI' });
+    expect(helm).toHaveTextContent('helm install');
+    expect(helm).toHaveTextContent(TOKEN);
+    expect(helm).toHaveTextContent("upstream.agentName='new-agent'");
+
+    await user.click(within(instructions).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(currentSearch()).toHaveTextContent('?layout=card');
+  });
+
+  it("requires a name with 'This field is required' and sends nothing", async () => {
+    const user = userEvent.setup();
+    renderAt('/health?addAgent=true');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(writes('POST')).toHaveLength(0);
+  });
+
+  it('shows the server message as a toast and keeps everything typed', async () => {
+    createResponse = () =>
+      HttpResponse.json({ code: 'OD_AGENT_NAME_TAKEN', message: "An agent named 'taken' already exists", details: null, hint: null }, { status: 409 });
+    const user = userEvent.setup();
+    renderAt('/health?addAgent=true');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
+    await user.type(within(dialog).getByLabelText(/^Name/), 'taken');
+    await user.type(within(dialog).getByLabelText('Description'), 'kept');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText("An agent named 'taken' already exists")).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add Agent' })).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('taken');
+    expect(within(dialog).getByLabelText('Description')).toHaveValue('kept');
+  });
+
+  it("loads the agent by id with a read-only name and saves with Save, showing 'Saving ...' meanwhile", async () => {
+    let release: () => void = () => undefined;
+    updateGate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const user = userEvent.setup();
+    renderAt(`/health?id=${AGENT_ID}&layout=table`);
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Agent' });
+    const name = await within(dialog).findByLabelText(/^Name/);
+    expect(name).toHaveValue('edge-cluster');
+    expect(name).toHaveAttribute('readonly');
+    expect(within(dialog).getByRole('textbox', { name: 'Property 1 value' })).toHaveValue('eu-west');
+    expect(within(dialog).getByRole('combobox', { name: 'Scrape interval' })).toHaveTextContent('1h');
+    expect(within(dialog).queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
+
+    const description = within(dialog).getByLabelText('Description');
+    await user.clear(description);
+    await user.type(description, 'Edge and branch sites');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('button', { name: 'Saving ...' })).toBeDisabled();
+    release();
+
+    expect(await screen.findByText('Agent updated')).toBeInTheDocument();
+    expect(writes('PATCH')[0]?.body).toEqual({
+      description: 'Edge and branch sites',
+      properties: { region: 'eu-west' },
+      kubernetes: { enabled: true, interval: '1h' },
+      pushTelemetry: { enabled: false, topologyName: null },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(currentSearch()).toHaveTextContent('?layout=table');
+  });
+
+  it('shows a failed load in the dialog', async () => {
+    renderAt('/health?id=33333333-3333-4333-8333-333333333333');
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Agent' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Agent not found');
+    expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('opens nothing for addAgent when the user may not write agents', async () => {
+    roles = ['viewer'];
+    renderAt('/health?addAgent=true');
+    expect(await screen.findByText('Permissions loaded')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(currentSearch()).toHaveTextContent('?addAgent=true');
+  });
+
+  it('shows an agent read-only, without Save, to users who may only read agents', async () => {
+    roles = ['viewer'];
+    renderAt(`/health?id=${AGENT_ID}`);
+    const dialog = await screen.findByRole('dialog', { name: 'edge-cluster' });
+    expect(await within(dialog).findByLabelText('Description')).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Add property' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+});

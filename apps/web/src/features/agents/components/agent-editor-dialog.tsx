@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { Button } from '@/components/button/button';
+import { Dialog } from '@/components/dialog/dialog';
+import { errorMessage } from '@/components/toast/toast';
+import { useCreateAgent } from '../api/create-agent';
+import { useAgentQuery } from '../api/get-agent';
+import { useUpdateAgent } from '../api/update-agent';
+import { agentFormValues, toCreateInput, toUpdateInput, type AgentFormValues } from '../agent-form-model';
+import type { InstallationTarget } from '../installation-instructions';
+import { AgentForm } from './agent-form';
+import { AgentInstallationInstructions } from './agent-installation-instructions';
+
+const FORM_ID = 'agent-editor-form';
+
+export type AgentEditorMode = { kind: 'create' } | { kind: 'edit'; id: string };
+
+export interface AgentEditorDialogProps {
+  mode: AgentEditorMode;
+  /** For users who may read agents but not write them: the agent is shown without a Save button. */
+  readOnly?: boolean;
+  onClose: () => void;
+}
+
+function CreateAgent({ onClose }: { onClose: () => void }) {
+  const createAgent = useCreateAgent();
+  const [installation, setInstallation] = useState<InstallationTarget | null>(null);
+
+  const handleSubmit = (values: AgentFormValues) => {
+    const input = toCreateInput(values);
+    createAgent.mutate(input, {
+      onSuccess: (created) =>
+        setInstallation({
+          serverUrl: window.location.origin,
+          agentName: created.name,
+          accessToken: created.access_token,
+          kubernetes: input.kubernetes,
+          pushTelemetry: input.pushTelemetry,
+        }),
+    });
+  };
+
+  if (installation !== null) {
+    return (
+      <Dialog open onOpenChange={(open) => !open && onClose()} title="Installation Instructions" size="medium" footer={<Button onClick={onClose}>Done</Button>}>
+        <AgentInstallationInstructions target={installation} />
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Add Agent"
+      size="small"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={createAgent.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={FORM_ID} isPending={createAgent.isPending}>
+            Next
+          </Button>
+        </>
+      }
+    >
+      <AgentForm formId={FORM_ID} defaultValues={agentFormValues()} isEditing={false} disabled={createAgent.isPending} onSubmit={handleSubmit} />
+    </Dialog>
+  );
+}
+
+function EditAgent({ id, readOnly, onClose }: { id: string; readOnly: boolean; onClose: () => void }) {
+  const agent = useAgentQuery(id);
+  const updateAgent = useUpdateAgent();
+  const handleSubmit = (values: AgentFormValues) => updateAgent.mutate({ id, input: toUpdateInput(values) }, { onSuccess: onClose });
+
+  const footer = readOnly ? (
+    <Button variant="secondary" onClick={onClose}>
+      Close
+    </Button>
+  ) : (
+    <>
+      <Button variant="secondary" onClick={onClose} disabled={updateAgent.isPending}>
+        Cancel
+      </Button>
+      <Button type="submit" form={FORM_ID} isPending={updateAgent.isPending} disabled={agent.data === undefined}>
+        {updateAgent.isPending ? 'Saving ...' : 'Save'}
+      </Button>
+    </>
+  );
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={readOnly ? (agent.data?.name ?? 'Agent') : 'Edit Agent'} size="small" footer={footer}>
+      {agent.data !== undefined ? (
+        <AgentForm
+          key={agent.data.id}
+          formId={FORM_ID}
+          defaultValues={agentFormValues(agent.data)}
+          isEditing
+          disabled={readOnly || updateAgent.isPending}
+          onSubmit={handleSubmit}
+        />
+      ) : agent.isError ? (
+        <div role="alert" className="flex flex-col items-center gap-2 py-8 text-sm text-gray-700">
+          <p>{errorMessage(agent.error)}</p>
+          <Button variant="secondary" onClick={() => void agent.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : (
+        <p aria-busy="true" className="py-8 text-center text-sm text-gray-500">
+          Loading agent…
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * The agent editor of spec 001 §2.6 and §4: creating ends with Next and then the installation instructions (the only
+ * time the access token is shown); editing loads the agent, keeps its name read-only and saves with Save.
+ */
+export function AgentEditorDialog({ mode, readOnly = false, onClose }: AgentEditorDialogProps) {
+  if (mode.kind === 'edit') return <EditAgent id={mode.id} readOnly={readOnly} onClose={onClose} />;
+  return <CreateAgent onClose={onClose} />;
+}
