@@ -113,7 +113,7 @@ const currentSearch = () => screen.getByRole('status', { name: 'Current search' 
 const writes = (method: string) => recorded.filter((request) => request.method === method);
 
 describe('Agent editor', { timeout: 20_000 }, () => {
-  it('creates an agent with Next, then shows the installation instructions with the token in both tabs', async () => {
+  it('creates an agent with Next, then shows the installation instructions with the token in both tabs, and asks before Escape would lose the token', async () => {
     const user = userEvent.setup();
     renderAt('/health?addAgent=true&layout=card');
     const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
@@ -147,6 +147,13 @@ describe('Agent editor', { timeout: 20_000 }, () => {
     expect(helm).toHaveTextContent('helm install');
     expect(helm).toHaveTextContent(TOKEN);
     expect(helm).toHaveTextContent("upstream.agentName='new-agent'");
+
+    await user.keyboard('{Escape}');
+    const confirm = await screen.findByRole('dialog', { name: 'Close the installation instructions?' });
+    expect(confirm).toHaveTextContent('will not be shown again');
+    await user.click(within(confirm).getByRole('button', { name: 'Keep open' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Close the installation instructions?' })).not.toBeInTheDocument());
+    expect(screen.getByRole('dialog', { name: 'Installation Instructions' })).toHaveTextContent(TOKEN);
 
     await user.click(within(instructions).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '@/components/button/button';
+import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { Dialog } from '@/components/dialog/dialog';
 import { errorMessage } from '@/components/toast/toast';
 import { useCreateAgent } from '../api/create-agent';
@@ -24,6 +25,7 @@ export interface AgentEditorDialogProps {
 function CreateAgent({ onClose }: { onClose: () => void }) {
   const createAgent = useCreateAgent();
   const [installation, setInstallation] = useState<InstallationTarget | null>(null);
+  const [confirmingClose, setConfirmingClose] = useState(false);
 
   const handleSubmit = (values: AgentFormValues) => {
     const input = toCreateInput(values);
@@ -40,10 +42,22 @@ function CreateAgent({ onClose }: { onClose: () => void }) {
   };
 
   if (installation !== null) {
+    // Escape or a stray click outside would lose a token that is never shown again: those ask first, Done does not.
     return (
-      <Dialog open onOpenChange={(open) => !open && onClose()} title="Installation Instructions" size="medium" footer={<Button onClick={onClose}>Done</Button>}>
-        <AgentInstallationInstructions target={installation} />
-      </Dialog>
+      <>
+        <Dialog open onOpenChange={(open) => !open && setConfirmingClose(true)} title="Installation Instructions" size="medium" footer={<Button onClick={onClose}>Done</Button>}>
+          <AgentInstallationInstructions target={installation} />
+        </Dialog>
+        <ConfirmDialog
+          open={confirmingClose}
+          onOpenChange={setConfirmingClose}
+          title="Close the installation instructions?"
+          message="The access token of this agent will not be shown again."
+          confirmLabel="Close"
+          cancelLabel="Keep open"
+          onConfirm={onClose}
+        />
+      </>
     );
   }
   return (
