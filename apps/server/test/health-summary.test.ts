@@ -219,6 +219,26 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     expect(stored.rows[0]).toEqual({ passed: check.uptime.passed + 1, failed: check.uptime.failed + 2 });
   });
 
+  it('recomputes a window in slices of checks to the same totals as in one pass', async () => {
+    const totals = async (): Promise<unknown[]> =>
+      (await server.pool.query(`select check_id, passed, failed, p95, p97, p99 from check_uptime_windows where window_key = '1w' order by check_id`)).rows;
+    const fail = (error: unknown): never => {
+      throw error;
+    };
+    await new UptimeWindows(server.pool, fail, 1_000_000).refresh('1w', false);
+    const whole = await totals();
+    expect(whole.length).toBeGreaterThan(20);
+    await server.pool.query(`update check_uptime_windows set passed = 0, failed = 0 where window_key = '1w'`);
+    // A check without runs in the range has no totals: a stale row of it must go.
+    const idle = await server.pool.query<{ id: string }>(
+      `with canary as (insert into canaries (name, namespace, labels, schedule, spec, source) values ('idle', 'default', '{}', '@hourly', '{}', 'test') returning id)
+       insert into checks (canary_id, type, name, namespace, labels, spec) select id, 'http', 'idle', 'default', '{}', '{}' from canary returning id`,
+    );
+    await server.pool.query(`insert into check_uptime_windows (window_key, check_id, passed, failed) values ('1w', $1, 1, 1)`, [idle.rows[0]?.id]);
+    await new UptimeWindows(server.pool, fail, 7).refresh('1w', false);
+    expect(await totals()).toEqual(whole);
+  });
+
   describe('the warning health: passing now, failed within the time range', () => {
     let flapCanaryId: string;
 

@@ -12,13 +12,23 @@ const WINDOW_IDLE_MS = 10 * 60_000;
 const SLOTS = 13;
 const HISTOGRAM_SUMS = `array[${Array.from({ length: SLOTS }, (_, i) => `coalesce(sum(r.duration_histogram[${i + 1}]), 0)`).join(', ')}]::integer[]`;
 
-/** Recomputes one window from its rollup table and stamps it; rows that did not change are not rewritten. */
+/**
+ * Checks per refresh statement. On the embedded database every statement holds the one connection, so a window over
+ * 10k checks is recomputed in slices that let the requests queued behind it (a page's whoami, its summary) run between.
+ */
+export const WINDOW_BATCH_CHECKS = 1000;
+
+/**
+ * Recomputes one window from its rollup table for the checks with lo <= check_id < hi (null: unbounded); rows that
+ * did not change are not rewritten.
+ */
 function refreshSql(table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day'): string {
   return `with agg as materialized (
       select r.check_id, sum(r.passed)::integer as passed, sum(r.failed)::integer as failed,
              check_duration_percentiles(${HISTOGRAM_SUMS}, max(r.duration_max)) as pct
         from ${table} r
        where r.bucket >= date_trunc('${unit}', $2::timestamptz, 'UTC')
+         and ($3::uuid is null or r.check_id >= $3::uuid) and ($4::uuid is null or r.check_id < $4::uuid)
        group by r.check_id
     ), upserted as (
       insert into check_uptime_windows as w (window_key, check_id, passed, failed, p95, p97, p99)
@@ -27,18 +37,24 @@ function refreshSql(table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hou
         set passed = excluded.passed, failed = excluded.failed, p95 = excluded.p95, p97 = excluded.p97, p99 = excluded.p99
         where (w.passed, w.failed, w.p95, w.p97, w.p99) is distinct from (excluded.passed, excluded.failed, excluded.p95, excluded.p97, excluded.p99)
       returning 1
-    ), removed as (
-      delete from check_uptime_windows w
-       where w.window_key = $1 and not exists (select 1 from agg a where a.check_id = w.check_id)
-      returning 1
     )
-    insert into check_uptime_window_state as s (window_key, since, refreshed_at, requested_at)
+    delete from check_uptime_windows w
+     where w.window_key = $1 and ($3::uuid is null or w.check_id >= $3::uuid) and ($4::uuid is null or w.check_id < $4::uuid)
+       and not exists (select 1 from agg a where a.check_id = w.check_id)`;
+}
+
+/** Stamps a window once all its slices are recomputed. */
+const STAMP_SQL = `insert into check_uptime_window_state as s (window_key, since, refreshed_at, requested_at)
     values ($1, $2, now(), now())
     on conflict (window_key) do update
       set since = excluded.since, refreshed_at = excluded.refreshed_at,
           requested_at = case when $3::boolean then excluded.requested_at else s.requested_at end
     returning extract(epoch from refreshed_at) * 1000 as refreshed_ms`;
-}
+
+/** Every $1-th check id: slice i covers [bounds[i], bounds[i + 1]), the first from the lowest id. */
+const SLICE_BOUNDS_SQL = `select id from (select id, row_number() over (order by id) as n from checks) c
+   where n % $1 = 1 and n > 1 order by id`;
+
 const REFRESH_HOURLY = refreshSql('check_statuses_1h', 'hour');
 const REFRESH_DAILY = refreshSql('check_statuses_1d', 'day');
 
@@ -60,6 +76,7 @@ export class UptimeWindows {
   constructor(
     private readonly pool: pg.Pool,
     private readonly onError: (error: unknown) => void,
+    private readonly batchChecks: number = WINDOW_BATCH_CHECKS,
   ) {}
 
   /** Totals of the window are fresh enough to read; returns when they were computed. */
@@ -93,14 +110,23 @@ export class UptimeWindows {
     return promise;
   }
 
-  private async recompute(sql: string, values: unknown[]): Promise<Date> {
+  private async recompute(sql: string, [key, since, requested]: [TimeRangeKey, string, boolean]): Promise<Date> {
+    const bounds = (await this.pool.query<{ id: string }>(SLICE_BOUNDS_SQL, [this.batchChecks])).rows.map((row) => row.id);
+    const edges: Array<string | null> = [null, ...bounds, null];
+    for (let i = 0; i + 1 < edges.length; i += 1) await this.inTransaction(sql, [key, since, edges[i], edges[i + 1]]);
+    const stamped = await this.inTransaction<{ refreshed_ms: string }>(STAMP_SQL, [key, since, requested]);
+    return new Date(Number(stamped[0]?.refreshed_ms ?? Date.now()));
+  }
+
+  /** One statement in its own transaction, the connection given back right after so queued requests run next. */
+  private async inTransaction<R extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<R[]> {
     const client = await this.pool.connect();
     try {
       // Estimated far above its real cost, the grouping would otherwise be JIT-compiled on every refresh.
       await client.query('begin; set local jit = off');
-      const result = await client.query<{ refreshed_ms: string }>(sql, values);
+      const result = await client.query<R>(sql, values);
       await client.query('commit');
-      return new Date(Number(result.rows[0]?.refreshed_ms ?? Date.now()));
+      return result.rows;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
