@@ -1,6 +1,7 @@
+import { Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setAppNavigator } from '@/lib/app-navigator';
-import { AgentEditorFromSearchParams } from '@/features/agents/components/agent-editor-from-search-params';
+import { lazyPage } from '@/lib/lazy-page';
 import { authRoutes } from '@/features/auth/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
@@ -14,6 +15,22 @@ import { NotFoundPage } from './errors/not-found-page';
 import { RouteErrorBoundary } from './errors/route-error-boundary';
 import { HomeRedirect } from './home-redirect';
 import { AppShell } from './shell/app-shell';
+
+const AgentEditorFromSearchParams = lazyPage(() =>
+  import('@/features/agents/components/agent-editor-from-search-params').then((module) => module.AgentEditorFromSearchParams),
+);
+
+/** The health pages with the agent editor their addAgent and id parameters open; its code loads after the page. */
+function HealthWithAgentEditor() {
+  return (
+    <>
+      <Outlet />
+      <Suspense fallback={null}>
+        <AgentEditorFromSearchParams />
+      </Suspense>
+    </>
+  );
+}
 
 /**
  * Every route of the app. A feature adds its pages by exporting `RouteObject[]` with paths relative to the shell
@@ -35,7 +52,7 @@ export const appRoutes: RouteObject[] = [
             errorElement: <RouteErrorBoundary />,
             // The health dashboard's id and addAgent parameters open the agent editor (spec 001 §2.2). Features never import
             // each other, so the pathless route around healthRoutes joins the two here.
-            children: [{ index: true, element: <HomeRedirect /> }, { element: <><Outlet /><AgentEditorFromSearchParams /></>, children: healthRoutes }, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
+            children: [{ index: true, element: <HomeRedirect /> }, { element: <HealthWithAgentEditor />, children: healthRoutes }, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
           },
         ],
       },

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { isApiError } from '@/lib/api/api-error';
 import { useSession } from '@/lib/auth/session';
@@ -8,6 +9,14 @@ import { TopBar } from './top-bar';
 
 /** Statuses on which the session check has already sent the user to sign in. */
 const REDIRECTING_STATUSES: ReadonlySet<number> = new Set([401, 403, 422]);
+
+function PageLoading() {
+  return (
+    <p role="status" aria-busy="true" className="mt-16 text-center text-sm text-gray-500">
+      Loading…
+    </p>
+  );
+}
 
 export function AppShell() {
   const session = useSession();
@@ -31,7 +40,10 @@ export function AppShell() {
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
         <main id="main" tabIndex={-1} className="min-h-0 flex-1 overflow-auto focus:outline-none">
-          <Outlet />
+          {/* Pages of the other areas load in their own chunks on first visit (lazy-page.ts). */}
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

@@ -1,6 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '@/lib/auth/guard';
-import { ConnectionsPage } from './components/connections-page';
+import { lazyPage } from '@/lib/lazy-page';
+
+const ConnectionsPage = lazyPage(() => import('./components/connections-page').then((module) => module.ConnectionsPage));
 
 export const connectionsRoutes: RouteObject[] = [
   {

@@ -1,6 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '@/lib/auth/guard';
-import { FeatureFlagsPage } from './components/feature-flags-page';
+import { lazyPage } from '@/lib/lazy-page';
+
+const FeatureFlagsPage = lazyPage(() => import('./components/feature-flags-page').then((module) => module.FeatureFlagsPage));
 
 export const featureFlagsRoutes: RouteObject[] = [
   {

@@ -2,8 +2,10 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Guard } from '@/lib/auth/guard';
 import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
-import { IncidentDetailPage } from './components/incident-detail-page';
-import { IncidentListPage } from './components/incident-list-page';
+import { lazyPage } from '@/lib/lazy-page';
+
+const IncidentDetailPage = lazyPage(() => import('./components/incident-detail-page').then((module) => module.IncidentDetailPage));
+const IncidentListPage = lazyPage(() => import('./components/incident-list-page').then((module) => module.IncidentListPage));
 
 /** The area is off when `incidents.disable` is true: its pages say so instead of rendering. */
 function IncidentsArea({ children }: { children: ReactNode }) {

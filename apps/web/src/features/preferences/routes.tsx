@@ -1,4 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { PreferencesPage } from './preferences-page';
+import { lazyPage } from '@/lib/lazy-page';
+
+const PreferencesPage = lazyPage(() => import('./preferences-page').then((module) => module.PreferencesPage));
 
 export const preferencesRoutes: RouteObject[] = [{ path: 'preferences', element: <PreferencesPage /> }];
