@@ -10,6 +10,18 @@ import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
+const SECTIONS = ['data-api', 'incidents', 'health'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
+function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
+  const at = argv.indexOf('--only');
+  if (at === -1) return new Set(SECTIONS);
+  const chosen = (argv[at + 1] ?? '').split(',').filter((name) => name !== '');
+  const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (chosen.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
+  return new Set(SECTIONS.filter((section) => chosen.includes(section)));
+}
 
 function heading(title: string): void {
   console.log(`\n=== ${title} ===\n`);
@@ -24,6 +36,7 @@ function ms(value: number): string {
  * database (see bench-database.ts). Background workers stay off so they do not compete with the measurements.
  */
 async function main(): Promise<void> {
+  const sections = chosenSections(process.argv.slice(2));
   const db = await openBenchDatabase();
   console.log(`Bench database: ${db.mode === 'embedded' ? `embedded PGlite in ${benchDataDir()}` : 'PostgreSQL (DATABASE_URL)'}`);
   const config = loadConfig(
@@ -35,49 +48,55 @@ async function main(): Promise<void> {
     const url = await running.app.listen({ port: 0, host: '127.0.0.1' });
     const cookie = await benchSession(db.pool);
 
-    heading('Data API overhead');
-    await benchDataApi(db.pool, url, cookie, async () => {
-      await schemaCacheFor(db)?.reload();
-    });
-
-    heading('Incident list at 50,000 incidents');
-    const incidents = await benchIncidentList({ pool: db.pool, url, cookie });
-    if (incidents.seededNow > 0) console.log(`Seeded ${incidents.seededNow.toLocaleString('en')} incidents in ${(incidents.seedMs / 1000).toFixed(0)} s.`);
-    console.log(
-      `${incidents.incidents.toLocaleString('en')} incidents, ${incidents.samples} filtered, paged requests: ` +
-        `p50 ${ms(incidents.p50Ms)}, p95 ${ms(incidents.p95Ms)}, p99 ${ms(incidents.p99Ms)}`,
-    );
-
-    heading('Health summary');
-    const counts = await db.pool.query<{ checks: number; statuses: number }>(
-      `select (select count(*)::int from checks where deleted_at is null) as checks,
-              (select coalesce(sum(total), 0)::bigint from check_statuses_1d) as statuses`,
-    );
-    const { checks, statuses } = counts.rows[0] ?? { checks: 0, statuses: 0 };
-    console.log(`${checks.toLocaleString('en')} checks, ${Number(statuses).toLocaleString('en')} status rows (from the daily rollups).`);
-    if (checks < SUMMARY_TARGET_CHECKS) {
-      console.log(`The target is measured at ${SUMMARY_TARGET_CHECKS.toLocaleString('en')} checks: run \`npm run seed:scale -- --checks 10000 --statuses 10000000\` first.`);
+    if (sections.has('data-api')) {
+      heading('Data API overhead');
+      await benchDataApi(db.pool, url, cookie, async () => {
+        await schemaCacheFor(db)?.reload();
+      });
     }
-    if (checks > 0) {
-      const summary = await benchHealthSummary({ url, cookie });
-      const rows: Array<[string, SummaryBenchFigures]> = [
-        ["dashboard's first page", summary.paged],
-        ['every check (grouped view)', summary.unpaged],
-      ];
-      for (const [label, result] of rows) {
-        console.log(
-          `${label.padEnd(28)} p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, p99 ${ms(result.p99)}, ` +
-            `${(result.bytes / 1024).toFixed(1)} kB, ${result.checks} checks   (goal p95 < 500 ms: ${result.p95 < 500 ? 'met' : 'NOT met'})`,
-        );
+
+    if (sections.has('incidents')) {
+      heading('Incident list at 50,000 incidents');
+      const incidents = await benchIncidentList({ pool: db.pool, url, cookie });
+      if (incidents.seededNow > 0) console.log(`Seeded ${incidents.seededNow.toLocaleString('en')} incidents in ${(incidents.seedMs / 1000).toFixed(0)} s.`);
+      console.log(
+        `${incidents.incidents.toLocaleString('en')} incidents, ${incidents.samples} filtered, paged requests: ` +
+          `p50 ${ms(incidents.p50Ms)}, p95 ${ms(incidents.p95Ms)}, p99 ${ms(incidents.p99Ms)}`,
+      );
+    }
+
+    if (sections.has('health')) {
+      heading('Health summary');
+      const counts = await db.pool.query<{ checks: number; statuses: number }>(
+        `select (select count(*)::int from checks where deleted_at is null) as checks,
+                (select coalesce(sum(total), 0)::bigint from check_statuses_1d) as statuses`,
+      );
+      const { checks, statuses } = counts.rows[0] ?? { checks: 0, statuses: 0 };
+      console.log(`${checks.toLocaleString('en')} checks, ${Number(statuses).toLocaleString('en')} status rows (from the daily rollups).`);
+      if (checks < SUMMARY_TARGET_CHECKS) {
+        console.log(`The target is measured at ${SUMMARY_TARGET_CHECKS.toLocaleString('en')} checks: run \`npm run seed:scale -- --checks 10000 --statuses 10000000\` first.`);
       }
-      const dashboard = existsSync(path.join(config.webDist, 'index.html')) ? await benchDashboardFirstRows({ url, cookie }) : null;
-      if (dashboard === null) {
-        console.log('Dashboard in Chromium: skipped (needs /usr/bin/chromium and the built web app: npm run build).');
-      } else {
-        console.log(
-          `Dashboard first rows in Chromium: median ${ms(dashboard.p50Ms)}, slowest ${ms(dashboard.maxMs)} over ${dashboard.runs} loads` +
-            `   (goal < 2 s: ${dashboard.maxMs < 2000 ? 'met' : 'NOT met'})`,
-        );
+      if (checks > 0) {
+        const summary = await benchHealthSummary({ url, cookie });
+        const rows: Array<[string, SummaryBenchFigures]> = [
+          ["dashboard's first page", summary.paged],
+          ['every check (grouped view)', summary.unpaged],
+        ];
+        for (const [label, result] of rows) {
+          console.log(
+            `${label.padEnd(28)} p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, p99 ${ms(result.p99)}, ` +
+              `${(result.bytes / 1024).toFixed(1)} kB, ${result.checks} checks   (goal p95 < 500 ms: ${result.p95 < 500 ? 'met' : 'NOT met'})`,
+          );
+        }
+        const dashboard = existsSync(path.join(config.webDist, 'index.html')) ? await benchDashboardFirstRows({ url, cookie }) : null;
+        if (dashboard === null) {
+          console.log('Dashboard in Chromium: skipped (needs /usr/bin/chromium and the built web app: npm run build).');
+        } else {
+          console.log(
+            `Dashboard first rows in Chromium: median ${ms(dashboard.p50Ms)}, slowest ${ms(dashboard.maxMs)} over ${dashboard.runs} loads` +
+              `   (goal < 2 s: ${dashboard.maxMs < 2000 ? 'met' : 'NOT met'})`,
+          );
+        }
       }
     }
   } finally {
