@@ -37,6 +37,7 @@ interface Recorded {
 }
 
 let roles = ['admin'];
+let disabledProperties: { name: string; value: string }[] = [];
 let recorded: Recorded[] = [];
 let createResponse: () => Response = () => HttpResponse.json({ id: AGENT_ID, name: 'new-agent', access_token: TOKEN }, { status: 201 });
 let updateGate: Promise<void> = Promise.resolve();
@@ -50,6 +51,7 @@ const server = setupServer(
   http.get('*/api/auth/sessions/whoami', () =>
     HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
   ),
+  http.get('*/api/db/properties', () => HttpResponse.json(disabledProperties)),
   http.post('*/api/agents', async ({ request }) => {
     await record(request);
     return createResponse();
@@ -69,6 +71,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   roles = ['admin'];
+  disabledProperties = [];
   recorded = [];
   createResponse = () => HttpResponse.json({ id: AGENT_ID, name: 'new-agent', access_token: TOKEN }, { status: 201 });
   updateGate = Promise.resolve();
@@ -230,6 +233,15 @@ describe('Agent editor', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Permissions loaded')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(currentSearch()).toHaveTextContent('?addAgent=true');
+  });
+
+  it('opens nothing for addAgent or id while the agents feature is switched off', async () => {
+    disabledProperties = [{ name: 'agents.disable', value: 'true' }];
+    renderAt(`/health?addAgent=true&id=${AGENT_ID}`);
+    expect(await screen.findByText('Permissions loaded')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(recorded).toEqual([]);
   });
 
   it('shows an agent read-only, without Save, to users who may only read agents', async () => {
