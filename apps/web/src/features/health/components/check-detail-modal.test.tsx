@@ -104,6 +104,13 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
     expect(within(dialog).getByRole('img', { name: 'Health Overview: 9 passed, 1 failed' })).toBeInTheDocument();
   });
 
+  it("shows the check's health over the modal's range, orange for a passing check that failed in it", async () => {
+    server.use(http.get('*/api/canary/api/details', () => HttpResponse.json(makeDetail({ ...check, status: 'healthy', health: 'warning' }))));
+    renderModal({ fromDashboard: false });
+    const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    await waitFor(() => expect(within(dialog).getByTestId('check-health').querySelector('[data-color]')).toHaveAttribute('data-color', 'orange'));
+  });
+
   it('defaults the time range from the age of the last run', async () => {
     renderModal();
     await screen.findByRole('dialog', { name: 'backup/nightly-job' });

@@ -16,7 +16,6 @@ import { useCheckDetailQuery } from '../api/get-check-detail';
 import { healthKeys } from '../api/keys';
 import { useRunCheckMutation } from '../api/run-check';
 import type { CheckSummary } from '../api/types';
-import { checkStatus } from '../utils/check-format';
 import { FALLBACK_CHECK_RANGE, defaultCheckRange } from '../utils/default-check-range';
 import { CheckHistory } from './check-history';
 import { CheckRelationships, relationshipRows } from './check-relationships';
@@ -86,7 +85,8 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
 
   const canRunNow = roles.some((role) => RUN_NOW_ROLES.includes(role));
   const name = check?.name ?? initialCheck?.name ?? 'Check';
-  const status = checkStatus(check?.status ?? initialCheck?.status ?? null);
+  // The health over the modal's range: a passing check that failed in it shows as a warning, as on the dashboard.
+  const status = check?.health ?? initialCheck?.health ?? 'unknown';
   const relationships = detail.data ? relationshipRows(detail.data.relationships) : [];
   const activeTab = tab === 'graph' && !isShort ? 'history' : tab;
   const labels = Object.entries(check?.labels ?? initialCheck?.labels ?? {});

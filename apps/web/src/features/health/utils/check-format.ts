@@ -39,8 +39,3 @@ export function transitionAge(lastTransition: string | null, now: Date = new Dat
   const age = now.getTime() - new Date(lastTransition).getTime();
   return age >= HOUR_MS && age <= WEEK_MS ? formatRelativeTime(lastTransition, now) : '';
 }
-
-/** The status the health dot and filters use; a check that never ran is unknown. */
-export function checkStatus(status: 'healthy' | 'unhealthy' | null): 'healthy' | 'unhealthy' | 'unknown' {
-  return status ?? 'unknown';
-}
