@@ -7,5 +7,4 @@ export const connectionsKeys = {
   all: ['settings', 'connections'] as const,
   lists: () => [...connectionsKeys.all, 'list'] as const,
   list: (params: ConnectionListParams) => [...connectionsKeys.lists(), params] as const,
-  people: (ids: readonly string[]) => [...connectionsKeys.all, 'people', ids] as const,
 };

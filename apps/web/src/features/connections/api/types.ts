@@ -40,8 +40,4 @@ export interface ConnectionInput {
   secret_properties?: Record<string, string>;
 }
 
-export interface Person {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+export type { Person } from '@/lib/api/people';

@@ -9,7 +9,7 @@ import { DataTable } from '@/components/data-table/data-table';
 import { errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useConnectionsQuery } from '../api/get-connections';
-import { usePeopleQuery } from '../api/get-people';
+import { usePeopleByIdsQuery } from '@/lib/api/people';
 import type { Connection, Person } from '../api/types';
 import { connectionTypeDefinition } from '../connection-type-catalog';
 import { ConnectionPanel } from './connection-panel';
@@ -70,7 +70,7 @@ export function ConnectionsPage() {
   const connections = useConnectionsQuery(page);
   const rows = useMemo(() => connections.data?.data ?? [], [connections.data]);
   const creatorIds = useMemo(() => [...new Set(rows.map((row) => row.created_by).filter((id): id is string => id !== null))].sort(), [rows]);
-  const people = usePeopleQuery(creatorIds);
+  const people = usePeopleByIdsQuery(creatorIds);
   const columns = useMemo(() => columnsFor(new Map((people.data ?? []).map((person) => [person.id, person]))), [people.data]);
   const { can } = usePermissions();
   const canWrite = can('connections', 'write');

@@ -4,5 +4,4 @@ export const settingsResourceKeys = {
   list: (table: string) => [...settingsResourceKeys.table(table), 'list'] as const,
   detail: (table: string, id: string) => [...settingsResourceKeys.table(table), 'detail', id] as const,
   jobHistory: (id: string) => [...settingsResourceKeys.all, 'job-history', id] as const,
-  people: (ids: readonly string[]) => [...settingsResourceKeys.all, 'people', ids] as const,
 };

@@ -52,11 +52,7 @@ export interface SettingsResourceInput {
   schedule?: string | null;
 }
 
-export interface Person {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+export type { Person } from '@/lib/api/people';
 
 export interface JobHistoryEntry {
   id: string;

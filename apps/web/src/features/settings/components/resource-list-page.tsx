@@ -11,7 +11,7 @@ import { errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
 import { useCreateResource } from '../api/create-resource';
-import { usePeopleQuery } from '../api/get-people';
+import { usePeopleByIdsQuery } from '@/lib/api/people';
 import { useResourcesQuery } from '../api/get-resources';
 import { NO_AGENT_ID, type Person, type SettingsResourceInput, type SettingsResourceRow } from '../api/types';
 import { hiddenColumns, resourceListPath, type SettingsColumn, type SettingsResourceKind } from '../resource-kinds';
@@ -78,7 +78,7 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
   const resources = useResourcesQuery(kind);
   const rows = useMemo(() => resources.data ?? [], [resources.data]);
   const creatorIds = useMemo(() => [...new Set(rows.map((row) => row.created_by).filter((id): id is string => id !== null))].sort(), [rows]);
-  const people = usePeopleQuery(creatorIds);
+  const people = usePeopleByIdsQuery(creatorIds);
   const columns = useMemo(() => {
     const hidden = hiddenColumns(kind);
     return allColumns(new Map((people.data ?? []).map((person) => [person.id, person]))).filter((column) => !hidden.has(column.id));
