@@ -7,3 +7,4 @@ export * from './formatters';
 export * from './incidents';
 export * from './health';
 export * from './agents';
+export * from './connections';

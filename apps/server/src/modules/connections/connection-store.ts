@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PublicConnection } from '@opsdeck/shared';
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
 import { PROPERTY_DEFAULTS, type ConnectionType } from './connection-types';
 
@@ -14,25 +15,6 @@ export interface ConnectionInput {
   insecure_tls?: boolean | undefined;
   properties?: Record<string, string> | undefined;
   secret_properties?: Record<string, string | null> | undefined;
-}
-
-/** What the API returns: never a secret, only whether each one is set. */
-export interface PublicConnection {
-  id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  insecure_tls: boolean;
-  properties: Record<string, string>;
-  password_set: boolean;
-  certificate_set: boolean;
-  secret_properties_set: string[];
-  source: string;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A connection with its secrets decrypted, for checkers and connection tests only. */

@@ -1,23 +1,7 @@
-/**
- * A connection as the API returns it (spec 002 §3). Secrets are never sent back: only whether each one is set.
- */
-export interface Connection {
-  id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  insecure_tls: boolean;
-  properties: Record<string, string>;
-  password_set: boolean;
-  certificate_set: boolean;
-  secret_properties_set: string[];
-  source: string;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { PublicConnection } from '@opsdeck/shared';
+
+/** A connection as the API returns it: secrets only as whether each is set. */
+export type Connection = PublicConnection;
 
 export interface ConnectionPage {
   data: Connection[];
