@@ -1,3 +1,24 @@
+/** The webhook-style notification types (spec 002 §3). */
+const NOTIFICATION_TYPES = [
+  'discord',
+  'google_chat',
+  'ifttt',
+  'mattermost',
+  'matrix',
+  'ntfy',
+  'opsgenie',
+  'pushbullet',
+  'pushover',
+  'rocketchat',
+  'slack',
+  'slackwebhook',
+  'teams',
+  'telegram',
+  'zulip_chat',
+  'generic_webhook',
+  'webhook',
+] as const;
+
 /** Connection types of spec 002 §3 (both enumerations it gives). */
 export const CONNECTION_TYPES = [
   'postgres',
@@ -24,46 +45,12 @@ export const CONNECTION_TYPES = [
   'dynatrace',
   'folder',
   'git',
-  'discord',
   'email',
-  'google_chat',
-  'ifttt',
-  'mattermost',
-  'matrix',
-  'ntfy',
-  'opsgenie',
-  'pushbullet',
-  'pushover',
-  'rocketchat',
-  'slack',
-  'slackwebhook',
-  'teams',
-  'telegram',
-  'zulip_chat',
-  'generic_webhook',
-  'webhook',
+  ...NOTIFICATION_TYPES,
 ] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 
-export const NOTIFICATION_CONNECTION_TYPES: ReadonlySet<ConnectionType> = new Set<ConnectionType>([
-  'discord',
-  'google_chat',
-  'ifttt',
-  'mattermost',
-  'matrix',
-  'ntfy',
-  'opsgenie',
-  'pushbullet',
-  'pushover',
-  'rocketchat',
-  'slack',
-  'slackwebhook',
-  'teams',
-  'telegram',
-  'zulip_chat',
-  'generic_webhook',
-  'webhook',
-]);
+export const NOTIFICATION_CONNECTION_TYPES: ReadonlySet<ConnectionType> = new Set<ConnectionType>(NOTIFICATION_TYPES);
 
 /** Non-secret per-type properties the forms default (spec 002 §3, §9). Stored values are always strings. */
 export const PROPERTY_DEFAULTS: Partial<Record<ConnectionType, Record<string, string>>> = {
