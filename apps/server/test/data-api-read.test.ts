@@ -100,6 +100,12 @@ describe('data API reads', () => {
     ]);
   });
 
+  it('answers 400 with the tsquery error when a full-text query does not parse', async () => {
+    const result = await db.from('dx_projects').select('id').textSearch('name', '&', { config: 'english' });
+    expect(result.status).toBe(400);
+    expect(result.error).toMatchObject({ code: '42601', message: 'syntax error in tsquery: "&"' });
+  });
+
   it('negates any operator with not.', async () => {
     expect((await db.from('dx_projects').select('id').not('name', 'like', '*o*').order('id')).data).toEqual([{ id: 2 }, { id: 3 }, { id: 4 }]);
   });

@@ -93,6 +93,14 @@ function isDatabaseError(error: unknown): error is DatabaseErrorFields {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string';
 }
 
+/**
+ * to_tsquery parses the client's fts value at run time and reports a bad one with the same SQLSTATE as a malformed
+ * statement; only this message means the value, not our SQL, is at fault.
+ */
+function isTsquerySyntaxError(message: string): boolean {
+  return message.startsWith('syntax error in tsquery');
+}
+
 /** PostgREST's SQLSTATE → HTTP status table (docs/references/errors.rst, "HTTP Status Codes"). */
 export function statusForSqlState(code: string): number {
   if (code === '23503' || code === '23505') return 409;
@@ -135,11 +143,11 @@ export function statusForSqlState(code: string): number {
 /**
  * Turns a database error into PostgREST's body. Messages and details come from PostgreSQL's own wording (they name
  * values, columns and constraints, never the statement); a syntax error would mean our generated SQL is wrong, so it
- * is reported as an internal error without its text.
+ * is reported as an internal error without its text, unless it is a client's full-text query that does not parse.
  */
 export function fromDatabaseError(error: unknown): AppError | null {
   if (!isDatabaseError(error)) return null;
-  if (error.code === '42601') return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
+  if (error.code === '42601' && !isTsquerySyntaxError(error.message)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
   const status = statusForSqlState(error.code);
   if (status >= 500) {
     const timeout = error.code === '57014';
