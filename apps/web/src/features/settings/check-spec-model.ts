@@ -126,6 +126,12 @@ export function isCheckFieldVisible(field: CheckFieldDefinition, fields: Record<
   return typeof current === 'string' && field.visibleWhen.oneOf.includes(current);
 }
 
+export function isCheckFieldRequired(field: CheckFieldDefinition, fields: Record<string, CheckFieldValue>): boolean {
+  if (field.requiredUnless === undefined) return field.required === true;
+  const other = fields[field.requiredUnless];
+  return typeof other !== 'string' || other.trim() === '';
+}
+
 /** The canary spec a check form describes: `{schedule, <type>: [check]}`. Empty fields are left out. */
 export function specFromCheckForm(values: CheckFormValues): Record<string, unknown> {
   const entry: Record<string, unknown> = { name: values.name.trim() };

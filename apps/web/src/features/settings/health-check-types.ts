@@ -18,6 +18,8 @@ export interface CheckFieldDefinition {
   input: CheckFieldInput;
   section: CheckFieldSection;
   required?: boolean;
+  /** Required while this other field (by its form name) is empty: a URL is needed unless a connection supplies it. */
+  requiredUnless?: string;
   min?: number;
   defaultValue?: string | number;
   options?: readonly string[];
@@ -48,9 +50,11 @@ const basicAuth: CheckFieldDefinition[] = [
   { specPath: ['authentication', 'password'], label: 'Password', input: 'password', section: 'advanced' },
 ];
 
+const connection: CheckFieldDefinition = { specPath: ['connection'], label: 'Connection', input: 'text', section: 'main', placeholder: 'connection://namespace/name' };
+
 const HTTP_FIELDS: CheckFieldDefinition[] = [
   { specPath: ['url'], label: 'URL', input: 'text', section: 'main', required: true, placeholder: 'https://example.com/health' },
-  { specPath: ['connection'], label: 'Connection', input: 'text', section: 'main', placeholder: 'connection://namespace/name' },
+  connection,
   { specPath: ['method'], label: 'Method', input: 'select', section: 'main', options: HTTP_METHODS, defaultValue: 'GET' },
   { specPath: ['body'], label: 'Body', input: 'textarea', section: 'main', visibleWhen: { field: 'method', oneOf: METHODS_WITH_BODY } },
   { specPath: ['responseCodes'], label: 'Response Codes', input: 'codes', section: 'main' },
@@ -75,7 +79,8 @@ export const CHECK_TYPE_CHOICES: readonly CheckTypeChoice[] = [
     key: 'alertmanager',
     label: 'Alert Manager',
     fields: [
-      { specPath: ['url'], label: 'URL', input: 'text', section: 'main', required: true, placeholder: 'http://alertmanager:9093' },
+      { specPath: ['url'], label: 'URL', input: 'text', section: 'main', requiredUnless: 'connection', placeholder: 'http://alertmanager:9093' },
+      connection,
       { specPath: ['alerts'], label: 'Alerts', input: 'list', section: 'main', placeholder: 'KubePodCrashLooping, TargetDown' },
       { specPath: ['ignore'], label: 'Ignore', input: 'list', section: 'main' },
       threshold(),
@@ -85,7 +90,8 @@ export const CHECK_TYPE_CHOICES: readonly CheckTypeChoice[] = [
     key: 'elasticsearch',
     label: 'Elasticsearch',
     fields: [
-      { specPath: ['url'], label: 'URL', input: 'text', section: 'main', required: true, placeholder: 'https://elasticsearch:9200' },
+      { specPath: ['url'], label: 'URL', input: 'text', section: 'main', requiredUnless: 'connection', placeholder: 'https://elasticsearch:9200' },
+      connection,
       { specPath: ['index'], label: 'Index', input: 'text', section: 'main', required: true },
       { specPath: ['query'], label: 'Query', input: 'textarea', section: 'main' },
       { specPath: ['results'], label: 'Results', input: 'number', section: 'main', min: 0 },

@@ -10,16 +10,21 @@ import { HealthCheckForm } from './health-check-form';
 const envelope = { $encrypted: 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=' };
 const storedSpec = { redis: [{ name: 'cache', addr: 'redis:6379', password: envelope }] };
 
-function TestForm({ onSubmit }: { onSubmit: (spec: Record<string, unknown>) => void }) {
-  const check = checkFormFromSpec(storedSpec);
-  if (check === null) throw new Error('the redis spec should open in the form');
+interface TestFormProps {
+  onSubmit: (spec: Record<string, unknown>) => void;
+  spec?: Record<string, unknown>;
+}
+
+function TestForm({ onSubmit, spec = storedSpec }: TestFormProps) {
+  const check = checkFormFromSpec(spec);
+  if (check === null) throw new Error('the spec should open in the form');
   const { control, handleSubmit } = useForm<ResourceFormValues>({
-    defaultValues: { name: 'cache', namespace: 'default', labels: {}, specMode: 'form', spec: storedSpec, check },
+    defaultValues: { name: 'check', namespace: 'default', labels: {}, specMode: 'form', spec, check },
   });
   const fieldValues = useWatch({ control, name: 'check.fields' });
   return (
     <form onSubmit={handleSubmit((values) => onSubmit(specFromCheckForm(values.check)))}>
-      <HealthCheckForm control={control} type="redis" fieldValues={fieldValues} disabled={false} />
+      <HealthCheckForm control={control} type={check.type} fieldValues={fieldValues} disabled={false} />
       <button type="submit">Save</button>
     </form>
   );
@@ -60,5 +65,28 @@ describe('a stored password in the health-check form', () => {
 
   it('removes the stored secret with Remove', async () => {
     expect(await submitted((user) => user.click(screen.getByRole('button', { name: 'Remove' })))).toBeUndefined();
+  });
+});
+
+describe('the URL of an Elasticsearch check', () => {
+  const search = { elasticsearch: [{ name: 'logs', index: 'logs-*' }] };
+
+  it('is required while no connection is named', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<TestForm onSubmit={onSubmit} spec={search} />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This field is required')).toBeVisible();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('may be left empty when a connection is named, which the spec then carries', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<TestForm onSubmit={onSubmit} spec={search} />);
+    await user.type(screen.getByLabelText('Connection'), 'connection://default/logs');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(onSubmit.mock.calls[0]?.[0]).toEqual({ elasticsearch: [{ name: 'logs', index: 'logs-*', connection: 'connection://default/logs' }] });
   });
 });

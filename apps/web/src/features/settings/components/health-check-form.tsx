@@ -6,7 +6,7 @@ import { NumberField } from '@/components/forms/number-field';
 import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
-import { isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
+import { isCheckFieldRequired, isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
 import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
 import { ResponseCodesField } from './response-codes-field';
@@ -65,11 +65,13 @@ function SecretField({ control, name, label, disabled }: SecretFieldProps) {
 interface CheckFieldProps {
   control: Control<ResourceFormValues>;
   field: CheckFieldDefinition;
+  fieldValues: Record<string, CheckFieldValue>;
   disabled: boolean;
 }
 
-function CheckField({ control, field, disabled }: CheckFieldProps) {
-  const name = `check.fields.${fieldName(field)}` as const;
+function CheckField({ control, field: definition, fieldValues, disabled }: CheckFieldProps) {
+  const name = `check.fields.${fieldName(definition)}` as const;
+  const field = { ...definition, required: isCheckFieldRequired(definition, fieldValues) };
   switch (field.input) {
     case 'number':
       return <NumberField control={control} name={name} label={field.label} required={field.required} min={field.min} placeholder={field.placeholder} disabled={disabled} />;
@@ -120,14 +122,14 @@ export function HealthCheckForm({ control, type, fieldValues, disabled }: Health
       <SelectField control={control} name="check.schedule" label="Schedule" options={SCHEDULE_OPTIONS} placeholder="Select a schedule" disabled={disabled} />
       <TextAreaField control={control} name="check.description" label="Description" rows={2} disabled={disabled} />
       {main.map((field) => (
-        <CheckField key={fieldName(field)} control={control} field={field} disabled={disabled} />
+        <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} disabled={disabled} />
       ))}
       {advanced.length > 0 && (
         <details className="rounded-md border border-gray-200 px-3 py-2">
           <summary className="cursor-pointer text-sm font-medium text-gray-800">Advanced</summary>
           <div className="mt-3 flex flex-col gap-3">
             {advanced.map((field) => (
-              <CheckField key={fieldName(field)} control={control} field={field} disabled={disabled} />
+              <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} disabled={disabled} />
             ))}
           </div>
         </details>
