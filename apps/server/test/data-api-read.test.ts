@@ -104,6 +104,9 @@ describe('data API reads', () => {
     const result = await db.from('dx_projects').select('id').textSearch('name', '&', { config: 'english' });
     expect(result.status).toBe(400);
     expect(result.error).toMatchObject({ code: '42601', message: 'syntax error in tsquery: "&"' });
+    const noOperand = await db.from('dx_projects').select('id').textSearch('name', '*&');
+    expect(noOperand.status).toBe(400);
+    expect(noOperand.error).toMatchObject({ code: '42601', message: 'no operand in tsquery: "*&"' });
   });
 
   it('negates any operator with not.', async () => {

@@ -85,6 +85,8 @@ interface DatabaseErrorFields {
   message: string;
   detail?: string | undefined;
   hint?: string | undefined;
+  position?: string | undefined;
+  routine?: string | undefined;
 }
 
 function isDatabaseError(error: unknown): error is DatabaseErrorFields {
@@ -95,10 +97,11 @@ function isDatabaseError(error: unknown): error is DatabaseErrorFields {
 
 /**
  * to_tsquery parses the client's fts value at run time and reports a bad one with the same SQLSTATE as a malformed
- * statement; only this message means the value, not our SQL, is at fault.
+ * statement. The statement's own syntax errors come from the SQL parser and point at a position in its text; an error
+ * without one is about a value, which is the client's to fix.
  */
-function isTsquerySyntaxError(message: string): boolean {
-  return message.startsWith('syntax error in tsquery');
+function isValueSyntaxError(error: DatabaseErrorFields): boolean {
+  return error.position === undefined && !(error.routine ?? '').endsWith('yyerror');
 }
 
 /** PostgREST's SQLSTATE → HTTP status table (docs/references/errors.rst, "HTTP Status Codes"). */
@@ -147,7 +150,7 @@ export function statusForSqlState(code: string): number {
  */
 export function fromDatabaseError(error: unknown): AppError | null {
   if (!isDatabaseError(error)) return null;
-  if (error.code === '42601' && !isTsquerySyntaxError(error.message)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
+  if (error.code === '42601' && !isValueSyntaxError(error)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
   const status = statusForSqlState(error.code);
   if (status >= 500) {
     const timeout = error.code === '57014';
