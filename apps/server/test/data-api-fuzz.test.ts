@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { fuzzRuns } from './fuzz-seed';
 import type { FastifyInstance } from 'fastify';
 import { startDataApiFixture, type DataApiFixture } from './data-api-fixture';
 
@@ -39,14 +40,6 @@ const bodyValue = fc.oneof(
   fc.record({ title: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), priority: fc.oneof(fc.integer(), fc.string(), fc.double()), project_id: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
   fc.array(fc.dictionary(fc.constantFrom(...COLUMNS), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }), { maxLength: 3 }).map((value) => JSON.stringify(value)),
 );
-
-/**
- * CI replays one fixed seed so that a red run always reproduces; `FUZZ_SEED=random` explores new cases and
- * `FUZZ_SEED=<n>` replays the seed a failure printed.
- */
-const FUZZ_SEED = process.env.FUZZ_SEED ?? '20261122';
-const fuzzRuns = (numRuns: number): fc.Parameters<unknown> =>
-  FUZZ_SEED === 'random' ? { numRuns } : { numRuns, seed: Number(FUZZ_SEED) };
 
 const FORBIDDEN_TEXT = [/\bselect\b.*\bfrom\b/i, /\$[0-9]+::/, /syntax error at or near/i, /\bat .+\.(ts|js):\d+/, /node_modules/];
 

@@ -59,4 +59,18 @@ export const errors = {
     new AppError(400, 'OD_SPEC_SECRET', 'A secret in the spec cannot be decrypted; enter it again', path, 'Replace the {"$encrypted": …} value with the secret itself'),
   passwordInUrl: (field: string) =>
     new AppError(400, 'OD_URL_PASSWORD', `Put the password of ${field} in a connection or in the password field, not in the URL`, field),
+  invalidValue: (databaseMessage: string) =>
+    new AppError(400, 'OD_INVALID_VALUE', 'A value in the request is not valid', databaseMessage, 'Check the identifiers, numbers, dates and text sent'),
 } as const;
+
+/**
+ * PostgreSQL's data exceptions (class 22: a text that is not a uuid, a NUL byte, a number out of range) as the
+ * client's 400. They reach the error handler only from values a route's schema let through, and their messages quote
+ * the value, never the statement.
+ */
+export function fromDataException(error: unknown): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, message, severity } = error as { code?: unknown; message?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code) || typeof message !== 'string' || typeof severity !== 'string') return null;
+  return errors.invalidValue(message);
+}

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { can } from '@opsdeck/shared';
-import { AppError, errors } from './errors';
+import { AppError, errors, fromDataException } from './errors';
 import type { AppContext } from './context';
 import type { Principal, RoutePermission } from './principal';
 
@@ -109,6 +109,11 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
       const code = (error as { code?: unknown }).code;
       const message = error instanceof Error ? error.message : 'Bad request';
       return reply.status(status).send(new AppError(status, typeof code === 'string' ? code : `OD${status}`, message).toBody());
+    }
+    const rejectedValue = fromDataException(error);
+    if (rejectedValue !== null) {
+      request.log.warn({ code: rejectedValue.code }, 'database rejected a value from the request');
+      return reply.status(400).send(rejectedValue.toBody());
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errors.internal().toBody());

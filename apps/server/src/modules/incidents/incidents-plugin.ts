@@ -62,7 +62,7 @@ function registerRoutes(app: FastifyInstance, context: AppContext): void {
         tags: ['incidents'],
         summary: 'Download the postmortem of an incident as Markdown',
         description: 'The id is the incident uuid or its display id (INC-12). Answers text/markdown as an attachment INC-<n>-postmortem.md.',
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: z.string().min(1).max(64).regex(/^[\w-]+$/, 'must be an incident uuid or display id such as INC-12') }),
         response: { 200: z.string().describe('text/markdown'), 404: errorBody },
       },
     },
