@@ -15,6 +15,8 @@ export interface TextFieldProps<TValues extends FieldValues> {
   disabled?: boolean;
   readOnly?: boolean;
   autoFocus?: boolean;
+  /** Values the browser offers as the user types; any other text is still accepted. */
+  suggestions?: readonly string[];
 }
 
 export function TextField<TValues extends FieldValues>({
@@ -28,6 +30,7 @@ export function TextField<TValues extends FieldValues>({
   disabled,
   readOnly,
   autoFocus,
+  suggestions,
 }: TextFieldProps<TValues>) {
   const { field, fieldState } = useController({
     control,
@@ -50,11 +53,19 @@ export function TextField<TValues extends FieldValues>({
         disabled={disabled}
         readOnly={readOnly}
         autoFocus={autoFocus}
+        list={suggestions === undefined ? undefined : `${id}-suggestions`}
         aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(name, Boolean(hint), Boolean(error))}
         className={inputClass(Boolean(error))}
       />
+      {suggestions !== undefined && (
+        <datalist id={`${id}-suggestions`}>
+          {suggestions.map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
+      )}
     </FormField>
   );
 }

@@ -8,7 +8,7 @@ export const METHODS_WITH_BODY: readonly string[] = ['POST', 'PUT'];
 export const ADDRESS_MESSAGE = 'Address must be host:port';
 const HOST_PORT = /^[^\s:/]+:\d{1,5}$/;
 
-export type CheckFieldInput = 'text' | 'textarea' | 'number' | 'select' | 'codes' | 'list' | 'password';
+export type CheckFieldInput = 'text' | 'textarea' | 'number' | 'select' | 'codes' | 'list' | 'password' | 'connection';
 export type CheckFieldSection = 'main' | 'advanced';
 
 export interface CheckFieldDefinition {
@@ -27,6 +27,8 @@ export interface CheckFieldDefinition {
   /** A rule beyond required: returns the message when the value is wrong. */
   validate?: (value: string) => string | null;
   visibleWhen?: { field: string; oneOf: readonly string[] };
+  /** For a connection field: the type of the stored connections it suggests; all of them when absent. */
+  connectionType?: string;
 }
 
 export interface CheckTypeChoice {
@@ -50,11 +52,18 @@ const basicAuth: CheckFieldDefinition[] = [
   { specPath: ['authentication', 'password'], label: 'Password', input: 'password', section: 'advanced' },
 ];
 
-const connection: CheckFieldDefinition = { specPath: ['connection'], label: 'Connection', input: 'text', section: 'main', placeholder: 'connection://namespace/name' };
+const connection = (connectionType?: string): CheckFieldDefinition => ({
+  specPath: ['connection'],
+  label: 'Connection',
+  input: 'connection',
+  section: 'main',
+  placeholder: 'connection://namespace/name',
+  ...(connectionType === undefined ? {} : { connectionType }),
+});
 
 const HTTP_FIELDS: CheckFieldDefinition[] = [
   { specPath: ['url'], label: 'URL', input: 'text', section: 'main', required: true, placeholder: 'https://example.com/health' },
-  connection,
+  connection('http'),
   { specPath: ['method'], label: 'Method', input: 'select', section: 'main', options: HTTP_METHODS, defaultValue: 'GET' },
   { specPath: ['body'], label: 'Body', input: 'textarea', section: 'main', visibleWhen: { field: 'method', oneOf: METHODS_WITH_BODY } },
   { specPath: ['responseCodes'], label: 'Response Codes', input: 'codes', section: 'main' },
@@ -80,7 +89,7 @@ export const CHECK_TYPE_CHOICES: readonly CheckTypeChoice[] = [
     label: 'Alert Manager',
     fields: [
       { specPath: ['url'], label: 'URL', input: 'text', section: 'main', requiredUnless: 'connection', placeholder: 'http://alertmanager:9093' },
-      connection,
+      connection(),
       { specPath: ['alerts'], label: 'Alerts', input: 'list', section: 'main', placeholder: 'KubePodCrashLooping, TargetDown' },
       { specPath: ['ignore'], label: 'Ignore', input: 'list', section: 'main' },
       threshold(),
@@ -91,7 +100,7 @@ export const CHECK_TYPE_CHOICES: readonly CheckTypeChoice[] = [
     label: 'Elasticsearch',
     fields: [
       { specPath: ['url'], label: 'URL', input: 'text', section: 'main', requiredUnless: 'connection', placeholder: 'https://elasticsearch:9200' },
-      connection,
+      connection('elasticsearch'),
       { specPath: ['index'], label: 'Index', input: 'text', section: 'main', required: true },
       { specPath: ['query'], label: 'Query', input: 'textarea', section: 'main' },
       { specPath: ['results'], label: 'Results', input: 'number', section: 'main', min: 0 },

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { requestJson } from '@/lib/api/http';
 import { CONNECTIONS_URL } from './get-connections';
-import { connectionsKeys } from './keys';
+import { invalidateConnectionLists } from './keys';
 import type { Connection, ConnectionInput } from './types';
 
 export async function createConnection(input: ConnectionInput): Promise<Connection> {
@@ -15,7 +15,7 @@ export function useCreateConnection() {
     mutationFn: createConnection,
     onSuccess: async () => {
       toastSuccess('Connection added successfully');
-      await queryClient.invalidateQueries({ queryKey: connectionsKeys.lists() });
+      await invalidateConnectionLists(queryClient);
     },
     onError: toastError,
   });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { requestJson } from '@/lib/api/http';
 import { CONNECTIONS_URL } from './get-connections';
-import { connectionsKeys } from './keys';
+import { invalidateConnectionLists } from './keys';
 
 export async function deleteConnection(id: string): Promise<void> {
   await requestJson<null>(`${CONNECTIONS_URL}/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });
@@ -14,7 +14,7 @@ export function useDeleteConnection() {
     mutationFn: deleteConnection,
     onSuccess: async () => {
       toastSuccess('Connection deleted successfully');
-      await queryClient.invalidateQueries({ queryKey: connectionsKeys.lists() });
+      await invalidateConnectionLists(queryClient);
     },
     onError: toastError,
   });

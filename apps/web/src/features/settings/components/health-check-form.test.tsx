@@ -1,11 +1,42 @@
 import '@/components/test-support/browser-polyfills';
-import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useForm, useWatch } from 'react-hook-form';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import { checkFormFromSpec, specFromCheckForm } from '../check-spec-model';
 import type { ResourceFormValues } from '../resource-form-values';
 import { HealthCheckForm } from './health-check-form';
+
+const searchConnection = { id: 'c1', name: 'logs-es', namespace: 'observability', type: 'elasticsearch' };
+let connectionTypesAsked: (string | null)[] = [];
+let connectionsStatus = 200;
+
+const server = setupServer(
+  http.get('*/api/canary/connections', ({ request }) => {
+    const type = new URL(request.url).searchParams.get('type');
+    connectionTypesAsked.push(type);
+    if (connectionsStatus !== 200) return HttpResponse.json({ code: 'OD403', message: 'You do not have permission to read connections' }, { status: connectionsStatus });
+    const data = type === null || type === 'elasticsearch' ? [searchConnection] : [];
+    return HttpResponse.json({ data, total: data.length });
+  }),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  connectionTypesAsked = [];
+  connectionsStatus = 200;
+});
+afterAll(() => server.close());
+
+function renderForm(form: ReactNode) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(<QueryClientProvider client={queryClient}>{form}</QueryClientProvider>);
+}
 
 const envelope = { $encrypted: 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=' };
 const storedSpec = { redis: [{ name: 'cache', addr: 'redis:6379', password: envelope }] };
@@ -33,7 +64,7 @@ function TestForm({ onSubmit, spec = storedSpec }: TestFormProps) {
 async function submitted(act: (user: ReturnType<typeof userEvent.setup>, password: HTMLElement) => Promise<void>): Promise<unknown> {
   const user = userEvent.setup();
   const onSubmit = vi.fn();
-  render(<TestForm onSubmit={onSubmit} />);
+  renderForm(<TestForm onSubmit={onSubmit} />);
   await act(user, screen.getByLabelText('Password'));
   await user.click(screen.getByRole('button', { name: 'Save' }));
   expect(onSubmit).toHaveBeenCalledTimes(1);
@@ -74,19 +105,33 @@ describe('the URL of an Elasticsearch check', () => {
   it('is required while no connection is named', async () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();
-    render(<TestForm onSubmit={onSubmit} spec={search} />);
+    renderForm(<TestForm onSubmit={onSubmit} spec={search} />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This field is required')).toBeVisible();
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('may be left empty when a connection is named, which the spec then carries', async () => {
+  it('may be left empty when a connection is named, which the spec then carries, even when stored connections cannot be read', async () => {
+    connectionsStatus = 403;
     const user = userEvent.setup();
     const onSubmit = vi.fn();
-    render(<TestForm onSubmit={onSubmit} spec={search} />);
+    renderForm(<TestForm onSubmit={onSubmit} spec={search} />);
     await user.type(screen.getByLabelText('Connection'), 'connection://default/logs');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledTimes(1);
     expect(onSubmit.mock.calls[0]?.[0]).toEqual({ elasticsearch: [{ name: 'logs', index: 'logs-*', connection: 'connection://default/logs' }] });
+  });
+
+  it('suggests the stored Elasticsearch connections as references', async () => {
+    const onSubmit = vi.fn();
+    renderForm(<TestForm onSubmit={onSubmit} spec={search} />);
+    const input = screen.getByLabelText('Connection');
+    const listId = input.getAttribute('list');
+    expect(listId).not.toBeNull();
+    await waitFor(() => {
+      const options = [...document.querySelectorAll(`datalist[id="${listId ?? ''}"] option`)].map((option) => option.getAttribute('value'));
+      expect(options).toEqual(['connection://observability/logs-es']);
+    });
+    expect(connectionTypesAsked).toEqual(['elasticsearch']);
   });
 });

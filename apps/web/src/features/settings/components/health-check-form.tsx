@@ -6,6 +6,7 @@ import { NumberField } from '@/components/forms/number-field';
 import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
+import { useConnectionRefsQuery } from '@/lib/api/connection-refs';
 import { isCheckFieldRequired, isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
 import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
@@ -62,6 +63,29 @@ function SecretField({ control, name, label, disabled }: SecretFieldProps) {
   );
 }
 
+interface ConnectionFieldProps {
+  control: Control<ResourceFormValues>;
+  name: `check.fields.${string}`;
+  field: CheckFieldDefinition;
+  disabled: boolean;
+}
+
+/** A typed `connection://namespace/name` reference, with the stored connections of the check's type suggested. */
+function ConnectionField({ control, name, field, disabled }: ConnectionFieldProps) {
+  const refs = useConnectionRefsQuery(field.connectionType ?? null);
+  return (
+    <TextField
+      control={control}
+      name={name}
+      label={field.label}
+      required={field.required}
+      placeholder={field.placeholder}
+      suggestions={refs.data ?? []}
+      disabled={disabled}
+    />
+  );
+}
+
 interface CheckFieldProps {
   control: Control<ResourceFormValues>;
   field: CheckFieldDefinition;
@@ -92,6 +116,8 @@ function CheckField({ control, field: definition, fieldValues, disabled }: Check
       return <TextAreaField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} rows={5} disabled={disabled} />;
     case 'password':
       return <SecretField control={control} name={name} label={field.label} disabled={disabled} />;
+    case 'connection':
+      return <ConnectionField control={control} name={name} field={field} disabled={disabled} />;
     case 'list':
       return <TextField control={control} name={name} label={field.label} hint="Separate values with commas" placeholder={field.placeholder} disabled={disabled} />;
     case 'text':

@@ -75,6 +75,7 @@ const server = setupServer(
   }),
   http.get('*/api/db/people', () => HttpResponse.json([{ id: PERSON_ID, name: 'Ada Lovelace', avatar: null }])),
   http.get('*/api/db/job_history', () => HttpResponse.json([])),
+  http.get('*/api/canary/connections', () => HttpResponse.json({ data: [], total: 0 })),
   http.get('*/api/canary/canaries/:id', () => HttpResponse.json(canary)),
   http.post('*/api/canary/canaries', async ({ request }) => {
     await record(request);
