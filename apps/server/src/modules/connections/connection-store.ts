@@ -32,24 +32,11 @@ export interface ResolvedConnection {
   secretProperties: Record<string, string>;
 }
 
-interface ConnectionRow {
-  id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  url: string | null;
-  username: string | null;
+/** The stored row: the public connection's columns, less the derived secret_properties_set, plus the sealed secrets. */
+interface ConnectionRow extends Omit<PublicConnection, 'secret_properties_set'> {
   password_encrypted: Buffer | null;
   certificate_encrypted: Buffer | null;
   secret_properties_encrypted: Buffer | null;
-  password_set: boolean;
-  certificate_set: boolean;
-  insecure_tls: boolean;
-  properties: Record<string, string>;
-  source: string;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 const COLUMNS = `id, name, namespace, type, url, username, password_encrypted, certificate_encrypted, secret_properties_encrypted,

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { LOOKUP_STALE_TIME_MS, type PublicConnection } from '@opsdeck/shared';
 import { requestJson } from './http';
 
+export const CONNECTIONS_URL = '/api/canary/connections';
+
 /** How many stored connections a form suggests; a longer list is narrowed by typing. */
 const SUGGESTION_LIMIT = 200;
 
@@ -18,7 +20,7 @@ export const connectionRefsKeys = {
 /** The references of the stored connections, of one type or of all, for a form to suggest. */
 export async function getConnectionRefs(type: string | null, signal?: AbortSignal): Promise<string[]> {
   const query = new URLSearchParams({ limit: String(SUGGESTION_LIMIT), ...(type === null ? {} : { type }) });
-  const page = await requestJson<{ data: PublicConnection[] }>(`/api/canary/connections?${query.toString()}`, { signal, silent: true });
+  const page = await requestJson<{ data: PublicConnection[] }>(`${CONNECTIONS_URL}?${query.toString()}`, { signal, silent: true });
   return page.data.map(connectionRef);
 }
 

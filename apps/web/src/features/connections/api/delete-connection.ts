@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { requestJson } from '@/lib/api/http';
-import { CONNECTIONS_URL } from './get-connections';
+import { CONNECTIONS_URL } from '@/lib/api/connection-refs';
 import { invalidateConnectionLists } from './keys';
 
 export async function deleteConnection(id: string): Promise<void> {

@@ -1,9 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { CONNECTIONS_URL } from '@/lib/api/connection-refs';
 import { requestJson } from '@/lib/api/http';
 import { connectionsKeys, type ConnectionListParams } from './keys';
 import type { ConnectionPage } from './types';
-
-export const CONNECTIONS_URL = '/api/canary/connections';
 
 export async function getConnections({ pageIndex, pageSize }: ConnectionListParams, signal?: AbortSignal): Promise<ConnectionPage> {
   const query = new URLSearchParams({ limit: String(pageSize), offset: String(pageIndex * pageSize) });
