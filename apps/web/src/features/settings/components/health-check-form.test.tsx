@@ -49,13 +49,13 @@ interface TestFormProps {
 function TestForm({ onSubmit, spec = storedSpec }: TestFormProps) {
   const check = checkFormFromSpec(spec);
   if (check === null) throw new Error('the spec should open in the form');
-  const { control, handleSubmit } = useForm<ResourceFormValues>({
+  const { control, handleSubmit, trigger } = useForm<ResourceFormValues>({
     defaultValues: { name: 'check', namespace: 'default', labels: {}, specMode: 'form', spec, check },
   });
   const fieldValues = useWatch({ control, name: 'check.fields' });
   return (
     <form onSubmit={handleSubmit((values) => onSubmit(specFromCheckForm(values.check)))}>
-      <HealthCheckForm control={control} type={check.type} fieldValues={fieldValues} disabled={false} />
+      <HealthCheckForm control={control} type={check.type} fieldValues={fieldValues} revalidate={trigger} disabled={false} />
       <button type="submit">Save</button>
     </form>
   );
@@ -109,6 +109,17 @@ describe('the URL of an Elasticsearch check', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This field is required')).toBeVisible();
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('drops its required message as soon as a connection is named, before the next Save', async () => {
+    connectionsStatus = 403;
+    const user = userEvent.setup();
+    renderForm(<TestForm onSubmit={vi.fn()} spec={search} />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This field is required')).toBeVisible();
+    await user.type(screen.getByLabelText('Connection'), 'connection://default/logs');
+    await waitFor(() => expect(screen.queryByText('This field is required')).toBeNull());
+    expect(screen.getByLabelText('URL')).not.toHaveAttribute('aria-invalid');
   });
 
   it('may be left empty when a connection is named, which the spec then carries, even when stored connections cannot be read', async () => {

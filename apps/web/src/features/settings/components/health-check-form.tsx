@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import { FormField, fieldIds } from '@/components/forms/form-field';
 import { inputClass } from '@/components/forms/styles';
@@ -86,16 +86,25 @@ function ConnectionField({ control, name, field, disabled }: ConnectionFieldProp
   );
 }
 
+/** Validates one field again, e.g. `trigger` of the form. */
+export type RevalidateField = (name: `check.fields.${string}`) => unknown;
+
 interface CheckFieldProps {
   control: Control<ResourceFormValues>;
   field: CheckFieldDefinition;
   fieldValues: Record<string, CheckFieldValue>;
+  revalidate: RevalidateField;
   disabled: boolean;
 }
 
-function CheckField({ control, field: definition, fieldValues, disabled }: CheckFieldProps) {
+function CheckField({ control, field: definition, fieldValues, revalidate, disabled }: CheckFieldProps) {
   const name = `check.fields.${fieldName(definition)}` as const;
-  const field = { ...definition, required: isCheckFieldRequired(definition, fieldValues) };
+  const required = isCheckFieldRequired(definition, fieldValues);
+  // A URL flagged as required goes back to valid as soon as a connection is named, not only at the next Save.
+  useEffect(() => {
+    if (control.getFieldState(name).error !== undefined) void revalidate(name);
+  }, [required, control, name, revalidate]);
+  const field = { ...definition, required };
   switch (field.input) {
     case 'number':
       return <NumberField control={control} name={name} label={field.label} required={field.required} min={field.min} placeholder={field.placeholder} disabled={disabled} />;
@@ -133,11 +142,12 @@ export interface HealthCheckFormProps {
   control: Control<ResourceFormValues>;
   type: string;
   fieldValues: Record<string, CheckFieldValue>;
+  revalidate: RevalidateField;
   disabled: boolean;
 }
 
 /** A health-check form (spec 001 §2.7): Name, Icon, Schedule, Description, the type's fields and Advanced. */
-export function HealthCheckForm({ control, type, fieldValues, disabled }: HealthCheckFormProps) {
+export function HealthCheckForm({ control, type, fieldValues, revalidate, disabled }: HealthCheckFormProps) {
   const fields = (checkTypeChoice(type)?.fields ?? []).filter((field) => isCheckFieldVisible(field, fieldValues));
   const main = fields.filter((field) => field.section === 'main');
   const advanced = fields.filter((field) => field.section === 'advanced');
@@ -148,14 +158,14 @@ export function HealthCheckForm({ control, type, fieldValues, disabled }: Health
       <SelectField control={control} name="check.schedule" label="Schedule" options={SCHEDULE_OPTIONS} placeholder="Select a schedule" disabled={disabled} />
       <TextAreaField control={control} name="check.description" label="Description" rows={2} disabled={disabled} />
       {main.map((field) => (
-        <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} disabled={disabled} />
+        <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} revalidate={revalidate} disabled={disabled} />
       ))}
       {advanced.length > 0 && (
         <details className="rounded-md border border-gray-200 px-3 py-2">
           <summary className="cursor-pointer text-sm font-medium text-gray-800">Advanced</summary>
           <div className="mt-3 flex flex-col gap-3">
             {advanced.map((field) => (
-              <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} disabled={disabled} />
+              <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} revalidate={revalidate} disabled={disabled} />
             ))}
           </div>
         </details>

@@ -65,7 +65,7 @@ export interface ResourceFormProps {
 export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onDelete, onCancel }: ResourceFormProps) {
   const isEditing = resource !== undefined;
   const isReadOnly = !canWrite || (resource !== undefined && !isUiSource(resource.source));
-  const { control, handleSubmit, setValue, getValues } = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(kind, resource) });
+  const { control, handleSubmit, setValue, getValues, trigger } = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(kind, resource) });
   const specMode = useWatch({ control, name: 'specMode' });
   const checkType = useWatch({ control, name: 'check.type' });
   const checkFields = useWatch({ control, name: 'check.fields' });
@@ -136,7 +136,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
         </p>
       )}
       {specMode === 'form' && !isReadOnly ? (
-        <HealthCheckForm key={checkType} control={control} type={checkType} fieldValues={checkFields} disabled={isSaving} />
+        <HealthCheckForm key={checkType} control={control} type={checkType} fieldValues={checkFields} revalidate={trigger} disabled={isSaving} />
       ) : (
         <ObjectTextField
           key={specVersion}
