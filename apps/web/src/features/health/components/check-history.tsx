@@ -9,6 +9,7 @@ import { errorMessage } from '@/components/toast/toast';
 import { HISTORY_PAGE_SIZE, useCheckHistoryQuery, type HistoryStatusFilter } from '../api/get-check-history';
 import type { CheckStatusEntry } from '../api/types';
 import { DurationFilterInput } from './duration-filter-input';
+import { historyMessage } from '../utils/check-format';
 
 export interface CheckHistoryProps {
   checkId: string;
@@ -58,7 +59,7 @@ const columns: ColumnDef<CheckStatusEntry>[] = [
     header: 'Message',
     size: 480,
     cell: ({ row }) => {
-      const text = [row.original.message, row.original.error].filter((part) => part !== null && part !== '').join(' — ');
+      const text = historyMessage(row.original.message, row.original.error);
       return <span title={text}>{text}</span>;
     },
   },

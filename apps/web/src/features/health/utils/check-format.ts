@@ -39,3 +39,9 @@ export function transitionAge(lastTransition: string | null, now: Date = new Dat
   const age = now.getTime() - new Date(lastTransition).getTime();
   return age >= HOUR_MS && age <= WEEK_MS ? formatRelativeTime(lastTransition, now) : '';
 }
+
+/** The Message cell of a history row: the run's message and its error, the error only once when a checker set both alike. */
+export function historyMessage(message: string | null, error: string | null): string {
+  const parts = [message, error].filter((part): part is string => part !== null && part !== '');
+  return [...new Set(parts)].join(' — ');
+}

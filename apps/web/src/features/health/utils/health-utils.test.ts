@@ -3,7 +3,7 @@ import { defaultCheckRange, FALLBACK_CHECK_RANGE } from './default-check-range';
 import { DURATION_FILTER_OPTIONS, parseDurationFilter } from './duration-filter';
 import { groupByOptions, groupKeyOf, isBooleanLabel, tabByOptions } from './grouping';
 import { applyHealthParams, parseHealthParams } from './use-health-page-params';
-import { transitionAge } from './check-format';
+import { historyMessage, transitionAge } from './check-format';
 import { buildPivotMatrix, parsePivotOption, pivotByOptions, pivotOptionValue } from './pivot';
 import { makeCheck } from '../health-test-support';
 
@@ -70,6 +70,15 @@ describe('grouping', () => {
     expect(isBooleanLabel(['false', 'true'])).toBe(true);
     expect(isBooleanLabel(['true', 'yes'])).toBe(false);
     expect(isBooleanLabel([])).toBe(false);
+  });
+});
+
+describe('historyMessage', () => {
+  it('joins a message and a different error, and shows an error the checker also used as its message once', () => {
+    expect(historyMessage('2 alerts firing', 'TargetDown (1)')).toBe('2 alerts firing — TargetDown (1)');
+    expect(historyMessage('HTTP 404: the search failed', 'HTTP 404: the search failed')).toBe('HTTP 404: the search failed');
+    expect(historyMessage(null, 'connection refused')).toBe('connection refused');
+    expect(historyMessage('', null)).toBe('');
   });
 });
 
