@@ -401,7 +401,7 @@ describe('sign-in and sessions', () => {
       const flow = await browser().startLogin();
       await server.pool.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [hashToken(token)]);
       await server.pool.query(`update self_service_flows set expires_at = now() - interval '2 days' where id = $1`, [flow.id]);
-      await server.pool.query(`insert into login_failures (identifier_hash, failed_at) values ('old', now() - interval '1 hour')`);
+      await server.pool.query(`insert into login_failures (identifier_hash, address_hash, failed_at) values ('old', 'old', now() - interval '1 hour')`);
 
       await sweepAuthState(server.pool, LOGIN_FAILURE_WINDOW_MS);
 

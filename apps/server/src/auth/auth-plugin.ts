@@ -13,8 +13,8 @@ import { KratosError, kratosErrors } from './kratos-error';
 import { KUBECONFIG_TTL_MS, renderKubeconfig } from './kubeconfig';
 import { loginNodes } from './login-nodes';
 import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './password-login';
-import { cookieOptions, requestOrigin, wantsJson } from './request-info';
-import { parseReturnTo } from './return-to';
+import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './request-info';
+import { parseReturnTo, returnLocation } from './return-to';
 import { createSession, describeSession, endSessionByLogoutToken, identityResponseSchema, issueLogoutToken, sessionResponseSchema, sweepAuthState } from './sessions';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token';
 import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './ui-nodes';
@@ -76,7 +76,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
   const pool = context.db.pool;
   // The login flow must see a logout at once, so it reads the session table directly rather than through the cache.
   const authenticate = createAuthenticator(pool, { cacheTtlMs: 0 });
-  const passwordLogin = createPasswordLogin(pool);
+  const passwordLogin = createPasswordLogin(pool, context.config.secretKey);
   const api = auth.withTypeProvider<ZodTypeProvider>();
 
   await auth.register(fastifyFormbody);
@@ -147,7 +147,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       if (requestedAal === 'aal2') throw principal === null ? kratosErrors.sessionInactive() : kratosErrors.aal2Unavailable();
       if (principal !== null && !refresh) {
         if (wantsJson(request)) throw kratosErrors.sessionAlreadyAvailable();
-        return reply.redirect(returnTo ?? '/', 303);
+        return reply.redirect(returnLocation(returnTo, requestOrigin(request), '/'), 303);
       }
       const { flow, csrfToken } = await newLoginFlow(request, reply, { returnTo, refresh, requestedAal, principal });
       if (wantsJson(request)) return renderFlow(flow, csrfToken);
@@ -229,8 +229,11 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       if (password === undefined || password === '') missing.password = [uiMessages.missingProperty('password')];
       if (identifier === undefined || password === undefined || Object.keys(missing).length > 0) return rejectWith([], missing);
 
-      const check = await passwordLogin.check(identifier, password);
-      if (check.outcome === 'rate_limited') throw kratosErrors.tooManyAttempts();
+      const check = await passwordLogin.check(identifier, password, clientAddress(request));
+      if (check.outcome === 'rate_limited') {
+        reply.header('retry-after', String(check.retryAfterSeconds));
+        throw kratosErrors.tooManyAttempts();
+      }
       // A refresh flow re-authenticates the person it was opened for, never somebody else.
       const sameIdentity = !flow.refresh || flow.identityId === null || (check.outcome === 'ok' && check.identityId === flow.identityId);
       if (check.outcome !== 'ok' || !sameIdentity) return rejectWith([uiMessages.invalidCredentials()]);
@@ -238,7 +241,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       if (!(await completeFlow(pool, flow.id, check.identityId))) return replaceStaleFlow(request, reply, flow);
       const session = await createSession(pool, check.identityId, 'password', SESSION_TTL_MS);
       setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
-      if (!json) return reply.redirect(flow.returnTo ?? '/', 303);
+      if (!json) return reply.redirect(returnLocation(flow.returnTo, requestOrigin(request), '/'), 303);
       const described = await describeSession(pool, session.id);
       if (described === null) throw new Error('a session just created could not be read back');
       return { session: described, identity: described.identity };
@@ -307,7 +310,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       const ended = await endSessionByLogoutToken(pool, request.query.token);
       if (ended) context.bus.publish({ name: SESSION_ENDED_EVENT, payload: {} });
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
-      if (!wantsJson(request)) return reply.redirect(returnTo ?? LOGIN_PAGE, 303);
+      if (!wantsJson(request)) return reply.redirect(returnLocation(returnTo, requestOrigin(request), LOGIN_PAGE), 303);
       if (!ended) throw kratosErrors.sessionInactive();
       return reply.status(204).send(null);
     },

@@ -82,6 +82,6 @@ export const kratosErrors = {
   returnToForbidden: () =>
     new KratosError(400, 'self_service_flow_return_to_forbidden', 'requested return_to URL is not allowed', 'Only relative paths on this site are allowed as return_to.'),
   tooManyAttempts: () =>
-    new KratosError(429, 'self_service_flow_rate_limited', 'too many failed sign-in attempts', 'Too many failed sign-in attempts for this identifier; wait a few minutes and try again.'),
+    new KratosError(429, 'self_service_flow_rate_limited', 'too many failed sign-in attempts', 'Too many failed sign-in attempts from this address; wait a few minutes and try again.'),
   badRequest: (message: string) => new KratosError(400, undefined, message),
 } as const;

@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { createLoginThrottle, PAIR_FAILURE_LIMIT } from './login-throttle';
 import { hashPassword, verifyPassword } from './passwords';
-import { hashToken } from './session-token';
 
-export const LOGIN_FAILURE_LIMIT = 10;
-export const LOGIN_FAILURE_WINDOW_MS = 5 * 60 * 1000;
+export { LOGIN_FAILURE_WINDOW_MS } from './login-throttle';
+export const LOGIN_FAILURE_LIMIT = PAIR_FAILURE_LIMIT;
 
-export type PasswordCheck = { outcome: 'ok'; identityId: string } | { outcome: 'invalid' } | { outcome: 'rate_limited' };
+export type PasswordCheck =
+  | { outcome: 'ok'; identityId: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'rate_limited'; retryAfterSeconds: number };
 
 export interface PasswordLogin {
-  check(identifier: string, password: string): Promise<PasswordCheck>;
+  /** `address` is the client address the attempt came from (request-info.ts `clientAddress`). */
+  check(identifier: string, password: string, address: string): Promise<PasswordCheck>;
 }
 
 export function normalizeIdentifier(identifier: string): string {
@@ -17,24 +22,22 @@ export function normalizeIdentifier(identifier: string): string {
 }
 
 /**
- * Password sign-in with two defences: failures are counted per identifier in the database (so every server process
- * sees them) and block further tries for the window; an unknown identifier still costs one Argon2 verification, so
- * response times do not tell which accounts exist.
+ * Password sign-in with two defences: failures are throttled per (identifier, address) and per address, with only a
+ * bounded delay for the identifier's other addresses (login-throttle.ts, ADR 0011); an unknown identifier still costs
+ * one Argon2 verification, so response times do not tell which accounts exist.
  */
-export function createPasswordLogin(pool: pg.Pool): PasswordLogin {
+export function createPasswordLogin(pool: pg.Pool, secretKey: Buffer): PasswordLogin {
+  const throttle = createLoginThrottle(pool, secretKey);
   let dummyHash: Promise<string> | undefined;
   const dummy = (): Promise<string> => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
   return {
-    async check(identifier, password) {
+    async check(identifier, password, address) {
       const normalized = normalizeIdentifier(identifier);
-      const identifierHash = hashToken(normalized);
-      const failures = await pool.query<{ n: number }>(
-        `select count(*)::int as n from login_failures
-          where identifier_hash = $1 and failed_at > now() - make_interval(secs => $2::double precision / 1000)`,
-        [identifierHash, LOGIN_FAILURE_WINDOW_MS],
-      );
-      if ((failures.rows[0]?.n ?? 0) >= LOGIN_FAILURE_LIMIT) return { outcome: 'rate_limited' };
+      const verdict = await throttle.assess(normalized, address);
+      if (verdict.outcome === 'refused') return { outcome: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
+      // Held before the verification, whatever its result, so the delay says nothing about the password.
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
 
       const credential = await pool.query<{ identity_id: string; hashed: string | null }>(
         `select c.identity_id, c.config->>'hashed_password' as hashed
@@ -51,10 +54,10 @@ export function createPasswordLogin(pool: pg.Pool): PasswordLogin {
       if (hashed === null) await verifyPassword(await dummy(), password);
       const valid = hashed !== null && (await verifyPassword(hashed, password));
       if (row !== undefined && valid) {
-        await pool.query('delete from login_failures where identifier_hash = $1', [identifierHash]);
+        await throttle.recordSuccess(normalized, address);
         return { outcome: 'ok', identityId: row.identity_id };
       }
-      await pool.query('insert into login_failures (identifier_hash) values ($1)', [identifierHash]);
+      await throttle.recordFailure(normalized, address);
       return { outcome: 'invalid' };
     },
   };

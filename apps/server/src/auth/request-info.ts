@@ -7,6 +7,14 @@ export function requestOrigin(request: FastifyRequest): string {
 }
 
 /**
+ * The address a request came from, for per-client limits: the socket's peer, or with OPSDECK_TRUST_PROXY the client
+ * the proxy names in X-Forwarded-For (Fastify's trustProxy decides; nothing here reads the header itself).
+ */
+export function clientAddress(request: FastifyRequest): string {
+  return request.ip;
+}
+
+/**
  * Kratos answers JSON to API-style calls and redirects browsers; a client opts into JSON through Accept, and a JSON
  * body implies it.
  */

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
 import { effectiveRoles, ROLES } from '@opsdeck/shared';
+import { deriveSubkey } from '../platform/secrets';
 import { toIso } from './flow-store';
 import { hashToken, newSessionToken } from './session-token';
 
@@ -115,11 +116,11 @@ export async function describeSession(pool: pg.Pool, sessionId: string): Promise
 }
 
 /**
- * Derived from the session id with the server key, so every tab asking for a logout URL gets the same working
- * token; only its hash is stored, to find the session again.
+ * Derived from the session id with a sub-key of the server key, so every tab asking for a logout URL gets the same
+ * working token; only its hash is stored, to find the session again.
  */
 export async function issueLogoutToken(pool: pg.Pool, secretKey: Buffer, sessionId: string): Promise<string> {
-  const token = createHmac('sha256', secretKey).update(`logout:${sessionId}`).digest('base64url');
+  const token = createHmac('sha256', deriveSubkey(secretKey, 'logout-token')).update(`logout:${sessionId}`).digest('base64url');
   await pool.query('update sessions set logout_token_hash = $2 where id = $1', [sessionId, hashToken(token)]);
   return token;
 }

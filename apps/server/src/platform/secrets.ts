@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -22,4 +22,12 @@ export function decryptSecret(key: Buffer, stored: Buffer): string {
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(stored.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A 32-byte key for one purpose, derived from the server key with HKDF-SHA-256. Hashing and token derivation use these
+ * sub-keys, so the key that encrypts secrets is only ever fed to AES-GCM and one purpose's key says nothing of another.
+ */
+export function deriveSubkey(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `opsdeck:${purpose}`, 32));
 }
