@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { fuzzRuns } from './fuzz-seed';
 import type { FastifyInstance } from 'fastify';
 import { startDataApiFixture, type DataApiFixture } from './data-api-fixture';
+import { schemaCacheFor } from '../src/data-api/data-api-plugin';
+import { JSON_DEPTH_LIMIT } from '../src/platform/json-depth';
 
 const COLUMNS = ['id', 'title', 'done', 'priority', 'project_id', 'nope', 'api_token_hash', 'meta->a', 'title->>x', '"id"', ''];
 const EMBEDS = ['dx_projects', 'dx_clients', 'project_id', 'dx_users', 'sessions', 'nope', 'dx_projects!inner', 'dx_projects!dx_tasks_project_fk'];
@@ -40,6 +42,15 @@ const bodyValue = fc.oneof(
   fc.record({ title: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), priority: fc.oneof(fc.integer(), fc.string(), fc.double()), project_id: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
   fc.array(fc.dictionary(fc.constantFrom(...COLUMNS), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }), { maxLength: 3 }).map((value) => JSON.stringify(value)),
 );
+
+/** Arrays and objects nested `depth` levels, the innermost holding a leaf; the shape varies with `seed`. */
+function nestedJson(depth: number, seed: number): string {
+  let text = seed % 2 === 0 ? '1' : '"leaf"';
+  for (let level = 0; level < depth; level += 1) text = (seed + level) % 3 === 0 ? `{"k":${text}}` : `[${text}]`;
+  return text;
+}
+
+const depth = fc.oneof(fc.integer({ min: 1, max: JSON_DEPTH_LIMIT + 2 }), fc.integer({ min: JSON_DEPTH_LIMIT - 2, max: 6000 }));
 
 const FORBIDDEN_TEXT = [/\bselect\b.*\bfrom\b/i, /\$[0-9]+::/, /syntax error at or near/i, /\bat .+\.(ts|js):\d+/, /node_modules/];
 
@@ -129,6 +140,54 @@ describe('data API under malformed input', () => {
         },
       ),
       fuzzRuns(3000),
+    );
+  }, 120_000);
+
+  it('never answers 5xx to POST, PATCH or DELETE on any view of the schema cache, writable or not', async () => {
+    const views = [...(schemaCacheFor(fx.server.running.context.db)?.relations.values() ?? [])].filter((relation) => relation.kind === 'view');
+    expect(views.length).toBeGreaterThan(23);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...views),
+        fc.constantFrom('POST', 'PATCH', 'DELETE') as fc.Arbitrary<'POST' | 'PATCH' | 'DELETE'>,
+        fc.nat(),
+        fc.oneof(bodyValue, fc.jsonValue({ maxDepth: 1 })),
+        fc.constantFrom('return=representation', 'resolution=merge-duplicates', 'count=exact'),
+        async (view, method, pick, loose, prefer) => {
+          const columns = [...view.columns.keys()];
+          const column = columns[pick % Math.max(columns.length, 1)] ?? 'id';
+          const body = pick % 2 === 0 ? JSON.stringify({ [column]: loose }) : typeof loose === 'string' ? loose : JSON.stringify(loose);
+          const qs = `${encodeURIComponent(column)}=is.null`;
+          const response = await app.inject({
+            method,
+            url: `/api/db/${view.name}?${qs}`,
+            headers: { cookie, 'content-type': 'application/json', prefer },
+            ...(method === 'DELETE' ? {} : { payload: body }),
+          });
+          checkOutcome({ status: response.statusCode, body: response.body, sent: [qs, body] });
+          if (!view.writable.insert && !view.writable.update && !view.writable.delete && response.statusCode !== 403) expect(response.statusCode).toBe(405);
+        },
+      ),
+      fuzzRuns(600),
+    );
+  }, 120_000);
+
+  it('never answers 5xx to JSON bodies nested up to 6,000 levels, and refuses past the limit with OD_JSON_DEPTH', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('POST /api/db/dx_tasks', 'PATCH /api/db/dx_tasks?id=eq.1', 'PATCH /api/db/dx_projects?id=eq.1', 'POST /api/db/rpc/dx_add'),
+        fc.constantFrom('meta', 'title', 'a', 'k'),
+        depth,
+        fc.nat(),
+        async (target, key, levels, seed) => {
+          const [method = 'POST', url = ''] = target.split(' ');
+          const body = seed % 4 === 0 ? nestedJson(levels, seed) : `{"${key}":${nestedJson(levels - 1, seed)}}`;
+          const response = await app.inject({ method: method as 'POST' | 'PATCH', url, headers: { cookie, 'content-type': 'application/json' }, payload: body });
+          checkOutcome({ status: response.statusCode, body: response.body, sent: [url, body] });
+          if (levels > JSON_DEPTH_LIMIT) expect(JSON.parse(response.body)).toMatchObject({ code: 'OD_JSON_DEPTH' });
+        },
+      ),
+      fuzzRuns(300),
     );
   }, 120_000);
 });

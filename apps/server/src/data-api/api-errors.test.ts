@@ -28,4 +28,36 @@ describe('fromDatabaseError', () => {
   it('leaves anything that is not a database error to the caller', () => {
     expect(fromDatabaseError(new Error('boom'))).toBeNull();
   });
+
+  it('drops a failing-row dump from any violation, whatever it holds', () => {
+    for (const code of ['23502', '23514', '44000']) {
+      const error = fromDatabaseError({ code, message: 'violates a constraint', detail: 'Failing row contains (1, agent, null, 5e884898da28047151d0e56f8dc62927).' });
+      expect(error?.details, code).toBeNull();
+    }
+  });
+
+  it('drops the key of a unique or foreign-key violation when a hidden column is part of it, and keeps it otherwise', () => {
+    const secret = fromDatabaseError({ code: '23505', message: 'duplicate key value violates unique constraint "agents_access_token_hash_key"', detail: 'Key (access_token_hash)=(5e884898da) already exists.' });
+    expect(secret).toMatchObject({ statusCode: 409, details: null });
+    const composite = fromDatabaseError({ code: '23505', message: 'duplicate key', detail: 'Key (name, password_encrypted)=(x, \\x7631) already exists.' });
+    expect(composite?.details).toBeNull();
+    const visible = fromDatabaseError({ code: '23505', message: 'duplicate key', detail: 'Key (lower(email))=(a@b.c) already exists.' });
+    expect(visible?.details).toBe('Key (lower(email))=(a@b.c) already exists.');
+    const reference = fromDatabaseError({ code: '23503', message: 'violates foreign key constraint', detail: 'Key (team_id)=(42) is not present in table "teams".' });
+    expect(reference?.details).toBe('Key (team_id)=(42) is not present in table "teams".');
+  });
+
+  it('does not name a hidden column in the message of a not-null violation', () => {
+    const error = fromDatabaseError({ code: '23502', message: 'null value in column "password_encrypted" of relation "connections" violates not-null constraint' });
+    expect(error?.message).not.toContain('password_encrypted');
+    expect(error).toMatchObject({ statusCode: 400, code: '23502' });
+  });
+
+  it('answers the last-administrator guard with 409 OD_LAST_ADMIN', () => {
+    expect(fromDatabaseError({ code: 'ODA01', message: 'The last administrator cannot be removed or disabled' })?.toBody()).toMatchObject({
+      code: 'OD_LAST_ADMIN',
+      message: 'The last administrator cannot be removed or disabled',
+    });
+    expect(fromDatabaseError({ code: 'ODA01', message: 'x' })?.statusCode).toBe(409);
+  });
 });

@@ -1,4 +1,5 @@
-import { AppError } from '../platform/errors';
+import { AppError, errors } from '../platform/errors';
+import { isSecretColumn } from './resource-map';
 
 /**
  * The data API speaks PostgREST's error dialect: PGRSTxxx codes for request and schema-cache problems, and the
@@ -71,6 +72,24 @@ export const apiErrors = {
       'Ask an administrator for a role that allows it',
     ),
   methodNotAllowed: (method: string) => new AppError(405, 'PGRST117', `Unsupported HTTP method: ${method}`),
+  notWritable: (relation: string, kind: 'table' | 'view', method: string, allowed: string[]) =>
+    new AppError(
+      405,
+      'PGRST117',
+      `The ${kind} '${relation}' cannot take ${method}: it is read-only`,
+      `'${relation}' allows ${allowed.join(', ')}`,
+      kind === 'view' ? 'A view that groups, joins or computes its rows cannot be written; write to the table it reads from' : null,
+    ),
+  guardedWrite: (table: string, resource: string) =>
+    new AppError(
+      403,
+      '42501',
+      `permission denied for table ${table}`,
+      table === 'people'
+        ? `Creating or deleting a person, or changing anything but their name, avatar and team, needs write access to '${resource}'`
+        : `Writing '${table}' needs write access to '${resource}'`,
+      'Ask an administrator for a role that allows it',
+    ),
   missingFilter: (verb: 'UPDATE' | 'DELETE') =>
     new AppError(400, '21000', `${verb} requires a WHERE clause`, null, 'Add a filter such as ?id=eq.{id} to the query string'),
   noPrimaryKey: (table: string) =>
@@ -143,18 +162,47 @@ export function statusForSqlState(code: string): number {
   }
 }
 
+/** SQLSTATE the people guards (migration 0061) raise when a change would leave no active administrator. */
+export const LAST_ADMIN_SQLSTATE = 'ODA01';
+
+function namesSecretColumn(text: string): boolean {
+  return (text.match(/[A-Za-z_][A-Za-z0-9_$]*/g) ?? []).some(isSecretColumn);
+}
+
+/**
+ * PostgreSQL's detail of a constraint violation can quote stored values: `Failing row contains (…)` dumps the whole
+ * row, hidden columns included (a hash, the start of an encrypted password), and `Key (col)=(value)` quotes a key,
+ * which may be a hidden column. The first is always dropped, the second when a hidden column is part of the key.
+ */
+function scrubbedDetail(detail: string | undefined): string | null {
+  if (detail === undefined || detail === '') return null;
+  if (/failing row contains/i.test(detail)) return null;
+  for (const key of detail.matchAll(/Key \((.*?)\)=\(/g)) {
+    if (namesSecretColumn(key[1] ?? '')) return null;
+  }
+  return detail;
+}
+
+/** A not-null or check violation names its column; a hidden one stays unnamed. */
+function scrubbedMessage(error: DatabaseErrorFields): string {
+  const quoted = [...error.message.matchAll(/"([^"]*)"/g)].map((match) => match[1] ?? '');
+  return quoted.some(isSecretColumn) ? 'The row violates a constraint on a column that is not exposed' : error.message;
+}
+
 /**
  * Turns a database error into PostgREST's body. Messages and details come from PostgreSQL's own wording (they name
- * values, columns and constraints, never the statement); a syntax error would mean our generated SQL is wrong, so it
- * is reported as an internal error without its text, unless it is a client's full-text query that does not parse.
+ * values, columns and constraints, never the statement), scrubbed of stored values the caller may not see; a syntax
+ * error would mean our generated SQL is wrong, so it is reported as an internal error without its text, unless it is
+ * a client's full-text query that does not parse.
  */
 export function fromDatabaseError(error: unknown): AppError | null {
   if (!isDatabaseError(error)) return null;
+  if (error.code === LAST_ADMIN_SQLSTATE) return errors.lastAdmin();
   if (error.code === '42601' && !isValueSyntaxError(error)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
   const status = statusForSqlState(error.code);
   if (status >= 500) {
     const timeout = error.code === '57014';
     return new AppError(status, error.code, timeout ? 'canceling statement due to statement timeout' : 'The database could not answer the request', null, null);
   }
-  return new AppError(status, error.code, error.message, error.detail ?? null, error.hint ?? null);
+  return new AppError(status, error.code, scrubbedMessage(error), scrubbedDetail(error.detail), error.hint ?? null);
 }

@@ -1,3 +1,4 @@
+import type { AppError } from '../platform/errors';
 import { apiErrors } from './api-errors';
 import { LIMITS } from './limits';
 import type { Condition, Field, FilterNode, JsonStep, OrderTerm, ParsedQuery, SelectItem } from './parse-request';
@@ -270,4 +271,23 @@ export function checkModifierPaths(query: ParsedQuery, used: Set<string>): void 
 /** True when the top level carries at least one filter, which PATCH and DELETE require. */
 export function hasRootFilter(node: ReadNode): boolean {
   return node.filters.length > 0 || node.existence.length > 0;
+}
+
+export type WriteMethod = 'POST' | 'PATCH' | 'DELETE';
+
+/** The methods a relation answers, as an Allow header lists them. */
+export function allowedMethods(relation: Relation): string[] {
+  const { insert, update, delete: remove } = relation.writable;
+  return ['GET', 'HEAD', ...(insert ? ['POST'] : []), ...(update ? ['PATCH'] : []), ...(remove ? ['DELETE'] : [])];
+}
+
+/**
+ * A view that groups, joins or computes its rows cannot take writes; the schema cache knows which from
+ * pg_relation_is_updatable, so the request is refused here rather than left for the database to fail. A merging
+ * upsert updates as well as inserts. Null when the write may go ahead.
+ */
+export function writeRefusal(relation: Relation, method: WriteMethod, merge: boolean): AppError | null {
+  const { insert, update, delete: remove } = relation.writable;
+  const allowed = method === 'POST' ? insert && (!merge || update) : method === 'PATCH' ? update : remove;
+  return allowed ? null : apiErrors.notWritable(relation.name, relation.kind, method, allowedMethods(relation));
 }

@@ -57,11 +57,32 @@ const PREFIXES: ReadonlyArray<readonly [string, Resource]> = [
 
 const VIEW_SUFFIXES = ['_with_status', '_summary'] as const;
 
-const UNREACHABLE_EXACT: ReadonlySet<string> = new Set(['sessions', 'identity_credentials', 'schema_migrations', 'self_service_flows']);
+/**
+ * The identity and security machinery, matched by family rather than listed, so a table added later (api_tokens,
+ * recovery_codes, login_rate_limits…) is unreachable the moment it exists. `UNREACHABLE_EXACT` holds the names no
+ * family describes; `WORDS` are whole words of a snake_case name; `FRAGMENTS` match anywhere, for names written
+ * without separators (apitokens, loginattempts).
+ */
+const UNREACHABLE_EXACT: ReadonlySet<string> = new Set(['schema_migrations']);
+const UNREACHABLE_WORDS: ReadonlySet<string> = new Set([
+  'auth', 'oauth', 'oidc', 'saml', 'sso', 'csrf', 'mfa', 'otp', 'totp', 'hotp', 'webauthn', 'passkey', 'passkeys',
+  'flow', 'flows', 'recovery', 'verification', 'verifications', 'verifiable', 'lockout', 'lockouts', 'migrations',
+]);
+const UNREACHABLE_FRAGMENTS = [
+  'session', 'credential', 'login', 'logout', 'signin', 'password', 'passwd', 'token', 'secret', 'throttl',
+  'ratelimit', 'rate_limit', 'apikey', 'api_key', 'privatekey', 'private_key',
+] as const;
 
-/** True for tables that hold sessions, credentials or identity flows, and for the migration ledger. */
+/**
+ * True for every table, view and function of the identity and security machinery — sessions, credentials, identity
+ * flows, recovery and verification codes, tokens, sign-in throttling — and for the migration ledger. `identity_`
+ * names are the identity service's own tables; `identities` itself is the managed list of spec 002 §6.
+ */
 export function isUnreachable(name: string): boolean {
-  return UNREACHABLE_EXACT.has(name) || name.endsWith('_flows') || name.startsWith('identity_credential') || name.startsWith('session_');
+  const lower = name.toLowerCase();
+  if (UNREACHABLE_EXACT.has(lower) || lower.startsWith('identity_')) return true;
+  if (lower.split('_').some((word) => UNREACHABLE_WORDS.has(word))) return true;
+  return UNREACHABLE_FRAGMENTS.some((fragment) => lower.includes(fragment));
 }
 
 /** Columns that hold secrets are treated as if they did not exist: never selected, filtered, ordered or written. */
@@ -81,4 +102,43 @@ export function resourceFor(name: string): Resource | null {
     if (name.endsWith(suffix) && name.length > suffix.length) return resourceFor(name.slice(0, -suffix.length));
   }
   return 'database';
+}
+
+export type WriteAction = 'insert' | 'update' | 'delete';
+
+/**
+ * Columns of `people` that the ordinary `database` write may change: what a person is called and looks like, and
+ * the team they sit in (teams are the editor's to manage, spec 002 §6). updated_at is set by a trigger whatever is
+ * sent. Everything else decides who a person is or whether they can sign in (e-mail, type, id, deleted_at), so
+ * changing it, creating a person or deleting one is managing users: the `identities` write (invite and delete users).
+ */
+const PERSON_PROFILE_COLUMNS: ReadonlySet<string> = new Set(['name', 'avatar', 'team_id', 'updated_at']);
+
+function personGuard(table: string, action: WriteAction, columns: readonly string[]): Resource | null {
+  if (table !== 'people') return null;
+  if (action === 'update' && columns.every((column) => PERSON_PROFILE_COLUMNS.has(column))) return null;
+  return 'identities';
+}
+
+/** One resource a write needs; `resource` null means nobody may write `table`. */
+export interface WriteGuard {
+  table: string;
+  resource: Resource | null;
+}
+
+/**
+ * Every resource a write needs, the relation's own first. A write through a view reaches the tables beneath it
+ * (`reads`), and which of their columns a view column stands for is not known here, so it needs write on each of
+ * them as if it changed every column: a view over people needs `identities`, one over person_roles `rbac`.
+ */
+export function writeGuards(name: string, action: WriteAction, columns: readonly string[], reads: readonly string[]): WriteGuard[] {
+  const guards: WriteGuard[] = [{ table: name, resource: resourceFor(name) }];
+  const own = personGuard(name, action, columns);
+  if (own !== null) guards.push({ table: name, resource: own });
+  for (const table of reads) {
+    guards.push({ table, resource: resourceFor(table) });
+    const beneath = personGuard(table, 'update', ['*']);
+    if (beneath !== null) guards.push({ table, resource: beneath });
+  }
+  return guards;
 }

@@ -16,7 +16,19 @@ export interface Relation {
   columns: Map<string, Column>;
   primaryKey: string[];
   uniqueKeys: string[][];
+  /** What PostgreSQL lets a statement do to it (pg_relation_is_updatable, INSTEAD OF triggers included). */
+  writable: Writability;
+  /** For a view, every table it reads, through other views too; empty for a table. */
+  reads: string[];
 }
+
+export interface Writability {
+  insert: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+const READ_ONLY: Writability = { insert: false, update: false, delete: false };
 
 export interface ForeignKey {
   name: string;
@@ -45,6 +57,12 @@ export interface DbFunction {
 interface RelationRow {
   name: string;
   kind: string;
+  /** pg_relation_is_updatable's bit mask: 1 << CMD_UPDATE (4), 1 << CMD_INSERT (8), 1 << CMD_DELETE (16). */
+  updatable: number;
+}
+interface DependencyRow {
+  view: string;
+  relation: string;
 }
 interface ColumnRow {
   relation: string;
@@ -75,9 +93,20 @@ interface FunctionRow {
 }
 
 const RELATIONS_SQL = `
-  select c.relname as name, c.relkind::text as kind
+  select c.relname as name, c.relkind::text as kind, pg_relation_is_updatable(c.oid, true) as updatable
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
    where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f')`;
+
+/** The relations each view's rewrite rule refers to, which is everything its query reads. */
+const VIEW_DEPENDENCIES_SQL = `
+  select distinct v.relname as view, t.relname as relation
+    from pg_rewrite r
+    join pg_class v on v.oid = r.ev_class
+    join pg_namespace n on n.oid = v.relnamespace
+    join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid and d.refclassid = 'pg_class'::regclass
+    join pg_class t on t.oid = d.refobjid and t.oid <> v.oid
+   where n.nspname = 'public' and v.relkind in ('v', 'm')
+   order by 1, 2`;
 
 const COLUMNS_SQL = `
   select c.relname as relation, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
@@ -140,7 +169,7 @@ function buildFunction(row: FunctionRow, relations: Map<string, Relation>): DbFu
   let rowRelation: Relation | null = null;
   if (row.return_relation !== null) rowRelation = relations.get(row.return_relation) ?? null;
   else if (row.return_type === 'record' && outColumns.size > 0) {
-    rowRelation = { name: row.name, kind: 'view', columns: outColumns, primaryKey: [], uniqueKeys: [] };
+    rowRelation = { name: row.name, kind: 'view', columns: outColumns, primaryKey: [], uniqueKeys: [], writable: READ_ONLY, reads: [] };
   }
   return {
     name: row.name,
@@ -150,6 +179,23 @@ function buildFunction(row: FunctionRow, relations: Map<string, Relation>): DbFu
     returnsVoid: row.return_type === 'void',
     volatile: row.volatility === 'v',
   };
+}
+
+/** Follows views through views, so a view's `reads` names the tables underneath, whatever depth they sit at. */
+function resolveViewReads(relations: Map<string, Relation>, rows: DependencyRow[]): void {
+  const direct = new Map<string, string[]>();
+  for (const row of rows) direct.set(row.view, [...(direct.get(row.view) ?? []), row.relation]);
+  for (const [view, relation] of relations) {
+    if (relation.kind !== 'view') continue;
+    const seen = new Set<string>();
+    const pending = [...(direct.get(view) ?? [])];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      pending.push(...(direct.get(next) ?? []));
+    }
+    relation.reads = [...seen].filter((name) => !direct.has(name)).sort();
+  }
 }
 
 /**
@@ -165,11 +211,12 @@ export class SchemaCache {
 
   /** Re-reads the catalog; call after DDL (tests that create tables, or a schema change at runtime). */
   async reload(): Promise<void> {
-    const [relationRows, columnRows, constraintRows, functionRows] = await Promise.all([
+    const [relationRows, columnRows, constraintRows, functionRows, dependencyRows] = await Promise.all([
       this.pool.query<RelationRow>(RELATIONS_SQL),
       this.pool.query<ColumnRow>(COLUMNS_SQL),
       this.pool.query<ConstraintRow>(CONSTRAINTS_SQL),
       this.pool.query<FunctionRow>(FUNCTIONS_SQL),
+      this.pool.query<DependencyRow>(VIEW_DEPENDENCIES_SQL),
     ]);
     const relations = new Map<string, Relation>();
     for (const row of relationRows.rows) {
@@ -180,8 +227,11 @@ export class SchemaCache {
         columns: new Map(),
         primaryKey: [],
         uniqueKeys: [],
+        writable: { insert: (row.updatable & 8) !== 0, update: (row.updatable & 4) !== 0, delete: (row.updatable & 16) !== 0 },
+        reads: [],
       });
     }
+    resolveViewReads(relations, dependencyRows.rows);
     for (const row of columnRows.rows) {
       const relation = relations.get(row.relation);
       if (relation === undefined || isSecretColumn(row.name)) continue;

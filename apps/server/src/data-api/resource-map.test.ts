@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { writeGuards } from './resource-map';
+
+function resources(...args: Parameters<typeof writeGuards>): Array<string | null> {
+  return writeGuards(...args).map((guard) => `${guard.table}:${guard.resource ?? 'nobody'}`);
+}
+
+describe('writeGuards', () => {
+  it('asks identities write for creating, deleting or disabling a person, database write for their profile', () => {
+    expect(resources('people', 'update', ['name', 'avatar', 'team_id', 'updated_at'], [])).toEqual(['people:database']);
+    expect(resources('people', 'update', ['deleted_at'], [])).toEqual(['people:database', 'people:identities']);
+    expect(resources('people', 'update', ['name', 'email'], [])).toEqual(['people:database', 'people:identities']);
+    expect(resources('people', 'insert', [], [])).toEqual(['people:database', 'people:identities']);
+    expect(resources('people', 'delete', [], [])).toEqual(['people:database', 'people:identities']);
+  });
+
+  it('asks rbac for roles and identities for identities, whatever the columns', () => {
+    expect(resources('person_roles', 'insert', [], [])).toEqual(['person_roles:rbac']);
+    expect(resources('identities', 'update', ['traits'], [])).toEqual(['identities:identities']);
+  });
+
+  it('asks a write through a view for write on every table beneath it, people as if every column changed', () => {
+    expect(resources('people_directory', 'update', ['name'], ['people'])).toEqual(['people_directory:database', 'people:database', 'people:identities']);
+    expect(resources('roles_view', 'delete', [], ['people', 'person_roles'])).toEqual([
+      'roles_view:database',
+      'people:database',
+      'people:identities',
+      'person_roles:rbac',
+    ]);
+    expect(resources('directory_view', 'update', ['x'], ['identity_credentials'])).toEqual(['directory_view:database', 'identity_credentials:nobody']);
+  });
+
+  it('asks nothing more of other tables', () => {
+    expect(resources('incidents', 'update', ['deleted_at'], [])).toEqual(['incidents:incident']);
+  });
+});
