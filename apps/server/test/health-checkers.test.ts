@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCheck, type CheckResult } from '../src/modules/health/checkers/run-check';
 import { EXEC_OUTPUT_CAP_BYTES } from '../src/modules/health/checkers/exec-checker';
 import { createConnection, resolveConnection } from '../src/modules/connections/connection-store';
 import { startTestServer, type TestServer } from './harness';
+import { startPostgresTarget } from './fixtures/postgres-target';
 import { closedPort, startHttpServer, startHttpsServer, startRedis, startTcpListener, type HttpTarget, type HttpsTarget } from './fixtures/local-targets';
 
 describe('checkers against local targets', () => {
@@ -146,7 +147,8 @@ describe('checkers against local targets', () => {
     });
   });
 
-  describe('exec', () => {
+  // Scripts run only as the sandbox user, which a server needs root to switch to (ADR 0042); CI runs as root.
+  describe.runIf(process.getuid?.() === 0)('exec', () => {
     it('passes on exit code 0 with the output as message', async () => {
       const result = await run('exec', { name: 'ok', script: 'echo "all good"; echo "$GREETING"', env: { GREETING: 'hi' } });
       expect(result).toMatchObject({ pass: true, message: 'all good\nhi', error: null });
@@ -169,6 +171,13 @@ describe('checkers against local targets', () => {
       expect(result.pass).toBe(true);
       expect(result.details).toMatchObject({ truncated: true });
       expect(String(result.details?.stdout).length).toBe(EXEC_OUTPUT_CAP_BYTES);
+    });
+  });
+
+  describe.runIf(process.getuid?.() !== 0)('exec without root', () => {
+    it('refuses to run the script, saying the server must run as root', async () => {
+      const result = await run('exec', { name: 'ok', script: 'echo "all good"' });
+      expect(result).toMatchObject({ pass: false, error: expect.stringMatching(/^Exec checks need the server to run as root/) });
     });
   });
 
@@ -199,11 +208,12 @@ describe('checkers against local targets', () => {
   });
 
   describe('databases', () => {
-    it('queries the server database through a stored postgres connection and compares the row count', async () => {
+    it('queries a database through a stored postgres connection and compares the row count', async () => {
       const key = server.running.context.config.secretKey;
-      const target = server.running.context.db.mode === 'embedded' ? { properties: { embedded: 'true' }, url: null } : { url: server.pool.options.connectionString ?? null };
-      await createConnection(server.pool, key, { name: 'app-db', type: 'postgres', ...target }, null);
-      const result = await run('postgres', { name: 'db', connection: 'connection://default/app-db', query: 'select 1 union all select 2', results: 2 });
+      const target = await startPostgresTarget();
+      onTestFinished(() => target.close());
+      await createConnection(server.pool, key, { name: 'app-db', type: 'postgres', url: target.url }, null);
+      const result = await run('postgres', { name: 'db', connection: 'connection://default/app-db', query: 'select n from samples', results: 2 });
       expect(result).toMatchObject({ pass: true, message: expect.stringMatching(/^2 rows in \d+ms$/) });
       const wrong = await run('postgres', { name: 'db', connection: 'app-db', query: 'select 1', results: 2 });
       expect(wrong).toMatchObject({ pass: false, error: expect.stringContaining('expected 2') });

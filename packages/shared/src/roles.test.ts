@@ -7,11 +7,11 @@ const NOT_RESTRICTED = new Set<Resource>(RESOURCES.filter((resource) => !['rbac'
 const INCIDENT_WORK = new Set<Resource>(['responder', 'incident', 'evidences', 'comments']);
 
 const TABLE: Record<Role, Record<Action, ReadonlySet<Resource>>> = {
-  admin: { read: ALL, write: ALL },
-  editor: { read: ALL, write: NOT_RESTRICTED },
-  commander: { read: NOT_RESTRICTED, write: INCIDENT_WORK },
-  responder: { read: NOT_RESTRICTED, write: INCIDENT_WORK },
-  viewer: { read: NOT_RESTRICTED, write: new Set() },
+  admin: { read: ALL, write: ALL, execute: ALL },
+  editor: { read: ALL, write: NOT_RESTRICTED, execute: new Set() },
+  commander: { read: NOT_RESTRICTED, write: INCIDENT_WORK, execute: new Set() },
+  responder: { read: NOT_RESTRICTED, write: INCIDENT_WORK, execute: new Set() },
+  viewer: { read: NOT_RESTRICTED, write: new Set(), execute: new Set() },
 };
 
 describe('the role table of spec 000 §6', () => {
@@ -27,7 +27,7 @@ describe('the role table of spec 000 §6', () => {
   });
 
   for (const role of ROLES) {
-    for (const action of ['read', 'write'] as const) {
+    for (const action of ['read', 'write', 'execute'] as const) {
       it(`gives ${role} ${action} access to exactly the resources the spec lists`, () => {
         const granted = RESOURCES.filter((resource) => can([role], resource, action));
         expect(granted).toEqual(RESOURCES.filter((resource) => TABLE[role][action].has(resource)));
@@ -39,7 +39,7 @@ describe('the role table of spec 000 §6', () => {
     expect(effectiveRoles([])).toEqual(['viewer']);
     expect(effectiveRoles(['owner'])).toEqual(['viewer']);
     for (const resource of RESOURCES) {
-      for (const action of ['read', 'write'] as const) {
+      for (const action of ['read', 'write', 'execute'] as const) {
         expect(can([], resource, action)).toBe(can(['viewer'], resource, action));
       }
     }
@@ -50,6 +50,12 @@ describe('the role table of spec 000 §6', () => {
     expect(can(['commander', 'editor'], 'canaries', 'write')).toBe(true);
     expect(can(['commander', 'editor'], 'rbac', 'write')).toBe(false);
     expect(can(['editor', 'unknown'], 'playbooks', 'write')).toBe(true);
+  });
+
+  it('gives the execute permission to admins alone, even combined with every other role', () => {
+    expect(can(['admin'], 'canaries', 'execute')).toBe(true);
+    expect(can(['editor', 'commander', 'responder', 'viewer'], 'canaries', 'execute')).toBe(false);
+    expect(can(['editor', 'admin'], 'playbooks', 'execute')).toBe(true);
   });
 
   it('exposes the admin and viewer-only flags', () => {

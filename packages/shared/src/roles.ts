@@ -25,7 +25,11 @@ export const RESOURCES = [
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
-export type Action = 'read' | 'write';
+/**
+ * `execute` is running code the user writes on the server (exec checks, later exec playbook actions and scrapers):
+ * only admins hold it, whatever the resource, since such code acts with the server's reach.
+ */
+export type Action = 'read' | 'write' | 'execute';
 
 export interface Permission {
   resource: Resource;
@@ -46,6 +50,7 @@ export function effectiveRoles(roles: readonly string[]): Role[] {
 }
 
 function roleAllows(role: Role, resource: Resource, action: Action): boolean {
+  if (action === 'execute') return role === 'admin';
   switch (role) {
     case 'admin':
       return true;

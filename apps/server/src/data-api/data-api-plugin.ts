@@ -4,6 +4,7 @@ import { DB_WRITTEN_EVENT, writeHooksFor } from './write-hooks';
 import { can } from '@opsdeck/shared';
 import type { Database } from '../db/database';
 import { AppError, errors } from '../platform/errors';
+import { checkJsonDepth } from '../platform/json-depth';
 import type { DomainPlugin } from '../platform/http';
 import { apiErrors, fromDatabaseError } from './api-errors';
 import {
@@ -19,8 +20,8 @@ import {
 } from './build-sql';
 import { LIMITS } from './limits';
 import { parseQuery, type ParsedQuery } from './parse-request';
-import { aliasCounter, checkModifierPaths, hasRootFilter, planRead, type Access, type Authorize, type ReadNode } from './plan';
-import { resourceFor } from './resource-map';
+import { aliasCounter, allowedMethods, checkModifierPaths, hasRootFilter, planRead, writeRefusal, type Access, type Authorize, type ReadNode } from './plan';
+import { resourceFor, writeGuards, type WriteAction } from './resource-map';
 import { appliedPreferences, negotiate, parsePreferences, parseRangeHeader, rangeOutcome, type Preferences } from './respond';
 import { SchemaCache, type DbFunction, type Relation } from './schema-cache';
 
@@ -68,6 +69,19 @@ function authorizerFor(request: FastifyRequest): Authorize {
   };
 }
 
+/**
+ * The guards a write passes besides the relation's own: changes to people beyond their profile, and writes through a
+ * view to the tables beneath it (resource-map.ts, writeGuards).
+ */
+function authorizeWrite(request: FastifyRequest, relation: Relation, action: WriteAction, columns: string[]): void {
+  const roles = request.principal?.roles ?? [];
+  for (const guard of writeGuards(relation.name, action, columns, relation.reads)) {
+    if (guard.resource === null) throw apiErrors.permissionDenied('table', guard.table, 'write');
+    if (can(roles, guard.resource, 'write')) continue;
+    throw guard.resource === resourceFor(guard.table) ? apiErrors.permissionDenied('table', guard.table, 'write') : apiErrors.guardedWrite(guard.table, guard.resource);
+  }
+}
+
 function searchParams(request: FastifyRequest): URLSearchParams {
   const url = request.raw.url ?? '';
   const index = url.indexOf('?');
@@ -100,6 +114,7 @@ function toNumber(value: number | string | null): number | null {
 function parseBody(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? null;
   if (raw.trim() === '') return null;
+  checkJsonDepth(raw);
   try {
     return JSON.parse(raw) as unknown;
   } catch (error) {
@@ -251,6 +266,11 @@ export const dataApiPlugin: DomainPlugin = {
       authorize(relation.name, 'write');
       const query = parseQuery(searchParams(request));
       const prefs = parsePreferences(request.headers.prefer);
+      const refusal = writeRefusal(relation, method, prefs.resolution === 'merge-duplicates');
+      if (refusal !== null) {
+        reply.header('allow', allowedMethods(relation).join(', '));
+        throw refusal;
+      }
       const mediaType = negotiate(request.headers.accept);
       const used = new Set<string>();
       const root = planRead({ cache, authorize, nextAlias: aliasCounter() }, relation, query.select, query, '', 0, used);
@@ -259,17 +279,22 @@ export const dataApiPlugin: DomainPlugin = {
       let statement: string;
       if (method === 'POST') {
         const body = parseBody(request.body);
-        statement = insertStatement(relation, query, prefs, writtenBody(body, (rows) => hooks.apply(relation.name, rows, method)), params);
+        authorizeWrite(request, relation, 'insert', []);
+        await hooks.check(relation.name, Array.isArray(body) ? body.filter(isRecord) : isRecord(body) ? [body] : [], method);
+        statement = insertStatement(relation, query, prefs, writtenBody(body, (rows) => hooks.apply(relation.name, rows, method, request.principal)), params);
       } else if (method === 'PATCH') {
         if (!hasRootFilter(root)) throw apiErrors.missingFilter('UPDATE');
         const body = parseBody(request.body);
         if (!isRecord(body)) throw apiErrors.invalidBody('PATCH needs a JSON object');
-        const [written = body] = hooks.apply(relation.name, [body], method);
+        authorizeWrite(request, relation, 'update', Object.keys(body));
+        await hooks.check(relation.name, [body], method);
+        const [written = body] = hooks.apply(relation.name, [body], method, request.principal);
         const columns = Object.keys(written);
         for (const column of columns) if (!relation.columns.has(column)) throw apiErrors.columnNotFound(relation.name, column);
         statement = columns.length === 0 ? `select * from ${qualifiedSource(relation)} where false` : updateSql(root, columns, written, params);
       } else {
         if (!hasRootFilter(root)) throw apiErrors.missingFilter('DELETE');
+        authorizeWrite(request, relation, 'delete', []);
         statement = deleteSql(root, params);
       }
       const singular = mediaType === 'object';

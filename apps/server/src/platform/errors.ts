@@ -61,6 +61,36 @@ export const errors = {
     new AppError(400, 'OD_URL_PASSWORD', `Put the password of ${field} in a connection or in the password field, not in the URL`, field),
   invalidValue: (databaseMessage: string) =>
     new AppError(400, 'OD_INVALID_VALUE', 'A value in the request is not valid', databaseMessage, 'Check the identifiers, numbers, dates and text sent'),
+  crossSiteRequest: (reason: string) =>
+    new AppError(
+      403,
+      'OD_CSRF',
+      'A security violation was detected and the request was refused to protect you from cross-site request forgery',
+      reason,
+      'Send writes from the console itself, as JSON or with an X-Requested-With header; behind a TLS proxy set OPSDECK_TRUST_PROXY=true',
+    ),
+  execPermissionRequired: (details: string) =>
+    new AppError(
+      403,
+      'OD_EXEC_FORBIDDEN',
+      'Exec checks need the execute permission',
+      details,
+      'Only administrators may create, change or remove exec checks; ask one to make this change',
+    ),
+  lastAdmin: () =>
+    new AppError(409, 'OD_LAST_ADMIN', 'The last administrator cannot be removed or disabled', null, 'Give another active person the admin role first'),
+  jsonTooDeep: (limit: number) =>
+    new AppError(400, 'OD_JSON_DEPTH', 'The JSON body is nested too deeply', `The limit is ${limit} levels of arrays and objects`),
+  connectionOrigin: (field: string) =>
+    new AppError(
+      400,
+      'OD_CONNECTION_ORIGIN',
+      `${field} leaves the origin of the connection the check names, whose credentials are sent nowhere else`,
+      field,
+      "Point it at the connection's own scheme, host and port, or leave it out so the connection's URL is used",
+    ),
+  ownDatabase: (field: string) =>
+    new AppError(400, 'OD_OWN_DATABASE', `${field} names Opsdeck's own database, which no check or connection may query`, field, 'Give the check a database of its own'),
 } as const;
 
 /**

@@ -5,7 +5,9 @@ import type { EventBus } from '../../platform/event-bus';
 import { resolveConnection } from '../connections/connection-store';
 import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
 import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
+import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
+import { scrubSecrets, SecretCollector } from './scrub-secrets';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -183,7 +185,10 @@ export class CheckScheduler {
     return this.record(check, startedAt, result);
   }
 
-  /** Secrets are opened only here, in memory, for the one run: the stored spec keeps them sealed. */
+  /**
+   * Secrets are opened only here, in memory, for the one run: the stored spec keeps them sealed. So this is also where
+   * every secret the run was given is known, and scrubbed from its result before anything stores or publishes it.
+   */
   private async execute(check: ClaimedCheck): Promise<CheckResult> {
     const { pool, secretKey } = this.options;
     let spec: Record<string, unknown>;
@@ -193,11 +198,19 @@ export class CheckScheduler {
       if (!(error instanceof SpecSecretError)) throw error;
       return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };
     }
-    return runCheck(check.type, spec, {
+    const secrets = new SecretCollector();
+    secrets.addOpenedSpec(check.spec, spec);
+    if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
+    const result = await runCheck(check.type, spec, {
       pool,
       signal: this.controller.signal,
-      resolveConnection: (reference) => resolveConnection(pool, secretKey, reference),
+      resolveConnection: async (reference) => {
+        const connection = await resolveConnection(pool, secretKey, reference);
+        secrets.addConnection(connection);
+        return connection;
+      },
     });
+    return scrubSecrets(result, secrets.values());
   }
 
   /** One statement: the status row (rollups follow by trigger), the check's state, and an event on a transition. */

@@ -9,8 +9,10 @@ import { writeHooksFor } from '../../data-api/write-hooks';
 import { encryptSpecSecrets, sealStoredSpecSecrets } from './canary-secrets';
 import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
 import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
-import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields } from './canary-store';
+import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields, type CanaryRecord } from './canary-store';
+import { canaryRowsValidator, canarySpecRunsExec, checkRowsValidator, isExecCheckType, requireExecute } from './exec-permission';
 import { CheckScheduler } from './check-scheduler';
+import { checkSpecTargets } from './spec-targets';
 import { isValidSchedule } from './schedule';
 import { loadCheckSeries, loadCheckSummary, loadRelationships, loadSummaryJson, type SummaryFilters, type StatsSource } from './summary-queries';
 import { rangeMinutes, sourceFor } from './time-window';
@@ -112,6 +114,11 @@ function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | 
   };
 }
 
+/** Exec checks in the spec, or live check rows of type exec (written through /api/db) that a sync would remove. */
+function holdsExec(canary: CanaryRecord): boolean {
+  return canarySpecRunsExec(canary.spec) || canary.checks.some((check) => isExecCheckType(check.type));
+}
+
 /**
  * The canary service of spec 001 §7 'Health and checks': the health summary and check detail read from the
  * rollups, Run Now, canary CRUD that turns specs into checks; and, outside the api role, the scheduler that runs
@@ -128,6 +135,13 @@ export const healthPlugin: DomainPlugin = {
       rows.map((row) => (row.spec === undefined ? row : { ...row, spec: encryptSpecSecrets(secretKey, row.spec) }));
     writeHooksFor(context.db).registerTransform('canaries', sealSpecColumn);
     writeHooksFor(context.db).registerTransform('checks', sealSpecColumn);
+    const checkSpecColumn = async (rows: ReadonlyArray<Record<string, unknown>>): Promise<void> => {
+      for (const row of rows) if (row.spec !== undefined) await checkSpecTargets(pool, row.spec);
+    };
+    writeHooksFor(context.db).registerCheck('canaries', checkSpecColumn);
+    writeHooksFor(context.db).registerCheck('checks', checkSpecColumn);
+    writeHooksFor(context.db).register('canaries', canaryRowsValidator);
+    writeHooksFor(context.db).register('checks', checkRowsValidator);
     const windows = new UptimeWindows(pool, (error) => app.log.error({ err: error }, 'uptime window refresh'));
     const scheduler = worker
       ? new CheckScheduler({ pool, secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
@@ -312,7 +326,10 @@ export const healthPlugin: DomainPlugin = {
     });
 
     app.post('/api/canary/canaries', { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody } }, async (request, reply) => {
-      const id = await insertCanary(pool, canaryFields(request.body, null, secretKey), request.principal?.personId ?? null);
+      const fields = canaryFields(request.body, null, secretKey);
+      await checkSpecTargets(pool, fields.spec);
+      if (canarySpecRunsExec(fields.spec)) requireExecute(request.principal?.roles ?? [], 'create a canary with exec checks');
+      const id = await insertCanary(pool, fields, request.principal?.personId ?? null);
       await applyCanary(id);
       return reply.status(201).send(await getCanary(pool, id));
     });
@@ -324,6 +341,11 @@ export const healthPlugin: DomainPlugin = {
         const current = await getCanary(pool, request.params.id);
         if (current === null) throw errors.notFound('Canary');
         const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current, secretKey);
+        await checkSpecTargets(pool, fields.spec);
+        // Any edit of a canary that runs exec checks, not only of the checks: the spec is saved whole.
+        if (holdsExec(current) || canarySpecRunsExec(fields.spec)) {
+          requireExecute(request.principal?.roles ?? [], 'change a canary with exec checks');
+        }
         await updateCanary(pool, current.id, fields);
         await applyCanary(current.id);
         return getCanary(pool, current.id);
@@ -331,6 +353,10 @@ export const healthPlugin: DomainPlugin = {
     );
 
     app.delete('/api/canary/canaries/:id', { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams } }, async (request, reply) => {
+      const current = await getCanary(pool, request.params.id);
+      if (current === null) throw errors.notFound('Canary');
+      // Deleting stops an admin's probe and its history with it: only someone who could have written it may.
+      if (holdsExec(current)) requireExecute(request.principal?.roles ?? [], 'delete a canary with exec checks');
       if (!(await softDeleteCanary(pool, request.params.id))) throw errors.notFound('Canary');
       await applyCanary(request.params.id);
       return reply.status(204).send();

@@ -1,3 +1,5 @@
+import { can } from '@opsdeck/shared';
+
 /** Schedule choices of spec 001 §9 (spec 002 §2.2 lists the same without @every 8h). */
 export const SCHEDULE_CHOICES = ['@every 30s', '@every 1m', '@every 5m', '@every 30m', '@hourly', '@every 6h', '@every 8h', '@daily', '@weekly'] as const;
 export const RESPONSE_CODES = [200, 201, 202, 204, 301, 302, 401, 404, 500, 502, 503] as const;
@@ -29,6 +31,8 @@ export interface CheckFieldDefinition {
   visibleWhen?: { field: string; oneOf: readonly string[] };
   /** For a connection field: the type of the stored connections it suggests; all of them when absent. */
   connectionType?: string;
+  /** The server stores the value sealed, as it does passwords: the form shows only that it is set (ADR 0043). */
+  sealed?: boolean;
 }
 
 export interface CheckTypeChoice {
@@ -65,7 +69,7 @@ const HTTP_FIELDS: CheckFieldDefinition[] = [
   { specPath: ['url'], label: 'URL', input: 'text', section: 'main', required: true, placeholder: 'https://example.com/health' },
   connection('http'),
   { specPath: ['method'], label: 'Method', input: 'select', section: 'main', options: HTTP_METHODS, defaultValue: 'GET' },
-  { specPath: ['body'], label: 'Body', input: 'textarea', section: 'main', visibleWhen: { field: 'method', oneOf: METHODS_WITH_BODY } },
+  { specPath: ['body'], label: 'Body', input: 'textarea', section: 'main', sealed: true, visibleWhen: { field: 'method', oneOf: METHODS_WITH_BODY } },
   { specPath: ['responseCodes'], label: 'Response Codes', input: 'codes', section: 'main' },
   { specPath: ['responseContent'], label: 'Response Content', input: 'text', section: 'main' },
   { specPath: ['maxSSLExpiry'], label: 'Max SSL Expiry (days)', input: 'number', section: 'advanced', min: 0 },
@@ -187,4 +191,28 @@ export function checkTypeChoice(key: string): CheckTypeChoice | undefined {
 
 export function fieldName(field: CheckFieldDefinition): string {
   return field.specPath.join('_');
+}
+
+/** Types whose checks run code on the server: choosing or editing one needs the execute permission. */
+const EXECUTE_TYPES: ReadonlySet<string> = new Set(['exec']);
+
+export function mayChooseCheckType(roles: readonly string[], key: string): boolean {
+  return !EXECUTE_TYPES.has(key) || can(roles, 'canaries', 'execute');
+}
+
+export interface CheckTypeOption {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+/**
+ * The Check Type choices for a user with these roles. A type they may not choose is left out (the server would refuse
+ * it anyway), unless it is the type of the check being edited: that one stays, shown but not selectable.
+ */
+export function checkTypeOptionsFor(roles: readonly string[], current: string): CheckTypeOption[] {
+  return CHECK_TYPE_CHOICES.flatMap((choice) => {
+    if (mayChooseCheckType(roles, choice.key)) return [{ value: choice.key, label: choice.label }];
+    return choice.key === current ? [{ value: choice.key, label: choice.label, disabled: true }] : [];
+  });
 }

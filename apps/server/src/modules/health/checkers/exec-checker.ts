@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { ExecCheckSpec } from '../canary-spec';
+import { chooseExecSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type ExecSandbox, type SandboxUser } from '../exec-sandbox';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 /** Output kept per stream; the rest is dropped and the result says so. */
@@ -28,16 +33,56 @@ function capture(stream: NodeJS.ReadableStream): Captured {
   return captured;
 }
 
+function currentSandbox(): ExecSandbox {
+  let passwd = '';
+  try {
+    passwd = readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    // No passwd file: the sandbox user cannot be found, which chooseExecSandbox reports.
+  }
+  return chooseExecSandbox({
+    serverUid: typeof process.geteuid === 'function' ? process.geteuid() : null,
+    configuredUser: process.env.OPSDECK_EXEC_USER,
+    passwd,
+    prlimitAvailable: existsSync(PRLIMIT_PATH),
+  });
+}
+
+/** Removed as the sandbox user, so a symlink the script planted cannot turn the removal against the server's files. */
+async function removeAsUser(folder: string, user: SandboxUser): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const rm = spawn('/bin/rm', ['-rf', '--', folder], { uid: user.uid, gid: user.gid, env: {}, stdio: 'ignore' });
+    rm.on('error', () => resolve());
+    rm.on('close', () => resolve());
+  });
+}
+
 /**
- * Runs the script with bash in its own process group, so a timeout kills everything it started, not only the
- * shell. Passes on exit code 0.
+ * Runs the script with bash as the sandbox user (exec-sandbox.ts, ADR 0042): in a fresh private folder, with a clean
+ * environment and bounded resources, in its own process group so a timeout kills everything it started, not only
+ * the shell. Passes on exit code 0.
  */
 export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+  const sandbox = currentSandbox();
+  if (sandbox.kind === 'refuse') return failed(sandbox.reason);
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-exec-'));
+  try {
+    await chown(folder, sandbox.user.uid, sandbox.user.gid);
+    return await runSandboxed(spec, context, sandbox.user, folder);
+  } finally {
+    await removeAsUser(folder, sandbox.user);
+  }
+}
+
+async function runSandboxed(spec: ExecCheckSpec, context: CheckerContext, user: SandboxUser, folder: string): Promise<CheckOutcome> {
   const started = performance.now();
-  const child = spawn('bash', ['-c', spec.script], {
+  const child = spawn(PRLIMIT_PATH, [...prlimitArguments(execLimits(context.timeoutMs)), '--', '/bin/bash', '-c', spec.script], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...(spec.env ?? {}) },
+    cwd: folder,
+    uid: user.uid,
+    gid: user.gid,
+    env: sandboxEnvironment(folder, spec.env),
   });
   const stdout = capture(child.stdout);
   const stderr = capture(child.stderr);

@@ -8,7 +8,7 @@ import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { useConnectionRefsQuery } from '@/lib/api/connection-refs';
 import { isCheckFieldRequired, isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
-import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, type CheckFieldDefinition } from '../health-check-types';
+import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, mayChooseCheckType, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
 import { ResponseCodesField } from './response-codes-field';
 import { ValidatedTextField } from './validated-text-field';
@@ -22,13 +22,16 @@ interface SecretFieldProps {
   name: `check.fields.${string}`;
   label: string;
   disabled: boolean;
+  /** A sealed text of several lines (a request body) rather than a password. */
+  multiline?: boolean;
 }
 
 /**
- * A password of the spec. The server never sends a stored secret back, only its envelope: the input then stays empty
- * and the envelope is kept unless a new value is typed (clearing what was typed keeps it too) or Remove is pressed.
+ * A password or other sealed value of the spec. The server never sends a stored secret back, only its envelope: the
+ * input then stays empty and the envelope is kept unless a new value is typed (clearing what was typed keeps it
+ * too) or Remove is pressed.
  */
-function SecretField({ control, name, label, disabled }: SecretFieldProps) {
+function SecretField({ control, name, label, disabled, multiline = false }: SecretFieldProps) {
   const { field } = useController({ control, name });
   const [stored, setStored] = useState<SecretEnvelope | null>(() => (isSecretEnvelope(field.value) ? field.value : null));
   const isSet = isSecretEnvelope(field.value);
@@ -37,22 +40,39 @@ function SecretField({ control, name, label, disabled }: SecretFieldProps) {
     setStored(null);
     field.onChange('');
   };
+  const handleChange = (value: string) => field.onChange(value === '' && stored !== null ? stored : value);
+  const placeholder = stored !== null ? SECRET_SET_PLACEHOLDER : undefined;
   return (
     <FormField id={id} label={label}>
-      <div className="flex items-center gap-2">
-        <input
-          id={id}
-          type="password"
-          name={field.name}
-          ref={field.ref}
-          value={typeof field.value === 'string' ? field.value : ''}
-          onChange={(event) => field.onChange(event.target.value === '' && stored !== null ? stored : event.target.value)}
-          onBlur={field.onBlur}
-          placeholder={stored !== null ? SECRET_SET_PLACEHOLDER : undefined}
-          autoComplete="new-password"
-          disabled={disabled}
-          className={inputClass(false)}
-        />
+      <div className={multiline ? 'flex items-start gap-2' : 'flex items-center gap-2'}>
+        {multiline ? (
+          <textarea
+            id={id}
+            name={field.name}
+            ref={field.ref}
+            value={typeof field.value === 'string' ? field.value : ''}
+            onChange={(event) => handleChange(event.target.value)}
+            onBlur={field.onBlur}
+            placeholder={placeholder}
+            rows={5}
+            disabled={disabled}
+            className={inputClass(false)}
+          />
+        ) : (
+          <input
+            id={id}
+            type="password"
+            name={field.name}
+            ref={field.ref}
+            value={typeof field.value === 'string' ? field.value : ''}
+            onChange={(event) => handleChange(event.target.value)}
+            onBlur={field.onBlur}
+            placeholder={placeholder}
+            autoComplete="new-password"
+            disabled={disabled}
+            className={inputClass(false)}
+          />
+        )}
         {isSet && (
           <button type="button" onClick={handleRemove} disabled={disabled} className="shrink-0 text-sm text-gray-600 underline hover:text-gray-900">
             Remove
@@ -122,6 +142,7 @@ function CheckField({ control, field: definition, fieldValues, revalidate, disab
     case 'codes':
       return <ResponseCodesField control={control} name={name} label={field.label} disabled={disabled} />;
     case 'textarea':
+      if (field.sealed === true) return <SecretField control={control} name={name} label={field.label} disabled={disabled} multiline />;
       return <TextAreaField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} rows={5} disabled={disabled} />;
     case 'password':
       return <SecretField control={control} name={name} label={field.label} disabled={disabled} />;
@@ -144,15 +165,24 @@ export interface HealthCheckFormProps {
   fieldValues: Record<string, CheckFieldValue>;
   revalidate: RevalidateField;
   disabled: boolean;
+  /** The user's roles: a check that runs code on the server is read-only without the execute permission. */
+  roles?: readonly string[];
 }
 
 /** A health-check form (spec 001 §2.7): Name, Icon, Schedule, Description, the type's fields and Advanced. */
-export function HealthCheckForm({ control, type, fieldValues, revalidate, disabled }: HealthCheckFormProps) {
+export function HealthCheckForm({ control, type, fieldValues, revalidate, disabled: isBusy, roles = [] }: HealthCheckFormProps) {
+  const isLocked = !mayChooseCheckType(roles, type);
+  const disabled = isBusy || isLocked;
   const fields = (checkTypeChoice(type)?.fields ?? []).filter((field) => isCheckFieldVisible(field, fieldValues));
   const main = fields.filter((field) => field.section === 'main');
   const advanced = fields.filter((field) => field.section === 'advanced');
   return (
     <div className="flex flex-col gap-3">
+      {isLocked && (
+        <p role="note" className="text-sm text-amber-700">
+          This check runs a script on the server: only users with the execute permission (administrators) can change it.
+        </p>
+      )}
       <TextField control={control} name="check.name" label="Name" required disabled={disabled} />
       <TextField control={control} name="check.icon" label="Icon" placeholder="http" disabled={disabled} />
       <SelectField control={control} name="check.schedule" label="Schedule" options={SCHEDULE_OPTIONS} placeholder="Select a schedule" disabled={disabled} />

@@ -3,16 +3,16 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { TextField } from '@/components/forms/text-field';
+import { usePermissions } from '@/lib/auth/permissions';
 import { isUiSource, type SettingsResource, type SettingsResourceInput } from '../api/types';
 import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, specTemplate } from '../check-spec-model';
-import { CHECK_TYPE_CHOICES, checkTypeChoice } from '../health-check-types';
+import { checkTypeChoice, checkTypeOptionsFor } from '../health-check-types';
 import type { SettingsResourceKind } from '../resource-kinds';
 import type { ResourceFormValues, SpecMode } from '../resource-form-values';
 import { HealthCheckForm } from './health-check-form';
 import { ObjectTextField } from './object-text-field';
 
 const DEFAULT_CHECK_TYPE = 'http';
-const TYPE_OPTIONS = CHECK_TYPE_CHOICES.map((choice) => ({ value: choice.key, label: choice.label }));
 const NO_FORM_MESSAGE = 'This spec cannot be shown as a form; edit it as YAML.';
 
 function stringLabels(labels: Record<string, unknown>): Record<string, string> {
@@ -71,6 +71,8 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
   const checkFields = useWatch({ control, name: 'check.fields' });
   const [specVersion, setSpecVersion] = useState(0);
   const [modeMessage, setModeMessage] = useState<string | null>(null);
+  const { roles } = usePermissions();
+  const typeOptions = checkTypeOptionsFor(roles, checkType);
 
   const handleModeChange = (next: SpecMode) => {
     setModeMessage(null);
@@ -125,7 +127,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
           {specMode === 'form' && (
             <label className="flex flex-col gap-1 text-sm font-medium text-gray-800">
               Check Type
-              <Dropdown label="Check Type" options={TYPE_OPTIONS} value={checkType} onChange={handleTypeChange} disabled={isSaving} />
+              <Dropdown label="Check Type" options={typeOptions} value={checkType} onChange={handleTypeChange} disabled={isSaving} />
             </label>
           )}
         </div>
@@ -136,7 +138,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
         </p>
       )}
       {specMode === 'form' && !isReadOnly ? (
-        <HealthCheckForm key={checkType} control={control} type={checkType} fieldValues={checkFields} revalidate={trigger} disabled={isSaving} />
+        <HealthCheckForm key={checkType} control={control} type={checkType} fieldValues={checkFields} revalidate={trigger} disabled={isSaving} roles={roles} />
       ) : (
         <ObjectTextField
           key={specVersion}
