@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { decryptSecret } from '../src/platform/secrets';
 import { startTestServer, type JsonReply, type TestServer } from './harness';
 import { closedPort, startFakeSmtp, startHttpServer, startRedis, type HttpTarget } from './fixtures/local-targets';
+import { startPostgresTarget } from './fixtures/postgres-target';
 
 const SECRET = 'pa55-w0rd-never-returned';
 
@@ -110,9 +111,10 @@ describe('connections', () => {
   });
 
   describe('Test Connection', () => {
-    it('connects to the server database through a saved postgres connection', async () => {
-      const target = server.running.context.db.mode === 'embedded' ? { properties: { embedded: 'true' } } : { url: server.pool.options.connectionString };
-      const created = await call('POST', '/api/canary/connections', admin, { name: 'self-db', type: 'postgres', ...target });
+    it('connects to a database through a saved postgres connection', async () => {
+      const target = await startPostgresTarget();
+      onTestFinished(() => target.close());
+      const created = await call('POST', '/api/canary/connections', admin, { name: 'other-db', type: 'postgres', url: target.url });
       const tested = await call('POST', `/api/canary/connection/test/${String(created.json.id)}`, admin);
       expect(tested.status).toBe(200);
       expect(tested.json).toMatchObject({ message: 'ok', details: { version: expect.stringContaining('PostgreSQL') } });

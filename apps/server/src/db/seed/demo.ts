@@ -85,7 +85,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
       );
     }
     if (admin === undefined) throw new Error('the demo admin was not created');
-    await seedHealthDemo(client, { adminId: admin, secretKey: options.secretKey, serverUrl: options.serverUrl });
+    await seedHealthDemo(client, { adminId: admin, serverUrl: options.serverUrl });
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };

@@ -1,11 +1,9 @@
 import os from 'node:os';
 import type pg from 'pg';
-import { encryptSecret } from '../../platform/secrets';
 import { syncCanaryChecks } from '../../modules/health/canary-sync';
 
 export interface HealthDemoContext {
   adminId: string;
-  secretKey: Buffer;
   /** The URL this server answers on, e.g. http://localhost:8080: the demo checks probe the server itself. */
   serverUrl: string;
 }
@@ -48,8 +46,14 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
       labels: { team: 'data', env: 'demo' },
       schedule: '@every 5m',
       spec: {
-        postgres: [
-          { name: 'database/checks-table', connection: 'connection://default/opsdeck-database', query: 'select 1 from checks limit 1', results: 1 },
+        http: [
+          {
+            name: 'database/reachable',
+            url: `${serverUrl}/healthz`,
+            responseCodes: [200],
+            responseContent: 'ok',
+            description: 'The console answers /healthz only after a query on its database succeeds',
+          },
         ],
         exec: [
           { name: 'host/disk-space', script: 'df -P / | awk \'NR==2 { print "root filesystem " $5 " used" }\'', timeout: '10s' },
@@ -82,19 +86,12 @@ const FLAPPED = 'opsdeck/version';
 
 /**
  * Demo canaries whose checks hit things that exist on this machine (the server itself, a local port, DNS for
- * localhost, shell scripts, the server database through a postgres connection, folders), some passing and some
+ * localhost, shell scripts, the server's database behind /healthz, folders), some passing and some
  * failing, with three weeks of history at 5-minute resolution inserted in one statement so the rollups fill by trigger.
  */
 export async function seedHealthDemo(client: pg.PoolClient, ctx: HealthDemoContext): Promise<void> {
   const existing = await client.query("select 1 from canaries where name = 'opsdeck-self' and deleted_at is null");
   if ((existing.rowCount ?? 0) > 0) return;
-
-  await client.query(
-    `insert into connections (name, namespace, type, username, password_encrypted, properties, created_by)
-     values ('opsdeck-database', 'default', 'postgres', 'postgres', $1, '{"embedded": "true"}', $2)
-     on conflict do nothing`,
-    [encryptSecret(ctx.secretKey, 'demo-password-unused-by-the-embedded-database'), ctx.adminId],
-  );
 
   const canaryIds: string[] = [];
   for (const canary of demoCanaries(ctx.serverUrl)) {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { PublicConnection } from '@opsdeck/shared';
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
+import { leavesConnectionOrigin } from './connection-origin';
 import { PROPERTY_DEFAULTS, type ConnectionType } from './connection-types';
 
 /** What the API accepts; a secret left out keeps the stored one, `null` clears it. */
@@ -239,6 +240,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * first, then any namespace when the name is unique).
  */
 export async function resolveConnection(pool: pg.Pool, key: Buffer, reference: string): Promise<ResolvedConnection> {
+  const row = await findByReference(pool, reference);
+  if (row === null) throw new Error(`Connection '${reference}' not found`);
+  return toResolved(key, row);
+}
+
+/** The URL of the connection a reference names, without opening its secrets; undefined when there is none. */
+export async function connectionUrlOf(pool: pg.Pool, reference: string): Promise<string | null | undefined> {
+  const row = await findByReference(pool, reference);
+  return row === null ? undefined : row.url;
+}
+
+async function findByReference(pool: pg.Pool, reference: string): Promise<ConnectionRow | null> {
   const ref = reference.trim().replace(/^connection:\/\//, '');
   let result: pg.QueryResult<ConnectionRow>;
   if (UUID.test(ref)) {
@@ -259,28 +272,29 @@ export async function resolveConnection(pool: pg.Pool, key: Buffer, reference: s
       throw new Error(`Connection '${reference}' is ambiguous: name it as namespace/name`);
     }
   }
-  const row = result.rows[0];
-  if (row === undefined) throw new Error(`Connection '${reference}' not found`);
-  return toResolved(key, row);
+  return result.rows[0] ?? null;
 }
 
 /** The stored connection merged with an edited, unsaved form: secrets the form leaves out come from the store. */
 export async function resolveForTest(pool: pg.Pool, key: Buffer, input: ConnectionInput & { id?: string | undefined }): Promise<ResolvedConnection> {
   const stored = input.id === undefined ? null : await findRow(pool, input.id);
-  const base = stored === null ? null : toResolved(key, stored);
   const split = splitUrlCredentials(input);
+  const url = split.url ?? stored?.url ?? null;
+  // Stored credentials go only to the stored connection's own origin: a test against another address needs them typed.
+  const sameTarget = stored !== null && (url === stored.url || !leavesConnectionOrigin(stored.url, url ?? ''));
+  const base = stored === null || !sameTarget ? null : toResolved(key, stored);
   const secretProperties = mergeSecretProperties(base?.secretProperties ?? {}, input.secret_properties);
   return {
-    id: base?.id ?? null,
+    id: stored?.id ?? null,
     name: input.name,
     namespace: input.namespace ?? 'default',
     type: input.type,
-    url: split.url ?? base?.url ?? null,
+    url,
     username: split.username === undefined ? (base?.username ?? null) : split.username,
     password: split.password === undefined ? (base?.password ?? null) : split.password,
     certificate: input.certificate === undefined ? (base?.certificate ?? null) : input.certificate,
-    insecureTls: input.insecure_tls ?? base?.insecureTls ?? false,
-    properties: withDefaults(input.type, input.properties ?? base?.properties),
+    insecureTls: input.insecure_tls ?? stored?.insecure_tls ?? false,
+    properties: withDefaults(input.type, input.properties ?? stored?.properties),
     secretProperties,
   };
 }

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import type pg from 'pg';
-import { appDatabaseTarget, isAppDatabaseConnection } from './app-database';
 import { urlWithCredentials, type ResolvedConnection } from './connection-store';
 import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } from './connection-types';
 import { httpProbe } from './probes/bounded-http';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
+import { ownDatabase } from './probes/own-database';
 import { gitProbe, sftpProbe, smtpProbe } from './probes/remote-probes';
 
 export type ConnectionTestResult = { outcome: 'ok'; details: Record<string, unknown> } | { outcome: 'failed'; message: string } | { outcome: 'unsupported' };
@@ -80,8 +80,8 @@ export async function testConnection(pool: pg.Pool, connection: ResolvedConnecti
 async function runTest(pool: pg.Pool, connection: ResolvedConnection, type: ConnectionType): Promise<Record<string, unknown> | null> {
   switch (type) {
     case 'postgres': {
-      const target = isAppDatabaseConnection(connection) ? appDatabaseTarget(pool) : urlWithCredentials({ ...connection, url: required(connection.url, 'URL') });
-      const result = await postgresProbe(target, 'select version() as version');
+      const target = urlWithCredentials({ ...connection, url: required(connection.url, 'URL') });
+      const result = await postgresProbe(target, 'select version() as version', await ownDatabase(pool));
       return { version: result.firstRow?.version ?? null };
     }
     case 'mysql': {

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DomainPlugin } from '../../platform/http';
@@ -14,6 +15,7 @@ import {
 } from './connection-store';
 import { CONNECTION_TYPES, EMAIL_AUTH_METHODS, EMAIL_ENCRYPTION_METHODS, URL_REQUIRED, type ConnectionType } from './connection-types';
 import { testConnection } from './connection-test';
+import { namesOwnDatabase } from './probes/own-database';
 
 const READ = { resource: 'connections', action: 'read' } as const;
 const WRITE = { resource: 'connections', action: 'write' } as const;
@@ -57,8 +59,7 @@ const testResult = z.object({ message: z.literal('ok'), details: z.record(z.stri
 
 /** Per-type rules of spec 002 §3 and §5 that a schema per field cannot say. */
 function validateForType(input: Partial<ConnectionInput> & { type: ConnectionType }): void {
-  const embedded = input.type === 'postgres' && input.properties?.embedded === 'true';
-  if (URL_REQUIRED.has(input.type) && !embedded && (input.url === undefined || input.url === null || input.url.trim() === '')) {
+  if (URL_REQUIRED.has(input.type) && (input.url === undefined || input.url === null || input.url.trim() === '')) {
     throw errors.validation(`/url This field is required for ${input.type} connections`);
   }
   const properties = input.properties ?? {};
@@ -79,6 +80,11 @@ function validateForType(input: Partial<ConnectionInput> & { type: ConnectionTyp
     }
   }
   if (input.type === 's3' && (properties.bucket ?? '') === '') throw errors.validation('/properties/bucket This field is required');
+}
+
+/** A postgres connection that plainly names this server's database is refused when saved, not only when used. */
+function refuseOwnDatabase(pool: pg.Pool, input: { type: string; url?: string | null | undefined }): void {
+  if (input.type === 'postgres' && typeof input.url === 'string' && namesOwnDatabase(pool, input.url)) throw errors.ownDatabase('url');
 }
 
 /**
@@ -125,6 +131,7 @@ export const connectionsPlugin: DomainPlugin = {
       { config: { permission: WRITE }, schema: { tags: ['connections'], body: createBody, response: { 201: publicConnection } } },
       async (request, reply) => {
         validateForType(request.body);
+        refuseOwnDatabase(pool, request.body);
         try {
           const created = await createConnection(pool, key, request.body, request.principal?.personId ?? null);
           return await reply.status(201).send(created);
@@ -142,6 +149,7 @@ export const connectionsPlugin: DomainPlugin = {
         if (current === null) throw errors.notFound('Connection');
         const type = request.body.type ?? (current.type as ConnectionType);
         validateForType({ url: current.url, ...request.body, type, properties: request.body.properties ?? current.properties });
+        refuseOwnDatabase(pool, { url: current.url, ...request.body, type });
         try {
           const updated = await updateConnection(pool, key, request.params.id, request.body);
           if (updated === null) throw errors.notFound('Connection');

@@ -130,4 +130,23 @@ describe('canary spec secrets', () => {
     expect(http.headers).toMatchObject({ Authorization: 'Bearer header-secret', 'X-Api-Key': 'key-secret' });
     expect(http.authentication).toEqual({ username: 'ada', password: 'basic-secret' });
   });
+
+  it('seals every header not on the public allow-list, whatever its name, and keeps the public ones readable', () => {
+    const headers = { 'X-Password': 'pw-secret', 'X-Auth-Pass': 'pass-secret', 'X-Vendor-Sig': 'sig-secret', 'content-type': 'application/json', ACCEPT: 'text/html', 'User-Agent': 'probe' };
+    const sealed = encryptSpecSecrets(key, { http: [{ name: 'h', url: 'https://a.example', headers }] });
+    const stored = (sealed.http as Array<{ headers: Record<string, unknown> }>)[0]?.headers ?? {};
+    for (const name of ['X-Password', 'X-Auth-Pass', 'X-Vendor-Sig']) expect(isSecretEnvelope(stored[name]), name).toBe(true);
+    expect(stored).toMatchObject({ 'content-type': 'application/json', ACCEPT: 'text/html', 'User-Agent': 'probe' });
+    expect(JSON.stringify(sealed)).not.toMatch(/pw-secret|pass-secret|sig-secret/);
+  });
+
+  it('seals the request body of an HTTP check, and the sealed spec still validates and opens to the same body', () => {
+    const body = '{"username":"ada","password":"body-secret"}';
+    const sealed = encryptSpecSecrets(key, { http: [{ name: 'login', url: 'https://a.example/login', method: 'POST', body }] });
+    const entry = (sealed.http as Array<Record<string, unknown>>)[0];
+    expect(isSecretEnvelope(entry?.body)).toBe(true);
+    expect(JSON.stringify(sealed)).not.toContain('body-secret');
+    expect(checksFromCanarySpec(sealed)).toHaveLength(1);
+    expect(parseCheckSpec('http', (decryptSpecSecrets(key, sealed).http as unknown[])[0]).body).toBe(body);
+  });
 });

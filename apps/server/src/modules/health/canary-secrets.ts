@@ -14,7 +14,39 @@ export interface SecretEnvelope {
 
 /** Keys whose value is a secret wherever they appear (`secretKey` too: S3-style checks name their secret so). */
 const SECRET_KEY = /(password|passwd|secret|secret[-_]?key|token|bearer|api[-_]?key|access[-_]?key|private[-_]?key|credentials?)$/i;
-const SECRET_HEADER = /authorization|cookie|token|secret|api[-_]?key/i;
+/**
+ * Headers whose values are public by definition: content negotiation, caching and conditional requests, and how the
+ * request is routed (ADR 0043). Every other header may carry a credential under a name nobody can predict
+ * (X-Password, X-Auth-Pass, a vendor's key header), so its value is sealed.
+ */
+const PUBLIC_HEADERS = new Set([
+  'accept',
+  'accept-charset',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'connection',
+  'content-language',
+  'content-type',
+  'dnt',
+  'host',
+  'if-match',
+  'if-modified-since',
+  'if-none-match',
+  'if-unmodified-since',
+  'origin',
+  'pragma',
+  'range',
+  'referer',
+  'user-agent',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-requested-with',
+]);
+const isSecretHeader = (name: string): boolean => !PUBLIC_HEADERS.has(name.trim().toLowerCase());
+const isSecretEnvName = (name: string): boolean => SECRET_KEY.test(name);
+/** Request bodies of HTTP checks: often a login form or a token exchange, and never shown anywhere but the spec. */
+const BODY_KEY = 'body';
 /** `scheme://user:password@…` with a non-empty password. */
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:[^/?#@]+@/i;
 const URL_KEYS = new Set(['url', 'connection']);
@@ -65,9 +97,9 @@ class Sealer {
       const childPath = join(path, name);
       // Labels are copied into every check row and shown as filters: they are metadata, never a place for a secret.
       if (name === 'labels') out[name] = child;
-      else if (name === 'headers') out[name] = this.named(child, SECRET_HEADER, childPath);
-      else if (name === 'env') out[name] = this.named(child, SECRET_KEY, childPath);
-      else if (SECRET_KEY.test(name)) out[name] = this.secret(child, childPath);
+      else if (name === 'headers') out[name] = this.named(child, isSecretHeader, childPath);
+      else if (name === 'env') out[name] = this.named(child, isSecretEnvName, childPath);
+      else if (SECRET_KEY.test(name) || name === BODY_KEY) out[name] = this.secret(child, childPath);
       else if (URL_KEYS.has(name) && typeof child === 'string' && URL_WITH_PASSWORD.test(child)) {
         this.problems.push({ kind: 'password-in-url', path: childPath });
         out[name] = child;
@@ -84,18 +116,18 @@ class Sealer {
     return sealSecret(this.key, plaintext);
   }
 
-  /** `headers` and `env`, as a map or as a `[{name, value}]` list: the entries whose name looks secret. */
-  private named(value: unknown, secretName: RegExp, path: string): unknown {
+  /** `headers` and `env`, as a map or as a `[{name, value}]` list: the entries whose name is secret. */
+  private named(value: unknown, isSecretName: (name: string) => boolean, path: string): unknown {
     if (Array.isArray(value)) {
       return value.map((entry: unknown, index) => {
         const entryPath = join(path, index);
-        if (!isRecord(entry) || typeof entry.name !== 'string' || !secretName.test(entry.name) || !('value' in entry)) return this.walk(entry, entryPath);
+        if (!isRecord(entry) || typeof entry.name !== 'string' || !isSecretName(entry.name) || !('value' in entry)) return this.walk(entry, entryPath);
         return { ...entry, value: this.secret(entry.value, join(entryPath, 'value')) };
       });
     }
     if (!isRecord(value) || isSecretEnvelope(value)) return this.walk(value, path);
     return Object.fromEntries(
-      Object.entries(value).map(([name, entry]) => [name, secretName.test(name) ? this.secret(entry, join(path, name)) : this.walk(entry, join(path, name))]),
+      Object.entries(value).map(([name, entry]) => [name, isSecretName(name) ? this.secret(entry, join(path, name)) : this.walk(entry, join(path, name))]),
     );
   }
 

@@ -38,7 +38,7 @@ const httpCheck = z.looseObject({
   connection: z.string().optional(),
   method: z.string().default('GET'),
   headers: headers.optional(),
-  body: z.string().optional(),
+  body: secretValue.optional(),
   authentication: z.object({ username: secretValue, password: secretValue }).optional(),
   responseCodes: z.array(z.number().int()).optional(),
   responseContent: z.string().optional(),

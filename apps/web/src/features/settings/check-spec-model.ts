@@ -48,7 +48,12 @@ function writePath(entry: Record<string, unknown>, path: readonly string[], valu
   writePath(child, rest, value);
 }
 
+function holdsSecret(field: CheckFieldDefinition): boolean {
+  return field.input === 'password' || field.sealed === true;
+}
+
 function formValue(field: CheckFieldDefinition, raw: unknown): CheckFieldValue {
+  if (isSecretEnvelope(raw) && holdsSecret(field)) return { $encrypted: raw.$encrypted };
   switch (field.input) {
     case 'number':
       return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : (field.defaultValue as number | undefined) ?? null;
@@ -57,7 +62,6 @@ function formValue(field: CheckFieldDefinition, raw: unknown): CheckFieldValue {
     case 'list':
       return Array.isArray(raw) ? raw.filter((item): item is string => typeof item === 'string').join(', ') : '';
     case 'password':
-      if (isSecretEnvelope(raw)) return { $encrypted: raw.$encrypted };
       return typeof raw === 'string' ? raw : isRecord(raw) && typeof raw.value === 'string' ? raw.value : '';
     default:
       return typeof raw === 'string' ? raw : raw === undefined ? ((field.defaultValue as string | undefined) ?? '') : String(raw);
@@ -100,7 +104,7 @@ export function checkFormFromSpec(spec: Record<string, unknown>): CheckFormValue
 
 function specValue(field: CheckFieldDefinition, value: CheckFieldValue | undefined): unknown {
   if (value === null || value === undefined) return undefined;
-  if (isSecretEnvelope(value)) return field.input === 'password' ? { $encrypted: value.$encrypted } : undefined;
+  if (isSecretEnvelope(value)) return holdsSecret(field) ? { $encrypted: value.$encrypted } : undefined;
   switch (field.input) {
     case 'number':
       return typeof value === 'number' ? value : undefined;

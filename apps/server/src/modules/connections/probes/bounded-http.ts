@@ -33,7 +33,8 @@ export interface HttpProbeResponse {
 
 /**
  * One HTTP(S) request with a hard deadline for the whole exchange and a cap on the body read. A fresh socket per
- * request (no agent) so the TLS certificate is always observed.
+ * request (no agent) so the TLS certificate is always observed. Redirects are never followed: a 3xx is the answer,
+ * so credentials given here reach only `url`'s origin, never a Location the server names.
  */
 export function httpProbe(request: HttpProbeRequest): Promise<HttpProbeResponse> {
   const timeoutMs = Math.min(request.timeoutMs ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS);

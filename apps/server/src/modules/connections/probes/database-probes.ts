@@ -3,6 +3,7 @@ import mysql from 'mysql2/promise';
 import { createClient } from 'redis';
 import { MongoClient } from 'mongodb';
 import { MAX_TIMEOUT_MS } from './bounded-http';
+import { refuseOwnDatabase, refuseOwnSocket, type OwnDatabase } from './own-database';
 
 export interface QueryProbeResult {
   rows: number;
@@ -14,41 +15,57 @@ function bounded(timeoutMs: number | undefined): number {
   return Math.min(timeoutMs ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS);
 }
 
+/** Runs the user's query as one statement: the extended protocol refuses `…; select 1`. */
+const ONE_STATEMENT = 'extended';
+
+function rowsOf(list: unknown): QueryProbeResult {
+  const rows = Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+  return { rows: rows.length, firstRow: rows[0] ?? null };
+}
+
 /**
- * Connects, runs one query under a statement timeout and disconnects; `target` is a URL, pg client settings, or this
- * server's own pool (then the query runs on a pooled connection).
+ * Connects, runs one statement of the user's under a statement timeout and disconnects. Never in this server's own
+ * database (own-database.ts); always inside a read-only transaction that has already run a statement (so `SET
+ * TRANSACTION READ WRITE` is refused) and that is rolled back.
  */
-export async function postgresProbe(target: string | pg.ClientConfig | pg.Pool, query: string, timeoutMs?: number): Promise<QueryProbeResult> {
-  if (target instanceof pg.Pool) {
-    // Bounded by the pool's own statement timeout.
-    const result: pg.QueryResult | pg.QueryResult[] = await target.query(query);
-    const rows = Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows;
-    return { rows: rows.length, firstRow: (rows[0] as Record<string, unknown> | undefined) ?? null };
-  }
+export async function postgresProbe(target: string | pg.ClientConfig, query: string, own: OwnDatabase, timeoutMs?: number): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
   const base: pg.ClientConfig = typeof target === 'string' ? { connectionString: target } : target;
   const client = new pg.Client({ ...base, connectionTimeoutMillis: limit, query_timeout: limit, statement_timeout: limit });
   // A server that drops the socket later emits 'error' on the client; without a listener that would crash the process.
   client.on('error', () => undefined);
+  await refuseOwnSocket(client, own);
   await client.connect();
   try {
-    const result = await client.query(query);
-    const rows = Array.isArray(result) ? (result.at(-1) as pg.QueryResult).rows : result.rows;
-    return { rows: rows.length, firstRow: (rows[0] as Record<string, unknown> | undefined) ?? null };
+    await client.query('begin transaction read only');
+    // The identity query is also the statement after which the transaction's read-only mode is fixed.
+    await refuseOwnDatabase(client, own);
+    const config: pg.QueryConfig & { queryMode: typeof ONE_STATEMENT } = { text: query, queryMode: ONE_STATEMENT };
+    const result = await client.query(config);
+    return rowsOf(result.rows);
   } finally {
+    await client.query('rollback').catch(() => undefined);
     await client.end().catch(() => undefined);
   }
 }
 
+/**
+ * Runs one statement of the user's as a prepared statement (which holds exactly one, whatever flags the URL asks
+ * for) inside a read-only transaction that is rolled back; the session is read-only too, so a statement that
+ * commits implicitly (DDL) still finds read-only mode after the commit.
+ */
 export async function mysqlProbe(url: string, query: string, timeoutMs?: number): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
   const connection = await mysql.createConnection({ uri: url, connectTimeout: limit });
   connection.on('error', () => undefined);
   try {
-    const [rows] = await connection.query({ sql: query, timeout: limit });
-    const list = Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
-    return { rows: list.length, firstRow: list[0] ?? null };
+    await connection.query({ sql: 'SET SESSION TRANSACTION READ ONLY', timeout: limit });
+    await connection.query({ sql: 'START TRANSACTION READ ONLY', timeout: limit });
+    await connection.query({ sql: 'SELECT 1', timeout: limit });
+    const [rows] = await connection.execute({ sql: query, timeout: limit });
+    return rowsOf(rows);
   } finally {
+    await connection.query('ROLLBACK').catch(() => undefined);
     await connection.end().catch(() => undefined);
   }
 }

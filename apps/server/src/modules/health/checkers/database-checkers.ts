@@ -1,7 +1,7 @@
-import type pg from 'pg';
-import { appDatabaseTarget, isAppDatabaseConnection } from '../../connections/app-database';
+import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
 import { urlWithCredentials } from '../../connections/connection-store';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from '../../connections/probes/database-probes';
+import { ownDatabase } from '../../connections/probes/own-database';
 import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '../canary-spec';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
@@ -9,8 +9,16 @@ interface Target {
   url: string | null;
   username: string | null;
   password: string | null;
-  properties: Record<string, string>;
-  type: string | null;
+}
+
+/**
+ * A check that names a stored connection and also its own target (field `field`, e.g. url) may only stay on the
+ * connection's origin: refused here as well as at save, for specs stored before the rule.
+ */
+async function refuseForeignTarget(connection: string | undefined, target: string | undefined, field: string, context: CheckerContext): Promise<void> {
+  if (connection === undefined || isInlineUrl(connection) || target === undefined || target === '') return;
+  const stored = await context.resolveConnection(connection);
+  if (leavesConnectionOrigin(stored.url, target)) throw new Error(connectionOriginMessage(field));
 }
 
 /** The check's own URL and credentials win over those of the connection it names. */
@@ -18,18 +26,13 @@ async function targetOf(
   spec: { url?: string | undefined; connection?: string | undefined; username?: string | undefined; password?: string | undefined },
   context: CheckerContext,
 ): Promise<Target> {
+  await refuseForeignTarget(spec.connection, spec.url, 'url', context);
   const inline = spec.url ?? (spec.connection !== undefined && isInlineUrl(spec.connection) ? spec.connection : undefined);
   if (inline !== undefined || spec.connection === undefined) {
-    return { url: inline ?? null, username: spec.username ?? null, password: spec.password ?? null, properties: {}, type: null };
+    return { url: inline ?? null, username: spec.username ?? null, password: spec.password ?? null };
   }
   const connection = await context.resolveConnection(spec.connection);
-  return {
-    url: connection.url,
-    username: spec.username ?? connection.username,
-    password: spec.password ?? connection.password,
-    properties: connection.properties,
-    type: connection.type,
-  };
+  return { url: connection.url, username: spec.username ?? connection.username, password: spec.password ?? connection.password };
 }
 
 function expectRows(rows: number, results: number | undefined, durationMs: number, threshold: number | undefined): CheckOutcome {
@@ -40,12 +43,10 @@ function expectRows(rows: number, results: number | undefined, durationMs: numbe
 
 export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
-  let client: string | pg.Pool;
-  if (target.type !== null && isAppDatabaseConnection({ type: target.type, properties: target.properties })) client = appDatabaseTarget(context.pool);
-  else if (target.url === null) return failed('No database: set connection or url');
-  else client = urlWithCredentials(target);
+  if (target.url === null) return failed('No database: set connection or url');
+  const own = await ownDatabase(context.pool);
   const started = performance.now();
-  const result = await postgresProbe(client, spec.query, context.timeoutMs);
+  const result = await postgresProbe(urlWithCredentials(target), spec.query, own, context.timeoutMs);
   return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 
@@ -58,7 +59,8 @@ export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext)
 }
 
 export async function runRedisCheck(spec: RedisCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
-  const target = spec.addr !== undefined ? { url: spec.addr, username: null, password: null, properties: {}, type: null } : await targetOf(spec, context);
+  await refuseForeignTarget(spec.connection, spec.addr, 'addr', context);
+  const target = spec.addr !== undefined ? { url: spec.addr, username: null, password: null } : await targetOf(spec, context);
   if (target.url === null) return failed('No server: set addr or connection');
   const started = performance.now();
   const reply = await redisProbe(

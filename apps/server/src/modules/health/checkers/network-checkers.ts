@@ -1,6 +1,7 @@
 import net from 'node:net';
 import dns from 'node:dns/promises';
 import { spawn } from 'node:child_process';
+import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
 import { httpProbe } from '../../connections/probes/bounded-http';
 import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '../canary-spec';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
@@ -14,6 +15,8 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
   let insecureTls = spec.tlsConfig?.insecureSkipVerify ?? false;
   if (spec.connection !== undefined) {
     const connection = await context.resolveConnection(spec.connection);
+    // Refused at save too; this keeps a spec stored before the rule from sending the credentials elsewhere.
+    if (url !== undefined && url !== '' && leavesConnectionOrigin(connection.url, url)) return failed(connectionOriginMessage(spec.url === undefined ? 'endpoint' : 'url'));
     url ??= connection.url ?? undefined;
     username ??= connection.username;
     password ??= connection.password;

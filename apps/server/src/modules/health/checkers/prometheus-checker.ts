@@ -1,3 +1,4 @@
+import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
 import { httpProbe } from '../../connections/probes/bounded-http';
 import type { PrometheusCheckSpec } from '../canary-spec';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
@@ -28,7 +29,10 @@ export async function runPrometheusCheck(spec: PrometheusCheckSpec, context: Che
   let base = spec.url;
   let username: string | null = null;
   let password: string | null = null;
-  if (base === undefined && spec.connection !== undefined) {
+  if (base !== undefined && base !== '' && spec.connection !== undefined) {
+    const connection = await context.resolveConnection(spec.connection);
+    if (leavesConnectionOrigin(connection.url, base)) return failed(connectionOriginMessage('url'));
+  } else if (spec.connection !== undefined) {
     const connection = await context.resolveConnection(spec.connection);
     base = connection.url ?? undefined;
     username = connection.username;

@@ -1,3 +1,4 @@
+import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
 import { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from '../../connections/probes/bounded-http';
 import type { AlertmanagerCheckSpec, ElasticsearchCheckSpec } from '../canary-spec';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
@@ -15,6 +16,11 @@ async function serviceTarget(
   credentials: { username: string; password: string } | undefined,
   context: CheckerContext,
 ): Promise<ServiceTarget> {
+  if (spec.url !== undefined && spec.url !== '' && spec.connection !== undefined && !isInlineUrl(spec.connection)) {
+    // Refused at save too; this covers a spec stored before the rule.
+    const stored = await context.resolveConnection(spec.connection);
+    if (leavesConnectionOrigin(stored.url, spec.url)) throw new Error(connectionOriginMessage('url'));
+  }
   const inline = spec.url ?? (spec.connection !== undefined && isInlineUrl(spec.connection) ? spec.connection : undefined);
   if (inline !== undefined || spec.connection === undefined) {
     return { url: inline ?? null, username: credentials?.username ?? null, password: credentials?.password ?? null, insecureTls: false };

@@ -99,6 +99,33 @@ describe('a stored password in the health-check form', () => {
   });
 });
 
+describe('a stored request body in the health-check form', () => {
+  const posting = { http: [{ name: 'login', url: 'https://api.example.com/login', method: 'POST', body: envelope }] };
+
+  async function submittedBody(act: (user: ReturnType<typeof userEvent.setup>, body: HTMLElement) => Promise<void>): Promise<unknown> {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    renderForm(<TestForm onSubmit={onSubmit} spec={posting} />);
+    await act(user, screen.getByLabelText('Body'));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    const [spec] = onSubmit.mock.calls[0] as [Record<string, unknown>];
+    return (spec.http as Array<Record<string, unknown>>)[0]?.body;
+  }
+
+  it('shows the sealed body as set and sends its envelope back unchanged when left alone', async () => {
+    const body = await submittedBody(async (_user, input) => {
+      expect(input).toHaveValue('');
+      expect(input).toHaveAttribute('placeholder', 'Secret is set — type to replace');
+    });
+    expect(body).toEqual(envelope);
+  });
+
+  it('replaces the sealed body with what is typed', async () => {
+    expect(await submittedBody((user, input) => user.type(input, 'grant_type=client_credentials'))).toBe('grant_type=client_credentials');
+  });
+});
+
 describe('the URL of an Elasticsearch check', () => {
   const search = { elasticsearch: [{ name: 'logs', index: 'logs-*' }] };
 
