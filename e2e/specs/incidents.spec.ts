@@ -36,7 +36,11 @@ async function removeFixtures(api: APIRequestContext, fixtures: Fixtures | undef
 }
 
 function adminApi(): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: storageStateFor('admin') });
+  return playwrightRequest.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    storageState: storageStateFor('admin'),
+    extraHTTPHeaders: { 'X-Requested-With': 'XMLHttpRequest' },
+  });
 }
 
 /** The detail page of one incident, driven the way a responder uses it. */

@@ -80,6 +80,8 @@ export async function startDataApiFixture(): Promise<DataApiFixture> {
     async request(role, path, init = {}) {
       const headers = new Headers(init.headers);
       if (role !== null) headers.set('cookie', await cookieFor(role));
+      // As the web client does on every call: cookie-authenticated writes without a JSON body need it (CSRF check).
+      if (role !== null && !headers.has('x-requested-with')) headers.set('x-requested-with', 'XMLHttpRequest');
       return fetch(`${server.url}/api/db${path}`, { ...init, headers });
     },
     close: () => server.close(),

@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('postgresAdminUrl', adminUrl);
   if (mode === 'pglite') {
     rmSync(root, { recursive: true, force: true });
-    mkdirSync(root, { recursive: true });
+    mkdirSync(root, { recursive: true, mode: 0o700 });
     const templateDir = path.join(root, 'template');
     const db = await openDatabase({ dataDir: templateDir, statementTimeoutMs: 30000 });
     try {

@@ -89,7 +89,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async call(method, url, cookie, body, headers = {}) {
       const response = await fetch(`${address}${url}`, {
         method,
-        headers: { cookie, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        // The header the web client sends on every call, so bodiless writes pass the CSRF check as they do from the app.
+        headers: { cookie, 'x-requested-with': 'XMLHttpRequest', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();

@@ -20,7 +20,7 @@ describe('canaries, the check scheduler and the health summary', () => {
   async function api(method: string, url: string, cookie: string, body?: unknown): Promise<{ status: number; json: unknown }> {
     const response = await fetch(`${server.url}${url}`, {
       method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { cookie, 'x-requested-with': 'XMLHttpRequest', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

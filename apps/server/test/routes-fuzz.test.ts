@@ -123,7 +123,8 @@ describe('every API route outside the data API under malformed input', () => {
           const response = await server.running.app.inject({
             method: route.method as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
             url: `${fill(route.url, id)}${query === '' ? '' : `?${query}`}`,
-            headers: { cookie, accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType }) },
+            // With the web client's CSRF header, so text and form bodies reach the parsers and handlers under test.
+            headers: { cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(payload === undefined ? {} : { 'content-type': contentType }) },
             ...(payload === undefined || route.method === 'GET' ? {} : { payload }),
           });
           expect(response.statusCode, `${route.method} ${route.url} answered ${response.statusCode}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
@@ -133,6 +134,24 @@ describe('every API route outside the data API under malformed input', () => {
       fuzzRuns(2500),
     );
   }, 180_000);
+
+  it('answers JSON bodies nested far past the limit, whole or inside an object, with a coded 4xx on every route that takes a body', async () => {
+    const deep = `${'['.repeat(5000)}0${']'.repeat(5000)}`;
+    const wrong: string[] = [];
+    for (const route of fuzzedRoutes(server.running.routes).filter((candidate) => ['POST', 'PATCH', 'PUT'].includes(candidate.method))) {
+      for (const payload of [deep, `{"name":"deep","spec":{"http":[${deep}]},"settings":${deep},"traits":${deep}}`]) {
+        const response = await server.running.app.inject({
+          method: route.method as 'POST' | 'PATCH' | 'PUT',
+          url: fill(route.url, knownIds[0] ?? 'x'),
+          headers: { cookie, accept: 'application/json', 'content-type': 'application/json' },
+          payload,
+        });
+        const coded = response.statusCode >= 400 && response.statusCode < 500 && describesError(route, JSON.parse(response.body) as Record<string, unknown>);
+        if (!coded) wrong.push(`${route.method} ${route.url} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it('turns a value the database rejects into a coded 400 that quotes the value and not the statement', async () => {
     for (const [sql, value] of [

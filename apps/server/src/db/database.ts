@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { ensurePrivateDir } from '../platform/private-files';
 import { acquireLock } from './lock-file';
 
 export interface Database {
@@ -52,14 +53,18 @@ function waitFor(worker: Worker, type: 'ready' | 'closed'): Promise<void> {
  * app uses the same pg.Pool code path as with an external PostgreSQL.
  */
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
+  const pgdata = path.join(options.dataDir, 'pgdata');
+  // PGlite would create the folder with the process umask; the database files inside are the console's data.
+  ensurePrivateDir(pgdata);
   const release = acquireLock(options.dataDir);
+  // mkdtemp makes the socket folder 0700, so no other user can connect to the unauthenticated socket.
   const socketDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-'));
   const socketPath = path.join(socketDir, '.s.PGSQL.5432');
   // One connection: PGlite has a single backend, and its socket server interleaves the messages of concurrent
   // connections one by one, so a second connection's Parse could replace the first one's unnamed statement mid-query.
   const maxConnections = options.poolSize ?? 1;
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
-    workerData: { dataDir: path.join(options.dataDir, 'pgdata'), socketPath, maxConnections: maxConnections + 2 },
+    workerData: { dataDir: pgdata, socketPath, maxConnections: maxConnections + 2 },
   });
   try {
     await waitFor(worker, 'ready');

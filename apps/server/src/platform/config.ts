@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictMode } from './private-files';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ServerRole = 'api' | 'worker' | 'all';
@@ -48,9 +49,10 @@ function resolveSecretKey(raw: string | undefined, dataDir: string): Buffer {
     if (decoded.length !== 32) throw new Error('OPSDECK_SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
     return decoded;
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, 'secret.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  if (existsSync(file)) restrictMode(file, PRIVATE_FILE_MODE);
+  else writeFileSync(file, randomBytes(32).toString('hex'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
 }
 

@@ -6,7 +6,9 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { can } from '@opsdeck/shared';
+import { forgedRequestReason } from '../auth/csrf';
 import { AppError, errors, fromDataException } from './errors';
+import { limitJsonDepth } from './json-depth';
 import type { AppContext } from './context';
 import type { Principal, RoutePermission } from './principal';
 
@@ -40,6 +42,34 @@ export interface RouteRecord {
   permission: RoutePermission | undefined;
 }
 
+/**
+ * Sent with every answer. The built web app loads only its own scripts (no inline ones); Radix and the toaster inject
+ * <style> elements, hence 'unsafe-inline' for styles alone. Images are the app's own or data: URLs.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
 function describe(permission: RoutePermission): string {
   return typeof permission === 'string' ? permission : `${permission.action} ${permission.resource}`;
 }
@@ -62,6 +92,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  limitJsonDepth(app);
 
   const routes: RouteRecord[] = [];
   app.addHook('onRoute', (route) => {
@@ -73,6 +104,19 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   });
 
   await app.register(fastifyCookie);
+
+  // Before the body is parsed, so a forged form post is refused without reaching any content-type parser.
+  app.addHook('onRequest', async (request) => {
+    const reason = forgedRequestReason(request);
+    if (reason !== null) throw errors.crossSiteRequest(reason);
+  });
+
+  // API answers hold one person's data and must never be replayed from a cache (a shared one, or the browser's after
+  // sign-out); the web app's files set their own caching, and everything else defaults to no-store.
+  app.addHook('onSend', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    if (isApiPath(request.url) || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Opsdeck API', version: context.version, description: 'Operations and incident-management console' },
@@ -139,9 +183,19 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   return { app, routes };
 }
 
+/**
+ * Hashed assets never change. The page itself is no-store, which keeps a signed-in screen out of the back-forward
+ * cache: Back after sign-out loads the app again instead of showing the previous user's data.
+ */
+function webCaching(relative: string): string {
+  if (relative.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  return relative === 'index.html' ? 'no-store' : 'no-cache';
+}
+
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false });
+  // The handler below decides the caching per file; left on, the plugin would replace it with 'public, max-age=0'.
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false, cacheControl: false });
   app.setNotFoundHandler({ preHandler: undefined }, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
@@ -155,10 +209,9 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
     }
     const candidate = path.resolve(webDist, relative);
     if (candidate.startsWith(webDist + path.sep) && existsSync(candidate) && statSync(candidate).isFile()) {
-      const immutable = relative.startsWith('assets/');
-      return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(relative);
+      return reply.header('cache-control', webCaching(relative)).sendFile(relative);
     }
     // Client-side routing: every other page path is the single-page app.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', webCaching('index.html')).sendFile('index.html');
   });
 }

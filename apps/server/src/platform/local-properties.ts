@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
+import { PRIVATE_FILE_MODE, restrictMode } from './private-files';
 
 export interface LocalProperty {
   name: string;
@@ -26,6 +27,8 @@ export function parseProperties(text: string): LocalProperty[] {
  * local rows no longer in the file are removed. A trigger keeps everybody else from editing them.
  */
 export async function loadLocalProperties(pool: pg.Pool, file: string): Promise<number> {
+  // Whoever can write the file switches features on and off for everybody, past the read-only UI.
+  restrictMode(file, PRIVATE_FILE_MODE);
   const properties = existsSync(file) ? parseProperties(readFileSync(file, 'utf8')) : [];
   const client = await pool.connect();
   try {

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { currentAppPath, loginPath } from '@/lib/app-navigator';
 import { createLogoutFlow, performLogout } from './api/logout';
 
@@ -8,6 +9,7 @@ export interface Logout {
 }
 
 export function useLogout(): Logout {
+  const queryClient = useQueryClient();
   const [isSigningOut, setIsSigningOut] = useState(false);
   const signOut = useCallback(async () => {
     setIsSigningOut(true);
@@ -18,8 +20,10 @@ export function useLogout(): Logout {
     } catch {
       // Spec 002 §2.3: the user lands on sign-in even when ending the session failed.
     }
-    // A full page load, so nothing the previous user loaded survives in memory.
-    window.location.assign(loginPath(returnTo));
-  }, []);
+    // Nothing the previous user loaded may survive: not in memory (a page restored from the back-forward cache still
+    // holds this client), and not in history, so Back cannot return to the signed-in screen.
+    queryClient.clear();
+    window.location.replace(loginPath(returnTo));
+  }, [queryClient]);
   return { signOut, isSigningOut };
 }

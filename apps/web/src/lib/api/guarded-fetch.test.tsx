@@ -61,6 +61,22 @@ describe('guardedFetch', () => {
     expect(screen.queryByText('The quiet table is missing')).not.toBeInTheDocument();
   });
 
+  it('marks every call with the CSRF header the server asks of cookie-authenticated writes, keeping the caller headers', async () => {
+    const seen: Array<{ marker: string | null; prefer: string | null }> = [];
+    server.use(
+      http.delete('/api/db/comments', ({ request }) => {
+        seen.push({ marker: request.headers.get('x-requested-with'), prefer: request.headers.get('prefer') });
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await guardedFetch('/api/db/comments', { method: 'DELETE', headers: { Prefer: 'return=minimal' } });
+    await guardedFetch(new Request(new URL('/api/db/comments', window.location.origin), { method: 'DELETE', headers: { Prefer: 'count=exact' } }));
+    expect(seen).toEqual([
+      { marker: 'XMLHttpRequest', prefer: 'return=minimal' },
+      { marker: 'XMLHttpRequest', prefer: 'count=exact' },
+    ]);
+  });
+
   it('passes successful responses through untouched', async () => {
     const response = await guardedFetch('/api/db/ok');
     expect(await response.json()).toEqual([{ id: 1 }]);

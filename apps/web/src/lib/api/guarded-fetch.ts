@@ -22,6 +22,19 @@ async function failureMessage(response: Response): Promise<string> {
 }
 
 /**
+ * The server refuses cookie-authenticated writes that are neither JSON nor marked with this header, which a page on
+ * another origin cannot add without a CORS preflight; every API call carries it so bodiless writes pass too.
+ */
+export const CSRF_HEADER = 'X-Requested-With';
+export const CSRF_HEADER_VALUE = 'XMLHttpRequest';
+
+function withCsrfHeader(input: RequestInfo | URL, init: RequestInit | undefined): Headers {
+  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+  headers.set(CSRF_HEADER, CSRF_HEADER_VALUE);
+  return headers;
+}
+
+/**
  * A `fetch` for Opsdeck's API: a 401 sends the user to sign in with a way back, any other failure shows the
  * server's message as a toast. The response is returned untouched so clients such as postgrest-js still parse it.
  */
@@ -29,7 +42,7 @@ export function createGuardedFetch(options: GuardOptions = {}): typeof fetch {
   return async (input, init) => {
     let response: Response;
     try {
-      response = await fetch(input, { credentials: 'same-origin', ...init });
+      response = await fetch(input, { credentials: 'same-origin', ...init, headers: withCsrfHeader(input, init) });
     } catch (error) {
       if (!options.silent && !(error instanceof DOMException && error.name === 'AbortError')) {
         showErrorToast('The server could not be reached. Check your connection and try again.');

@@ -1,4 +1,5 @@
 import { ApiError, readBody } from '@/lib/api/api-error';
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@/lib/api/guarded-fetch';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -12,6 +13,7 @@ export async function authRequest(url: string, init: RequestInit & { json?: unkn
   const { json, headers, ...rest } = init;
   const finalHeaders = new Headers(headers);
   finalHeaders.set('Accept', 'application/json');
+  finalHeaders.set(CSRF_HEADER, CSRF_HEADER_VALUE);
   if (json !== undefined) finalHeaders.set('Content-Type', 'application/json');
   const response = await fetch(url, {
     credentials: 'same-origin',
