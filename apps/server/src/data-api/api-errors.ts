@@ -1,4 +1,4 @@
-import { AppError, errors } from '../platform/errors';
+import { AppError, fromGuardViolation } from '../platform/errors';
 import { isSecretColumn } from './resource-map';
 
 /**
@@ -162,9 +162,6 @@ export function statusForSqlState(code: string): number {
   }
 }
 
-/** SQLSTATE the people guards (migration 0061) raise when a change would leave no active administrator. */
-export const LAST_ADMIN_SQLSTATE = 'ODA01';
-
 function namesSecretColumn(text: string): boolean {
   return (text.match(/[A-Za-z_][A-Za-z0-9_$]*/g) ?? []).some(isSecretColumn);
 }
@@ -197,7 +194,8 @@ function scrubbedMessage(error: DatabaseErrorFields): string {
  */
 export function fromDatabaseError(error: unknown): AppError | null {
   if (!isDatabaseError(error)) return null;
-  if (error.code === LAST_ADMIN_SQLSTATE) return errors.lastAdmin();
+  const guard = fromGuardViolation(error);
+  if (guard !== null) return guard;
   if (error.code === '42601' && !isValueSyntaxError(error)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
   const status = statusForSqlState(error.code);
   if (status >= 500) {

@@ -104,3 +104,12 @@ export function fromDataException(error: unknown): AppError | null {
   if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code) || typeof message !== 'string' || typeof severity !== 'string') return null;
   return errors.invalidValue(message);
 }
+
+/** SQLSTATE the people guards (migration 0061) raise when a change would leave no active administrator. */
+export const LAST_ADMIN_SQLSTATE = 'ODA01';
+
+/** The database's own guards, raised from triggers whatever route wrote, as the coded errors they stand for. */
+export function fromGuardViolation(error: unknown): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  return (error as { code?: unknown }).code === LAST_ADMIN_SQLSTATE ? errors.lastAdmin() : null;
+}

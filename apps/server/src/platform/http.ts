@@ -7,7 +7,7 @@ import fastifySwagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { can } from '@opsdeck/shared';
 import { forgedRequestReason } from '../auth/csrf';
-import { AppError, errors, fromDataException } from './errors';
+import { AppError, errors, fromDataException, fromGuardViolation } from './errors';
 import { limitJsonDepth } from './json-depth';
 import type { AppContext } from './context';
 import type { Principal, RoutePermission } from './principal';
@@ -154,6 +154,8 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
       const message = error instanceof Error ? error.message : 'Bad request';
       return reply.status(status).send(new AppError(status, typeof code === 'string' ? code : `OD${status}`, message).toBody());
     }
+    const guard = fromGuardViolation(error);
+    if (guard !== null) return reply.status(guard.statusCode).send(guard.toBody());
     const rejectedValue = fromDataException(error);
     if (rejectedValue !== null) {
       request.log.warn({ code: rejectedValue.code }, 'database rejected a value from the request');
