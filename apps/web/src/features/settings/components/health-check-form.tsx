@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import { FormField, fieldIds } from '@/components/forms/form-field';
 import { inputClass } from '@/components/forms/styles';
@@ -41,37 +41,24 @@ function SecretField({ control, name, label, disabled, multiline = false }: Secr
     field.onChange('');
   };
   const handleChange = (value: string) => field.onChange(value === '' && stored !== null ? stored : value);
-  const placeholder = stored !== null ? SECRET_SET_PLACEHOLDER : undefined;
+  const inputProps = {
+    id,
+    name: field.name,
+    ref: field.ref,
+    value: typeof field.value === 'string' ? field.value : '',
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => handleChange(event.target.value),
+    onBlur: field.onBlur,
+    placeholder: stored !== null ? SECRET_SET_PLACEHOLDER : undefined,
+    disabled,
+    className: inputClass(false),
+  };
   return (
     <FormField id={id} label={label}>
       <div className={multiline ? 'flex items-start gap-2' : 'flex items-center gap-2'}>
         {multiline ? (
-          <textarea
-            id={id}
-            name={field.name}
-            ref={field.ref}
-            value={typeof field.value === 'string' ? field.value : ''}
-            onChange={(event) => handleChange(event.target.value)}
-            onBlur={field.onBlur}
-            placeholder={placeholder}
-            rows={5}
-            disabled={disabled}
-            className={inputClass(false)}
-          />
+          <textarea {...inputProps} rows={5} />
         ) : (
-          <input
-            id={id}
-            type="password"
-            name={field.name}
-            ref={field.ref}
-            value={typeof field.value === 'string' ? field.value : ''}
-            onChange={(event) => handleChange(event.target.value)}
-            onBlur={field.onBlur}
-            placeholder={placeholder}
-            autoComplete="new-password"
-            disabled={disabled}
-            className={inputClass(false)}
-          />
+          <input {...inputProps} type="password" autoComplete="new-password" />
         )}
         {isSet && (
           <button type="button" onClick={handleRemove} disabled={disabled} className="shrink-0 text-sm text-gray-600 underline hover:text-gray-900">
