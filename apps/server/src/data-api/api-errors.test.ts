@@ -25,6 +25,22 @@ describe('fromDatabaseError', () => {
     });
   });
 
+  it('words a unique violation after the table and the key columns the schema cache knows for the index', () => {
+    const keyOf = (index: string) =>
+      ({ properties_pkey: { table: 'properties', columns: ['name'] }, config_analysis_config_id_analyzer_key: { table: 'config_analysis', columns: ['config_id', 'analyzer'] } })[index] ?? null;
+    const flag = fromDatabaseError({ code: '23505', message: 'duplicate key value violates unique constraint "properties_pkey"', detail: 'Key (name)=(beta) already exists.', constraint: 'properties_pkey' }, keyOf);
+    expect(flag?.toBody()).toEqual({ code: '23505', message: 'A feature flag named "beta" already exists', details: 'Key (name)=(beta) already exists.', hint: 'Choose another name, or change the existing feature flag' });
+    const insight = fromDatabaseError({ code: '23505', message: 'duplicate key', detail: 'Key (config_id, analyzer)=(1, x) already exists.', constraint: 'config_analysis_config_id_analyzer_key' }, keyOf);
+    expect(insight?.message).toBe('A config analysis with this config id and analyzer already exists');
+  });
+
+  it('falls back to the table and key the error reports when the index is unknown', () => {
+    const error = { code: '23505', message: 'duplicate key', detail: 'Key (namespace, name)=(default, x) already exists.', table: 'playbooks', constraint: 'playbooks_namespace_name_key' };
+    expect(fromDatabaseError(error)?.message).toBe('A playbook with this namespace and name already exists');
+    expect(fromDatabaseError({ ...error, table: 'canaries', detail: 'Key (name)=(web) already exists.' })?.message).toBe('A canary named "web" already exists');
+    expect(fromDatabaseError({ ...error, table: 'incidents', detail: 'Key (incident_id)=(INC-1) already exists.' })?.message).toBe('An incident with this incident id already exists');
+  });
+
   it('leaves anything that is not a database error to the caller', () => {
     expect(fromDatabaseError(new Error('boom'))).toBeNull();
   });
@@ -39,6 +55,7 @@ describe('fromDatabaseError', () => {
   it('drops the key of a unique or foreign-key violation when a hidden column is part of it, and keeps it otherwise', () => {
     const secret = fromDatabaseError({ code: '23505', message: 'duplicate key value violates unique constraint "agents_access_token_hash_key"', detail: 'Key (access_token_hash)=(5e884898da) already exists.' });
     expect(secret).toMatchObject({ statusCode: 409, details: null });
+    expect(secret?.message).not.toMatch(/access_token|5e884898da/);
     const composite = fromDatabaseError({ code: '23505', message: 'duplicate key', detail: 'Key (name, password_encrypted)=(x, \\x7631) already exists.' });
     expect(composite?.details).toBeNull();
     const visible = fromDatabaseError({ code: '23505', message: 'duplicate key', detail: 'Key (lower(email))=(a@b.c) already exists.' });

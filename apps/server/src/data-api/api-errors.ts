@@ -1,4 +1,4 @@
-import { AppError, fromGuardViolation } from '../platform/errors';
+import { AppError, fromGuardViolation, fromUniqueViolation, type UniqueKey } from '../platform/errors';
 import { isSecretColumn } from './resource-map';
 
 /**
@@ -187,15 +187,21 @@ function scrubbedMessage(error: DatabaseErrorFields): string {
 }
 
 /**
- * Turns a database error into PostgREST's body. Messages and details come from PostgreSQL's own wording (they name
- * values, columns and constraints, never the statement), scrubbed of stored values the caller may not see; a syntax
- * error would mean our generated SQL is wrong, so it is reported as an internal error without its text, unless it is
- * a client's full-text query that does not parse.
+ * Turns a database error into PostgREST's body. A unique violation gets a sentence naming the taken key, from the
+ * schema cache's index columns when `uniqueKeyOf` is given. Other messages and details come from PostgreSQL's own
+ * wording (they name values, columns and constraints, never the statement), scrubbed of stored values the caller may
+ * not see; a syntax error would mean our generated SQL is wrong, so it is reported as an internal error without its
+ * text, unless it is a client's full-text query that does not parse.
  */
-export function fromDatabaseError(error: unknown): AppError | null {
+export function fromDatabaseError(error: unknown, uniqueKeyOf?: (index: string) => UniqueKey | null): AppError | null {
   if (!isDatabaseError(error)) return null;
   const guard = fromGuardViolation(error);
   if (guard !== null) return guard;
+  const unique = fromUniqueViolation(error, uniqueKeyOf);
+  if (unique !== null) {
+    const details = unique.details === null ? null : scrubbedDetail(error.detail);
+    return new AppError(unique.statusCode, unique.code, unique.message, details, unique.hint);
+  }
   if (error.code === '42601' && !isValueSyntaxError(error)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
   const status = statusForSqlState(error.code);
   if (status >= 500) {

@@ -177,7 +177,9 @@ function embedSql(parent: ReadNode, embed: PlannedEmbed, params: SqlParams): str
   const child = embed.node;
   const join = joinConditions(embed.join, parent.alias, child.alias);
   const inner = nodeSql(child, qualified(child.relation.name), join.where, params);
-  if (embed.toOne) return `(select row_to_json(_e) from (${inner}) _e)`;
+  // A view's key is not unique the way a table's primary key is (a view may list a row once per related row), so a
+  // to-one embed of a view takes the first match rather than failing with 'more than one row returned'.
+  if (embed.toOne) return `(select row_to_json(_e) from (${inner}) _e${child.relation.kind === 'view' ? ' limit 1' : ''})`;
   return `coalesce((select json_agg(_e) from (${inner}) _e), '[]'::json)`;
 }
 

@@ -221,7 +221,7 @@ export const dataApiPlugin: DomainPlugin = {
     });
 
     app.setErrorHandler((error, request, reply) => {
-      const mapped = error instanceof AppError ? error : fromDatabaseError(error);
+      const mapped = error instanceof AppError ? error : fromDatabaseError(error, (index) => cache.uniqueIndexes.get(index) ?? null);
       if (mapped !== null) {
         if (mapped.statusCode >= 500) request.log.error({ err: error }, 'data api failure');
         return reply.status(mapped.statusCode).header('content-type', JSON_TYPE).send(mapped.toBody());

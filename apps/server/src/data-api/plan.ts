@@ -80,15 +80,24 @@ function zip(a: string[], b: string[]): Array<[string, string]> {
   return a.map((value, index) => [value, b[index] ?? value]);
 }
 
+function isTable(cache: SchemaCache, name: string): boolean {
+  return cache.relations.get(name)?.kind === 'table';
+}
+
 function relationshipsOf(cache: SchemaCache, parent: string): Relationship[] {
   const found: Relationship[] = [];
   for (const fk of cache.foreignKeys) {
     if (fk.table === parent) {
       const single = fk.columns.length === 1 ? (fk.columns[0] ?? '') : null;
-      const aliases = [fk.name];
-      if (single !== null) {
-        aliases.push(single);
-        if (single.endsWith('_id') && single.length > 3) aliases.push(single.slice(0, -3));
+      // A column or constraint named in the embedding position means the table, never a view exposing the same key
+      // (PostgREST does the same), so `person_id(name)` stays unambiguous however many views expose people.id.
+      const aliases: string[] = [];
+      if (isTable(cache, fk.refTable)) {
+        aliases.push(fk.name);
+        if (single !== null) {
+          aliases.push(single);
+          if (single.endsWith('_id') && single.length > 3) aliases.push(single.slice(0, -3));
+        }
       }
       found.push({
         target: fk.refTable,
@@ -106,7 +115,7 @@ function relationshipsOf(cache: SchemaCache, parent: string): Relationship[] {
         toOne: child !== undefined && isUniqueOn(child, fk.columns),
         join: { pairs: zip(fk.refColumns, fk.columns), junction: null },
         hints: [fk.name, ...fk.columns],
-        aliases: [fk.name],
+        aliases: isTable(cache, fk.table) ? [fk.name] : [],
         description: `one-to-many using ${fk.name}(${fk.columns.join(', ')})`,
       });
     }

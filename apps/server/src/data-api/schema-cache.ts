@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import type { UniqueKey } from '../platform/errors';
 import { isSecretColumn } from './resource-map';
+import { viewOutputColumns, type OutputColumn } from './view-origins';
 
 export interface Column {
   name: string;
@@ -55,6 +57,7 @@ export interface DbFunction {
 }
 
 interface RelationRow {
+  oid: string;
   name: string;
   kind: string;
   /** pg_relation_is_updatable's bit mask: 1 << CMD_UPDATE (4), 1 << CMD_INSERT (8), 1 << CMD_DELETE (16). */
@@ -66,10 +69,21 @@ interface DependencyRow {
 }
 interface ColumnRow {
   relation: string;
+  relation_oid: string;
+  position: number;
   name: string;
   type: string;
   not_null: boolean;
   has_default: boolean;
+}
+interface ViewDefinitionRow {
+  view: string;
+  action: string;
+}
+interface UniqueIndexRow {
+  name: string;
+  relation: string;
+  columns: string[];
 }
 interface ConstraintRow {
   name: string;
@@ -93,7 +107,7 @@ interface FunctionRow {
 }
 
 const RELATIONS_SQL = `
-  select c.relname as name, c.relkind::text as kind, pg_relation_is_updatable(c.oid, true) as updatable
+  select c.oid::text as oid, c.relname as name, c.relkind::text as kind, pg_relation_is_updatable(c.oid, true) as updatable
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
    where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f')`;
 
@@ -109,13 +123,31 @@ const VIEW_DEPENDENCIES_SQL = `
    order by 1, 2`;
 
 const COLUMNS_SQL = `
-  select c.relname as relation, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
-         a.attnotnull as not_null, a.atthasdef as has_default
+  select c.relname as relation, c.oid::text as relation_oid, a.attnum::int as position, a.attname as name,
+         format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null, a.atthasdef as has_default
     from pg_attribute a
     join pg_class c on c.oid = a.attrelid
     join pg_namespace n on n.oid = c.relnamespace
    where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f') and a.attnum > 0 and not a.attisdropped
    order by c.relname, a.attnum`;
+
+/** The query tree of every view, which says what each of its columns reads (view-origins.ts). */
+const VIEW_DEFINITIONS_SQL = `
+  select v.relname as view, r.ev_action::text as action
+    from pg_rewrite r
+    join pg_class v on v.oid = r.ev_class
+    join pg_namespace n on n.oid = v.relnamespace
+   where n.nspname = 'public' and v.relkind in ('v', 'm') and r.rulename = '_RETURN'`;
+
+/** Unique indexes rather than constraints: a unique violation names the index, and some are indexes only (partial). */
+const UNIQUE_INDEXES_SQL = `
+  select i.relname as name, c.relname as relation,
+         array(select pg_get_indexdef(x.indexrelid, k, true) from generate_series(1, x.indnkeyatts::int) k order by k) as columns
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_class c on c.oid = x.indrelid
+    join pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = 'public' and x.indisunique`;
 
 const CONSTRAINTS_SQL = `
   select con.conname as name, con.contype::text as type, c.relname as relation, fc.relname as ref_relation,
@@ -198,25 +230,157 @@ function resolveViewReads(relations: Map<string, Relation>, rows: DependencyRow[
   }
 }
 
+/** A table column that a view column passes through unchanged. */
+interface BaseColumn {
+  table: string;
+  column: string;
+}
+
+/** One end of a relationship: the relation and its key columns, in the foreign key's order. */
+interface KeyEnd {
+  relation: string;
+  columns: string[];
+}
+
+/** Views nest, so a view column reached through another view is followed down to the table beneath. */
+const MAX_VIEW_NESTING = 32;
+
+/**
+ * For every view column that passes table columns through unchanged, those columns (one per branch of a UNION);
+ * computed columns, and columns the data API hides, are left out.
+ */
+function passThroughColumns(
+  relations: Map<string, Relation>,
+  relationRows: RelationRow[],
+  columnRows: ColumnRow[],
+  viewRows: ViewDefinitionRow[],
+): Map<string, Map<string, BaseColumn[]>> {
+  const nameByOid = new Map(relationRows.map((row) => [row.oid, row.name]));
+  const attributeName = new Map(columnRows.map((row) => [`${row.relation_oid}:${row.position}`, row.name]));
+  const outputs = new Map<string, OutputColumn[]>(viewRows.map((row) => [row.view, viewOutputColumns(row.action)]));
+  const resolve = (view: string, column: string, depth: number): BaseColumn[] | null => {
+    const output = outputs.get(view)?.find((candidate) => candidate.name === column);
+    if (output === undefined || output.origins === null || depth > MAX_VIEW_NESTING) return null;
+    const found: BaseColumn[] = [];
+    for (const origin of output.origins) {
+      const table = nameByOid.get(String(origin.relid));
+      const name = attributeName.get(`${origin.relid}:${origin.attnum}`);
+      const relation = table === undefined ? undefined : relations.get(table);
+      if (table === undefined || name === undefined || relation === undefined) return null;
+      if (relation.kind === 'table') found.push({ table, column: name });
+      else {
+        const beneath = resolve(table, name, depth + 1);
+        if (beneath === null) return null;
+        found.push(...beneath);
+      }
+    }
+    return found;
+  };
+  const result = new Map<string, Map<string, BaseColumn[]>>();
+  for (const [view, columns] of outputs) {
+    const relation = relations.get(view);
+    if (relation === undefined) continue;
+    const resolved = new Map<string, BaseColumn[]>();
+    for (const { name } of columns) {
+      const base = relation.columns.has(name) ? resolve(view, name, 0) : null;
+      if (base !== null) resolved.set(name, base);
+    }
+    result.set(view, resolved);
+  }
+  return result;
+}
+
+function cartesian(lists: string[][]): string[][] {
+  return lists.reduce<string[][]>((combos, options) => combos.flatMap((combo) => options.map((option) => [...combo, option])), [[]]);
+}
+
+/**
+ * A view inherits the foreign keys of the table columns it exposes, in both directions, as PostgREST does: a view
+ * exposing `notifications.person_id` references `people`, and `people` (or a view exposing `people.id`) is referenced
+ * by it. A UNION column inherits a single-column key when every branch's column references the same target; the
+ * relationship keeps the leftmost branch's constraint name, as the view keeps the leftmost branch's column names.
+ */
+function viewForeignKeys(base: ForeignKey[], passThrough: Map<string, Map<string, BaseColumn[]>>): ForeignKey[] {
+  const key = (table: string, column: string): string => `${table}\u0000${column}`;
+  const exposures = new Map<string, Array<{ view: string; column: string }>>();
+  const unions: Array<{ view: string; column: string; origins: BaseColumn[] }> = [];
+  for (const [view, columns] of passThrough) {
+    for (const [column, origins] of columns) {
+      const [only] = origins;
+      if (origins.length > 1) unions.push({ view, column, origins });
+      else if (only !== undefined) exposures.set(key(only.table, only.column), [...(exposures.get(key(only.table, only.column)) ?? []), { view, column }]);
+    }
+  }
+  const endsThrough = (table: string, columns: string[]): KeyEnd[] => {
+    const perView = new Map<string, string[][]>();
+    columns.forEach((column, index) => {
+      for (const exposure of exposures.get(key(table, column)) ?? []) {
+        const lists = perView.get(exposure.view) ?? columns.map(() => []);
+        lists[index]?.push(exposure.column);
+        perView.set(exposure.view, lists);
+      }
+    });
+    const ends: KeyEnd[] = [];
+    for (const [view, lists] of perView) {
+      if (lists.every((list) => list.length > 0)) ends.push(...cartesian(lists).map((combo) => ({ relation: view, columns: combo })));
+    }
+    return ends;
+  };
+  const sameTarget = (fk: ForeignKey, origin: BaseColumn): boolean =>
+    base.some(
+      (other) =>
+        other.table === origin.table &&
+        other.columns.length === 1 &&
+        other.columns[0] === origin.column &&
+        other.refTable === fk.refTable &&
+        other.refColumns.join('\u0000') === fk.refColumns.join('\u0000'),
+    );
+  const derived: ForeignKey[] = [];
+  for (const fk of base) {
+    const sources: KeyEnd[] = [{ relation: fk.table, columns: fk.columns }, ...endsThrough(fk.table, fk.columns)];
+    if (fk.columns.length === 1) {
+      for (const union of unions) {
+        const [first, ...rest] = union.origins;
+        if (first?.table === fk.table && first.column === fk.columns[0] && rest.every((origin) => sameTarget(fk, origin))) {
+          sources.push({ relation: union.view, columns: [union.column] });
+        }
+      }
+    }
+    const targets: KeyEnd[] = [{ relation: fk.refTable, columns: fk.refColumns }, ...endsThrough(fk.refTable, fk.refColumns)];
+    for (const [s, source] of sources.entries()) {
+      for (const [t, target] of targets.entries()) {
+        if (s === 0 && t === 0) continue;
+        derived.push({ name: fk.name, table: source.relation, columns: source.columns, refTable: target.relation, refColumns: target.columns });
+      }
+    }
+  }
+  return derived;
+}
+
 /**
  * Everything the data API knows about the `public` schema. Identifiers that reach SQL are only ever taken from here,
  * so a request can name nothing the database did not declare.
  */
 export class SchemaCache {
   relations = new Map<string, Relation>();
+  /** Foreign keys between tables, and those views inherit from the table columns they expose (viewForeignKeys). */
   foreignKeys: ForeignKey[] = [];
+  /** Unique indexes by name (a primary key or unique constraint has one of the same name), for unique violations. */
+  uniqueIndexes = new Map<string, UniqueKey>();
   functions = new Map<string, DbFunction[]>();
 
   constructor(private readonly pool: pg.Pool) {}
 
   /** Re-reads the catalog; call after DDL (tests that create tables, or a schema change at runtime). */
   async reload(): Promise<void> {
-    const [relationRows, columnRows, constraintRows, functionRows, dependencyRows] = await Promise.all([
+    const [relationRows, columnRows, constraintRows, functionRows, dependencyRows, viewRows, uniqueRows] = await Promise.all([
       this.pool.query<RelationRow>(RELATIONS_SQL),
       this.pool.query<ColumnRow>(COLUMNS_SQL),
       this.pool.query<ConstraintRow>(CONSTRAINTS_SQL),
       this.pool.query<FunctionRow>(FUNCTIONS_SQL),
       this.pool.query<DependencyRow>(VIEW_DEPENDENCIES_SQL),
+      this.pool.query<ViewDefinitionRow>(VIEW_DEFINITIONS_SQL),
+      this.pool.query<UniqueIndexRow>(UNIQUE_INDEXES_SQL),
     ]);
     const relations = new Map<string, Relation>();
     for (const row of relationRows.rows) {
@@ -248,6 +412,9 @@ export class SchemaCache {
         foreignKeys.push({ name: row.name, table: row.relation, columns: row.columns, refTable: row.ref_relation, refColumns: row.ref_columns });
       }
     }
+    foreignKeys.push(...viewForeignKeys(foreignKeys, passThroughColumns(relations, relationRows.rows, columnRows.rows, viewRows.rows)));
+    const uniqueIndexes = new Map<string, UniqueKey>();
+    for (const row of uniqueRows.rows) uniqueIndexes.set(row.name, { table: row.relation, columns: row.columns });
     const functions = new Map<string, DbFunction[]>();
     for (const row of functionRows.rows) {
       const fn = buildFunction(row, relations);
@@ -256,6 +423,7 @@ export class SchemaCache {
     }
     this.relations = relations;
     this.foreignKeys = foreignKeys;
+    this.uniqueIndexes = uniqueIndexes;
     this.functions = functions;
   }
 }

@@ -1,3 +1,5 @@
+import { isSecretColumn } from '../data-api/resource-map';
+
 /**
  * Every error the API returns is one of these coded factories, so clients can rely on `code` and tests can assert
  * it. The body shape is PostgREST's `{code, message, details, hint}` for every route, not just the data API.
@@ -112,4 +114,101 @@ export const LAST_ADMIN_SQLSTATE = 'ODA01';
 export function fromGuardViolation(error: unknown): AppError | null {
   if (typeof error !== 'object' || error === null) return null;
   return (error as { code?: unknown }).code === LAST_ADMIN_SQLSTATE ? errors.lastAdmin() : null;
+}
+
+/** The table and key columns of a unique index, when the caller knows them better than the error's detail says. */
+export interface UniqueKey {
+  table: string;
+  /** Column names, or expression text for an expression column (`lower(email)`). */
+  columns: string[];
+}
+
+/** Tables whose rows people know by another name than the table's. */
+const ROW_LABELS: Readonly<Record<string, string>> = {
+  properties: 'feature flag',
+  people: 'person',
+  hypotheses: 'hypothesis',
+};
+
+function rowLabel(table: string): string {
+  const label = ROW_LABELS[table];
+  if (label !== undefined) return label;
+  const words = table.split('_');
+  const last = words.pop() ?? '';
+  let singular = last;
+  if (/ies$/.test(last)) singular = `${last.slice(0, -3)}y`;
+  else if (/(ss|x|ch|sh|us)es$/.test(last)) singular = last.slice(0, -2);
+  else if (/[^su]s$/.test(last) && !/is$/.test(last)) singular = last.slice(0, -1);
+  return [...words, singular].join(' ');
+}
+
+function withArticle(label: string): string {
+  return `${/^[aeiou]/i.test(label) ? 'An' : 'A'} ${label}`;
+}
+
+/** The columns an index key reads: a column name as is, an expression's column references (`lower(email)` → email). */
+function keyColumns(parts: string[]): string[] | null {
+  const columns: string[] = [];
+  for (const part of parts) {
+    const trimmed = part.trim();
+    const quoted = /^"((?:[^"]|"")+)"$/.exec(trimmed);
+    if (quoted !== null) columns.push((quoted[1] ?? '').replaceAll('""', '"'));
+    else if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(trimmed)) columns.push(trimmed);
+    else {
+      // Identifiers that are neither a function being called nor a type after `::`.
+      const references = [...trimmed.matchAll(/(?<!::\s*)\b([A-Za-z_][A-Za-z0-9_$]*)\b(?!\s*\()/g)].map((match) => match[1] ?? '');
+      if (references.length === 0) return null;
+      columns.push(...references);
+    }
+  }
+  return [...new Set(columns)];
+}
+
+/** Splits `Key (a, lower(b))=(…)`'s column list at its top-level commas. */
+function detailKeyParts(detail: string): string[] | null {
+  const match = /^Key \((.*?)\)=\(/s.exec(detail);
+  if (match === null) return null;
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of match[1] ?? '') {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
+}
+
+function listed(columns: string[]): string {
+  const words = columns.map((column) => column.replaceAll('_', ' '));
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1] ?? ''}`;
+}
+
+/**
+ * A unique violation (23505) as a 409 naming what is taken, in words rather than the index's name: 'A feature flag
+ * named "x" already exists', or 'A connection with this namespace and name already exists'. The code stays the
+ * SQLSTATE, as PostgREST reports it. A key on a column the API hides (a token hash) is neither named nor quoted.
+ */
+export function fromUniqueViolation(error: unknown, keyOf?: (index: string) => UniqueKey | null): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const fields = error as { code?: unknown; constraint?: unknown; table?: unknown; detail?: unknown };
+  if (fields.code !== '23505') return null;
+  const detail = typeof fields.detail === 'string' ? fields.detail : '';
+  const known = typeof fields.constraint === 'string' && keyOf !== undefined ? keyOf(fields.constraint) : null;
+  const table = known?.table ?? (typeof fields.table === 'string' ? fields.table : null);
+  const detailParts = detailKeyParts(detail);
+  const parts = known?.columns ?? detailParts;
+  const columns = parts === null ? null : keyColumns(parts);
+  const label = table === null ? 'row' : rowLabel(table);
+  const detailColumns = detailParts === null ? [] : (keyColumns(detailParts) ?? []);
+  const hidden = columns === null || [...columns, ...detailColumns].some(isSecretColumn);
+  if (hidden) return new AppError(409, '23505', `${withArticle(label)} with these values already exists`, null, null);
+  const hint = `Choose another ${listed(columns)}, or change the existing ${label}`;
+  const named = columns.length === 1 && columns[0] === 'name' ? /^Key \(name\)=\((.*)\) already exists\.?$/s.exec(detail) : null;
+  if (named !== null) return new AppError(409, '23505', `${withArticle(label)} named "${named[1] ?? ''}" already exists`, detail, hint);
+  return new AppError(409, '23505', `${withArticle(label)} with this ${listed(columns)} already exists`, detail === '' ? null : detail, hint);
 }
