@@ -261,6 +261,30 @@ test.describe('incidents', () => {
     });
   });
 
+  test.describe('as an admin on a 1024 px screen', () => {
+    test.use({ storageState: storageStateFor('admin'), viewport: { width: 1024, height: 800 } });
+
+    test("the demo's INC-1 opens by its display id, shows its log lines and its definition of done whole", async ({ page }) => {
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto('/incidents/INC-1');
+      await expect(page.getByRole('textbox', { name: 'Incident title' })).toHaveValue('Checkout latency above SLO');
+      await expect(page.getByText('Sorry.. there was an error')).toHaveCount(0);
+
+      const lines = page.getByRole('list', { name: 'Evidence lines' }).first();
+      await expect(lines).toContainText('timeout acquiring connection after 2000ms');
+      await expect(lines.getByText('level=error').first()).toBeVisible();
+
+      await page.getByRole('button', { name: 'Definition of done', exact: true }).click();
+      const criterion = page.getByRole('list', { name: 'Definition of done' }).getByText('Index created and query plan verified', { exact: true });
+      await expect(criterion).toBeVisible();
+      const shape = await criterion.evaluate((element) => ({ clipped: element.scrollWidth > element.clientWidth, width: element.getBoundingClientRect().width }));
+      expect(shape.clipped).toBe(false);
+      expect(shape.width).toBeGreaterThanOrEqual(160);
+      expect(pageErrors).toEqual([]);
+    });
+  });
+
   test.describe('as a viewer', () => {
     test.use({ storageState: storageStateFor('viewer') });
 

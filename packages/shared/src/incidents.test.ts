@@ -12,6 +12,7 @@ import {
   logEvidenceLineIndexes,
   mentionsToPlainText,
   parseMentions,
+  severityRank,
   RESPONDER_TYPES,
   responderProgressStep,
   validateResponderProperties,
@@ -58,6 +59,14 @@ describe('incident status transitions', () => {
     expect(INCIDENT_TYPES).toHaveLength(8);
     expect(SEVERITIES).toHaveLength(7);
     expect(INCIDENT_SEVERITIES).toEqual(['low', 'medium', 'high', 'blocker', 'critical']);
+  });
+
+  it('ranks severities from info up to critical, with no severity below them all', () => {
+    const ranked = [...SEVERITIES].reverse().sort((a, b) => severityRank(a) - severityRank(b));
+    expect(ranked).toEqual(['info', 'warning', 'low', 'medium', 'high', 'blocker', 'critical']);
+    expect(severityRank(null)).toBe(0);
+    expect(severityRank('info')).toBe(1);
+    expect(severityRank('critical')).toBe(7);
   });
 });
 

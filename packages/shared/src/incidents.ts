@@ -1,4 +1,4 @@
-import { INCIDENT_SEVERITIES, INCIDENT_TYPES, type IncidentSeverity, type IncidentType } from './constants';
+import { INCIDENT_SEVERITIES, INCIDENT_TYPES, SEVERITIES, type IncidentSeverity, type IncidentType } from './constants';
 
 /** Spec 000 §4: incident statuses in display order. */
 export const INCIDENT_STATUSES = ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed'] as const;
@@ -20,6 +20,14 @@ export function isIncidentStatus(value: string): value is IncidentStatus {
 
 export function isIncidentSeverity(value: string): value is IncidentSeverity {
   return (INCIDENT_SEVERITIES as readonly string[]).includes(value);
+}
+
+/**
+ * Where a severity stands in the order of spec 000 (info lowest, critical highest), counted from 1; no severity is 0.
+ * The incidents table stores the same rank in `severity_rank` (migration 0070) so lists sort and page by it.
+ */
+export function severityRank(severity: string | null): number {
+  return (SEVERITIES as readonly (string | null)[]).indexOf(severity) + 1;
 }
 
 export function isIncidentType(value: string): value is IncidentType {

@@ -125,6 +125,12 @@ const LOG_LINES = [
   '10:42:06 INFO  checkout  health ok',
 ];
 
+/** A log line of spec 000 §3 from a demo line: its time, its message and the level and service as labels. */
+function logLine(text: string): { timestamp: string; message: string; labels: Record<string, string> } {
+  const [time = '', level = '', service = '', ...message] = text.split(/\s+/);
+  return { timestamp: `2024-05-01T${time}Z`, message: message.join(' '), labels: { level: level.toLowerCase(), service } };
+}
+
 /**
  * Demo incidents in every state: hypothesis trees, evidence of all seven types (with automatic and manual definitions
  * of done), comments with mentions, responders of several types and a changelog written by the triggers. Responders
@@ -179,7 +185,18 @@ export async function seedIncidentsDemo(client: pg.PoolClient, ctx: IncidentsDem
     const kept = logEvidenceLineIndexes(LOG_LINES.length, selected);
     await client.query(
       `insert into evidences (hypothesis_id, type, description, evidence, created_by) values ($1, 'log', 'Pool timeouts in checkout logs', $2, $3)`,
-      [pool, JSON.stringify({ lines: kept.map((i) => ({ timestamp: `2024-05-01T${LOG_LINES[i]?.slice(0, 8) ?? ''}Z`, message: LOG_LINES[i] })), selected_lines: selected, start: '1h', includeMessages: true, comment: 'Timeouts start at 10:42' }), commander],
+      [
+        pool,
+        JSON.stringify({
+          lines: kept.map((i) => logLine(LOG_LINES[i] ?? '')),
+          // Positions among the kept lines, as the add-evidence wizard stores them.
+          selected_lines: kept.flatMap((i, position) => (selected.includes(i) ? [position] : [])),
+          start: '1h',
+          includeMessages: true,
+          comment: 'Timeouts start at 10:42',
+        }),
+        commander,
+      ],
     );
     await client.query(`insert into evidences (hypothesis_id, type, description, check_id, definition_of_done, created_by) values ($1, 'check', 'checkout-latency back under SLO', $2, true, $3)`, [
       pool,
@@ -192,7 +209,7 @@ export async function seedIncidentsDemo(client: pg.PoolClient, ctx: IncidentsDem
     );
     await client.query(
       `insert into evidences (hypothesis_id, type, description, config_id, evidence, created_by) values ($1, 'config', 'Memory limit of the checkout pod', $2, $3, $4)`,
-      [slowQueries, linked.config, JSON.stringify({ lines: ['resources:', '  limits:', '    memory: 512Mi'], selected_lines: { 2: '    memory: 512Mi' }, configName: 'checkout-7d9f6c', id: linked.config }), responder],
+      [slowQueries, linked.config, JSON.stringify({ lines: ['resources:', '  limits:', '    memory: 512Mi'], selected_lines: [2], configName: 'checkout-7d9f6c', id: linked.config }), responder],
     );
     await client.query(
       `insert into evidences (hypothesis_id, type, description, config_analysis_id, definition_of_done, script, created_by) values ($1, 'config_analysis', 'OOM analysis resolved', $2, true, 'status == resolved', $3)`,

@@ -27,11 +27,15 @@ export async function createComment(input: NewCommentInput): Promise<void> {
 /** Shows the comment at once and takes it back if the server refuses it; the guarded client toasts the reason. */
 export function useCreateComment(incidentId: string) {
   const queryClient = useQueryClient();
-  const key = incidentsKeys.detail(incidentId);
+  // The page caches the incident under the id its route carried, which may be the display id.
+  const updateIncident = (change: (incident: IncidentDetail) => IncidentDetail) =>
+    queryClient.setQueriesData<IncidentDetail | null>({ queryKey: incidentsKeys.details() }, (incident) =>
+      incident?.id === incidentId ? change(incident) : incident,
+    );
   return useMutation({
     mutationFn: createComment,
     onMutate: async (input) => {
-      await queryClient.cancelQueries({ queryKey: key });
+      await queryClient.cancelQueries({ queryKey: incidentsKeys.details() });
       const optimistic: Comment = {
         id: input.id,
         incident_id: incidentId,
@@ -45,14 +49,12 @@ export function useCreateComment(incidentId: string) {
         responder: null,
         pending: true,
       };
-      queryClient.setQueryData<IncidentDetail | null>(key, (incident) => (incident ? { ...incident, comments: [...incident.comments, optimistic] } : incident));
+      updateIncident((incident) => ({ ...incident, comments: [...incident.comments, optimistic] }));
       return { commentId: input.id };
     },
     onError: (_error, _input, context) => {
       if (!context) return;
-      queryClient.setQueryData<IncidentDetail | null>(key, (incident) =>
-        incident ? { ...incident, comments: incident.comments.filter((comment) => comment.id !== context.commentId) } : incident,
-      );
+      updateIncident((incident) => ({ ...incident, comments: incident.comments.filter((comment) => comment.id !== context.commentId) }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: incidentsKeys.all }),
   });

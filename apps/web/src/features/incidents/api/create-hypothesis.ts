@@ -26,10 +26,10 @@ export async function createHypothesis(input: NewHypothesisInput): Promise<void>
     .throwOnError();
 }
 
-export function useCreateHypothesis(incidentId: string) {
+export function useCreateHypothesis() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createHypothesis,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: incidentsKeys.detail(incidentId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: incidentsKeys.details() }),
   });
 }

@@ -12,11 +12,11 @@ export async function deleteHypotheses(ids: readonly string[]): Promise<void> {
   await silentDb.from('hypotheses').delete().in('id', ids).throwOnError();
 }
 
-export function useDeleteHypotheses(incidentId: string) {
+export function useDeleteHypotheses() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteHypotheses,
     onError: (error) => console.error('Deleting the hypothesis failed', error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: incidentsKeys.detail(incidentId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: incidentsKeys.details() }),
   });
 }

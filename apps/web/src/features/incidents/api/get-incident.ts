@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { db } from '@/lib/api/db';
 import { incidentsKeys } from './keys';
-import type { IncidentDetail } from './types';
+import { evidencePayloadSchema, propertiesSchema, readColumn } from './json-columns';
+import type { Evidence, EvidenceRow, IncidentDetail, IncidentDetailRow } from './types';
 
 const PERSON = '(id,name,avatar)';
 
@@ -22,26 +23,52 @@ export const INCIDENT_DETAIL_SELECT = [
   `comments!comments_incident_id_fkey(*,author:people!comments_created_by_fkey${PERSON},responder:responders!comments_responder_id_fkey(id,team:teams(id,name,icon)))`,
 ].join(',');
 
-/** The incident with its hypotheses, their evidence, and its comments; null when there is no such incident. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The column a route parameter names an incident by: its uuid, or otherwise its display id (INC-12). */
+export function incidentKeyColumn(id: string): 'id' | 'incident_id' {
+  return UUID.test(id) ? 'id' : 'incident_id';
+}
+
+/** Checks the JSON columns of one evidence; an unreadable one is left empty and the reason kept for the screen. */
+export function readEvidence(row: EvidenceRow): Evidence {
+  const payload = readColumn('evidence', evidencePayloadSchema, row.evidence);
+  const properties = readColumn('properties', propertiesSchema, row.properties);
+  const problems = [payload, properties].flatMap((read) => (read.ok ? [] : [read.problem]));
+  return {
+    ...row,
+    evidence: payload.ok ? payload.value : null,
+    properties: properties.ok ? properties.value : {},
+    ...(problems.length > 0 && { unreadable: problems.join('; ') }),
+  };
+}
+
+function readIncident(row: IncidentDetailRow): IncidentDetail {
+  return { ...row, hypotheses: row.hypotheses.map((hypothesis) => ({ ...hypothesis, evidences: hypothesis.evidences.map(readEvidence) })) };
+}
+
+/**
+ * The incident with its hypotheses, their evidence, and its comments, found by uuid or display id; null when there is
+ * no such incident.
+ */
 export async function getIncident(id: string, signal?: AbortSignal): Promise<IncidentDetail | null> {
   const query = db
     .from('incidents')
     .select(INCIDENT_DETAIL_SELECT)
-    .eq('id', id)
+    .eq(incidentKeyColumn(id), id)
     .order('created_at', { ascending: true, referencedTable: 'hypotheses' })
     .order('created_at', { ascending: true, referencedTable: 'hypotheses.evidences' })
     .order('created_at', { ascending: true, referencedTable: 'comments' })
     .limit(1);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<IncidentDetail[], { merge: false }>();
-  return data[0] ?? null;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<IncidentDetailRow[], { merge: false }>();
+  const row = data[0];
+  return row === undefined ? null : readIncident(row);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
+/** The detail is cached under the id the route carried, uuid or display id; writes reach it through `details()`. */
 export function useIncidentQuery(id: string) {
   return useQuery({
     queryKey: incidentsKeys.detail(id),
-    // An id that is not a uuid cannot exist; asking would only earn a 400 toast.
-    queryFn: ({ signal }) => (UUID.test(id) ? getIncident(id, signal) : Promise.resolve(null)),
+    queryFn: ({ signal }) => getIncident(id, signal),
   });
 }

@@ -55,9 +55,13 @@ export async function getIncidents(params: IncidentListParams, signal?: AbortSig
   const term = searchTerm(params.search);
   if (term !== '') query = query.or(`title.ilike.*${term}*,incident_id.ilike.*${term}*`);
   const from = params.pageIndex * params.pageSize;
-  const ordered = query
-    .order(params.sortBy, { ascending: !params.sortDesc })
-    .order('id', { ascending: false })
+  const ascending = !params.sortDesc;
+  // Severities sort by rank, not by name; rank and id go the same way so one index pages both directions.
+  const sorted =
+    params.sortBy === 'severity'
+      ? query.order('severity_rank', { ascending }).order('id', { ascending })
+      : query.order(params.sortBy, { ascending }).order('id', { ascending: false });
+  const ordered = sorted
     .order('created_at', { ascending: true, referencedTable: 'responders' })
     .range(from, from + params.pageSize - 1);
   const { data, count } = await (signal ? ordered.abortSignal(signal) : ordered).throwOnError().overrideTypes<IncidentListItem[], { merge: false }>();

@@ -7,6 +7,9 @@ import type {
   IncidentType,
   ResponderKind,
 } from '@opsdeck/shared';
+import type { EvidencePayload, TeamSpec } from './json-columns';
+
+export type { EvidencePayload, LogLine, LogRecord, ResponderClientSettings, TeamSpec } from './json-columns';
 
 export interface PersonRef {
   id: string;
@@ -85,17 +88,6 @@ export interface LinkedConfigChange {
   created_at: string;
 }
 
-/** The inner payload of an evidence; which fields are set depends on its type. */
-export interface EvidencePayload {
-  comment?: string;
-  lines?: string[];
-  selected_lines?: number[];
-  start?: string;
-  includeMessages?: boolean;
-  configName?: string;
-  id?: string;
-}
-
 export interface Evidence {
   id: string;
   hypothesis_id: string;
@@ -119,7 +111,12 @@ export interface Evidence {
   component: LinkedComponent | null;
   config_analysis: LinkedConfigAnalysis | null;
   config_change: LinkedConfigChange | null;
+  /** Set when `evidence` or `properties` could not be read; the unreadable column is then left empty. */
+  unreadable?: string;
 }
+
+/** An evidence as the server sends it, before its JSON columns are checked. */
+export type EvidenceRow = Omit<Evidence, 'evidence' | 'properties' | 'unreadable'> & { evidence: unknown; properties: unknown };
 
 export interface Comment {
   id: string;
@@ -168,16 +165,17 @@ export interface IncidentDetail {
   comments: Comment[];
 }
 
-export interface ResponderClientSettings {
-  linkUrl?: string;
-  connection?: string;
-  defaults?: Record<string, string>;
-  [field: string]: unknown;
-}
+/** The incident as the server sends it, before the JSON columns of its evidence are checked. */
+export type IncidentDetailRow = Omit<IncidentDetail, 'hypotheses'> & { hypotheses: (Omit<Hypothesis, 'evidences'> & { evidences: EvidenceRow[] })[] };
 
 export interface TeamWithSpec extends TeamRef {
-  spec: { responder_clients?: Record<string, ResponderClientSettings | null> } | null;
+  spec: TeamSpec | null;
+  /** Set when `spec` could not be read; `spec` is then null. */
+  unreadable?: string;
 }
+
+/** A team as the server sends it, before its spec is checked. */
+export type TeamRow = TeamRef & { spec: unknown };
 
 export interface Responder {
   id: string;
@@ -195,7 +193,12 @@ export interface Responder {
   deleted_at: string | null;
   team: TeamWithSpec | null;
   person: PersonRef | null;
+  /** Set when `properties` could not be read; they are then empty. */
+  unreadable?: string;
 }
+
+/** A responder as the server sends it, before its JSON columns are checked. */
+export type ResponderRow = Omit<Responder, 'properties' | 'team' | 'unreadable'> & { properties: unknown; team: TeamRow | null };
 
 export interface IncidentHistoryEntry {
   id: string;

@@ -191,7 +191,9 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
       )}
       {step === 'type' &&
         (types.length === 0 ? (
-          <p className="text-sm text-gray-600">{INCIDENT_MESSAGES.noTeamResponders}</p>
+          <p className="text-sm text-gray-600">
+            {team?.unreadable === undefined ? INCIDENT_MESSAGES.noTeamResponders : `The responder settings of ${team.name} could not be read: ${team.unreadable}`}
+          </p>
         ) : (
           <fieldset className="flex flex-col gap-0.5">
             <legend className="mb-1 text-sm text-gray-700">How should {team?.name} be reached?</legend>

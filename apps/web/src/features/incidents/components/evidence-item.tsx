@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { clsx } from 'clsx';
 import { CheckCircle2, Circle, ListChecks, Trash2 } from 'lucide-react';
 import { INCIDENT_MESSAGES, formatRelativeTime } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -10,6 +9,7 @@ import { useDeleteEvidence } from '../api/delete-evidence';
 import { useUpdateEvidence, type EvidenceChanges } from '../api/update-evidence';
 import type { Evidence } from '../api/types';
 import { evidenceHref, evidenceStatus, evidenceTitle, evidenceTypeLabel } from './evidence-label';
+import { EvidenceLines } from './evidence-lines';
 
 export interface EvidenceItemProps {
   evidence: Evidence;
@@ -17,21 +17,6 @@ export interface EvidenceItemProps {
 }
 
 type Pending = { kind: 'change'; title: string; message: string; confirmLabel: string; changes: EvidenceChanges } | { kind: 'delete' } | null;
-
-function LogLines({ evidence }: { evidence: Evidence }) {
-  const lines = evidence.evidence?.lines ?? [];
-  if (lines.length === 0) return null;
-  const selected = new Set(evidence.evidence?.selected_lines ?? []);
-  return (
-    <pre className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-2 text-xs text-gray-100">
-      {lines.map((line, index) => (
-        <div key={index} className={clsx(selected.has(index) && 'bg-yellow-700/60')}>
-          {line}
-        </div>
-      ))}
-    </pre>
-  );
-}
 
 /** One evidence with its linked item and, for writers, the definition-of-done and delete actions (each confirmed). */
 export function EvidenceItem({ evidence, canWrite }: EvidenceItemProps) {
@@ -79,15 +64,18 @@ export function EvidenceItem({ evidence, canWrite }: EvidenceItemProps) {
 
   return (
     <li className="rounded-md border border-gray-200 bg-white p-2 text-sm" data-testid="evidence-item">
-      <div className="flex items-center gap-2">
+      {/* The title wraps rather than truncates: in the narrow side panel the actions would leave it a letter or two. */}
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
         {status !== null && <HealthDot status={status} />}
         <span className="rounded bg-gray-100 px-1 text-xs text-gray-600">{evidenceTypeLabel(evidence.type)}</span>
         {href ? (
-          <Link to={href} className="truncate font-medium text-blue-700 hover:underline">
+          <Link to={href} className="min-w-40 flex-1 font-medium break-words text-blue-700 hover:underline">
             {title}
           </Link>
         ) : (
-          <span className="truncate font-medium text-gray-900">{title}</span>
+          <span className="min-w-40 flex-1 font-medium break-words text-gray-900">
+            {title}
+          </span>
         )}
         {evidence.definition_of_done && (
           <span className="inline-flex items-center gap-1 rounded bg-blue-50 px-1 text-xs text-blue-700">
@@ -129,7 +117,12 @@ export function EvidenceItem({ evidence, canWrite }: EvidenceItemProps) {
         <p className="mt-1 text-gray-700">{evidence.evidence.comment}</p>
       )}
       {evidence.script && <code className="mt-1 block text-xs text-gray-600">{evidence.script}</code>}
-      {evidence.type === 'log' && <LogLines evidence={evidence} />}
+      {(evidence.type === 'log' || evidence.type === 'config') && (
+        <EvidenceLines lines={evidence.evidence?.lines ?? []} selected={evidence.evidence?.selected_lines ?? []} />
+      )}
+      {evidence.unreadable !== undefined && (
+        <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs text-red-700">This evidence could not be shown: {evidence.unreadable}</p>
+      )}
       {pending !== null && (
         <ConfirmDialog
           open

@@ -41,8 +41,8 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
   const { hypothesis } = node;
   const session = useSession();
   const updateHypothesis = useUpdateHypothesis();
-  const createHypothesis = useCreateHypothesis(hypothesis.incident_id);
-  const deleteHypotheses = useDeleteHypotheses(hypothesis.incident_id);
+  const createHypothesis = useCreateHypothesis();
+  const deleteHypotheses = useDeleteHypotheses();
   const [title, setTitle] = useState(hypothesis.title ?? '');
   const [status, setStatus] = useState<HypothesisStatus>(hypothesis.status ?? HYPOTHESIS_PICKER_FALLBACK_STATUS);
   const [commentsOpen, setCommentsOpen] = useState<boolean | null>(null);

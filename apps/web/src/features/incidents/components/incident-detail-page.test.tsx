@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   EVIDENCE_ID,
@@ -184,3 +184,159 @@ describe('Incident detail', { timeout: 30_000 }, () => {
     expect(within(chips).getByRole('link', { name: /payments-api/ })).toHaveAttribute('href', '/topology/c1');
   });
 });
+
+describe('Incident detail: ids, evidence payloads, title and definition of done', { timeout: 30_000 }, () => {
+  /** The log evidence of the demo's INC-1 as the database holds it: spec 000 log lines, two of them selected. */
+  const inc1LogEvidence = {
+    lines: [
+      { timestamp: '2024-05-01T10:42:01Z', message: 'request id=8f4 path=/checkout 200 1930ms', labels: { level: 'info', service: 'checkout' } },
+      { timestamp: '2024-05-01T10:42:02Z', message: 'timeout acquiring connection after 2000ms', labels: { level: 'error', service: 'checkout' } },
+      { timestamp: '2024-05-01T10:42:03Z', message: 'pool wait 1200ms (active=50 idle=0)' },
+    ],
+    selected_lines: [1],
+    start: '1h',
+    includeMessages: true,
+    comment: 'Timeouts start at 10:42',
+  };
+
+  function logEvidence(id: string, payload: unknown) {
+    return { ...evidenceFixture({ id, type: 'log', description: `Log evidence ${id}`, check: null, check_id: null }), evidence: payload };
+  }
+
+  function serveRaw(evidences: unknown[]) {
+    const incident = incidentFixture();
+    state.tables.incidents = () => json([{ ...incident, hypotheses: [{ ...hypothesisFixture(), evidences }] }]);
+  }
+
+  it('opens an incident by its display id, asking the server by incident_id', async () => {
+    serve(incidentFixture());
+    renderAt('/incidents/INC-7', '/incidents/:id', <IncidentDetailPage />);
+    expect(await screen.findByRole('textbox', { name: 'Incident title' })).toHaveValue('Checkout is slow');
+    const params = requests('GET', 'incidents')[0]?.url.searchParams;
+    expect(params?.get('incident_id')).toBe('eq.INC-7');
+    expect(params?.has('id')).toBe(false);
+  });
+
+  it('shows a comment sent from a page opened by display id at once', async () => {
+    const user = userEvent.setup();
+    serve(incidentFixture());
+    let answer: (response: Response) => void = () => undefined;
+    state.writes['POST comments'] = () => new Promise((resolve) => (answer = resolve));
+    renderAt('/incidents/INC-7', '/incidents/:id', <IncidentDetailPage />);
+    await choose(user, await screen.findByRole('combobox', { name: 'Hypothesis' }), 'Checkout is slow');
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'Paging the DBA{Enter}');
+    await waitFor(() => expect(requests('POST', 'comments')).toHaveLength(1));
+    expect(await screen.findByText('Paging the DBA')).toBeInTheDocument();
+    expect(requests('POST', 'comments')[0]?.body).toMatchObject({ incident_id: INCIDENT_ID });
+    answer(json([], { status: 201 }));
+  });
+
+  it('shows log lines stored as timestamp, message and labels with the time, the message and label chips', async () => {
+    serveRaw([logEvidence(EVIDENCE_ID, inc1LogEvidence)]);
+    renderDetail();
+    const lines = await screen.findByRole('list', { name: 'Evidence lines' });
+    const items = within(lines).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(items[1]).toHaveTextContent('timeout acquiring connection after 2000ms');
+    expect(items[1]).toHaveAttribute('data-selected', 'true');
+    expect(items[0]).not.toHaveAttribute('data-selected');
+    const time = items[1]?.querySelector('time');
+    expect(time).toHaveAttribute('dateTime', '2024-05-01T10:42:02Z');
+    expect(time?.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:02$/);
+    expect(within(items[1] as HTMLElement).getByText('level=error')).toBeInTheDocument();
+    expect(within(items[1] as HTMLElement).getByText('service=checkout')).toBeInTheDocument();
+    expect(items[2]).toHaveTextContent('pool wait 1200ms (active=50 idle=0)');
+  });
+
+  it('still shows log lines of older rows that hold plain text', async () => {
+    serveRaw([logEvidence(EVIDENCE_ID, { lines: ['10:42:02 ERROR checkout timeout'], selected_lines: [0] })]);
+    renderDetail();
+    const lines = await screen.findByRole('list', { name: 'Evidence lines' });
+    expect(within(lines).getByRole('listitem')).toHaveTextContent('10:42:02 ERROR checkout timeout');
+  });
+
+  it('shows a malformed evidence row as a message in its place and the rest of the page as usual', async () => {
+    const otherId = '66666666-6666-4666-8666-666666666666';
+    serveRaw([logEvidence(EVIDENCE_ID, { lines: [{ timestamp: '2024-05-01T10:42:02Z', message: { text: 'nested' } }] }), logEvidence(otherId, inc1LogEvidence)]);
+    renderDetail();
+    expect(await screen.findByText(/^This evidence could not be shown: evidence\.lines\[0\]: a log line must be text/)).toBeInTheDocument();
+    expect(screen.getByText(`Log evidence ${otherId}`)).toBeInTheDocument();
+    expect(screen.getByText('timeout acquiring connection after 2000ms')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Incident title' })).toHaveValue('Checkout is slow');
+  });
+
+  it('names a payload that is not an object at all', async () => {
+    serveRaw([logEvidence(EVIDENCE_ID, 'just text')]);
+    renderDetail();
+    expect(await screen.findByText('This evidence could not be shown: evidence: it must be an object')).toBeInTheDocument();
+  });
+
+  it("shows a responder whose properties are malformed with a message instead of its details", async () => {
+    serve(incidentFixture());
+    state.tables.responders = () =>
+      json([
+        {
+          id: 'r1',
+          incident_id: INCIDENT_ID,
+          type: 'system',
+          team_id: null,
+          person_id: null,
+          created_by: null,
+          external_id: null,
+          properties: ['email'],
+          created_at: '2024-03-01T10:00:00Z',
+          acknowledge_time: null,
+          signoff_time: null,
+          close_time: null,
+          deleted_at: null,
+          team: { id: 't1', name: 'DBA', icon: null, spec: 'broken' },
+          person: null,
+        },
+      ]);
+    renderDetail();
+    expect(await screen.findByText("This responder's details could not be shown: properties: it must be an object")).toBeInTheDocument();
+    expect(screen.getByText('DBA')).toBeInTheDocument();
+  });
+
+  it("keeps an emptied title open with 'This field is required' and sends nothing until it has text again", async () => {
+    const user = userEvent.setup();
+    serve(incidentFixture());
+    renderDetail();
+    const title = await screen.findByRole('textbox', { name: 'Incident title' });
+    await user.clear(title);
+    await user.tab();
+    expect(screen.getByRole('alert')).toHaveTextContent('This field is required');
+    expect(title).toHaveValue('');
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(title).toHaveAccessibleDescription('This field is required');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 700)));
+    expect(requests('PATCH', 'incidents')).toHaveLength(0);
+    await user.type(title, 'Checkout fails');
+    await waitFor(() => expect(requests('PATCH', 'incidents')).toHaveLength(1));
+    expect(requests('PATCH', 'incidents')[0]?.body).toEqual({ title: 'Checkout fails' });
+    expect(screen.queryByText('This field is required')).not.toBeInTheDocument();
+  });
+
+  it('shows a long definition-of-done criterion whole, wrapping instead of cutting it short', async () => {
+    const user = userEvent.setup();
+    const criterion = 'Every checkout request answers within 2 seconds for an hour after the index is created';
+    serve(
+      incidentFixture({
+        hypotheses: [
+          hypothesisFixture({
+            evidences: [
+              evidenceFixture({ type: 'comment', description: criterion, definition_of_done: true, check: null, check_id: null, evidence: { comment: criterion } }),
+            ],
+          }),
+        ],
+      }),
+    );
+    renderDetail();
+    await user.click(await screen.findByRole('button', { name: 'Definition of done' }));
+    const list = await screen.findByRole('list', { name: 'Definition of done' });
+    const shown = within(list).getByText(criterion);
+    expect(shown).not.toHaveClass('truncate');
+    expect(shown).toHaveClass('break-words');
+  });
+});
+

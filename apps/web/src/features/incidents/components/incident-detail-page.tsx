@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Tabs } from 'radix-ui';
+import { clsx } from 'clsx';
 import { ChevronRight, Download } from 'lucide-react';
 import { DEBOUNCE_MS, INCIDENT_MESSAGES } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -18,6 +19,7 @@ import { ComponentChips } from './component-chips';
 import { IncidentStatusControl } from './incident-status-control';
 import { SidePanel } from './side-panel';
 import { useDebouncedSave } from './use-debounced-save';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 type TabName = 'comments' | 'action-plan';
 const TAB_PARAM = 'tab';
@@ -53,21 +55,36 @@ function TitleEditor({ incident, canWrite }: { incident: IncidentDetail; canWrit
   const updateIncident = useUpdateIncident(incident.id);
   const [title, setTitle] = useState(incident.title);
   const save = useDebouncedSave((value: string) => updateIncident.mutate({ title: value }), DEBOUNCE_MS.fieldEdit);
-  if (!canWrite) return <h1 className="min-w-0 flex-1 truncate text-lg font-semibold text-gray-900">{incident.title}</h1>;
+  if (!canWrite) return <h1 className="min-w-0 flex-1 basis-64 truncate text-lg font-semibold text-gray-900">{incident.title}</h1>;
+  const isEmpty = title.trim() === '';
   return (
-    <h1 className="min-w-0 flex-1">
-      <input
-        aria-label="Incident title"
-        value={title}
-        onChange={(event) => {
-          setTitle(event.target.value);
-          // The title is required, so an emptied box is not saved.
-          if (event.target.value.trim() !== '') save.schedule(event.target.value.trim());
-        }}
-        onBlur={save.flush}
-        className="w-full rounded px-1 py-0.5 text-lg font-semibold text-gray-900 hover:ring-1 hover:ring-gray-300 focus:outline-2 focus:outline-blue-500"
-      />
-    </h1>
+    <div className="min-w-0 flex-1 basis-64">
+      <h1>
+        <input
+          aria-label="Incident title"
+          aria-invalid={isEmpty || undefined}
+          aria-describedby={isEmpty ? 'incident-title-error' : undefined}
+          value={title}
+          onChange={(event) => {
+            const next = event.target.value;
+            setTitle(next);
+            // The title is required: an emptied box stays open with the message, and nothing typed before it is sent.
+            if (next.trim() === '') save.cancel();
+            else save.schedule(next.trim());
+          }}
+          onBlur={save.flush}
+          className={clsx(
+            'w-full rounded px-1 py-0.5 text-lg font-semibold text-gray-900 hover:ring-1 hover:ring-gray-300 focus:outline-2 focus:outline-blue-500',
+            isEmpty && 'ring-1 ring-red-500',
+          )}
+        />
+      </h1>
+      {isEmpty && (
+        <p id="incident-title-error" role="alert" className="mt-0.5 px-1 text-xs text-red-700">
+          {INCIDENT_MESSAGES.fieldRequired}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -145,6 +162,7 @@ function IncidentView({ incident }: { incident: IncidentDetail }) {
 export function IncidentDetailPage() {
   const { id = '' } = useParams();
   const incident = useIncidentQuery(id);
+  useDocumentTitle(incident.data ? `${incident.data.incident_id} ${incident.data.title}` : 'Incident');
   const { isReady } = usePermissions();
   // Until the roles are known the page would render read-only and then change under the user's hands.
   if (incident.isPending || !isReady) return <DetailSkeleton />;

@@ -95,6 +95,19 @@ describe('Incident list', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('location')).toHaveTextContent('sortBy=name');
   });
 
+  it('sorts by severity rank on the server rather than by the severity names, both ways', async () => {
+    const user = userEvent.setup();
+    renderAt('/incidents', '/incidents', <IncidentListPage />);
+    await waitFor(() => expect(listRequests()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Severity' }));
+    await waitFor(() => expect(lastList()?.get('order')).toMatch(/^severity_rank\./));
+    const first = lastList()?.get('order');
+    expect(['severity_rank.asc,id.asc', 'severity_rank.desc,id.desc']).toContain(first);
+    await user.click(screen.getByRole('button', { name: 'Severity' }));
+    await waitFor(() => expect(lastList()?.get('order')).not.toBe(first));
+    expect(['severity_rank.asc,id.asc', 'severity_rank.desc,id.desc']).toContain(lastList()?.get('order'));
+  });
+
   it('opens the incident when its row is clicked', async () => {
     const user = userEvent.setup();
     state.tables.incidents = () => json([row], { headers: { 'Content-Range': '0-0/1' } });

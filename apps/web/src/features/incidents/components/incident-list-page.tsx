@@ -13,7 +13,7 @@ import {
 } from '@opsdeck/shared';
 import { AvatarStack } from '@/components/avatar/avatar-stack';
 import { Button } from '@/components/button/button';
-import { DataTable } from '@/components/data-table/data-table';
+import { DataTable, type DataTableLayout } from '@/components/data-table/data-table';
 import { Dropdown, type DropdownOption } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
 import { SearchInput } from '@/components/filters/search-input';
@@ -26,6 +26,7 @@ import { useComponentOptionsQuery } from '../api/get-component-options';
 import { useIncidentsQuery, type IncidentListParams, type IncidentSortField } from '../api/get-incidents';
 import { usePeopleQuery } from '../api/get-people';
 import type { IncidentListItem } from '../api/types';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 type SortColumn = 'id' | 'type' | 'severity' | 'status' | 'name' | 'age';
 
@@ -71,8 +72,12 @@ const columns: ColumnDef<IncidentListItem>[] = [
 
 type FilterName = 'type' | 'severity' | 'status' | 'owner' | 'component';
 
+/** On a phone the id and name stay; each further column shows once there is room for it. */
+const NARROW_LAYOUT: DataTableLayout = { grow: 'name', hideBelow: { severity: 390, status: 510, age: 590, responders: 740, type: 870 } };
+
 /** The incident list: filters, paging and sorting live in the query string and are applied by the server. */
 export function IncidentListPage() {
+  useDocumentTitle('Incidents');
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const { can } = usePermissions();
@@ -183,6 +188,7 @@ export function IncidentListPage() {
             onPaginationChange: (next) => update({ page: next.pageIndex === 0 ? null : String(next.pageIndex + 1), pageSize: String(next.pageSize) }),
           }}
           sorting={{ sorting, onSortingChange: handleSortingChange }}
+          layout={NARROW_LAYOUT}
         />
       )}
       {isCreating && <CreateIncidentDialog open onOpenChange={setIsCreating} />}

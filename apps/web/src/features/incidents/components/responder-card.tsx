@@ -69,6 +69,9 @@ export function ResponderCard({ responder, canWrite }: { responder: Responder; c
             <span className="min-w-0 flex-1">
               <span className="block truncate font-medium text-gray-900">{name}</span>
               <span className="block text-xs text-gray-500">{responderTypeOf(responder)}</span>
+              {responder.unreadable !== undefined && (
+                <span className="block text-xs text-red-700">This responder's details could not be shown: {responder.unreadable}</span>
+              )}
             </span>
             <ResponderProgress responder={responder} />
           </span>

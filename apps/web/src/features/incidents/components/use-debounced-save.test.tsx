@@ -29,4 +29,15 @@ describe('useDebouncedSave', () => {
     expect(save).toHaveBeenLastCalledWith('second');
     expect(save).toHaveBeenCalledTimes(2);
   });
+
+  it('drops a pending value when cancelled, so nothing is sent then or later', () => {
+    const save = vi.fn();
+    const { result, unmount } = renderHook(() => useDebouncedSave(save, 500));
+    act(() => result.current.schedule('C'));
+    act(() => result.current.cancel());
+    act(() => vi.advanceTimersByTime(1000));
+    act(() => result.current.flush());
+    unmount();
+    expect(save).not.toHaveBeenCalled();
+  });
 });

@@ -5,6 +5,8 @@ export interface DebouncedSave<T> {
   schedule: (value: T) => void;
   /** Sends a pending value now. */
   flush: () => void;
+  /** Drops a pending value unsent. */
+  cancel: () => void;
 }
 
 /** Edits that save themselves after a pause. A value still pending when the component goes away is sent then. */
@@ -24,6 +26,11 @@ export function useDebouncedSave<T>(save: (value: T) => void, delayMs: number): 
     if (waiting) saveRef.current(waiting.value);
   }, []);
 
+  const cancel = useCallback(() => {
+    clearTimeout(timer.current);
+    pending.current = null;
+  }, []);
+
   const schedule = useCallback(
     (value: T) => {
       pending.current = { value };
@@ -35,5 +42,5 @@ export function useDebouncedSave<T>(save: (value: T) => void, delayMs: number): 
 
   useEffect(() => flush, [flush]);
 
-  return { schedule, flush };
+  return { schedule, flush, cancel };
 }

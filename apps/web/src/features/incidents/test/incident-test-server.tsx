@@ -26,8 +26,8 @@ export const state = {
   recorded: [] as Recorded[],
   /** Answers for GET /api/db/{table}, by table. */
   tables: {} as Record<string, () => Response>,
-  /** Answers for writes, by `${METHOD} ${table}`. */
-  writes: {} as Record<string, () => Response>,
+  /** Answers for writes, by `${METHOD} ${table}`; a promise holds the answer back, e.g. to see an optimistic update. */
+  writes: {} as Record<string, () => Response | Promise<Response>>,
   validate: (): Response => HttpResponse.json({ valid: true }),
 };
 
