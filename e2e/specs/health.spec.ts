@@ -113,6 +113,54 @@ test.describe('health dashboard', () => {
     await expect(page).not.toHaveURL(/checkId=/);
   });
 
+  test('the Uptime tile and the Health Overview chart count the same runs, on a chart with axes and tooltips', async ({ page }) => {
+    await gotoHealth(page);
+    const summary = await page.request.get(`/api/canary/api/summary?query=${encodeURIComponent(FLAPPED)}`);
+    const id = ((await summary.json()) as { checks_summary: { id: string }[] }).checks_summary[0]?.id ?? '';
+    for (const range of ['1h', '1d', '1w']) {
+      const reply = await page.request.get(`/api/canary/api/details?check=${id}&start=${range}`);
+      const detail = (await reply.json()) as { uptime: { passed: number; failed: number }; series: { points: { passed: number; failed: number }[] } };
+      const chart = detail.series.points.reduce((sum, point) => ({ passed: sum.passed + point.passed, failed: sum.failed + point.failed }), { passed: 0, failed: 0 });
+      expect({ passed: detail.uptime.passed, failed: detail.uptime.failed }, range).toEqual(chart);
+    }
+
+    const dialog = await openCheck(page, FLAPPED);
+    const tile = dialog.getByRole('group', { name: 'Uptime' });
+    await expect(tile).toContainText(/\d+ passed/);
+    const [, passed, failed] = /(\d+) passed (\d+) failed/.exec((await tile.textContent()) ?? '') ?? [];
+    const chart = dialog.getByRole('region', { name: 'Health Overview' });
+    await expect(chart.getByTestId('chart-totals')).toHaveText(`${passed} passed · ${failed} failed`);
+    // A time axis, a run count axis and a latency axis.
+    await expect(chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').first()).toHaveText(/\d:\d\d (AM|PM)$/);
+    await expect(chart.locator('.recharts-yAxis-tick-labels')).toHaveCount(2);
+    await expect(chart.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value', { hasText: /\dms$/ }).first()).toBeVisible();
+    const plot = chart.locator('.recharts-wrapper');
+    const box = await plot.boundingBox();
+    if (box === null) throw new Error('the chart has no size');
+    // Over the newest bucket, at the right end of the time axis.
+    await plot.hover({ position: { x: box.width - 70, y: box.height / 2 } });
+    await expect(chart.getByRole('status', { name: 'Bucket details' })).toContainText(/\d+ passed/);
+  });
+
+  test('tab counts follow the filters and a search without match keeps the label filters', async ({ page }) => {
+    await gotoHealth(page, '?tabBy=team');
+    const allTab = page.getByRole('tab', { name: /^All/ });
+    const rows = checksTable(page).locator('tbody tr');
+    await expect(checkRow(page, FAILING)).toBeVisible();
+    const everyCheck = await rows.count();
+    await expect(allTab).toHaveText(`All${everyCheck}`);
+    await page.getByRole('switch', { name: 'Hide Passing' }).click();
+    // Which checks pass depends on the live runs; the tab counts whatever the table is left with.
+    await expect.poll(async () => (await rows.count()) < everyCheck).toBe(true);
+    await expect(allTab).toHaveText(`All${await rows.count()}`);
+
+    await page.getByRole('searchbox', { name: 'Search by name, description, or endpoint' }).fill('no-such-check');
+    await expect(checksTable(page).getByText('No data available')).toBeVisible();
+    await expect(allTab).toHaveText('All0');
+    await page.getByRole('button', { name: /^team/ }).click();
+    await expect(page.getByRole('dialog', { name: 'team filter' }).getByRole('button', { name: 'Include network' })).toBeVisible();
+  });
+
   test('Run Now records a new history row', async ({ page }) => {
     await gotoHealth(page);
     const dialog = await openCheck(page, FOLDER);
@@ -144,7 +192,7 @@ test.describe('health dashboard', () => {
     await expect(checkRow(page, FLAPPED).getByRole('img', { name: 'warning' })).toHaveAttribute('data-color', 'orange');
     await expect(checkRow(page, PASSING)).toHaveCount(0);
     await expect(checkRow(page, FAILING)).toHaveCount(0);
-    const dots = checksTable(page).locator('tbody [data-color]');
+    const dots = checksTable(page).locator('tbody [role="img"][data-color]');
     expect(await dots.count()).toBeGreaterThan(0);
     for (const color of await dots.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-color')))) expect(color).toBe('orange');
   });

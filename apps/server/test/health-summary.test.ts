@@ -187,6 +187,17 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     expect(named.checks_summary.every((check) => check.name.includes('svc-1'))).toBe(true);
   });
 
+  it('offers the label values of every check in scope, whatever the search and the label filters narrow the list to', async () => {
+    const all = await summary('timeRange=1d&pageIndex=0&pageSize=1');
+    expect(all.labels.env).toEqual(['dev', 'prod', 'staging']);
+    const nothing = await summary('timeRange=1d&query=no-such-check&pageIndex=0&pageSize=1');
+    expect(nothing.totalEntries).toBe(0);
+    expect(nothing.labels).toEqual(all.labels);
+    const prod = await summary(`timeRange=1d&labels=${encodeURIComponent('env=prod')}&pageIndex=0&pageSize=1`);
+    expect(prod.totalEntries).toBeLessThan(checkCount);
+    expect(prod.labels).toEqual(all.labels);
+  });
+
   it('refreshes the totals of a range within the staleness bound after new statuses arrive', async () => {
     const before = await summary('timeRange=1d&pageIndex=0&pageSize=1');
     const check = before.checks_summary[0];
@@ -311,6 +322,27 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     it('keeps warnings in view when passing checks are hidden', async () => {
       const shown = await summary('timeRange=1d&hidePassing=true', flapCanaryId);
       expect(shown.checks_summary.map((check) => check.name).sort()).toEqual(['down', 'never', 'recovered']);
+    });
+
+    it('counts each tab with every filter of the page, the status ones included, and keeps a tab that nothing matches', async () => {
+      const failing = await summary('timeRange=1d&tabBy=namespace&hidePassing=true', flapCanaryId);
+      expect(failing.totalEntries).toBe(3);
+      expect(failing.tabs).toEqual([
+        { key: 'All', count: 3 },
+        { key: 'default', count: 3 },
+      ]);
+      const warnings = await summary('timeRange=1d&tabBy=namespace&status=warning', flapCanaryId);
+      expect(warnings.tabs).toEqual([
+        { key: 'All', count: 1 },
+        { key: 'default', count: 1 },
+      ]);
+      const none = await summary('timeRange=1d&tabBy=namespace&status=warning&query=down', flapCanaryId);
+      expect(none.tabs).toEqual([
+        { key: 'All', count: 0 },
+        { key: 'default', count: 0 },
+      ]);
+      // The health counts are per status: the status filters leave them alone, the search does not.
+      expect(none.counts).toEqual({ total: 1, healthy: 0, unhealthy: 1, warning: 0, unknown: 0 });
     });
 
     it('a group of warnings alone is mixed, not unhealthy', async () => {

@@ -14,7 +14,7 @@ import { canaryRowsValidator, canarySpecRunsExec, checkRowsValidator, isExecChec
 import { CheckScheduler } from './check-scheduler';
 import { checkSpecTargets } from './spec-targets';
 import { isValidSchedule } from './schedule';
-import { loadCheckSeries, loadCheckSummary, loadRelationships, loadSummaryJson, type SummaryFilters, type StatsSource } from './summary-queries';
+import { loadCheckRange, loadCheckSummary, loadRelationships, loadSummaryJson, type SummaryFilters, type StatsSource } from './summary-queries';
 import { rangeMinutes, sourceFor } from './time-window';
 import { UptimeWindows, windowKeyFor, WINDOW_REFRESH_AGE_MS } from './uptime-windows';
 
@@ -267,7 +267,8 @@ export const healthPlugin: DomainPlugin = {
           tags: ['health'],
           description:
             'Check detail: {check (as in the summary, plus spec and spec_yaml), uptime {passed, failed, percentage}, latency {p95, p97, p99}, ' +
-            'series {bucket, points [{time, passed, failed, duration_avg, duration_max}]}, relationships {configs, components}}',
+            'series {bucket, points [{time, passed, failed, duration_avg, duration_max}]}, relationships {configs, components}}. ' +
+            'Uptime, latency and series cover exactly [since, now] and are read together: the uptime is the sum of the points.',
           querystring: z.object({ check: z.uuid(), start: z.string().default(DEFAULT_RANGE) }),
         },
       },
@@ -278,12 +279,15 @@ export const healthPlugin: DomainPlugin = {
         if (summary === null) throw errors.notFound('Check');
         const specRow = await pool.query<{ spec: Record<string, unknown> }>('select spec from checks where id = $1', [summary.id]);
         const spec = specRow.rows[0]?.spec ?? {};
-        const total = summary.uptime.passed + summary.uptime.failed;
+        // The tiles, the chart and the check's warning state all read this one set of rows.
+        const range = await loadCheckRange(pool, summary.id, since, minutes);
+        const { passed, failed } = range.uptime;
+        const health = summary.status === 'healthy' ? (failed > 0 ? 'warning' : 'healthy') : summary.health;
         return {
-          check: { ...summary, spec, spec_yaml: stringify({ [summary.type]: [spec] }) },
-          uptime: { ...summary.uptime, percentage: total === 0 ? null : (summary.uptime.passed / total) * 100 },
-          latency: summary.latency,
-          series: await loadCheckSeries(pool, summary.id, source, since, minutes),
+          check: { ...summary, health, uptime: range.uptime, latency: range.latency, spec, spec_yaml: stringify({ [summary.type]: [spec] }) },
+          uptime: { passed, failed, percentage: passed + failed === 0 ? null : (passed / (passed + failed)) * 100 },
+          latency: range.latency,
+          series: range.series,
           relationships: await loadRelationships(pool, summary.id),
           timeRange: { key: request.query.start, since: since.toISOString(), source },
         };

@@ -115,15 +115,17 @@ function healthSql(stats: StatsSource, params: Params): { join: string; columns:
 /**
  * The filters on checks as plain conditions, only those asked for: each is then cheap for the planner to estimate
  * (a generic form with every filter made optional looks expensive enough to start JIT compilation, which alone
- * costs more than the whole query).
+ * costs more than the whole query). `scope` holds the filters that choose which checks the page is about, not the
+ * search and label filters a person narrows it with: the label options come from the scope, so no search empties them.
  */
-function filterSql(filters: SummaryFilters, params: Params): string {
+function filterSql(filters: SummaryFilters, params: Params): { scope: string; all: string } {
   const conditions: string[] = [];
   if (!filters.includeDeleted) conditions.push('k.deleted_at is null');
   if (filters.checkIds !== null) conditions.push(`k.id = any(${params.bind(filters.checkIds, 'uuid[]')})`);
   if (filters.canaryId !== null) conditions.push(`k.canary_id = ${params.bind(filters.canaryId, 'uuid')}`);
   if (filters.agentId !== null) conditions.push(`k.agent_id = ${params.bind(filters.agentId, 'uuid')}`);
   if (filters.types !== null) conditions.push(`k.type = any(${params.bind(filters.types, 'text[]')})`);
+  const scope = conditions.length === 0 ? 'true' : conditions.join('\n         and ');
   if (filters.query !== null) {
     const pattern = params.bind(`%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text');
     conditions.push(`(k.name ilike ${pattern} or k.description ilike ${pattern} or k.endpoint ilike ${pattern} or c.name ilike ${pattern})`);
@@ -134,7 +136,7 @@ function filterSql(filters: SummaryFilters, params: Params): string {
   for (const [key, values] of Object.entries(filters.labelsExclude)) {
     conditions.push(`not coalesce((k.labels ->> ${params.bind(key, 'text')}) = any(${params.bind(values, 'text[]')}), false)`);
   }
-  return conditions.length === 0 ? 'true' : conditions.join('\n         and ');
+  return { scope, all: conditions.length === 0 ? 'true' : conditions.join('\n         and ') };
 }
 
 /** The Tab By value of a check: namespace ('none' when unset), agent name ('local' without one), or a label value. */
@@ -229,7 +231,9 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
     // Only strictly healthy checks pass: a warning failed in the range and stays in view.
     ...(view.hidePassing ? [`t.status_key <> 'healthy'`] : []),
   ];
+  const statusMatch = statusConditions.length === 0 ? 'true' : statusConditions.join(' and ');
   const health = healthSql(stats, params);
+  const filter = filterSql(filters, params);
   return `with base as materialized (
       select k.id, k.name, k.canary_id, c.name as canary_name, k.namespace, k.agent_id, a.name as agent_name, k.type, k.icon,
              k.endpoint, k.description, k.owner, k.labels, k.status, k.severity, k.last_runtime, k.next_runtime,
@@ -239,13 +243,13 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
         join canaries c on c.id = k.canary_id
         left join agents a on a.id = k.agent_id
         ${health.join}
-       where ${filterSql(filters, params)}
+       where ${filter.all}
     ), in_tab as not materialized (
       select * from base b ${tabbed ? `where b.tab_key = ${params.bind(view.tab, 'text')}` : ''}
     ), selected as not materialized (
       select t.*, ${groupKeySql(view.groupBy, params)} as group_key
         from in_tab t
-       ${statusConditions.length === 0 ? '' : `where ${statusConditions.join(' and ')}`}
+       where ${statusMatch}
     ), page as (
       ${pageSql(statsJoin(stats, params), orderBy(view.sortBy, view.sortDesc), statsFirst, params.bind(view.offset, 'integer'), params.bind(view.limit, 'integer'))}
     )
@@ -260,10 +264,11 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
       'tabs', ${
         view.tabBy === null
           ? `'[]'::json`
-          : `(select json_agg(json_build_object('key', t.key, 'count', t.n) order by t.o, t.key)
-                 from (select 'All' as key, count(*) as n, 0 as o from base
+          : // Every tab stays, its count what it would show: the filters of the page, the status ones included.
+            `(select json_agg(json_build_object('key', x.key, 'count', x.n) order by x.o, x.key)
+                 from (select 'All' as key, count(*) filter (where ${statusMatch}) as n, 0 as o from base t
                        union all
-                       select tab_key, count(*), 1 from base group by tab_key) t)`
+                       select t.tab_key, count(*) filter (where ${statusMatch}), 1 from base t group by t.tab_key) x)`
       },
       'groups', ${
         view.groupBy === null
@@ -282,7 +287,7 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
       -- Checks share few label sets: each distinct set is taken apart once.
       'labels', (select coalesce(json_object_agg(l.key, l.vals order by l.key), '{}'::json)
                    from (select e.key, json_agg(distinct e.value order by e.value) as vals
-                           from (select distinct b.labels from base b) d cross join lateral jsonb_each_text(d.labels) e
+                           from (select distinct k.labels from checks k where ${filter.scope}) d cross join lateral jsonb_each_text(d.labels) e
                           group by e.key) l),
       'timeRange', ${params.bind(JSON.stringify(timeRange), 'json')}
     )::text as body`;
@@ -340,31 +345,110 @@ export interface SeriesPoint {
   duration_max: number | null;
 }
 
-/** The Health Overview series of one check: raw rows binned for short ranges, rollup buckets for long ones. */
-export async function loadCheckSeries(pool: pg.Pool, checkId: string, source: RangeSource, since: Date, rangeMinutes: number): Promise<{ bucket: string; points: SeriesPoint[] }> {
-  if (source === 'raw' || rangeMinutes <= 360) {
-    // About 60 points, on whole minutes.
-    const stepMinutes = Math.max(1, Math.ceil(rangeMinutes / 60));
-    const result = await pool.query<SeriesPoint>(
-      `select date_bin(make_interval(mins => $3), s.time, timestamptz '2000-01-01 00:00:00+00') as time,
-              (count(*) filter (where s.status))::integer as passed, (count(*) filter (where not s.status))::integer as failed,
-              round(avg(s.duration))::integer as duration_avg, max(s.duration) as duration_max
-         from check_statuses s where s.check_id = $1 and s.time >= $2
-        group by 1 order by 1`,
-      [checkId, since.toISOString(), stepMinutes],
-    );
-    return { bucket: `${stepMinutes}m`, points: result.rows };
-  }
-  const daily = rangeMinutes > 30 * 1440;
-  const result = await pool.query<SeriesPoint>(
-    daily
-      ? `select bucket as time, passed, failed, (duration_sum / nullif(total, 0))::integer as duration_avg, duration_max
-           from check_statuses_1d where check_id = $1 and bucket >= date_trunc('day', $2::timestamptz, 'UTC') order by bucket`
-      : `select bucket as time, passed, failed, (duration_sum / nullif(total, 0))::integer as duration_avg, duration_max
-           from check_statuses_1h where check_id = $1 and bucket >= date_trunc('hour', $2::timestamptz, 'UTC') order by bucket`,
-    [checkId, since.toISOString()],
-  );
-  return { bucket: daily ? '1d' : '1h', points: result.rows };
+/** Uptime, latency and the Health Overview series of one check over exactly [since, now]. */
+export interface CheckRange {
+  uptime: { passed: number; failed: number };
+  latency: { p95: number | null; p97: number | null; p99: number | null };
+  series: { bucket: string; points: SeriesPoint[] };
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Ranges up to this are drawn in minute bins from the raw rows: an hourly bucket cannot be split. */
+const RAW_SERIES_MAX_MINUTES = 360;
+/** Ranges beyond this are drawn in daily buckets, shorter ones in hourly buckets. */
+const HOURLY_SERIES_MAX_MINUTES = 30 * 1440;
+/** Unix time is a whole number of UTC hours and days from the epoch, so rounding it up lands on a UTC boundary. */
+const ceilTo = (ms: number, unit: number): Date => new Date(Math.ceil(ms / unit) * unit);
+
+/** One row per raw status in [since, upTo) as a piece of chart bucket `time`, its duration in a histogram slot. */
+function rawPieces(time: string, upTo: string): string {
+  return `select ${time} as time, count(*)::integer as total, (count(*) filter (where s.status))::integer as passed,
+                 coalesce(sum(s.duration), 0)::bigint as duration_sum, max(s.duration) as duration_max,
+                 check_histogram_sum(check_histogram_slot(width_bucket(s.duration, check_duration_bounds()) + 1, 1)) as histogram
+            from check_statuses s
+           where s.check_id = $1 and s.time >= $2 and s.time < ${upTo}
+           group by 1`;
+}
+
+function rollupPieces(table: 'check_statuses_1h' | 'check_statuses_1d', time: string, from: string, upTo: string | null): string {
+  return `select ${time}, r.total, r.passed, r.duration_sum, r.duration_max, r.duration_histogram
+            from ${table} r
+           where r.check_id = $1 and r.bucket >= ${from}${upTo === null ? '' : ` and r.bucket < ${upTo}`}`;
+}
+
+/**
+ * The pieces a range is made of, each tagged with the chart bucket it falls in: rollup buckets wholly inside the range,
+ * and for the partial buckets at its start the finer rows below them (hours of the first day, raw rows of the first
+ * hour). $1 check, $2 since, $3 the first hour boundary at or after since, $4 the first day boundary.
+ */
+const HOURLY_PIECES = `${rawPieces(`date_trunc('hour', $2::timestamptz, 'UTC')`, '$3')}
+   union all ${rollupPieces('check_statuses_1h', 'r.bucket', '$3', null)}`;
+const DAILY_PIECES = `${rawPieces(`date_trunc('day', $2::timestamptz, 'UTC')`, '$3')}
+   union all ${rollupPieces('check_statuses_1h', `date_trunc('day', r.bucket, 'UTC')`, '$3', '$4')}
+   union all ${rollupPieces('check_statuses_1d', 'r.bucket', '$4', null)}`;
+
+function rangeSql(pieces: string): string {
+  return `with pieces as (${pieces}),
+    buckets as (
+      select p.time, sum(p.total)::integer as total, sum(p.passed)::integer as passed, sum(p.duration_sum) as duration_sum,
+             max(p.duration_max) as duration_max
+        from pieces p where p.total > 0 group by p.time
+    )
+    select (select coalesce(json_agg(json_build_object('time', ${iso('b.time')}, 'passed', b.passed, 'failed', b.total - b.passed,
+                                                        'duration_avg', round(b.duration_sum::numeric / b.total)::integer,
+                                                        'duration_max', b.duration_max) order by b.time), '[]'::json)
+              from buckets b) as points,
+           (select check_duration_percentiles(check_histogram_sum(p.histogram), max(p.duration_max)) from pieces p) as pct`;
+}
+
+const HOURLY_RANGE = rangeSql(HOURLY_PIECES);
+const DAILY_RANGE = rangeSql(DAILY_PIECES);
+
+/** About 60 bins on whole minutes, and the exact percentiles of the raw durations. */
+const RAW_RANGE = `with bins as (
+      select date_bin(make_interval(mins => $3), s.time, timestamptz '2000-01-01 00:00:00+00') as time,
+             count(*)::integer as total, (count(*) filter (where s.status))::integer as passed,
+             coalesce(sum(s.duration), 0)::bigint as duration_sum, max(s.duration) as duration_max
+        from check_statuses s where s.check_id = $1 and s.time >= $2
+       group by 1
+    )
+    select (select coalesce(json_agg(json_build_object('time', ${iso('b.time')}, 'passed', b.passed, 'failed', b.total - b.passed,
+                                                        'duration_avg', round(b.duration_sum::numeric / b.total)::integer,
+                                                        'duration_max', b.duration_max) order by b.time), '[]'::json)
+              from bins b) as points,
+           (select array[percentile_disc(0.95) within group (order by s.duration), percentile_disc(0.97) within group (order by s.duration),
+                         percentile_disc(0.99) within group (order by s.duration)]
+              from check_statuses s where s.check_id = $1 and s.time >= $2) as pct`;
+
+/**
+ * Uptime, latency and the Health Overview series of a check over exactly [since, now], from one statement so they
+ * describe the same rows: the uptime is the sum of the series' buckets. Short ranges bin raw rows; longer ones read
+ * the rollups, with finer rows only for the partial bucket at the range's start, so a range neither reaches back to
+ * the start of that bucket nor scans raw rows beyond its first hour.
+ */
+export async function loadCheckRange(pool: pg.Pool, checkId: string, since: Date, rangeMinutes: number): Promise<CheckRange> {
+  const start = since.toISOString();
+  const hourEdge = ceilTo(since.getTime(), HOUR_MS).toISOString();
+  const daily = rangeMinutes > HOURLY_SERIES_MAX_MINUTES;
+  const stepMinutes = Math.max(1, Math.ceil(rangeMinutes / 60));
+  const [sql, values, bucket] =
+    rangeMinutes <= RAW_SERIES_MAX_MINUTES
+      ? [RAW_RANGE, [checkId, start, stepMinutes], `${stepMinutes}m`]
+      : daily
+        ? [DAILY_RANGE, [checkId, start, hourEdge, ceilTo(since.getTime(), DAY_MS).toISOString()], '1d']
+        : [HOURLY_RANGE, [checkId, start, hourEdge], '1h'];
+  const result = await pool.query<{ points: SeriesPoint[]; pct: Array<number | null> | null }>(sql, values);
+  const points = result.rows[0]?.points ?? [];
+  const pct = result.rows[0]?.pct ?? [];
+  return {
+    uptime: {
+      passed: points.reduce((sum, point) => sum + point.passed, 0),
+      failed: points.reduce((sum, point) => sum + point.failed, 0),
+    },
+    latency: { p95: pct[0] ?? null, p97: pct[1] ?? null, p99: pct[2] ?? null },
+    series: { bucket, points },
+  };
 }
 
 export interface CheckRelationships {

@@ -50,8 +50,11 @@ export function makeSummary(checks: CheckSummary[], overrides: Partial<HealthSum
   };
 }
 
+/** The detail of a check, its series split in two minutes whose runs add up to the check's uptime, as the server's do. */
 export function makeDetail(check: CheckSummary, overrides: Partial<CheckDetail> = {}): CheckDetail {
   const total = check.uptime.passed + check.uptime.failed;
+  const firstPassed = Math.ceil(check.uptime.passed / 2);
+  const firstFailed = Math.floor(check.uptime.failed / 2);
   return {
     check: { ...check, spec: { url: 'http://example' }, spec_yaml: `${check.type}:\n  - url: http://example\n` },
     uptime: { ...check.uptime, percentage: total === 0 ? null : (check.uptime.passed / total) * 100 },
@@ -59,8 +62,8 @@ export function makeDetail(check: CheckSummary, overrides: Partial<CheckDetail> 
     series: {
       bucket: '1m',
       points: [
-        { time: '2024-05-01T10:00:00Z', passed: 5, failed: 0, duration_avg: 100, duration_max: 140 },
-        { time: '2024-05-01T10:01:00Z', passed: 4, failed: 1, duration_avg: 120, duration_max: 180 },
+        { time: '2024-05-01T10:00:00Z', passed: firstPassed, failed: firstFailed, duration_avg: 100, duration_max: 140 },
+        { time: '2024-05-01T10:01:00Z', passed: check.uptime.passed - firstPassed, failed: check.uptime.failed - firstFailed, duration_avg: 120, duration_max: 180 },
       ],
     },
     relationships: { configs: [], components: [] },

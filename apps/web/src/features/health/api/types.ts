@@ -21,10 +21,10 @@ export interface HealthSummary {
   totalEntries: number;
   /** Counts inside the selected tab, before the status filters. */
   counts: { total: number; healthy: number; unhealthy: number; warning: number; unknown: number };
-  /** 'All' first, then the tab keys alphabetically. */
+  /** 'All' first, then the tab keys alphabetically; each counts the checks passing every filter, the status ones included. */
   tabs: { key: string; count: number }[];
   groups: SummaryGroup[];
-  /** Every label key on the checks with its values, for the label filters. */
+  /** Every label key with its values on the checks in scope, whatever the search and label filters: the filter options. */
   labels: Record<string, string[]>;
 }
 

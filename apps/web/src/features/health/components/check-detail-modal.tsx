@@ -90,7 +90,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
   const relationships = detail.data ? relationshipRows(detail.data.relationships) : [];
   const activeTab = tab === 'graph' && !isShort ? 'history' : tab;
   const labels = Object.entries(check?.labels ?? initialCheck?.labels ?? {});
-  const chart = <HealthOverviewChart points={detail.data?.series.points ?? []} isLoading={detail.isPending} />;
+  const chart = <HealthOverviewChart points={detail.data?.series.points ?? []} bucket={detail.data?.series.bucket ?? ''} isLoading={detail.isPending} />;
 
   const footer = check ? (
     <>

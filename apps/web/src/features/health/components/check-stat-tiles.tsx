@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { formatDate, formatPercent, formatRelativeTime, isZeroDate } from '@opsdeck/shared';
+import { formatDate, formatRelativeTime, isZeroDate } from '@opsdeck/shared';
 import { SeverityBadge } from '@/components/status/severity-badge';
 import type { CheckDetail } from '../api/types';
-import { formatLatency, progressColor } from '../utils/check-format';
+import { formatLatency } from '../utils/check-format';
+import { UptimeText } from './uptime-text';
 
 export interface CheckStatTilesProps {
   detail: CheckDetail;
@@ -27,19 +28,13 @@ function when(value: string | null, now: Date): ReactNode {
   return <time dateTime={value} title={formatDate(value)}>{future ? `in ${relative}` : `${relative} ago`}</time>;
 }
 
-const UPTIME_COLORS = { red: 'text-red-600', orange: 'text-orange-600', green: 'text-green-700' } as const;
-
 /** Uptime with passed and failed, latency 95/97/99%, severity, last run, transitioned, next run (spec 001 §2.3). */
 export function CheckStatTiles({ detail, rangeControl, now = new Date() }: CheckStatTilesProps) {
   const { uptime, latency, check } = detail;
   return (
     <div className="flex flex-wrap items-stretch gap-2">
       <Tile label="Uptime">
-        {uptime.percentage === null ? (
-          '–'
-        ) : (
-          <span className={UPTIME_COLORS[progressColor(uptime.percentage)]}>{formatPercent(Number(uptime.percentage.toFixed(1)))}</span>
-        )}
+        <UptimeText percentage={uptime.percentage} />
         <span className="ml-2 text-xs font-normal">
           <span className="text-green-700">{uptime.passed} passed</span> <span className="text-red-600">{uptime.failed} failed</span>
         </span>

@@ -3,8 +3,9 @@ import { Button } from '@/components/button/button';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { HealthDot } from '@/components/status/health-dot';
 import type { CheckHealth, CheckSummary, SummaryGroup } from '../api/types';
-import { formatLatency, formatUptime } from '../utils/check-format';
+import { formatLatency, uptimePercentage } from '../utils/check-format';
 import { GROUP_HEALTH_STATUS, groupLabel, membersByGroup } from './health-rows';
+import { UptimeText } from './uptime-text';
 
 export interface HealthCheckCardsProps {
   checks: readonly CheckSummary[];
@@ -42,7 +43,9 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen: () => void 
         </span>
         <span className="truncate text-xs text-gray-500">{check.canary_name}</span>
         <span className="flex gap-3 text-xs text-gray-700">
-          <span>Uptime {formatUptime(check.uptime) || '–'}</span>
+          <span>
+            Uptime <UptimeText percentage={uptimePercentage(check.uptime)} />
+          </span>
           <span>Latency {formatLatency(check.latency.p95) || '–'}</span>
         </span>
       </button>

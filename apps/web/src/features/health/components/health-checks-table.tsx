@@ -2,11 +2,12 @@ import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { clsx } from 'clsx';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { CountBadge } from '@/components/count-badge/count-badge';
-import { DataTable, type DataTablePagination } from '@/components/data-table/data-table';
+import { DataTable, type DataTableLayout, type DataTablePagination } from '@/components/data-table/data-table';
 import { HealthDot } from '@/components/status/health-dot';
 import type { SummarySortKey } from '../api/get-health-summary';
-import { formatLatency, formatUptime, progressColor, PROGRESS_TEXT_CLASSES, transitionAge, uptimePercentage } from '../utils/check-format';
+import { formatLatency, transitionAge, uptimePercentage } from '../utils/check-format';
 import { GROUP_HEALTH_STATUS, groupLabel, type HealthRow } from './health-rows';
+import { UptimeText } from './uptime-text';
 
 export interface HealthChecksTableProps {
   rows: HealthRow[];
@@ -23,6 +24,9 @@ export interface HealthChecksTableProps {
 function rowId(row: HealthRow): string {
   return row.kind === 'group' ? `group:${row.group.key}` : row.check.id;
 }
+
+/** On a phone the check's name and health stay; each further column shows once there is room for it. */
+const NARROW_LAYOUT: DataTableLayout = { grow: 'name', hideBelow: { uptime: 430, latency: 530, last_transition_time: 640 } };
 
 function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow>[] {
   return [
@@ -96,12 +100,7 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
       header: 'Uptime',
       accessorFn: (row) => (row.kind === 'group' ? null : uptimePercentage(row.check.uptime)),
       size: 100,
-      cell: ({ row: { original } }) => {
-        if (original.kind === 'group') return null;
-        const percentage = uptimePercentage(original.check.uptime);
-        if (percentage === null) return null;
-        return <span className={PROGRESS_TEXT_CLASSES[progressColor(percentage)]}>{formatUptime(original.check.uptime)}</span>;
-      },
+      cell: ({ row: { original } }) => (original.kind === 'group' ? null : <UptimeText percentage={uptimePercentage(original.check.uptime)} empty="" />),
     },
     {
       id: 'latency',
@@ -144,6 +143,7 @@ export function HealthChecksTable({ rows, isLoading, sortBy, sortDesc, onSortCha
       growPageSize={pagination !== undefined}
       maxHeight="calc(100vh - 16rem)"
       emptyText="No data available"
+      layout={NARROW_LAYOUT}
     />
   );
 }

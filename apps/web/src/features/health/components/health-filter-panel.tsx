@@ -37,7 +37,7 @@ export function HealthFilterPanel({ hidePassing, onHidePassingChange, labels, la
   const keys = Object.keys(labels);
 
   return (
-    <aside aria-label="Check filters" className="flex w-60 shrink-0 flex-col gap-5 overflow-y-auto border-r border-gray-200 pr-4">
+    <aside aria-label="Check filters" className="flex shrink-0 flex-row flex-wrap gap-x-8 gap-y-3 border-b border-gray-200 pb-3 xl:w-60 xl:flex-col xl:flex-nowrap xl:gap-5 xl:overflow-y-auto xl:border-r xl:border-b-0 xl:pr-4 xl:pb-0">
       <section className="flex flex-col gap-2">
         <h2 className="text-xs font-semibold text-gray-500 uppercase">Filter by Health</h2>
         <div className="flex items-center gap-2 text-sm text-gray-800">

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -176,6 +176,73 @@ describe('Health dashboard', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('switch', { name: 'critical' }));
     await waitFor(() => expect(lastSummary().get('labels')).toBe('env=prod,!env=staging,critical=true'));
     expect(currentSearch(probe()).get('labels')).toBe('env=prod:1,env=staging:-1,critical=true:1');
+  });
+
+  it('shows the tab counts of the filtered list: Hide Passing brings All down to the checks left in view', async () => {
+    const user = userEvent.setup();
+    summaryResponse = (url) => {
+      const shown = url.searchParams.get('hidePassing') === 'true' ? [backup] : checks;
+      return HttpResponse.json(
+        makeSummary(shown, {
+          labels,
+          tabs: [
+            { key: 'All', count: shown.length },
+            { key: 'default', count: shown.length },
+          ],
+        }),
+      );
+    };
+    renderAtHealth(<HealthPage />);
+    const tablist = await screen.findByRole('tablist', { name: 'Check tabs' });
+    await waitFor(() => expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All3', 'default3']));
+    await user.click(screen.getByRole('switch', { name: 'Hide Passing' }));
+    await waitFor(() => expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All1', 'default1']));
+    const table = screen.getByRole('table', { name: 'Health checks' });
+    expect(within(table).queryByText('api/healthz')).not.toBeInTheDocument();
+    expect(within(table).getByText('api/backup')).toBeInTheDocument();
+  });
+
+  it('counts in a lone All tab the checks that pass the status filters, not every check', async () => {
+    summaryResponse = () =>
+      HttpResponse.json(makeSummary([backup], { labels, tabs: [], counts: { total: 3, healthy: 2, unhealthy: 1, warning: 0, unknown: 0 } }));
+    renderAtHealth(<HealthPage />, '/health?status=unhealthy');
+    const tablist = await screen.findByRole('tablist', { name: 'Check tabs' });
+    await waitFor(() => expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All1']));
+  });
+
+  it('keeps the label filter options when a search matches nothing, and offers values no row shows', async () => {
+    const user = userEvent.setup();
+    summaryResponse = (url) => HttpResponse.json(makeSummary(url.searchParams.has('query') ? [] : [api, backup], { labels }));
+    renderAtHealth(<HealthPage />);
+    await screen.findByText('api/healthz');
+    await user.type(screen.getByRole('searchbox'), 'no-such-check');
+    await waitFor(() => expect(lastSummary().get('query')).toBe('no-such-check'));
+    expect(await screen.findByText('No data available')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'critical' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^env/ }));
+    const panel = await screen.findByRole('dialog', { name: 'env filter' });
+    // Every row is prod, the options come from the checks in scope.
+    expect(within(panel).getByRole('button', { name: 'Include staging' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Include prod' })).toBeInTheDocument();
+  });
+
+  it('colours uptime by the progress thresholds 75 and 90 in the table and the cards', async () => {
+    const flaky = makeCheck({ id: 'a0000000-0000-4000-8000-000000000004', name: 'api/flaky', uptime: { passed: 80, failed: 20 } });
+    // 89.96 % is shown as 90 %, and coloured as what it shows.
+    const almost = makeCheck({ id: 'a0000000-0000-4000-8000-000000000005', name: 'api/almost', status: 'unhealthy', uptime: { passed: 8996, failed: 1004 } });
+    summaryResponse = () => HttpResponse.json(makeSummary([api, backup, flaky, almost], { labels }));
+    renderAtHealth(<HealthPage />);
+    const table = await screen.findByRole('table', { name: 'Health checks' });
+    const colourOf = async (scope: HTMLElement, text: string): Promise<string | null> => (await within(scope).findByText(text)).getAttribute('data-color');
+    expect(await colourOf(table, '99%')).toBe('green');
+    expect(await colourOf(table, '10%')).toBe('red');
+    expect(await colourOf(table, '80%')).toBe('orange');
+    expect(await colourOf(table, '90%')).toBe('green');
+    cleanup();
+    renderAtHealth(<HealthPage />, '/health?layout=card');
+    const cards = await screen.findByRole('list', { name: 'Health checks' });
+    expect(await colourOf(cards, '10%')).toBe('red');
+    expect(await colourOf(cards, '80%')).toBe('orange');
   });
 
   it('searches by name, description or endpoint once typing pauses', async () => {

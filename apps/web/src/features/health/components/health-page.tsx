@@ -21,6 +21,7 @@ import { HealthPivotTable } from './health-pivot-table';
 import { buildHealthRows } from './health-rows';
 import { HealthTabs } from './health-tabs';
 import { RefreshRateControl } from './refresh-rate-control';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const EMPTY_SUMMARY: HealthSummary = {
   checks_summary: [],
@@ -38,6 +39,7 @@ const LAYOUTS: { value: HealthLayout; label: string; icon: typeof Table2 }[] = [
 
 /** The health dashboard (spec 001 §2.2): filtering, grouping and counting happen on the server. */
 export function HealthPage() {
+  useDocumentTitle('Health');
   const { params, update } = useHealthPageParams();
   const rangeMinutes = TIME_RANGE_MINUTES[params.timeRange];
   const refresh = useRefreshRate(rangeMinutes);
@@ -69,7 +71,8 @@ export function HealthPage() {
   const data = summary.data ?? EMPTY_SUMMARY;
   const isLoading = summary.isPending;
   const labelKeys = Object.keys(data.labels);
-  const tabs = data.tabs.length > 0 ? data.tabs : [{ key: ALL_TAB, count: data.counts.total }];
+  // data.counts are per health before the status filters; a tab counts the rows it shows.
+  const tabs = data.tabs.length > 0 ? data.tabs : [{ key: ALL_TAB, count: data.totalEntries }];
   const matrix = useMemo(
     () => (pivotBy === null ? null : buildPivotMatrix(data.checks_summary, pivotBy, params.pivotLabel, groupBy)),
     [data.checks_summary, pivotBy, params.pivotLabel, groupBy],
@@ -106,7 +109,7 @@ export function HealthPage() {
             {data.counts.unknown > 0 ? `, ${data.counts.unknown} unknown` : ''}
           </p>
         )}
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex flex-wrap items-center gap-2">
           <div role="group" aria-label="Layout" className="inline-flex rounded-md ring-1 ring-gray-300">
             {LAYOUTS.map(({ value, label, icon: Icon }) => (
               <button
@@ -125,7 +128,7 @@ export function HealthPage() {
           <RefreshRateControl rate={refresh.rate} onChange={refresh.setRate} rangeMinutes={rangeMinutes} />
         </div>
       </header>
-      <div className="flex min-h-0 flex-1 gap-4">
+      <div className="flex min-h-0 flex-1 flex-col gap-4 xl:flex-row">
         <HealthFilterPanel
           hidePassing={params.hidePassing}
           onHidePassingChange={(hidePassing) => update({ hidePassing: String(hidePassing), pageSize: null })}

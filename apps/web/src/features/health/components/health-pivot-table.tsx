@@ -5,8 +5,9 @@ import { CountBadge } from '@/components/count-badge/count-badge';
 import { DataTable } from '@/components/data-table/data-table';
 import { HealthDot } from '@/components/status/health-dot';
 import type { CheckSummary } from '../api/types';
-import { formatLatency, formatUptime, formatUptimePercentage, progressColor, PROGRESS_TEXT_CLASSES } from '../utils/check-format';
+import { formatLatency, formatUptimePercentage, uptimePercentage } from '../utils/check-format';
 import type { PivotCell, PivotCellType, PivotMatrix, PivotRow } from '../utils/pivot';
+import { UptimeText } from './uptime-text';
 
 export interface HealthPivotTableProps {
   matrix: PivotMatrix;
@@ -35,7 +36,7 @@ function CellValue({ cell, cellType }: { cell: PivotCell; cellType: PivotCellTyp
     case 'health':
       return <HealthDot status={cell.health} />;
     case 'uptime':
-      return cell.uptime === null ? <span>-</span> : <span className={PROGRESS_TEXT_CLASSES[progressColor(cell.uptime)]}>{formatUptimePercentage(cell.uptime)}</span>;
+      return <UptimeText percentage={cell.uptime} empty="-" />;
     case 'latency':
       return <span>{cell.p95 === null ? '-' : formatLatency(cell.p95)}</span>;
   }
@@ -49,7 +50,9 @@ function CheckChoice({ check, onOpen }: { check: CheckSummary; onOpen: () => voi
           <HealthDot status={check.health} />
           <span className="min-w-0 flex-1 truncate">{check.name}</span>
           <span className="truncate text-xs text-gray-500">{check.canary_name}</span>
-          <span className="text-xs text-gray-700">{formatUptime(check.uptime) || '-'}</span>
+          <span className="text-xs">
+            <UptimeText percentage={uptimePercentage(check.uptime)} empty="-" />
+          </span>
         </button>
       </Popover.Close>
     </li>

@@ -6,20 +6,20 @@ export function uptimePercentage(uptime: { passed: number; failed: number }): nu
   return total === 0 ? null : (uptime.passed / total) * 100;
 }
 
-export function formatUptimePercentage(percentage: number): string {
-  return formatPercent(Number(percentage.toFixed(1)));
+/** An uptime as it is shown, to one decimal: 89.96 is shown, and coloured, as 90 %. */
+export function roundedUptime(percentage: number): number {
+  return Number(percentage.toFixed(1));
 }
 
-export function formatUptime(uptime: { passed: number; failed: number }): string {
-  const percentage = uptimePercentage(uptime);
-  return percentage === null ? '' : formatUptimePercentage(percentage);
+export function formatUptimePercentage(percentage: number): string {
+  return formatPercent(roundedUptime(percentage));
 }
 
 export type ProgressColor = 'red' | 'orange' | 'green';
 
 export const PROGRESS_TEXT_CLASSES: Record<ProgressColor, string> = { red: 'text-red-600', orange: 'text-orange-600', green: 'text-green-700' };
 
-/** Progress colour thresholds 75 and 90 (spec 001 §9). */
+/** Progress colour thresholds 75 and 90 (spec 001 §9): below 75 red, below 90 orange, green from 90. */
 export function progressColor(percentage: number): ProgressColor {
   if (percentage < 75) return 'red';
   if (percentage < 90) return 'orange';

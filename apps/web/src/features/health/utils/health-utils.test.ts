@@ -3,7 +3,7 @@ import { defaultCheckRange, FALLBACK_CHECK_RANGE } from './default-check-range';
 import { DURATION_FILTER_OPTIONS, parseDurationFilter } from './duration-filter';
 import { groupByOptions, groupKeyOf, isBooleanLabel, tabByOptions } from './grouping';
 import { applyHealthParams, parseHealthParams } from './use-health-page-params';
-import { historyMessage, transitionAge } from './check-format';
+import { formatUptimePercentage, historyMessage, progressColor, roundedUptime, transitionAge, uptimePercentage } from './check-format';
 import { buildPivotMatrix, parsePivotOption, pivotByOptions, pivotOptionValue } from './pivot';
 import { makeCheck } from '../health-test-support';
 
@@ -70,6 +70,32 @@ describe('grouping', () => {
     expect(isBooleanLabel(['false', 'true'])).toBe(true);
     expect(isBooleanLabel(['true', 'yes'])).toBe(false);
     expect(isBooleanLabel([])).toBe(false);
+  });
+});
+
+describe('progressColor', () => {
+  it.each([
+    [0, 'red'],
+    [50, 'red'],
+    [74.9, 'red'],
+    [75, 'orange'],
+    [89.9, 'orange'],
+    [90, 'green'],
+    [99.5, 'green'],
+    [100, 'green'],
+  ] as const)('colours %d %% %s: red below 75, orange below 90, green from 90', (percentage, color) => {
+    expect(progressColor(percentage)).toBe(color);
+  });
+
+  it('colours the uptime as it is shown, to one decimal', () => {
+    const shown = roundedUptime(uptimePercentage({ passed: 8996, failed: 1004 }) ?? 0);
+    expect(formatUptimePercentage(shown)).toBe('90%');
+    expect(progressColor(shown)).toBe('green');
+    expect(progressColor(roundedUptime(74.94))).toBe('red');
+  });
+
+  it('has no uptime without runs', () => {
+    expect(uptimePercentage({ passed: 0, failed: 0 })).toBeNull();
   });
 });
 
