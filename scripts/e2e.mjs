@@ -1,5 +1,6 @@
-// Runs the Playwright specs against the built app: one seeded template data folder per run, copied into the data
-// folder of the server the specs talk to, so the specs always start from the demo data and never touch ./data.
+// Runs the Playwright specs against the built server and web app, started as `npm start` starts them: one seeded
+// template data folder per run, copied into the data folder of the server the specs talk to, so the specs always start
+// from the demo data and never touch ./data.
 //   node scripts/e2e.mjs [playwright test arguments]
 // E2E_JSON_REPORT=<file> adds Playwright's JSON report (used by scripts/test.sh to count results).
 import { spawn } from 'node:child_process';
@@ -7,6 +8,7 @@ import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { once } from 'node:events';
+import { SERVER_ENTRY, ensureServerBuild } from './lib/server-build.mjs';
 import { ROOT, WEB_DIST, ensureWebBuild } from './lib/web-build.mjs';
 
 const SERVER_START_TIMEOUT_MS = 180_000;
@@ -51,10 +53,12 @@ async function startServer(dataDir, logFile, port) {
     OPSDECK_WEB_DIST: WEB_DIST,
     OPSDECK_SEED_DEMO: 'true',
     LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
+    // The log is printed when a spec fails, for a person to read.
+    LOG_FORMAT: 'pretty',
   };
   // The specs always run on the embedded database, whatever the developer's shell points at.
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/cli.ts'), 'serve'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY, 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', log, log],
@@ -90,6 +94,7 @@ function runPlaywright(baseUrl, runId, args) {
 }
 
 async function main() {
+  ensureServerBuild();
   ensureWebBuild();
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const runDir = mkdtempSync(path.join(ROOT, '.tmp/e2e-'));

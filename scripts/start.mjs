@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import path from 'node:path';
+import { SERVER_ENTRY, ensureServerBuild } from './lib/server-build.mjs';
 import { ROOT, ensureWebBuild } from './lib/web-build.mjs';
 
 try {
+  ensureServerBuild();
   ensureWebBuild();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/cli.ts'), 'serve', ...process.argv.slice(2)], {
+// Source maps point stack traces at the TypeScript sources rather than at the bundle.
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY, 'serve', ...process.argv.slice(2)], {
   cwd: ROOT,
   stdio: 'inherit',
 });

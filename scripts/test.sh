@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
-# PGlite and on PostgreSQL 15, the web build and the end-to-end tests. Every step runs even after a failure so the
-# summary shows everything that is broken; any failure makes the script fail.
+# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. Every step runs even after a failure
+# so the summary shows everything that is broken; any failure makes the script fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -111,14 +111,19 @@ typecheck() {
   return "$status"
 }
 
+SERVER_BUILT=0
+build_server() {
+  node scripts/build-server.mjs && SERVER_BUILT=1
+}
+
 WEB_BUILT=0
 build_web() {
   npm run build -w apps/web && WEB_BUILT=1
 }
 
 e2e() {
-  if [ "$WEB_BUILT" != 1 ]; then
-    echo "Skipping the end-to-end tests: the web build failed" >&2
+  if [ "$SERVER_BUILT" != 1 ] || [ "$WEB_BUILT" != 1 ]; then
+    echo "Skipping the end-to-end tests: the server or web build failed" >&2
     return 1
   fi
   E2E_JSON_REPORT="$REPORTS/e2e.json" node scripts/e2e.mjs
@@ -142,6 +147,7 @@ start_server_suite postgres
 postgres_pid=$!
 finish_server_suite pglite "server tests (PGlite)" "$pglite_pid"
 finish_server_suite postgres "server tests (PostgreSQL 15)" "$postgres_pid"
+run_step "server build" "" build_server
 run_step "web build" "" build_web
 run_step "e2e (Playwright, Chromium)" "$REPORTS/e2e.json" e2e
 

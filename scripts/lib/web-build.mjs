@@ -9,7 +9,7 @@ export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 // The shared package is bundled into the web app, so a change there makes the build stale too.
 const WEB_INPUTS = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/shared/src'];
 
-function newestMtime(target) {
+export function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stats = statSync(target);
   if (!stats.isDirectory()) return stats.mtimeMs;

@@ -1,23 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './platform/config';
 import { createApp } from './app';
 import { seedDemo } from './db/seed/demo';
+
+interface DemoLogins {
+  password: string;
+  logins: Array<{ role: string; email: string }>;
+}
+
+/**
+ * What a newcomer needs to begin: where the console answers and, on the first start, the demo logins. A terminal gets
+ * them as a block of plain text; otherwise they are log events like any other, so that stdout stays JSON lines. Both
+ * are written whatever LOG_LEVEL says, as the block always was.
+ */
+function announcer(config: Config, log: FastifyBaseLogger): { demoLogins(seeded: DemoLogins): void; running(url: string): void } {
+  if (config.logFormat === 'json') {
+    const always = log.child({}, { level: 'info' });
+    return {
+      demoLogins: (seeded) => always.info({ password: seeded.password, logins: seeded.logins }, 'Demo logins'),
+      running: (url) => always.info({ url }, `Opsdeck is running at ${url}`),
+    };
+  }
+  return {
+    demoLogins(seeded) {
+      console.log('\nDemo logins (password for all: %s):', seeded.password);
+      for (const login of seeded.logins) console.log(`  ${login.role.padEnd(10)} ${login.email}`);
+    },
+    running: (url) => console.log(`\nOpsdeck is running at ${url}\n`),
+  };
+}
 
 /** Starts the console: database, migrations, demo data on an empty database, HTTP, and a clean stop on SIGTERM. */
 export async function serve(config: Config): Promise<void> {
   const running = await createApp(config);
   const { app } = running;
+  const announce = announcer(config, app.log);
   if (config.seedDemo) {
     const serverUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
     const seeded = await seedDemo(running.context.db.pool, { secretKey: config.secretKey, serverUrl });
     if (seeded !== null) {
       app.log.info('Seeded demo data');
-      console.log('\nDemo logins (password for all: %s):', seeded.password);
-      for (const login of seeded.logins) console.log(`  ${login.role.padEnd(10)} ${login.email}`);
+      announce.demoLogins(seeded);
     }
   }
   const address = await app.listen({ port: config.port, host: config.host });
-  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
-  console.log(`\nOpsdeck is running at ${url}\n`);
+  announce.running(address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'));
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictMode } from './private-files';
+import { chooseLogFormat, LOG_FORMATS, type LogFormat } from './logger-format';
+import { serverPackageRoot } from './package-root';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ServerRole = 'api' | 'worker' | 'all';
@@ -14,6 +16,7 @@ export interface Config {
   dataDir: string;
   secretKey: Buffer;
   logLevel: (typeof LOG_LEVELS)[number];
+  logFormat: LogFormat;
   role: ServerRole;
   webDist: string;
   seedDemo: boolean;
@@ -31,6 +34,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   OPSDECK_SECRET_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   OPSDECK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   OPSDECK_WEB_DIST: z.string().optional(),
   OPSDECK_SEED_DEMO: z.enum(['true', 'false']).default('true'),
@@ -64,7 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const e = parsed.data;
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
-  const here = path.dirname(new URL(import.meta.url).pathname);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -72,8 +75,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     secretKey: overrides.secretKey ?? resolveSecretKey(e.OPSDECK_SECRET_KEY, dataDir),
     logLevel: e.LOG_LEVEL,
+    logFormat: chooseLogFormat(e.LOG_FORMAT, process.stdout.isTTY === true),
     role: e.OPSDECK_ROLE,
-    webDist: e.OPSDECK_WEB_DIST ?? path.resolve(here, '../../../web/dist'),
+    webDist: e.OPSDECK_WEB_DIST ?? path.resolve(serverPackageRoot(import.meta.url), '../web/dist'),
     seedDemo: e.OPSDECK_SEED_DEMO === 'true',
     statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
     trustProxy: e.OPSDECK_TRUST_PROXY === 'true',
