@@ -39,7 +39,7 @@ test.describe('agent editor', () => {
       const flux = instructions.getByRole('tabpanel', { name: 'Flux' });
       await expect(flux).toContainText(TOKEN_PATTERN);
       const token = ((await flux.textContent()) ?? '').match(TOKEN_PATTERN)?.[0] ?? '';
-      await expect(flux).toContainText(`agentName: ${name}`);
+      await expect(flux).toContainText(`agentName: "${name}"`);
       await instructions.getByRole('tab', { name: 'Helm CLI' }).click();
       const helm = instructions.getByRole('tabpanel', { name: 'Helm CLI' });
       await expect(helm).toContainText('helm install');

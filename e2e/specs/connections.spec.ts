@@ -112,6 +112,11 @@ test.describe('connections', () => {
 
     await editPanel.getByLabel('URL').fill(`postgres://127.0.0.1:${await closedPort()}/postgres`);
     await editPanel.getByRole('button', { name: 'Test Connection' }).click();
+    // The server's sentence is the message; its internal code stays in the folded details.
+    const refused = page.getByRole('dialog', { name: 'Test Connection Results' });
+    await expect(refused.getByRole('alert')).toContainText('ECONNREFUSED', { timeout: 20_000 });
+    await expect(refused.getByRole('alert')).not.toContainText('OD_CONNECTION_TEST_FAILED');
+    await expect(refused.locator('details')).not.toHaveAttribute('open');
     await expectTestResult(page, /ECONNREFUSED/);
 
     await editPanel.getByRole('button', { name: 'Delete' }).click();

@@ -31,6 +31,8 @@ test.describe('feature flags', () => {
     await expect(flags.row(name)).toContainText('first');
     await expect(flags.row(name)).toContainText('Added by the end-to-end tests');
 
+    await expect(flags.row(name)).toContainText('UI');
+
     await flags.changeValue(name, 'second');
     await expect(flags.row(name)).toContainText('second');
 
@@ -50,10 +52,28 @@ test.describe('feature flags', () => {
     await expect(sidebar.settingsLink('Feature Flags')).toHaveCount(0);
     await expectSidebar(page, { ...EXPECTED_SIDEBAR.admin, settings: withoutEntry(EXPECTED_SIDEBAR.admin.settings, 'Feature Flags') });
 
+    // The page is closed by its URL too, not only hidden from the sidebar.
+    await page.goto('/settings/feature-flags');
+    await expect(page.getByText('The settings.feature_flags area is switched off.')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Feature flags' })).toHaveCount(0);
+
     await deleteFlag(request, DISABLE_FEATURE_FLAGS);
     created.splice(created.indexOf(DISABLE_FEATURE_FLAGS), 1);
     await page.reload();
     await expectSidebar(page, EXPECTED_SIDEBAR.admin);
+  });
+
+  test('the Source column says where each flag comes from', async ({ page }) => {
+    const flags = new FeatureFlagsPage(page);
+    await flags.goto();
+    const sources = await flags.table.getByRole('row').evaluateAll((rows) => {
+      const header = rows[0]?.querySelectorAll('th') ?? [];
+      const index = Array.from(header).findIndex((cell) => cell.textContent === 'Source');
+      return rows.slice(1).map((row) => row.querySelectorAll('td')[index]?.textContent ?? '');
+    });
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.filter((source) => source === '')).toEqual([]);
+    await expect(flags.row('incidents.disable')).toContainText('UI');
   });
 });
 

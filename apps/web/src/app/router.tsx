@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setAppNavigator } from '@/lib/app-navigator';
 import { lazyPage } from '@/lib/lazy-page';
+import { apiDocsRoutes } from '@/features/api-docs/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
@@ -13,6 +14,7 @@ import { ErrorScreen } from './errors/error-screen';
 import { FlowErrorScreen } from './errors/flow-error-screen';
 import { NotFoundPage } from './errors/not-found-page';
 import { RouteErrorBoundary } from './errors/route-error-boundary';
+import { FeatureGate } from './feature-gate';
 import { HomeRedirect } from './home-redirect';
 import { AppShell } from './shell/app-shell';
 
@@ -52,7 +54,23 @@ export const appRoutes: RouteObject[] = [
             errorElement: <RouteErrorBoundary />,
             // The health dashboard's id and addAgent parameters open the agent editor (spec 001 §2.2). Features never import
             // each other, so the pathless route around healthRoutes joins the two here.
-            children: [{ index: true, element: <HomeRedirect /> }, { element: <HealthWithAgentEditor />, children: healthRoutes }, ...incidentsRoutes, ...connectionsRoutes, ...settingsResourcesRoutes, ...featureFlagsRoutes, ...preferencesRoutes, { path: '*', element: <NotFoundPage /> }],
+            children: [
+              {
+                // Every page below answers to the feature flag of the navigation area its path lies in.
+                element: <FeatureGate />,
+                children: [
+                  { index: true, element: <HomeRedirect /> },
+                  { element: <HealthWithAgentEditor />, children: healthRoutes },
+                  ...incidentsRoutes,
+                  ...connectionsRoutes,
+                  ...settingsResourcesRoutes,
+                  ...featureFlagsRoutes,
+                  ...preferencesRoutes,
+                  ...apiDocsRoutes,
+                  { path: '*', element: <NotFoundPage /> },
+                ],
+              },
+            ],
           },
         ],
       },

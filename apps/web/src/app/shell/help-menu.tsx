@@ -1,9 +1,11 @@
+import { Link } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { BookOpen, CircleHelp } from 'lucide-react';
+import { BookOpen, CircleHelp, FileCode } from 'lucide-react';
 import { menuContentClass, menuItemClass, topBarButtonClass } from './menu-styles';
 
-/** The server's OpenAPI document is the reference that always matches the running version. */
-const DOCS_URL = '/api/openapi.json';
+/** Both pages live in the app: the reference is drawn from the running server's OpenAPI document. */
+export const DOCS_PATH = '/docs';
+export const API_REFERENCE_PATH = '/docs/api';
 
 export function HelpMenu() {
   return (
@@ -14,10 +16,16 @@ export function HelpMenu() {
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="end" sideOffset={6} className={menuContentClass}>
           <DropdownMenu.Item asChild className={menuItemClass}>
-            <a href={DOCS_URL} target="_blank" rel="noreferrer">
+            <Link to={DOCS_PATH}>
               <BookOpen aria-hidden="true" className="size-4" />
               Docs
-            </a>
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={menuItemClass}>
+            <Link to={API_REFERENCE_PATH}>
+              <FileCode aria-hidden="true" className="size-4" />
+              API Reference
+            </Link>
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

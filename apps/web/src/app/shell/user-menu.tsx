@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
-import { Download, LogOut, UserRound } from 'lucide-react';
+import { Download, LogOut, Settings2, UserRound } from 'lucide-react';
 import { requestJson } from '@/lib/api/http';
 import { FRONTEND_VERSION } from '@/lib/app-version';
 import { sessionDisplayName, useSession } from '@/lib/auth/session';
 import { useLogout } from '@/features/auth/use-logout';
+import { PREFERENCES_PATH } from '../navigation';
 import { KubeconfigDialog } from './kubeconfig-dialog';
 import { menuContentClass, menuItemClass } from './menu-styles';
 
@@ -54,6 +55,12 @@ export function UserMenu() {
               <Link to="/profile-settings">
                 <UserRound aria-hidden="true" className="size-4" />
                 Your Profile
+              </Link>
+            </DropdownMenu.Item>
+            <DropdownMenu.Item asChild className={menuItemClass}>
+              <Link to={PREFERENCES_PATH}>
+                <Settings2 aria-hidden="true" className="size-4" />
+                Preferences
               </Link>
             </DropdownMenu.Item>
             <DropdownMenu.Item className={menuItemClass} onSelect={() => setKubeconfigOpen(true)}>

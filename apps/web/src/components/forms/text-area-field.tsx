@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
-import { REQUIRED_MESSAGE } from './messages';
+import { validateText } from './messages';
 import { FormField, describedBy, fieldIds } from './form-field';
 import { inputClass } from './styles';
 
@@ -14,6 +14,8 @@ export interface TextAreaFieldProps<TValues extends FieldValues> {
   rows?: number;
   disabled?: boolean;
   readOnly?: boolean;
+  /** The server's limit on the trimmed text; a longer one shows its message under the field. */
+  maxLength?: number;
 }
 
 export function TextAreaField<TValues extends FieldValues>({
@@ -26,11 +28,12 @@ export function TextAreaField<TValues extends FieldValues>({
   rows = 3,
   disabled,
   readOnly,
+  maxLength,
 }: TextAreaFieldProps<TValues>) {
   const { field, fieldState } = useController({
     control,
     name,
-    rules: { validate: (value: unknown) => !required || (typeof value === 'string' && value.trim() !== '') || REQUIRED_MESSAGE },
+    rules: { validate: (value: unknown) => validateText(value, required, maxLength) },
   });
   const { id } = fieldIds(name);
   const error = fieldState.error?.message;

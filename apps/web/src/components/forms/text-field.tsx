@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
-import { REQUIRED_MESSAGE } from './messages';
+import { validateText } from './messages';
 import { FormField, describedBy, fieldIds } from './form-field';
 import { inputClass } from './styles';
 
@@ -14,6 +14,8 @@ export interface TextFieldProps<TValues extends FieldValues> {
   type?: 'text' | 'email' | 'password' | 'url';
   disabled?: boolean;
   readOnly?: boolean;
+  /** The server's limit on the trimmed text; a longer one shows its message under the field. */
+  maxLength?: number;
   autoFocus?: boolean;
   /** Values the browser offers as the user types; any other text is still accepted. */
   suggestions?: readonly string[];
@@ -29,13 +31,14 @@ export function TextField<TValues extends FieldValues>({
   type = 'text',
   disabled,
   readOnly,
+  maxLength,
   autoFocus,
   suggestions,
 }: TextFieldProps<TValues>) {
   const { field, fieldState } = useController({
     control,
     name,
-    rules: { validate: (value: unknown) => !required || (typeof value === 'string' && value.trim() !== '') || REQUIRED_MESSAGE },
+    rules: { validate: (value: unknown) => validateText(value, required, maxLength) },
   });
   const { id } = fieldIds(name);
   const error = fieldState.error?.message;

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { Scalar, stringify } from 'yaml';
 import type { AgentKubernetesSettings, AgentPushTelemetrySettings } from '@opsdeck/shared';
 
 /** Where the agent's Helm chart is published, and the names it installs under in the cluster. */
@@ -31,6 +31,20 @@ function chartValues(target: InstallationTarget): Record<string, unknown> {
   };
 }
 
+/**
+ * The chart values with every string double-quoted: a name such as `yes`, `0123` or `a: b` would otherwise reach
+ * Kubernetes (YAML 1.1) as a boolean, a number or a broken mapping; inside double quotes no character means anything.
+ */
+function quoteStrings(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const scalar = new Scalar(value);
+    scalar.type = Scalar.QUOTE_DOUBLE;
+    return scalar;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, nested]) => [key, quoteStrings(nested)]));
+}
+
 /** A Flux HelmRepository and HelmRelease that install the agent, as one multi-document YAML file. */
 export function fluxManifest(target: InstallationTarget): string {
   const documents = [
@@ -47,11 +61,11 @@ export function fluxManifest(target: InstallationTarget): string {
       spec: {
         interval: '10m',
         chart: { spec: { chart: AGENT_CHART.chart, sourceRef: { kind: 'HelmRepository', name: AGENT_CHART.repositoryName } } },
-        values: chartValues(target),
+        values: quoteStrings(chartValues(target)),
       },
     },
   ];
-  return documents.map((document) => stringify(document)).join('---\n');
+  return documents.map((document) => stringify(document, { lineWidth: 0 })).join('---\n');
 }
 
 /** Quotes a word for a POSIX shell: everything inside single quotes is literal except the quote itself. */
@@ -59,9 +73,12 @@ function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Helm's --set splits values on commas and reads backslashes as escapes, so both are escaped first. */
+/**
+ * Helm's --set reads a backslash as escaping the next character, splits values on commas and takes a value that
+ * starts with `{` as a list, so those three are escaped before the shell quoting.
+ */
 function helmValue(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/,/g, '\\,');
+  return value.replace(/[\\,]/g, (character) => `\\${character}`).replace(/^\{/, '\\{');
 }
 
 type Leaf = string | boolean;

@@ -141,8 +141,8 @@ describe('Agent editor', { timeout: 20_000 }, () => {
     expect(within(instructions).getByRole('note')).toHaveTextContent('shown only once');
     const flux = within(instructions).getByRole('tabpanel', { name: 'Flux' });
     expect(flux).toHaveTextContent(TOKEN);
-    expect(flux).toHaveTextContent('agentName: new-agent');
-    expect(flux).toHaveTextContent(`host: ${window.location.origin}`);
+    expect(flux).toHaveTextContent('agentName: "new-agent"');
+    expect(flux).toHaveTextContent(`host: "${window.location.origin}"`);
     expect(within(flux).getByRole('button', { name: 'Copy Flux manifest' })).toBeInTheDocument();
 
     await user.click(within(instructions).getByRole('tab', { name: 'Helm CLI' }));
@@ -169,6 +169,20 @@ describe('Agent editor', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(writes('POST')).toHaveLength(0);
+  });
+
+  it("says under the fields that a name over 255 and a description over 4096 characters are too long, and sends nothing", async () => {
+    const user = userEvent.setup({ delay: null });
+    renderAt('/health?addAgent=true');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
+    await user.click(within(dialog).getByLabelText(/^Name/));
+    await user.paste('a'.repeat(256));
+    await user.click(within(dialog).getByLabelText('Description'));
+    await user.paste('d'.repeat(4097));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await within(dialog).findByText('Must be at most 255 characters')).toBeInTheDocument();
+    expect(within(dialog).getByText('Must be at most 4,096 characters')).toBeInTheDocument();
     expect(writes('POST')).toHaveLength(0);
   });
 

@@ -13,6 +13,7 @@ import { useTestConnection, type ConnectionTestOutcome } from '../api/test-conne
 import type { Connection } from '../api/types';
 import { useUpdateConnection } from '../api/update-connection';
 import type { ConnectionFieldDefinition, ConnectionTypeDefinition } from '../connection-type-catalog';
+import { CONNECTION_LIMITS, connectionFieldMaxLength } from '../connection-limits';
 import { initialFormValues, isFieldVisible, isSecretSet, toConnectionInput, type ConnectionFormValues } from '../connection-form-model';
 import { SecretSourceField } from './secret-source-field';
 import { TestConnectionDialog } from './test-connection-dialog';
@@ -47,6 +48,7 @@ function ConnectionField({ control, field, connection, disabled }: ConnectionFie
           isSet={isSecretSet(field, connection)}
           multiline={field.input === 'multiline-secret'}
           placeholder={field.placeholder}
+          maxLength={connectionFieldMaxLength(field.path) ?? undefined}
           disabled={disabled}
         />
       );
@@ -66,7 +68,18 @@ function ConnectionField({ control, field, connection, disabled }: ConnectionFie
     case 'switch':
       return <SwitchField control={control} name={field.path} label={field.label} disabled={disabled} />;
     case 'text':
-      return <TextField control={control} name={field.path} label={field.label} required={field.required} placeholder={field.placeholder} hint={field.hint} disabled={disabled} />;
+      return (
+        <TextField
+          control={control}
+          name={field.path}
+          label={field.label}
+          required={field.required}
+          placeholder={field.placeholder}
+          hint={field.hint}
+          maxLength={connectionFieldMaxLength(field.path) ?? undefined}
+          disabled={disabled}
+        />
+      );
   }
 }
 
@@ -120,8 +133,8 @@ export function ConnectionForm({ definition, connection, onBack, onDone }: Conne
           <Icon aria-hidden="true" className="size-5 text-gray-500" />
           {definition.label}
         </p>
-        <TextField control={control} name="name" label="Name" required disabled={isEditing || isSaving} autoFocus={!isEditing} />
-        <TextField control={control} name="namespace" label="Namespace" required disabled={isEditing || isSaving} />
+        <TextField control={control} name="name" label="Name" required maxLength={CONNECTION_LIMITS.name} disabled={isEditing || isSaving} autoFocus={!isEditing} />
+        <TextField control={control} name="namespace" label="Namespace" required maxLength={CONNECTION_LIMITS.namespace} disabled={isEditing || isSaving} />
         {definition.fields
           .filter((field) => isFieldVisible(field, values))
           .map((field) => (

@@ -13,6 +13,7 @@ import { usePeopleByIdsQuery } from '@/lib/api/people';
 import type { Connection, Person } from '../api/types';
 import { connectionTypeDefinition } from '../connection-type-catalog';
 import { ConnectionPanel } from './connection-panel';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 type PanelState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; connection: Connection };
 
@@ -65,6 +66,7 @@ function columnsFor(people: ReadonlyMap<string, Person>): ColumnDef<Connection>[
 
 /** /settings/connections (spec 002 §2.2): the connections table and the add/edit side panel. */
 export function ConnectionsPage() {
+  useDocumentTitle('Connections');
   const [searchParams, setSearchParams] = useSearchParams();
   const page = readPage(searchParams);
   const connections = useConnectionsQuery(page);

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import { FormField, describedBy, fieldIds } from '@/components/forms/form-field';
-import { REQUIRED_MESSAGE } from '@/components/forms/messages';
+import { REQUIRED_MESSAGE, maxLengthMessage } from '@/components/forms/messages';
 import { inputClass } from '@/components/forms/styles';
 
 export type SecretSourceMode = 'static' | 'secret' | 'configmap';
@@ -28,6 +28,8 @@ export interface SecretSourceFieldProps<TValues extends FieldValues> {
   isSet?: boolean;
   multiline?: boolean;
   placeholder?: string;
+  /** The server's limit on the value; secrets are measured as typed, since they are sent untrimmed. */
+  maxLength?: number;
   disabled?: boolean;
 }
 
@@ -43,12 +45,20 @@ export function SecretSourceField<TValues extends FieldValues>({
   isSet = false,
   multiline = false,
   placeholder,
+  maxLength,
   disabled,
 }: SecretSourceFieldProps<TValues>) {
   const { field, fieldState } = useController({
     control,
     name,
-    rules: { validate: (value: unknown) => !required || isSet || (typeof value === 'string' && value !== '') || REQUIRED_MESSAGE },
+    rules: {
+      validate: (value: unknown) => {
+        const text = typeof value === 'string' ? value : '';
+        if (required && !isSet && text === '') return REQUIRED_MESSAGE;
+        if (maxLength !== undefined && text.length > maxLength) return maxLengthMessage(maxLength);
+        return true;
+      },
+    },
   });
   const [mode, setMode] = useState<SecretSourceMode>('static');
   const [reference, setReference] = useState({ name: '', key: '' });

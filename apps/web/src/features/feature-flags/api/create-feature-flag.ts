@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { silentDb } from '@/lib/api/db';
 import { invalidateFeatureFlags } from './invalidate';
-import type { FeatureFlagInput } from './types';
+import { UI_SOURCE, type FeatureFlagInput } from './types';
 
 export interface CreateFeatureFlagInput extends FeatureFlagInput {
   createdBy: string | null;
@@ -11,7 +11,7 @@ export interface CreateFeatureFlagInput extends FeatureFlagInput {
 export async function createFeatureFlag({ name, value, description, createdBy }: CreateFeatureFlagInput): Promise<void> {
   await silentDb
     .from('properties')
-    .insert({ name, value, description: description === '' ? null : description, created_by: createdBy })
+    .insert({ name, value, description: description === '' ? null : description, source: UI_SOURCE, created_by: createdBy })
     .throwOnError();
 }
 

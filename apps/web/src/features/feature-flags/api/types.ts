@@ -26,3 +26,11 @@ export interface FeatureFlagInput {
 export function isLocalFlag(flag: Pick<FeatureFlag, 'source'>): boolean {
   return flag.source === 'local';
 }
+
+/** Flags people create are stored with this source; the server's properties file uses 'local'. */
+export const UI_SOURCE = 'UI';
+
+/** Where a flag comes from; a row written without a source was written by a person, through the UI or the API. */
+export function flagSource(flag: Pick<FeatureFlag, 'source'>): string {
+  return flag.source === null || flag.source.trim() === '' ? UI_SOURCE : flag.source;
+}

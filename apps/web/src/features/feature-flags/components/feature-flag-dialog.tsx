@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { Dialog } from '@/components/dialog/dialog';
+import { maxLengthMessage } from '@/components/forms/messages';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { toastError } from '@/components/toast/toast';
@@ -16,8 +17,11 @@ import type { FeatureFlag } from '../api/types';
 
 export const MISSING_DETAILS_MESSAGE = 'please provide all details';
 
+/** The server's limit on a flag's name (the properties_name_length constraint). */
+export const FLAG_NAME_MAX_LENGTH = 255;
+
 const schema = z.object({
-  name: z.string().trim().min(1, MISSING_DETAILS_MESSAGE),
+  name: z.string().trim().min(1, MISSING_DETAILS_MESSAGE).max(FLAG_NAME_MAX_LENGTH, maxLengthMessage(FLAG_NAME_MAX_LENGTH)),
   value: z.string().trim().min(1, MISSING_DETAILS_MESSAGE),
   description: z.string(),
 });
@@ -51,7 +55,10 @@ export function FeatureFlagDialog({ open, onOpenChange, flag }: FeatureFlagDialo
     else createFlag.mutate({ ...input, createdBy: session.data?.person.id ?? null }, { onSuccess: close });
   };
 
-  const handleInvalid = () => toastError(MISSING_DETAILS_MESSAGE);
+  // Only a missing field is the spec's toast; any other problem is said under its field.
+  const handleInvalid = (invalid: FieldErrors<FeatureFlagFormValues>) => {
+    if (Object.values(invalid).some((error) => error?.message === MISSING_DETAILS_MESSAGE)) toastError(MISSING_DETAILS_MESSAGE);
+  };
 
   const handleDelete = () => {
     if (!flag) return;

@@ -101,6 +101,23 @@ describe('Feature flags page', { timeout: 20_000 }, () => {
     expect(requests('GET')[0]?.url.searchParams.get('select')).toBe('*,creator:people!properties_created_by_fkey(id,name,avatar)');
   });
 
+  it('shows where each flag comes from: local for the properties file, UI for flags people made, even those stored without a source', async () => {
+    listResponse = () => HttpResponse.json([...flags, { ...flags[0], name: 'health.disable', source: 'UI' }]);
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Feature flags' });
+    const sourceOf = async (name: string) => {
+      const row = (await within(table).findByText(name)).closest('tr');
+      if (row === null) throw new Error(`no row for ${name}`);
+      const sourceIndex = within(table)
+        .getAllByRole('columnheader')
+        .findIndex((header) => header.textContent === 'Source');
+      return within(row).getAllByRole('cell')[sourceIndex]?.textContent;
+    };
+    expect(await sourceOf('logs.disable')).toBe('local');
+    expect(await sourceOf('incidents.disable')).toBe('UI');
+    expect(await sourceOf('health.disable')).toBe('UI');
+  });
+
   it("shows 'No data available' when there are no flags", async () => {
     listResponse = () => HttpResponse.json([]);
     renderPage();
@@ -135,7 +152,7 @@ describe('Feature flags page', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Feature flag added successfully')).toBeInTheDocument();
-    expect(requests('POST')[0]?.body).toEqual({ name: 'topology.disable', value: 'true', description: 'Hide topology', created_by: PERSON_ID });
+    expect(requests('POST')[0]?.body).toEqual({ name: 'topology.disable', value: 'true', description: 'Hide topology', source: 'UI', created_by: PERSON_ID });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Feature Flag' })).not.toBeInTheDocument());
     await waitFor(() => expect(requests('GET').length).toBeGreaterThan(1));
     expect(shellFlags.find({ queryKey: ['feature-flags', 'disabled'] })?.state.isInvalidated).toBe(true);
@@ -149,6 +166,22 @@ describe('Feature flags page', { timeout: 20_000 }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'only.name');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await screen.findAllByText('please provide all details')).length).toBeGreaterThan(0);
+    expect(requests('POST')).toHaveLength(0);
+  });
+
+  it('says under the name that it is longer than the 255 characters the server accepts, without the missing-details toast', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Feature Flag' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Feature Flag' });
+    // Toasts outlive a test, so one left by an earlier test is counted rather than assumed absent.
+    const earlierToasts = screen.queryAllByText('please provide all details').length;
+    await user.click(within(dialog).getByRole('textbox', { name: /Name/ }));
+    await user.paste(`${'n'.repeat(248)}.disable`);
+    await user.type(within(dialog).getByRole('textbox', { name: /Value/ }), 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Must be at most 255 characters')).toBeInTheDocument();
+    expect(screen.queryAllByText('please provide all details')).toHaveLength(earlierToasts);
     expect(requests('POST')).toHaveLength(0);
   });
 

@@ -8,8 +8,9 @@ import { DataTable } from '@/components/data-table/data-table';
 import { errorMessage, toastError } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useFeatureFlagsQuery } from '../api/get-feature-flags';
-import { isLocalFlag, type FeatureFlag } from '../api/types';
+import { flagSource, isLocalFlag, type FeatureFlag } from '../api/types';
 import { FeatureFlagDialog } from './feature-flag-dialog';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const LOCAL_FLAG_MESSAGE = 'Cannot edit local feature flags';
 
@@ -17,7 +18,7 @@ const columns: ColumnDef<FeatureFlag>[] = [
   { id: 'name', header: 'Name', accessorKey: 'name', size: 220 },
   { id: 'description', header: 'Description', accessorKey: 'description', size: 260 },
   { id: 'value', header: 'Value', accessorKey: 'value', size: 120 },
-  { id: 'source', header: 'Source', accessorKey: 'source', size: 100 },
+  { id: 'source', header: 'Source', size: 100, cell: ({ row }) => flagSource(row.original) },
   {
     id: 'created_by',
     header: 'Created By',
@@ -40,6 +41,7 @@ const columns: ColumnDef<FeatureFlag>[] = [
 type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; flag: FeatureFlag };
 
 export function FeatureFlagsPage() {
+  useDocumentTitle('Feature Flags');
   const flags = useFeatureFlagsQuery();
   const { can } = usePermissions();
   const canWrite = can('feature_flags', 'write');

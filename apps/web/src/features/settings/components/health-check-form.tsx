@@ -7,6 +7,7 @@ import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { useConnectionRefsQuery } from '@/lib/api/connection-refs';
+import { CANARY_LIMITS } from '../canary-limits';
 import { isCheckFieldRequired, isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
 import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, mayChooseCheckType, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
@@ -171,9 +172,9 @@ export function HealthCheckForm({ control, type, fieldValues, revalidate, disabl
         </p>
       )}
       <TextField control={control} name="check.name" label="Name" required disabled={disabled} />
-      <TextField control={control} name="check.icon" label="Icon" placeholder="http" disabled={disabled} />
+      <TextField control={control} name="check.icon" label="Icon" placeholder="http" maxLength={CANARY_LIMITS.icon} disabled={disabled} />
       <SelectField control={control} name="check.schedule" label="Schedule" options={SCHEDULE_OPTIONS} placeholder="Select a schedule" disabled={disabled} />
-      <TextAreaField control={control} name="check.description" label="Description" rows={2} disabled={disabled} />
+      <TextAreaField control={control} name="check.description" label="Description" rows={2} maxLength={CANARY_LIMITS.description} disabled={disabled} />
       {main.map((field) => (
         <CheckField key={fieldName(field)} control={control} field={field} fieldValues={fieldValues} revalidate={revalidate} disabled={disabled} />
       ))}

@@ -15,6 +15,7 @@ import { JobHistoryTab } from './job-history-tab';
 import { EMPTY_RESOURCES_MESSAGE } from './resource-list-page';
 import { ResourceForm } from './resource-form';
 import { SettingsBreadcrumb } from './settings-breadcrumb';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const TAB_LABELS: Record<SettingsTab, string> = { spec: 'Spec', manageTeam: 'Manage Team', jobHistory: 'Job History' };
 const TAB_CLASS =
@@ -98,6 +99,7 @@ export interface ResourceDetailPageProps {
 export function ResourceDetailPage({ kind }: ResourceDetailPageProps) {
   const { id = '' } = useParams();
   const resource = useResourceQuery(kind, id);
+  useDocumentTitle(resource.data?.name ?? kind.singular);
 
   return (
     <section className="flex min-h-0 flex-col gap-4 p-4">

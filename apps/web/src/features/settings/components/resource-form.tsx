@@ -5,6 +5,7 @@ import { Dropdown } from '@/components/dropdown/dropdown';
 import { TextField } from '@/components/forms/text-field';
 import { usePermissions } from '@/lib/auth/permissions';
 import { isUiSource, type SettingsResource, type SettingsResourceInput } from '../api/types';
+import { CANARY_LIMITS } from '../canary-limits';
 import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, specTemplate } from '../check-spec-model';
 import { checkTypeChoice, checkTypeOptionsFor } from '../health-check-types';
 import type { SettingsResourceKind } from '../resource-kinds';
@@ -105,8 +106,8 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
 
   return (
     <form noValidate onSubmit={handleSubmit((values) => onSubmit(resourceInput(values)))} aria-label={`${kind.singular} spec`} className="flex flex-col gap-3">
-      <TextField control={control} name="name" label="Name" required disabled={isEditing || isSaving} />
-      <TextField control={control} name="namespace" label="Namespace" required disabled={isEditing || isSaving} />
+      <TextField control={control} name="name" label="Name" required maxLength={CANARY_LIMITS.name} disabled={isEditing || isSaving} />
+      <TextField control={control} name="namespace" label="Namespace" required maxLength={CANARY_LIMITS.namespace} disabled={isEditing || isSaving} />
       <ObjectTextField label="Labels" value={getValues('labels')} onChange={(labels) => setValue('labels', labels, { shouldDirty: true })} readOnly={isReadOnly} rows={3} />
       {kind.specEditor === 'health-check' && !isReadOnly && (
         <div className="flex flex-wrap items-end gap-3">

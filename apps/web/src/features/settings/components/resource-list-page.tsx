@@ -19,6 +19,7 @@ import { JobStatusCell } from './job-status-cell';
 import { ResourceForm } from './resource-form';
 import { SettingsBreadcrumb } from './settings-breadcrumb';
 import { TagsCell } from './tags-cell';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const EMPTY_RESOURCES_MESSAGE = 'No resources found';
 
@@ -74,6 +75,7 @@ export interface ResourceListPageProps {
 
 /** /settings/{table} (spec 002 §2.2 'Generic resource list page'). */
 export function ResourceListPage({ kind }: ResourceListPageProps) {
+  useDocumentTitle(kind.title);
   const navigate = useNavigate();
   const resources = useResourcesQuery(kind);
   const rows = useMemo(() => resources.data ?? [], [resources.data]);

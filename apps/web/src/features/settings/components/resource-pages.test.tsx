@@ -118,7 +118,8 @@ const requests = (method: string) => recorded.filter((request) => request.method
 describe('Health check settings pages', { timeout: 60_000 }, () => {
   it('lists canaries from canaries_with_status: undeleted, newest first, at most 100, without a Namespace column', async () => {
     renderAt('/settings/canaries');
-    const table = await screen.findByRole('table', { name: 'Health Checks' });
+    // The first test also pays for loading the page's lazy chunk, which a busy machine can take seconds over.
+    const table = await screen.findByRole('table', { name: 'Health Checks' }, { timeout: 10_000 });
     expect(await within(table).findByText('web-checks')).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual(['Name', 'Source', 'Schedule', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
@@ -160,6 +161,23 @@ describe('Health check settings pages', { timeout: 60_000 }, () => {
       description: null,
       created_by: PERSON_ID,
     });
+  });
+
+  it("says under the canary's Name that it is longer than the server's 255 characters, and sends nothing", async () => {
+    const user = userEvent.setup({ delay: null });
+    renderAt('/settings/canaries');
+    await user.click(await screen.findByRole('button', { name: 'Add Health Check' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Health Check' });
+    const [canaryName, checkName] = within(dialog).getAllByRole('textbox', { name: 'Name' });
+    if (!canaryName || !checkName) throw new Error('name fields missing');
+    await user.click(canaryName);
+    await user.paste('c'.repeat(256));
+    await user.type(checkName, 'home page');
+    await user.type(within(dialog).getByRole('textbox', { name: 'URL' }), 'https://shop.example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Must be at most 255 characters')).toBeInTheDocument();
+    expect(canaryName).toHaveAttribute('aria-invalid', 'true');
+    expect(requests('POST')).toHaveLength(0);
   });
 
   it('requires the check URL and name, the tcp threshold to be at least 0 and a redis address as host:port', async () => {

@@ -1,0 +1,79 @@
+import '@/components/test-support/browser-polyfills';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createQueryClient } from '@/lib/api/query-client';
+import { AppProviders } from '../providers';
+import { appRoutes, bindNavigatorToRouter } from '../router';
+
+const openApi = {
+  openapi: '3.0.3',
+  info: { title: 'Opsdeck API', version: '9.9.9' },
+  paths: { '/api/version': { get: { tags: ['platform'], summary: 'The running version', responses: { 200: { description: 'Default Response' } } } } },
+};
+
+const server = setupServer(
+  http.get('/api/auth/sessions/whoami', () =>
+    HttpResponse.json({
+      id: 'session-1',
+      active: true,
+      identity: { id: 'person-1', traits: {} },
+      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
+      roles: ['viewer'],
+    }),
+  ),
+  http.get('/api/db/properties', () => HttpResponse.json([])),
+  http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  http.get('/api/openapi.json', () => HttpResponse.json(openApi)),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+function renderApp(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  bindNavigatorToRouter(router);
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+describe('top bar menus', { timeout: 30_000 }, () => {
+  it('links Preferences from the user menu, so it is reachable without typing its URL', async () => {
+    const user = userEvent.setup();
+    const router = renderApp('/docs');
+    await user.click(await screen.findByRole('button', { name: 'User menu' }, { timeout: 10_000 }));
+    const menu = await screen.findByRole('menu');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Preferences' }));
+    expect(await screen.findByRole('heading', { name: 'Preferences' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/preferences');
+  });
+
+  it('opens the documentation inside the app from Help → Docs, never the raw OpenAPI JSON', async () => {
+    const user = userEvent.setup();
+    const router = renderApp('/preferences');
+    await user.click(await screen.findByRole('button', { name: 'Help' }, { timeout: 10_000 }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).queryByRole('menuitem', { name: /openapi/i })).not.toBeInTheDocument();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Docs' }));
+    expect(await screen.findByRole('heading', { name: 'Documentation' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/docs');
+    for (const title of ['Architecture', 'Security', 'Overview']) expect(screen.getByRole('link', { name: title })).toBeInTheDocument();
+  });
+
+  it('opens the API reference from Help → API Reference, rendered from the server document', async () => {
+    const user = userEvent.setup();
+    const router = renderApp('/preferences');
+    await user.click(await screen.findByRole('button', { name: 'Help' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('menuitem', { name: 'API Reference' }));
+    expect(await screen.findByText('The running version', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/docs/api');
+  });
+});
