@@ -5,6 +5,7 @@ import type { Config } from './platform/config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { loadLocalProperties } from './platform/local-properties';
+import { serverPackageRoot } from './platform/package-root';
 import { EventBus } from './platform/event-bus';
 import { buildServer, type RouteRecord } from './platform/http';
 import type { AppContext } from './platform/context';
@@ -19,7 +20,7 @@ export interface RunningApp {
 }
 
 function readVersion(): string {
-  const file = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../package.json');
+  const file = path.join(serverPackageRoot(import.meta.url), 'package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 

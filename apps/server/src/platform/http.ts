@@ -7,8 +7,9 @@ import fastifySwagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { can } from '@opsdeck/shared';
 import { forgedRequestReason } from '../auth/csrf';
-import { AppError, errors, fromDataException, fromGuardViolation } from './errors';
+import { AppError, errors, fromDataException, fromGuardViolation, fromUniqueViolation } from './errors';
 import { limitJsonDepth } from './json-depth';
+import { loggerOptions } from './logger';
 import type { AppContext } from './context';
 import type { Principal, RoutePermission } from './principal';
 
@@ -77,13 +78,7 @@ function describe(permission: RoutePermission): string {
 export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
   const { context } = options;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: context.config.logLevel,
-            redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], remove: true },
-          },
+    logger: options.logger === false ? false : loggerOptions(context.config),
     bodyLimit: 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     return503OnClosing: true,
@@ -154,7 +149,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
       const message = error instanceof Error ? error.message : 'Bad request';
       return reply.status(status).send(new AppError(status, typeof code === 'string' ? code : `OD${status}`, message).toBody());
     }
-    const guard = fromGuardViolation(error);
+    const guard = fromGuardViolation(error) ?? fromUniqueViolation(error);
     if (guard !== null) return reply.status(guard.statusCode).send(guard.toBody());
     const rejectedValue = fromDataException(error);
     if (rejectedValue !== null) {
@@ -197,7 +192,9 @@ function webCaching(relative: string): string {
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
   // The handler below decides the caching per file; left on, the plugin would replace it with 'public, max-age=0'.
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false, cacheControl: false });
+  // The build writes .br and .gz copies beside the text files (vite.config.ts); preCompressed picks the one the
+  // request's Accept-Encoding prefers and falls back to the plain file.
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false, cacheControl: false, preCompressed: true });
   app.setNotFoundHandler({ preHandler: undefined }, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
@@ -210,6 +207,8 @@ async function registerWebApp(app: FastifyInstance, webDist: string): Promise<vo
       return reply.status(400).send(errors.badRequest('The path is not valid URL encoding').toBody());
     }
     const candidate = path.resolve(webDist, relative);
+    // The body depends on Accept-Encoding, so a shared cache must not hand a brotli copy to a client without it.
+    reply.header('vary', 'accept-encoding');
     if (candidate.startsWith(webDist + path.sep) && existsSync(candidate) && statSync(candidate).isFile()) {
       return reply.header('cache-control', webCaching(relative)).sendFile(relative);
     }

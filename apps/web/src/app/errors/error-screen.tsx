@@ -1,12 +1,14 @@
 import { Link, useSearchParams } from 'react-router';
 import { TriangleAlert } from 'lucide-react';
 import { UserMenu } from '../shell/user-menu';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const BAD_SESSION_MESSAGE =
   'Bad Session. Please try logging out and logging in again, if the problem persist, please contact us.';
 
 /** `/error`: where the identity layer sends the user with an `error_code`. */
 export function ErrorScreen() {
+  useDocumentTitle('Error');
   const [searchParams] = useSearchParams();
   const message = searchParams.get('error_code') === 'BAD_SESSION' ? BAD_SESSION_MESSAGE : 'Unknown error';
   return (

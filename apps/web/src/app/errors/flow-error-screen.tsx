@@ -2,6 +2,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { LoaderCircle } from 'lucide-react';
 import { isApiError } from '@/lib/api/api-error';
 import { useFlowError } from '@/features/auth/api/get-flow-error';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** Statuses meaning the error is gone or not ours to see; the user just starts over at home. */
 const GONE_STATUSES: ReadonlySet<number> = new Set([403, 404, 410]);
@@ -33,6 +34,7 @@ function FlowError({ id }: { id: string }) {
 
 /** `/error/:id`: an identity flow error, fetched by id from the identity service. */
 export function FlowErrorScreen() {
+  useDocumentTitle('Error');
   const { id = '' } = useParams();
   return (
     <main className="flex min-h-full items-center justify-center bg-gray-50 p-8">

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { Compass } from 'lucide-react';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <section className="flex min-h-full items-center justify-center p-8">
       <title>Page not found | Opsdeck</title>

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -125,13 +125,59 @@ describe('Sidebar', () => {
     expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeInTheDocument();
   });
 
-  it('collapses on a click outside it on a narrow screen', async () => {
+  it('is a drawer on a narrow screen, opened by the menu button and closed by a click outside it', async () => {
+    window.innerWidth = 390;
+    const user = userEvent.setup();
+    renderShell();
+    await findMainNav();
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    const drawer = document.getElementById(menuButton.getAttribute('aria-controls') ?? '');
+    expect(drawer).toHaveAttribute('data-drawer', 'closed');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(menuButton);
+    expect(drawer).toHaveAttribute('data-drawer', 'open');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    expect(drawer).toContainElement(document.activeElement as HTMLElement);
+    expect(screen.queryByRole('button', { name: 'Collapse sidebar' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId('drawer-backdrop'));
+    expect(drawer).toHaveAttribute('data-drawer', 'closed');
+    expect(menuButton).toHaveFocus();
+  });
+
+  it('closes the drawer on Escape and gives focus back to the menu button', async () => {
     window.innerWidth = 800;
     const user = userEvent.setup();
     renderShell();
     await findMainNav();
-    await user.click(screen.getByRole('heading', { name: 'Page not found' }));
-    expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeInTheDocument();
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    await user.click(menuButton);
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(menuButton).toHaveFocus();
+  });
+
+  it('closes the drawer when one of its links is followed', async () => {
+    window.innerWidth = 390;
+    const user = userEvent.setup();
+    const { router } = renderShell();
+    const nav = await findMainNav();
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    await user.click(menuButton);
+    await user.click(within(nav).getByRole('button', { name: 'Settings' }));
+    await user.click(within(nav).getByRole('link', { name: 'Feature Flags' }));
+    expect(router.state.location.pathname).toBe('/settings/feature-flags');
+    // The router renders a navigation in a transition, which waits for the page's lazily loaded code.
+    await waitFor(() => expect(menuButton).toHaveAttribute('aria-expanded', 'false'));
+  });
+
+  it('shows no menu button beside the sidebar on a wide screen', async () => {
+    renderShell();
+    await findMainNav();
+    expect(screen.queryByRole('button', { name: 'Open navigation' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toBeInTheDocument();
   });
 
   it('stays open on a click outside it on a wide screen', async () => {

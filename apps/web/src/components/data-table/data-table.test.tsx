@@ -164,3 +164,59 @@ describe('DataTable', () => {
     expect(JSON.parse(sessionStorage.getItem('opsdeck.table.exp.expanded') ?? '{}')).toEqual({ i1: true });
   });
 });
+
+describe('DataTable on a narrow screen', () => {
+  const wideColumns: ColumnDef<Item>[] = [
+    { id: 'id', header: 'Id', accessorKey: 'id', size: 80 },
+    { id: 'name', header: 'Name', accessorKey: 'name', size: 400 },
+    { id: 'size', header: 'Size', accessorKey: 'size', size: 120 },
+  ];
+
+  /** A ResizeObserver that reports every observed element as `width` pixels wide, as a browser would after layout. */
+  function observeAs(width: number) {
+    class SizedResizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element): void {
+        const entry = { target, contentRect: { width, height: 600 }, borderBoxSize: [{ inlineSize: width, blockSize: 600 }] };
+        this.callback([entry as unknown as ResizeObserverEntry], this as unknown as ResizeObserver);
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    }
+    window.ResizeObserver = SizedResizeObserver;
+  }
+
+  const originalResizeObserver = window.ResizeObserver;
+  afterEach(() => {
+    window.ResizeObserver = originalResizeObserver;
+  });
+
+  it('hides the columns it has no room for and keeps the others', () => {
+    observeAs(360);
+    renderTable({ columns: wideColumns, layout: { grow: 'name', hideBelow: { size: 600 } } });
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Size' })).not.toBeInTheDocument();
+    expect(bodyRows()[0]?.querySelectorAll('td')).toHaveLength(2);
+  });
+
+  it('shows every column once it is wide enough', () => {
+    observeAs(900);
+    renderTable({ columns: wideColumns, layout: { grow: 'name', hideBelow: { size: 600 } } });
+    expect(screen.getByRole('columnheader', { name: 'Size' })).toBeInTheDocument();
+  });
+
+  it('lets the growing column shrink, so the table needs only the room of the other columns plus the minimum', () => {
+    observeAs(900);
+    renderTable({ columns: wideColumns, layout: { grow: 'name' } });
+    expect(screen.getByRole('table')).toHaveStyle({ minWidth: '400px' });
+    expect(screen.getByRole('columnheader', { name: 'Name' }).style.width).toBe('');
+    expect(screen.getByRole('columnheader', { name: 'Size' })).toHaveStyle({ width: '120px' });
+  });
+
+  it('keeps the first column in view while the table scrolls sideways', () => {
+    renderTable({ columns: wideColumns });
+    expect(screen.getByRole('columnheader', { name: 'Id' })).toHaveClass('sticky', 'left-0');
+    expect(screen.getByRole('cell', { name: 'i0' })).toHaveClass('sticky', 'left-0');
+    expect(screen.getByRole('cell', { name: 'Item 0' })).not.toHaveClass('sticky');
+  });
+});

@@ -1,9 +1,10 @@
-import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import {
   flexRender,
   getCoreRowModel,
   getExpandedRowModel,
   useReactTable,
+  type Column,
   type ColumnDef,
   type ColumnSizingState,
   type ExpandedState,
@@ -18,6 +19,17 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { PAGE_SIZE_OPTIONS, VIRTUAL_OVERSCAN, VIRTUAL_ROW_ESTIMATE_PX } from '@opsdeck/shared';
 import { Pagination } from './pagination';
 import { useSessionPreference } from './use-session-preference';
+
+/** How the table fits a narrow screen, by column id. */
+export interface DataTableLayout {
+  /**
+   * The column that takes the width the others leave, down to GROW_MIN_PX on a narrow screen: the one that names the
+   * row. Without it every column keeps its size and wide screens share the rest out among them.
+   */
+  grow?: string;
+  /** Columns hidden while the table is narrower than the given pixels, so the ones that matter stay in view. */
+  hideBelow?: Readonly<Record<string, number>>;
+}
 
 export interface DataTablePagination {
   pageIndex: number;
@@ -57,6 +69,7 @@ export interface DataTableProps<TData> {
   preferenceKey?: string;
   /** Height of the scrolling body; rows outside it are not rendered. */
   maxHeight?: string;
+  layout?: DataTableLayout;
   className?: string;
 }
 
@@ -66,9 +79,27 @@ interface ScrollMemory {
 
 const SKELETON_ROWS = 5;
 const SCROLL_SAVE_DELAY_MS = 200;
+/** The narrowest the growing column gets; past that the table scrolls sideways in its own container. */
+const GROW_MIN_PX = 200;
 
 function resolve<T>(updater: Updater<T>, previous: T): T {
   return typeof updater === 'function' ? (updater as (previous: T) => T)(previous) : updater;
+}
+
+/** The element's inner width, following resizes; 0 until it has been measured. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver((entries) => {
+      const entry = entries[0];
+      if (entry) setWidth(entry.contentRect.width);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 export function DataTable<TData>({
@@ -85,9 +116,11 @@ export function DataTable<TData>({
   renderExpandedRow,
   preferenceKey,
   maxHeight = '70vh',
+  layout,
   className,
 }: DataTableProps<TData>) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(scrollRef);
   const [expanded, setExpanded] = useSessionPreference<ExpandedState>(preferenceKey && `${preferenceKey}.expanded`, {});
   const [columnSizing, setColumnSizing] = useSessionPreference<ColumnSizingState>(preferenceKey && `${preferenceKey}.columnSizing`, {});
   const [scrollMemory, setScrollMemory] = useSessionPreference<ScrollMemory>(preferenceKey && `${preferenceKey}.scroll`, { top: 0 });
@@ -165,27 +198,41 @@ export function DataTable<TData>({
     }
   };
 
-  const columnCount = table.getVisibleLeafColumns().length;
+  const hideBelow = layout?.hideBelow ?? {};
+  // Unmeasured (0), every column shows: hiding them until the first layout would make the table jump.
+  const shownColumns = table.getVisibleLeafColumns().filter((column) => width === 0 || width >= (hideBelow[column.id] ?? 0));
+  const shownIds = new Set(shownColumns.map((column) => column.id));
+  const stickyId = shownColumns[0]?.id;
+  const growId = layout?.grow;
+  // Once resized by hand the growing column keeps the width it was given.
+  const grows = (column: Column<TData>) => column.id === growId && columnSizing[column.id] === undefined;
+  const widthOf = (column: Column<TData>) => (grows(column) ? undefined : column.getSize());
+  const minTableWidth = shownColumns.reduce((sum, column) => sum + (grows(column) ? Math.min(column.getSize(), GROW_MIN_PX) : column.getSize()), 0);
+  const columnCount = shownColumns.length;
   const paddingTop = virtualRows[0]?.start ?? 0;
   const paddingBottom = virtualRows.length > 0 ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0) : 0;
 
   return (
     <div className={clsx('flex min-h-0 flex-col rounded-md border border-gray-200 bg-white', className)}>
       <div ref={scrollRef} onScroll={handleScroll} style={{ maxHeight }} className="min-h-0 overflow-auto">
-        <table aria-label={label} aria-busy={isLoading || undefined} className="w-full table-fixed border-collapse text-sm">
+        <table aria-label={label} aria-busy={isLoading || undefined} style={{ minWidth: minTableWidth }} className="w-full table-fixed border-collapse text-sm">
           <thead className="sticky top-0 z-10 bg-gray-50">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
-                {group.headers.map((header) => {
+                {group.headers.filter((header) => shownIds.has(header.column.id)).map((header) => {
                   const sorted = header.column.getIsSorted();
                   const canSort = header.column.getCanSort();
                   return (
                     <th
                       key={header.id}
                       scope="col"
-                      style={{ width: header.getSize() }}
+                      style={{ width: widthOf(header.column) }}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
-                      className="relative border-b border-gray-200 px-3 py-2 text-left text-xs font-semibold text-gray-600"
+                      className={clsx(
+                        'border-b border-gray-200 bg-gray-50 px-3 py-2 text-left text-xs font-semibold text-gray-600',
+                        // The column that names the row stays in view while a narrow table scrolls sideways.
+                        header.column.id === stickyId ? 'sticky left-0 z-20' : 'relative',
+                      )}
                     >
                       {header.isPlaceholder ? null : canSort ? (
                         <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-gray-900">
@@ -250,13 +297,25 @@ export function DataTable<TData>({
                       onClick={onRowClick ? () => onRowClick(row.original) : undefined}
                       onKeyDown={onRowClick ? (event) => handleRowKeyDown(event, row.original) : undefined}
                       style={{ height: VIRTUAL_ROW_ESTIMATE_PX }}
-                      className={clsx('border-b border-gray-100', onRowClick && 'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none')}
+                      className={clsx('group border-b border-gray-100', onRowClick && 'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none')}
                     >
-                      {row.getVisibleCells().map((cell) => (
-                        <td key={cell.id} style={{ width: cell.column.getSize() }} className="truncate px-3 py-1.5 text-gray-800">
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                        </td>
-                      ))}
+                      {row
+                        .getVisibleCells()
+                        .filter((cell) => shownIds.has(cell.column.id))
+                        .map((cell) => (
+                          <td
+                            key={cell.id}
+                            style={{ width: widthOf(cell.column) }}
+                            className={clsx(
+                              'truncate px-3 py-1.5 text-gray-800',
+                              // Opaque, or the cells scrolling under it would show through; it follows the row's highlight.
+                              cell.column.id === stickyId && 'sticky left-0 z-[1] bg-white',
+                              cell.column.id === stickyId && onRowClick && 'group-hover:bg-gray-50 group-focus:bg-blue-50',
+                            )}
+                          >
+                            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                          </td>
+                        ))}
                     </tr>
                     {row.getIsExpanded() && renderExpandedRow && (
                       <tr className="bg-gray-50">

@@ -6,10 +6,11 @@ import { CircleHelp, Maximize2, Minimize2, X } from 'lucide-react';
 export type DialogSize = 'very-small' | 'small' | 'medium' | 'large' | 'full';
 
 const SIZE_CLASSES: Record<DialogSize, string> = {
-  'very-small': 'w-full max-w-sm',
-  small: 'w-full max-w-lg',
-  medium: 'w-full max-w-3xl',
-  large: 'w-full max-w-6xl',
+  // A margin on every side on a phone, so the dialog reads as one and not as the page.
+  'very-small': 'w-[calc(100vw-2rem)] max-w-sm',
+  small: 'w-[calc(100vw-2rem)] max-w-lg',
+  medium: 'w-[calc(100vw-2rem)] max-w-3xl',
+  large: 'w-[calc(100vw-2rem)] max-w-6xl',
   full: 'h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-none',
 };
 

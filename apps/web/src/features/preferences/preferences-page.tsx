@@ -1,8 +1,10 @@
 import { HIDE_DELETED_CATALOG_DEFAULT } from '@opsdeck/shared';
 import { Switch } from '@/components/switch/switch';
 import { HIDE_DELETED_CATALOG_KEY, usePreference } from '@/lib/preferences/use-preference';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export function PreferencesPage() {
+  useDocumentTitle('Preferences');
   const [hideDeleted, setHideDeleted] = usePreference(HIDE_DELETED_CATALOG_KEY, HIDE_DELETED_CATALOG_DEFAULT);
   return (
     <section className="mx-auto flex max-w-2xl flex-col gap-4 p-6">

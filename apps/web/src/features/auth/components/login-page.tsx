@@ -9,6 +9,7 @@ import type { FlowValues, SelfServiceFlow } from '../api/flow-types';
 import { reportFlowError, useFlowErrorHandler } from '../use-flow-error-handler';
 import { AuthLayout } from './auth-layout';
 import { FlowForm } from './flow-form';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 type LoginKind = 'login' | 'second-factor' | 'refresh';
 
@@ -25,6 +26,7 @@ interface FlowAttempt {
 }
 
 export function LoginPage() {
+  useDocumentTitle('Sign in');
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -1,0 +1,160 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import { discoverDetailTargets, navigationTarget, type CrawlOpening, type CrawlTarget } from '../support/crawl-targets';
+import { loadNavigationRoutes } from '../support/navigation-routes';
+import { ROLES, storageStateFor } from '../support/roles';
+
+/** A phone, a small laptop (the `lg` breakpoint, where the sidebar stops being a drawer) and a desktop. */
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1024, height: 768 },
+  { width: 1440, height: 900 },
+] as const;
+/** From this width on the page itself may never scroll sideways; below it only a table's own container may. */
+const NO_SIDEWAYS_SCROLL_FROM_PX = 1024;
+/** Main content later than this is a failure (the issue's budget for every page of the demo). */
+const CONTENT_BUDGET_MS = 3_000;
+/** How long to keep waiting past the budget, so a slow page is reported as slow rather than as missing. */
+const CONTENT_WAIT_MS = 15_000;
+const CRASH_TEXT = 'Sorry.. there was an error';
+const TITLE_SUFFIX = ' | Opsdeck';
+
+function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Waits until the page (or the dialog it opens) shows its heading with nothing in it still loading. */
+async function waitForContent(page: Page, kind: 'page' | 'modal', timeout: number): Promise<boolean> {
+  try {
+    await page.waitForFunction(
+      (dialog) => {
+        const root = dialog ? document.querySelector('[role="dialog"]') : document.getElementById('main');
+        if (root === null) return false;
+        const heading = root.querySelector(dialog ? 'h2' : 'h1');
+        if (heading === null || heading.getBoundingClientRect().height === 0) return false;
+        return root.querySelector('[aria-busy="true"]') === null;
+      },
+      kind === 'modal',
+      { timeout },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function settleLayout(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/** How far the document and the shell's scrolling `main` reach past their visible width. */
+async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const scrollers = [document.documentElement, document.getElementById('main')].filter((element) => element !== null);
+    return Math.max(...scrollers.map((element) => element.scrollWidth - element.clientWidth));
+  });
+}
+
+function contentKind(opening: CrawlOpening): 'page' | 'modal' {
+  return opening.kind === 'modal' ? 'modal' : 'page';
+}
+
+for (const [roleIndex, role] of ROLES.entries()) {
+  test.describe(`smoke crawl as ${role}`, () => {
+    test.use({ storageState: storageStateFor(role) });
+
+    test(`${role}: every navigation page and demo entity renders without errors, in time, titled and without sideways scroll at 390, 1024 and 1440 px`, async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(600_000);
+      // One stuck page must not use up the whole crawl's time: it is reported and the crawl goes on.
+      page.setDefaultTimeout(CONTENT_WAIT_MS);
+      // A readable place for people to look at every page at every width: test-results/e2e/<run>/smoke-crawl/<role>/.
+      const screenshots = path.join(testInfo.project.outputDir, 'smoke-crawl', role);
+      const shoot = (file: string) => page.screenshot({ path: path.join(screenshots, file), animations: 'disabled' });
+      const timings: Record<string, number> = {};
+      const problems: string[] = [];
+      let current = 'start';
+      page.on('pageerror', (error) => problems.push(`${current}: uncaught ${error.name}: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`${current}: console error: ${message.text()}`);
+      });
+      page.on('response', (response) => {
+        if (response.status() >= 500) problems.push(`${current}: ${response.status()} from ${response.request().method()} ${response.url()}`);
+      });
+
+      const navigation = await loadNavigationRoutes();
+      const areas = [...navigation.primary, ...navigation.settings];
+      const discovered = await discoverDetailTargets(page.request, areas);
+      problems.push(...discovered.problems);
+      const targets: CrawlTarget[] = [...areas.map(navigationTarget), ...discovered.targets];
+      expect(discovered.targets.length, 'the demo data offers entities to open').toBeGreaterThan(0);
+
+      for (const [index, target] of targets.entries()) {
+        current = target.name;
+        // Each address is loaded at one of the widths in turn (shifted per role, so every page is also loaded fresh on a
+        // phone by some role) and then looked at in all three.
+        const loadViewport = VIEWPORTS[(index + roleIndex) % VIEWPORTS.length] ?? VIEWPORTS[2];
+        await page.setViewportSize(loadViewport);
+        const started = Date.now();
+        await page.goto(target.path);
+        if (!(await waitForContent(page, contentKind(target.opening), CONTENT_WAIT_MS))) {
+          problems.push(`${target.name}: no main content within ${CONTENT_WAIT_MS} ms at ${loadViewport.width} px`);
+          await shoot(path.join('failures', `${slug(target.name)}.png`));
+          continue;
+        }
+        const elapsed = Date.now() - started;
+        timings[target.name] = elapsed;
+        if (elapsed > CONTENT_BUDGET_MS) problems.push(`${target.name}: main content took ${elapsed} ms at ${loadViewport.width} px`);
+
+        if (target.opening.kind === 'row') {
+          const row = page.getByRole('row').filter({ hasText: target.opening.rowText }).first();
+          // Only roles that may edit the entity get a clickable row; for the others the row itself is the detail.
+          if ((await row.getAttribute('tabindex')) === '0') {
+            const clicked = Date.now();
+            await row.click();
+            if (!(await waitForContent(page, 'modal', CONTENT_BUDGET_MS))) problems.push(`${target.name}: a click on its row opened no dialog within ${Date.now() - clicked} ms`);
+          } else if (!(await row.isVisible())) {
+            problems.push(`${target.name}: no row shows it`);
+          }
+        }
+
+        if ((await page.getByText(CRASH_TEXT).count()) > 0) problems.push(`${target.name}: shows '${CRASH_TEXT}'`);
+
+        const title = await page.title();
+        const name = title.endsWith(TITLE_SUFFIX) ? title.slice(0, -TITLE_SUFFIX.length) : null;
+        const offered = target.navigation ? (await page.locator(`nav[aria-label="Main"] a[href="${target.navigation.path}"]`).count()) > 0 : true;
+        const expected = target.title;
+        const titled = name !== null && (typeof expected === 'string' ? name === expected || (!offered && name === 'Unauthorized') : expected.test(name));
+        if (!titled) problems.push(`${target.name}: the title is '${title}', not '${String(expected)}${TITLE_SUFFIX}'`);
+
+        for (const viewport of VIEWPORTS) {
+          await page.setViewportSize(viewport);
+          await settleLayout(page);
+          if (viewport.width >= NO_SIDEWAYS_SCROLL_FROM_PX) {
+            const overflow = await sidewaysOverflow(page);
+            if (overflow > 1) problems.push(`${target.name}: the page scrolls sideways by ${overflow} px at ${viewport.width} px`);
+          }
+          await shoot(path.join(`${viewport.width}px`, `${String(index).padStart(2, '0')}-${slug(target.name)}.png`));
+        }
+      }
+
+      // The drawer that replaces the sidebar on a phone, open over the first page.
+      current = 'navigation drawer';
+      await page.setViewportSize(VIEWPORTS[0]);
+      await page.goto(areas[0]?.path ?? '/');
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await shoot(path.join('390px', 'navigation-drawer.png'));
+
+      testInfo.annotations.push({ type: 'screenshots', description: screenshots });
+      mkdirSync(screenshots, { recursive: true });
+      writeFileSync(path.join(screenshots, 'time-to-content-ms.json'), `${JSON.stringify(timings, null, 2)}\n`);
+      expect(problems, `problems found while crawling as ${role}`).toEqual([]);
+    });
+  });
+}
