@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { Role } from '@opsdeck/shared';
 import { schemaCacheFor } from '../src/data-api/data-api-plugin';
@@ -86,4 +87,48 @@ export async function startDataApiFixture(): Promise<DataApiFixture> {
     },
     close: () => server.close(),
   };
+}
+
+/** What a data-API test file works with: the fixture, and clients signed in as its main role and as an editor. */
+export class DataApiSuite {
+  private started: { fx: DataApiFixture; db: PostgrestClient; editor: PostgrestClient } | null = null;
+
+  start(started: { fx: DataApiFixture; db: PostgrestClient; editor: PostgrestClient }): void {
+    this.started = started;
+  }
+
+  private get ready() {
+    if (this.started === null) throw new Error('The data API fixture is used before beforeAll started it');
+    return this.started;
+  }
+
+  get fx(): DataApiFixture {
+    return this.ready.fx;
+  }
+
+  get db(): PostgrestClient {
+    return this.ready.db;
+  }
+
+  get editor(): PostgrestClient {
+    return this.ready.editor;
+  }
+}
+
+/**
+ * Starts one fixture server for the calling describe block and closes it after; `role` is whom `suite.db` signs in as.
+ * `prepare` runs once after the start, for rows a file needs beyond the shared fixture.
+ */
+export function useDataApiSuite(role: Role, prepare?: (fx: DataApiFixture) => Promise<void>): DataApiSuite {
+  const suite = new DataApiSuite();
+  let fx: DataApiFixture | null = null;
+  beforeAll(async () => {
+    fx = await startDataApiFixture();
+    suite.start({ fx, db: await fx.client(role), editor: await fx.client('editor') });
+    await prepare?.(fx);
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  return suite;
 }

@@ -1,6 +1,7 @@
-import type { Condition, Field, FilterNode } from './parse-request';
-import type { Join, PlannedEmbed, PlannedOrder, ReadNode } from './plan';
-import type { DbFunction, Relation } from './schema-cache';
+import { LIMITS } from './limits';
+import type { Condition, Field, FilterNode } from './parse/filter-grammar';
+import type { PlannedEmbed, PlannedOrder, ReadNode } from './plan/plan-read';
+import type { Join } from './plan/relationships';
 
 /** Collects bound parameters; SQL text only ever gets `$n` placeholders and quoted identifiers from the schema cache. */
 export class SqlParams {
@@ -206,18 +207,17 @@ export function nodeSql(node: ReadNode, source: string, extraWhere: string[], pa
   return `select ${list} from ${source} ${alias}${whereSql}${orderSql(node, node.order, params)}${pagingSql(node, params)}`;
 }
 
-export interface ReadSql {
+/** One SQL statement and its bound values. */
+export interface Statement {
   text: string;
   values: unknown[];
 }
-
-export type CountMode = 'exact' | 'planned' | 'estimated' | null;
 
 /**
  * The whole response in one statement: the page as JSON text (an array, or the single object for a singular
  * request), the number of rows in the page, and the exact total when it was asked for.
  */
-export function readSql(root: ReadNode, source: string, options: { singular: boolean; exactCount: boolean }, sourceParams?: SqlParams): ReadSql {
+export function readSql(root: ReadNode, source: string, options: { singular: boolean; exactCount: boolean }, sourceParams?: SqlParams): Statement {
   const params = sourceParams ?? new SqlParams();
   const page = nodeSql(root, source, [], params);
   const body = options.singular ? `coalesce((json_agg(_r)->0)::text, 'null')` : `coalesce(json_agg(_r), '[]'::json)::text`;
@@ -229,72 +229,21 @@ export function readSql(root: ReadNode, source: string, options: { singular: boo
   return { text: `select ${body} as body, count(*)::bigint as page_rows, ${total} as total from (${page}) _r`, values: params.values };
 }
 
-/** The filtered row set without paging, for EXPLAIN-based planned counts. */
-export function countPlanSql(root: ReadNode, source: string, params: SqlParams): string {
+/** The filtered row set without paging. */
+function countedRowsSql(root: ReadNode, source: string, params: SqlParams): string {
   const where = whereParts(root, params);
   return `select 1 from ${source} ${ident(root.alias)}${where.length === 0 ? '' : ` where ${where.join(' and ')}`}`;
 }
 
-export interface InsertOptions {
-  relation: Relation;
-  columns: string[];
-  rows: Array<Record<string, unknown>>;
-  missingDefault: boolean;
-  conflict: { columns: string[]; action: 'merge' | 'ignore' } | null;
+/** The planner's estimate of the filtered rows, read from EXPLAIN. */
+export function plannedCountSql(root: ReadNode, source: string): Statement {
+  const params = new SqlParams();
+  return { text: `explain (format json) ${countedRowsSql(root, source, params)}`, values: params.values };
 }
 
-/** An INSERT whose values are typed by PostgreSQL from the JSON body, so a bad value is a data error (400). */
-export function insertSql(options: InsertOptions, params: SqlParams): string {
-  const target = qualified(options.relation.name);
-  const columnList = options.columns.map(ident).join(', ');
-  let sql: string;
-  if (options.columns.length === 0) {
-    sql = `insert into ${target} select from json_array_elements(${params.add(JSON.stringify(options.rows))}::json)`;
-  } else if (options.missingDefault) {
-    const rows = options.rows.map((row) => {
-      const present = options.columns.some((column) => Object.hasOwn(row, column));
-      // A placeholder must only be created when a cell uses it: the server rejects bound values it does not reference.
-      const record = present ? `json_populate_record(null::${target}, ${params.add(JSON.stringify(row))}::json)` : '';
-      const cells = options.columns.map((column) => (Object.hasOwn(row, column) ? `(${record}).${ident(column)}` : 'default'));
-      return `(${cells.join(', ')})`;
-    });
-    sql = `insert into ${target} (${columnList}) values ${rows.join(', ')}`;
-  } else {
-    sql = `insert into ${target} (${columnList}) select ${columnList} from json_populate_recordset(null::${target}, ${params.add(JSON.stringify(options.rows))}::json)`;
-  }
-  if (options.conflict !== null) {
-    const keys = options.conflict.columns.map(ident).join(', ');
-    const updates = options.columns.filter((column) => !options.conflict?.columns.includes(column));
-    if (options.conflict.action === 'ignore' || updates.length === 0) sql += ` on conflict (${keys}) do nothing`;
-    else sql += ` on conflict (${keys}) do update set ${updates.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`;
-  }
-  return `${sql} returning *`;
-}
-
-export function updateSql(root: ReadNode, columns: string[], body: Record<string, unknown>, params: SqlParams): string {
-  const target = qualified(root.relation.name);
-  const assignments = columns.map((column) => `${ident(column)} = _v.${ident(column)}`).join(', ');
-  const where = whereParts(root, params);
-  return `update ${target} ${ident(root.alias)} set ${assignments} from json_populate_record(null::${target}, ${params.add(JSON.stringify(body))}::json) _v where ${where.join(' and ')} returning ${ident(root.alias)}.*`;
-}
-
-export function deleteSql(root: ReadNode, params: SqlParams): string {
-  const where = whereParts(root, params);
-  return `delete from ${qualified(root.relation.name)} ${ident(root.alias)} where ${where.join(' and ')} returning ${ident(root.alias)}.*`;
-}
-
-/** Wraps a data-changing statement so that its returned rows go through the same select list as a read. */
-export function mutationSql(statement: string, root: ReadNode, params: SqlParams, singular: boolean): ReadSql {
-  const representation = { ...root, filters: [], existence: [], order: root.order, limit: null, offset: null };
-  const page = nodeSql(representation, '_m', [], params);
-  const body = singular ? `coalesce((json_agg(_r)->0)::text, 'null')` : `coalesce(json_agg(_r), '[]'::json)::text`;
-  return { text: `with _m as (${statement}) select ${body} as body, count(*)::bigint as page_rows, null::bigint as total from (${page}) _r`, values: params.values };
-}
-
-/** `"public"."fn"("a" => $1::type, …)`: arguments by name, each cast to its declared type. */
-export function functionCallSql(fn: DbFunction, args: Map<string, unknown>, params: SqlParams): string {
-  const list = fn.args
-    .filter((arg) => args.has(arg.name))
-    .map((arg) => `${ident(arg.name)} => ${params.add(args.get(arg.name))}::${arg.type}`);
-  return `${qualified(fn.name)}(${list.join(', ')})`;
+/** An exact count that stops one row past the row cap, so counting never scans a huge table. */
+export function boundedCountSql(root: ReadNode, source: string): Statement {
+  const params = new SqlParams();
+  const text = `select count(*)::int as n from (${countedRowsSql(root, source, params)} limit ${LIMITS.maxRows + 1}) _c`;
+  return { text, values: params.values };
 }

@@ -85,10 +85,7 @@ export function isUnreachable(name: string): boolean {
   return UNREACHABLE_FRAGMENTS.some((fragment) => lower.includes(fragment));
 }
 
-/** Columns that hold secrets are treated as if they did not exist: never selected, filtered, ordered or written. */
-export function isSecretColumn(name: string): boolean {
-  return /(_encrypted|token_hash|password_hash)$/.test(name);
-}
+export { isSecretColumn } from '../platform/secret-columns';
 
 /** The resource guarding a table, view or function; null when nobody may reach it. */
 export function resourceFor(name: string): Resource | null {

@@ -1,25 +1,21 @@
-import { apiErrors } from './api-errors';
-import type { CountMode } from './build-sql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errors } from '../platform/errors';
+import { apiErrors, fromDatabaseError } from './api-errors';
+import type { Outcome } from './execute';
+import { isRecord } from './parse/body';
+import type { MediaType, Preferences } from './parse/headers';
+import type { CallRequest, ReadRequest, WriteRequest } from './parse/parse-request';
+import type { RowsCallPlan } from './plan/plan-call';
+import type { PagePlan } from './plan/plan-page';
+import { allowedMethods } from './plan/plan-write';
+import type { Relation, SchemaCache } from './schema-cache';
 
-export interface Preferences {
-  return: 'representation' | 'minimal' | 'headers-only' | null;
-  count: CountMode;
-  resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
-  missingDefault: boolean;
-}
+const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 
-/** Reads every `Prefer` header (clients may send several, or one comma-separated); unknown preferences are ignored. */
-export function parsePreferences(header: string | string[] | undefined): Preferences {
-  const prefs: Preferences = { return: null, count: null, resolution: null, missingDefault: false };
-  const raw = Array.isArray(header) ? header.join(',') : (header ?? '');
-  for (const token of raw.split(',')) {
-    const [key, value] = token.trim().split('=').map((part) => part.trim());
-    if (key === 'return' && (value === 'representation' || value === 'minimal' || value === 'headers-only')) prefs.return = value;
-    else if (key === 'count' && (value === 'exact' || value === 'planned' || value === 'estimated')) prefs.count = value;
-    else if (key === 'resolution' && (value === 'merge-duplicates' || value === 'ignore-duplicates')) prefs.resolution = value;
-    else if (key === 'missing' && value === 'default') prefs.missingDefault = true;
-  }
-  return prefs;
+function sendJson(reply: FastifyReply, status: number, body: string | null, mediaType: MediaType): FastifyReply {
+  reply.status(status).header('content-type', mediaType === 'object' ? OBJECT_TYPE : JSON_TYPE);
+  return reply.send(body ?? '');
 }
 
 /** The preferences the response honoured, echoed in `Preference-Applied` as PostgREST does. */
@@ -32,22 +28,9 @@ export function appliedPreferences(prefs: Preferences): string | null {
   return applied.length === 0 ? null : applied.join(', ');
 }
 
-export interface RangeRequest {
-  offset: number;
-  /** Null when the header gave an open-ended range (`10-`). */
-  limit: number | null;
-}
-
-/** `Range: 0-9` (unit `items`): an inclusive, zero-based window of rows. */
-export function parseRangeHeader(header: string | undefined, unit: string | undefined): RangeRequest | null {
-  if (header === undefined || header.trim() === '') return null;
-  if (unit !== undefined && unit.trim() !== '' && unit.trim() !== 'items') throw apiErrors.invalidRange(`Range-Unit must be items, got '${unit}'`);
-  const match = /^(?:items=)?\s*(\d{1,15})-(\d{0,15})\s*$/.exec(header);
-  if (match === null) throw apiErrors.invalidRange(`Malformed Range header '${header}'`);
-  const start = Number(match[1]);
-  const end = match[2] === undefined || match[2] === '' ? null : Number(match[2]);
-  if (end !== null && end < start) throw apiErrors.invalidRange(`The range ${start}-${end} ends before it starts`);
-  return { offset: start, limit: end === null ? null : end - start + 1 };
+function sendApplied(reply: FastifyReply, prefs: Preferences): void {
+  const applied = appliedPreferences(prefs);
+  if (applied !== null) reply.header('preference-applied', applied);
 }
 
 /**
@@ -63,15 +46,77 @@ export function rangeOutcome(offset: number, rows: number, total: number | null)
   return { contentRange, status: 200 };
 }
 
-export type MediaType = 'array' | 'object';
+export function respondRead(reply: FastifyReply, request: ReadRequest, plan: PagePlan, outcome: Outcome): FastifyReply {
+  const { contentRange, status } = rangeOutcome(plan.offset, outcome.rows, outcome.total);
+  if (status === 416) throw apiErrors.invalidRange(`An offset of ${plan.offset} was requested, but there are only ${outcome.total ?? 0} rows.`);
+  reply.header('content-range', contentRange);
+  // A read honours only the count preference.
+  sendApplied(reply, { ...request.prefs, return: null, resolution: null, missingDefault: false });
+  return sendJson(reply, status, request.head ? null : outcome.body, request.media);
+}
 
-/** The representation the client accepts: a JSON array (default) or a single object (`vnd.pgrst.object+json`). */
-export function negotiate(accept: string | undefined): MediaType {
-  if (accept === undefined || accept.trim() === '') return 'array';
-  for (const part of accept.split(',')) {
-    const type = (part.split(';')[0] ?? '').trim().toLowerCase();
-    if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') return 'object';
-    if (['application/json', 'application/vnd.pgrst.array+json', 'application/*', '*/*'].includes(type)) return 'array';
+/** `Location: /table?pk=eq.value` for a single created row, as PostgREST sends with `return=headers-only`. */
+function locationFor(relation: Relation, body: string): string | null {
+  if (relation.primaryKey.length === 0) return null;
+  const rows = JSON.parse(body) as unknown;
+  const first = Array.isArray(rows) && rows.length === 1 ? (rows[0] as unknown) : null;
+  if (!isRecord(first)) return null;
+  const parts = relation.primaryKey.map((key) => `${encodeURIComponent(key)}=eq.${encodeURIComponent(String(first[key] ?? ''))}`);
+  return `/${relation.name}?${parts.join('&')}`;
+}
+
+/** 201 for POST, else 200 with the rows (`return=representation`) or 204; every count preference counts the rows written. */
+export function respondWrite(reply: FastifyReply, request: WriteRequest, relation: Relation, outcome: Outcome): FastifyReply {
+  const { method, prefs } = request;
+  const totalText = prefs.count === null ? '*' : String(outcome.rows);
+  reply.header('content-range', method === 'POST' || outcome.rows === 0 ? `*/${totalText}` : `0-${outcome.rows - 1}/${totalText}`);
+  sendApplied(reply, prefs);
+  if (prefs.return === 'representation') return sendJson(reply, method === 'POST' ? 201 : 200, outcome.body, request.media);
+  if (method === 'POST' && prefs.return === 'headers-only') {
+    const location = locationFor(relation, outcome.body);
+    if (location !== null) reply.header('location', location);
   }
-  throw apiErrors.notAcceptable(accept);
+  return reply.status(method === 'POST' ? 201 : 204).send();
+}
+
+/** A write the relation cannot take answers 405 with the methods it does answer. */
+export function refusedWrite(reply: FastifyReply, relation: Relation, refusal: AppError): AppError {
+  reply.header('allow', allowedMethods(relation).join(', '));
+  return refusal;
+}
+
+/** A call's single value as JSON, or 204 when the function returns void (body null). */
+export function respondCallValue(reply: FastifyReply, request: CallRequest, body: string | null): FastifyReply {
+  if (body === null) return reply.status(204).send();
+  return sendJson(reply, 200, request.head ? null : body, 'array');
+}
+
+/** A call's rows as a page; unlike a table read, an offset past the total is not an error. */
+export function respondCallRows(reply: FastifyReply, request: CallRequest, plan: RowsCallPlan, outcome: Outcome): FastifyReply {
+  const { contentRange, status } = rangeOutcome(plan.page.offset, outcome.rows, outcome.total);
+  reply.header('content-range', contentRange);
+  return sendJson(reply, status === 416 ? 200 : status, request.head ? null : outcome.body, plan.contentType);
+}
+
+/**
+ * Every failure in PostgREST's shape: the API's own errors as they are, database errors mapped to their SQLSTATE and
+ * status (api-errors.ts), Fastify's own 4xx kept, and anything else a 500 that says nothing of its cause.
+ */
+export function errorResponder(cache: SchemaCache) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const mapped = error instanceof AppError ? error : fromDatabaseError(error, (index) => cache.uniqueIndexes.get(index) ?? null);
+    if (mapped !== null) {
+      if (mapped.statusCode >= 500) request.log.error({ err: error }, 'data api failure');
+      return reply.status(mapped.statusCode).header('content-type', JSON_TYPE).send(mapped.toBody());
+    }
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = (error as { code?: unknown }).code;
+      return reply
+        .status(status)
+        .send(new AppError(status, typeof code === 'string' ? code : `PGRST${status}`, error instanceof Error ? error.message : 'Bad request').toBody());
+    }
+    request.log.error({ err: error }, 'data api failure');
+    return reply.status(500).send(errors.internal().toBody());
+  };
 }

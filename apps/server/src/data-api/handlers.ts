@@ -1,0 +1,102 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EventBus } from '../platform/event-bus';
+import type { Executor } from './execute';
+import { parseInsertBody, parsePatchBody } from './parse/body';
+import { parseCallRequest, parseReadRequest, parseWriteRequest, type RawRequest, type WriteRequest } from './parse/parse-request';
+import { authorizeCall, authorizerFor, authorizeWrite, lookupRelation } from './plan/authorize';
+import { argumentNames, chooseOverload, planCall } from './plan/plan-call';
+import { planTableRead } from './plan/plan-page';
+import { aliasCounter, planSelection, type PlanContext } from './plan/plan-read';
+import { planDelete, planInsert, planUpdate, requireRootFilter, writeRefusal, type WritePlan } from './plan/plan-write';
+import { refusedWrite, respondCallRows, respondCallValue, respondRead, respondWrite } from './respond';
+import type { Relation, SchemaCache } from './schema-cache';
+import { DB_WRITTEN_EVENT, type WriteHooks, type WriteMethod } from './write-hooks';
+
+export interface HandlerDeps {
+  cache: SchemaCache;
+  executor: Executor;
+  hooks: WriteHooks;
+  bus: EventBus;
+}
+
+type RelationRequest = FastifyRequest<{ Params: { relation: string } }>;
+type FunctionRequest = FastifyRequest<{ Params: { function: string } }>;
+
+function raw(request: FastifyRequest): RawRequest {
+  return { method: request.method, url: request.raw.url ?? '', headers: request.headers, body: request.body };
+}
+
+function rolesOf(request: FastifyRequest): readonly string[] {
+  return request.principal?.roles ?? [];
+}
+
+/**
+ * The data API's requests, each a pipeline of stages: parse (parse/) → plan (plan/, identifiers only from the schema
+ * cache, permissions included) → execute (execute.ts) → respond (respond.ts). See docs/architecture.md.
+ */
+export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
+  const planContext = (request: FastifyRequest): PlanContext => ({ cache, authorize: authorizerFor(rolesOf(request)), nextAlias: aliasCounter() });
+
+  /** What every write starts with: the relation, the write permission, the method the relation takes, the select. */
+  const startWrite = (request: RelationRequest, reply: FastifyReply, method: WriteMethod) => {
+    const parsed = parseWriteRequest(raw(request), request.params.relation, method);
+    const ctx = planContext(request);
+    const relation = lookupRelation(cache, parsed.relation, 'write');
+    ctx.authorize(relation.name, 'write');
+    const refusal = writeRefusal(relation, method, parsed.prefs.resolution === 'merge-duplicates');
+    if (refusal !== null) throw refusedWrite(reply, relation, refusal);
+    return { parsed, relation, root: planSelection(ctx, relation, parsed.query) };
+  };
+
+  const finishWrite = async (request: FastifyRequest, reply: FastifyReply, parsed: WriteRequest, relation: Relation, plan: WritePlan) => {
+    const outcome = await executor.write(plan, request.principal?.personId ?? null);
+    if (outcome.rows > 0) bus.publish({ name: DB_WRITTEN_EVENT, payload: { table: relation.name, method: parsed.method } });
+    return respondWrite(reply, parsed, relation, outcome);
+  };
+
+  const handleRead = async (request: RelationRequest, reply: FastifyReply) => {
+    const parsed = parseReadRequest(raw(request), request.params.relation);
+    const relation = lookupRelation(cache, parsed.relation, 'read');
+    const plan = planTableRead(planContext(request), relation, parsed);
+    return respondRead(reply, parsed, plan, await executor.read(plan));
+  };
+
+  const handleInsert = async (request: RelationRequest, reply: FastifyReply) => {
+    const { parsed, relation, root } = startWrite(request, reply, 'POST');
+    const body = parseInsertBody(parsed.body);
+    authorizeWrite(rolesOf(request), relation, 'insert', []);
+    await hooks.check(relation.name, body.rows, 'POST');
+    const rows = body.wellFormed ? hooks.apply(relation.name, body.rows, 'POST', request.principal) : null;
+    return finishWrite(request, reply, parsed, relation, planInsert(relation, root, parsed, rows));
+  };
+
+  const handleUpdate = async (request: RelationRequest, reply: FastifyReply) => {
+    const { parsed, relation, root } = startWrite(request, reply, 'PATCH');
+    requireRootFilter(root, 'UPDATE');
+    const body = parsePatchBody(parsed.body);
+    authorizeWrite(rolesOf(request), relation, 'update', Object.keys(body));
+    await hooks.check(relation.name, [body], 'PATCH');
+    const [written = body] = hooks.apply(relation.name, [body], 'PATCH', request.principal);
+    return finishWrite(request, reply, parsed, relation, planUpdate(relation, root, parsed, written));
+  };
+
+  const handleDelete = async (request: RelationRequest, reply: FastifyReply) => {
+    const { parsed, relation, root } = startWrite(request, reply, 'DELETE');
+    requireRootFilter(root, 'DELETE');
+    authorizeWrite(rolesOf(request), relation, 'delete', []);
+    return finishWrite(request, reply, parsed, relation, planDelete(root, parsed));
+  };
+
+  const handleCall = async (request: FunctionRequest, reply: FastifyReply) => {
+    const parsed = parseCallRequest(raw(request), request.params.function);
+    const fn = chooseOverload(parsed.function, cache.functions.get(parsed.function) ?? [], parsed.offered, !parsed.readOnly);
+    authorizeCall(rolesOf(request), fn, parsed.readOnly);
+    const plan = planCall(planContext(request), fn, parsed, parsed.parseQueryFor(argumentNames(fn)));
+    const tx = { readOnly: parsed.readOnly, personId: request.principal?.personId ?? null };
+    if (plan.kind === 'value') return respondCallValue(reply, parsed, await executor.callValue(plan, tx));
+    return respondCallRows(reply, parsed, plan, await executor.callRows(plan.page, tx));
+  };
+
+  return { handleRead, handleInsert, handleUpdate, handleDelete, handleCall };
+}
+
