@@ -259,6 +259,52 @@ test.describe('incidents', () => {
       const path = await file.path();
       expect(readFileSync(path, 'utf8')).toContain(title);
     });
+
+    test('a responder links a failing check to a new incident, finds it by awkward text and deletes a branch of it', async ({ page }) => {
+      test.setTimeout(120_000);
+      const incident = new IncidentPage(page);
+      const title = `Backups 100% failed (nightly), ${Date.now()}`;
+
+      // Link to Incident from the health check modal, composed there by the app.
+      await page.goto('/health');
+      await page.getByRole('table', { name: 'Health checks' }).getByRole('row').filter({ hasText: 'backup/nightly-job' }).click();
+      const check = page.getByRole('dialog', { name: 'backup/nightly-job' });
+      await check.getByRole('button', { name: 'Attach as Evidence' }).click();
+      const link = page.getByRole('dialog', { name: 'Link to Incident' });
+      await incident.choose(link.getByRole('combobox', { name: /Incident/ }), 'Create new incident');
+      await link.getByRole('textbox', { name: /Incident title/ }).fill(title);
+      await link.getByRole('button', { name: 'Link' }).click();
+      await expect(link).toBeHidden();
+      // The toast names the new incident; the check modal is still open over the page, so the link is followed by hand.
+      const href = await page.getByRole('link', { name: /^INC-\d+$/ }).getAttribute('href');
+      expect(href).toMatch(/^\/incidents\/[0-9a-f-]{36}$/);
+      createdIncidents.push(href?.split('/').at(-1) ?? '');
+      await page.goto(href ?? '/incidents');
+      await incident.openTab('Action Plan');
+      const root = incident.hypothesis('Root', title);
+      await expect(root.getByTestId('evidence-item').filter({ hasText: 'backup/nightly-job' })).toBeVisible();
+
+      // Deleting a factor takes its solution, evidence and comments with it, and leaves the root as it was.
+      await incident.addChild(root, 'factor', 'Disk full');
+      const factor = incident.hypothesis('Factor', 'Disk full');
+      await incident.addChild(factor, 'solution', 'Rotate the logs');
+      await incident.addEvidence(factor, 'Comment', async (dialog) => {
+        await dialog.getByLabel('Comment').fill('df shows 100%');
+      });
+      await factor.getByRole('button', { name: 'Delete Disk full' }).click();
+      await page.getByRole('dialog', { name: 'Delete hypothesis' }).getByRole('button', { name: 'Delete', exact: true }).click();
+      await expect(factor).toHaveCount(0);
+      await expect(incident.hypothesis('Solution', 'Rotate the logs')).toHaveCount(0);
+      await expect(root.getByTestId('evidence-item').filter({ hasText: 'backup/nightly-job' })).toBeVisible();
+
+      // The list search takes %, commas and parentheses literally.
+      await page.goto('/incidents');
+      const rows = page.getByRole('table', { name: 'Incidents' }).getByRole('row');
+      await page.getByRole('searchbox', { name: 'Search for incident' }).fill('100% failed (nightly),');
+      await expect(rows.filter({ hasText: title })).toBeVisible();
+      await page.getByRole('searchbox', { name: 'Search for incident' }).fill('100_ failed (nightly)');
+      await expect(rows.filter({ hasText: title })).toHaveCount(0);
+    });
   });
 
   test.describe('as an admin on a 1024 px screen', () => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { AppToaster } from '@/components/toast/app-toaster';
+import { IncidentLinkComposition } from './incident-link';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -10,7 +11,7 @@ export interface AppProvidersProps {
 export function AppProviders({ queryClient, children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      <IncidentLinkComposition>{children}</IncidentLinkComposition>
       <AppToaster />
     </QueryClientProvider>
   );

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { ResolvedConnection } from '../connections/connection-store';
+import type { ResolvedConnection } from '../connections';
 
 export interface EmailMessage {
   to: string;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EVIDENCE_TYPES } from '@opsdeck/shared';
+import { errorBodySchema, EVIDENCE_TYPES } from '@opsdeck/shared';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { EventQueueConsumer } from '../../platform/event-queue';
@@ -9,11 +9,10 @@ import type { DomainPlugin } from '../../platform/http';
 import { validateDefinitionOfDoneScript } from './definition-of-done';
 import { DB_WRITTEN_EVENT, writeHooksFor } from '../../data-api/write-hooks';
 import { DefinitionOfDoneScheduler } from './definition-of-done-scheduler';
+import { registerIncidentCommands } from './incident-command-routes';
 import { loadPostmortem, renderPostmortem } from './postmortem';
 import { resourceSearchBody, resourceSearchResponse, searchResources } from './resource-search';
 import { RESPONDER_CREATED_EVENT, responderNotifier } from './responder-notifier';
-
-const errorBody = z.object({ code: z.string(), message: z.string(), details: z.string().nullable(), hint: z.string().nullable() });
 
 function registerRoutes(app: FastifyInstance, context: AppContext): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -44,7 +43,7 @@ function registerRoutes(app: FastifyInstance, context: AppContext): void {
         description:
           'Valid when it parses, uses only the variables of the evidence type (check, topology, config, config_analysis) and returns a bool. Without a type, valid for any of them.',
         body: z.object({ script: z.string().nullable(), type: z.enum(EVIDENCE_TYPES).optional() }),
-        response: { 200: z.object({ valid: z.literal(true) }), 400: errorBody },
+        response: { 200: z.object({ valid: z.literal(true) }), 400: errorBodySchema },
       },
     },
     async (request) => {
@@ -63,7 +62,7 @@ function registerRoutes(app: FastifyInstance, context: AppContext): void {
         summary: 'Download the postmortem of an incident as Markdown',
         description: 'The id is the incident uuid or its display id (INC-12). Answers text/markdown as an attachment INC-<n>-postmortem.md.',
         params: z.object({ id: z.string().min(1).max(64).regex(/^[\w-]+$/, 'must be an incident uuid or display id such as INC-12') }),
-        response: { 200: z.string().describe('text/markdown'), 404: errorBody },
+        response: { 200: z.string().describe('text/markdown'), 404: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -125,6 +124,7 @@ export const incidentsPlugin: DomainPlugin = {
   name: 'incidents',
   register(app, context) {
     registerRoutes(app, context);
+    registerIncidentCommands(app, context);
     registerWorkers(app, context);
     registerDataApiHooks(app, context);
   },

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { QueuedEvent } from '../../platform/event-queue';
-import { resolveConnection, type ResolvedConnection } from '../connections/connection-store';
+import { resolveConnection, type ResolvedConnection } from '../connections';
 import { sendResponderEmail } from './email-responder';
 import { createJiraIssue } from './jira-responder';
 

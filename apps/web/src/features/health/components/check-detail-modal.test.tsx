@@ -1,11 +1,12 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { IncidentLinkProvider, type IncidentLinkProps, type LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
 import type { CheckStatusEntry } from '../api/types';
-import { currentSearch, makeCheck, makeDetail, renderAtHealth, whoamiHandler } from '../health-test-support';
+import { currentSearch, makeCheck, makeDetail, renderAtHealth } from '../health-test-support';
 import { DURATION_FILTER_ERROR } from '../utils/duration-filter';
 import { CheckDetailModal } from './check-detail-modal';
 
@@ -39,7 +40,7 @@ let historyRequests: { url: URL; prefer: string | null }[] = [];
 let detailRequests: URL[] = [];
 let runRequests: string[] = [];
 
-const server = setupServer(
+const server = setupMswServer(
   whoamiHandler(() => roles),
   http.get('*/api/db/properties', () => HttpResponse.json([])),
   http.get('*/api/canary/api/details', ({ request }) => {
@@ -67,16 +68,13 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   roles = ['admin'];
   historyRequests = [];
   detailRequests = [];
   runRequests = [];
   recordedRun = null;
 });
-afterAll(() => server.close());
 
 const lastHistory = (): URLSearchParams => historyRequests.at(-1)?.url.searchParams ?? new URLSearchParams();
 
@@ -274,9 +272,26 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
   });
 
-  it('offers Attach as Evidence to users who may write incidents', async () => {
-    renderModal();
-    expect(await screen.findByRole('button', { name: 'Attach as Evidence' })).toBeInTheDocument();
+  it('shows what the Link to Incident slot holds, handing it the check as evidence', async () => {
+    const linked: LinkableEvidence[] = [];
+    function LinkButton({ evidence }: IncidentLinkProps) {
+      linked.push(evidence);
+      return <button type="button">Attach as Evidence</button>;
+    }
+    renderAtHealth(
+      <IncidentLinkProvider component={LinkButton}>
+        <CheckDetailModal checkId={check.id} initialCheck={check} onClose={() => {}} />
+      </IncidentLinkProvider>,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    expect(await within(dialog).findByRole('button', { name: 'Attach as Evidence' })).toBeInTheDocument();
+    expect(linked.at(-1)).toEqual({ type: 'check', check_id: check.id, description: 'backup/nightly-job' });
     expect(currentSearch(screen.getByTestId('location')).toString()).toBe('');
+  });
+
+  it('shows no Link to Incident button when nothing fills the slot', async () => {
+    renderModal();
+    await screen.findByRole('group', { name: 'Uptime' });
+    expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument();
   });
 });

@@ -7,11 +7,11 @@ import { TIME_RANGE_KEYS, relativeTimeRange, isTimeRangeKey, type Role, type Tim
 import { Button } from '@/components/button/button';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { Dialog } from '@/components/dialog/dialog';
-import { LinkToIncidentButton } from '@/components/link-to-incident/link-to-incident-button';
 import { HealthDot } from '@/components/status/health-dot';
+import { QueryError } from '@/components/status/query-error';
 import { TimeRangePicker } from '@/components/time-range/time-range-picker';
-import { errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
+import { IncidentLinkSlot } from '@/lib/incident-link/incident-link-slot';
 import { useCheckDetailQuery } from '../api/get-check-detail';
 import { healthKeys } from '../api/keys';
 import { useRunCheckMutation } from '../api/run-check';
@@ -103,7 +103,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
           Edit
         </Link>
       )}
-      <LinkToIncidentButton evidence={{ type: 'check', check_id: check.id, description: check.name }} />
+      <IncidentLinkSlot evidence={{ type: 'check', check_id: check.id, description: check.name }} />
       {canRunNow && (
         <Button onClick={() => runCheck.mutate(check.id)} isPending={runCheck.isPending}>
           <Play aria-hidden="true" className="size-4" />
@@ -130,9 +130,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
       footer={footer}
     >
       {detail.isError && detail.data === undefined ? (
-        <p role="alert" className="py-12 text-center text-sm text-red-700">
-          {errorMessage(detail.error)}
-        </p>
+        <QueryError error={detail.error} onRetry={() => void detail.refetch()} />
       ) : (
         <div className="flex flex-col gap-3">
           {labels.length > 0 && (

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { FILTER_ALL } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
 import { incidentsKeys } from './keys';
+import { incidentSearchFilter } from './search-incidents';
 import type { IncidentListItem } from './types';
 
 export type IncidentSortField = 'created_at' | 'type' | 'severity' | 'status' | 'title';
@@ -38,11 +39,6 @@ function isActive(value: string): boolean {
   return value !== '' && value !== FILTER_ALL;
 }
 
-/** Characters that would break out of a PostgREST `or=(…)` group are dropped from the search text. */
-function searchTerm(text: string): string {
-  return text.trim().replace(/[,()*"\\]/g, ' ');
-}
-
 /** One page of incidents, filtered, sorted and counted by the server. */
 export async function getIncidents(params: IncidentListParams, signal?: AbortSignal): Promise<IncidentPage> {
   const select = INCIDENT_LIST_SELECT + (isActive(params.component) ? COMPONENT_FILTER_EMBED : '');
@@ -52,8 +48,8 @@ export async function getIncidents(params: IncidentListParams, signal?: AbortSig
   if (isActive(params.status)) query = query.eq('status', params.status);
   if (isActive(params.owner)) query = query.eq('created_by', params.owner);
   if (isActive(params.component)) query = query.eq('hypotheses.evidences.component_id', params.component);
-  const term = searchTerm(params.search);
-  if (term !== '') query = query.or(`title.ilike.*${term}*,incident_id.ilike.*${term}*`);
+  const search = incidentSearchFilter(params.search);
+  if (search !== null) query = query.or(search);
   const from = params.pageIndex * params.pageSize;
   const ascending = !params.sortDesc;
   // Severities sort by rank, not by name; rank and id go the same way so one index pages both directions.

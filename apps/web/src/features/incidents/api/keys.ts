@@ -1,8 +1,11 @@
-import { incidentQueryRoot } from '@/components/link-to-incident/incident-keys';
 import type { IncidentListParams } from './get-incidents';
 
+/**
+ * Every incident query key starts with `all`, so invalidating it after a write refreshes any incident list or detail
+ * that is open, wherever the write was made.
+ */
 export const incidentsKeys = {
-  all: incidentQueryRoot,
+  all: ['incidents'] as const,
   lists: () => [...incidentsKeys.all, 'list'] as const,
   list: (params: IncidentListParams) => [...incidentsKeys.lists(), params] as const,
   details: () => [...incidentsKeys.all, 'detail'] as const,

@@ -1,30 +1,13 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  INCIDENT_ID,
-  ROOT_ID,
-  evidenceFixture,
-  hypothesisFixture,
-  incidentFixture,
-  incidentServer,
-  json,
-  renderAt,
-  requests,
-  resetIncidentServer,
-  state,
-} from '../test/incident-test-server';
+import { INCIDENT_ID, ROOT_ID, evidenceFixture, hypothesisFixture, incidentFixture, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import { IncidentDetailPage } from './incident-detail-page';
 
 const FACTOR_ID = '66666666-6666-4666-8666-666666666666';
 
-beforeAll(() => {
-  configure({ asyncUtilTimeout: 5000 });
-  incidentServer.listen({ onUnhandledRequest: 'error' });
-});
-afterEach(resetIncidentServer);
-afterAll(() => incidentServer.close());
+setupIncidentServer();
 
 function serveTree() {
   state.tables.incidents = () =>
@@ -96,16 +79,14 @@ describe('Action plan', { timeout: 30_000 }, () => {
     expect((titlePatch?.at ?? 0) - typedAt).toBeGreaterThanOrEqual(1000);
   });
 
-  it('deletes a hypothesis after removing its comments and evidence first', async () => {
+  it('deletes a hypothesis with its comments and evidence in one call', async () => {
     serveTree();
     const user = await openActionPlan();
     await user.click(screen.getByRole('button', { name: 'Delete (no title)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete hypothesis' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(requests('DELETE', 'hypotheses')).toHaveLength(1));
-    const order = state.recorded.filter((request) => request.method === 'DELETE').map((request) => request.url.pathname.split('/').at(-1));
-    expect(order).toEqual(['comments', 'evidences', 'hypotheses']);
-    expect(requests('DELETE', 'comments')[0]?.url.searchParams.get('hypothesis_id')).toBe(`in.(${FACTOR_ID})`);
+    await waitFor(() => expect(state.recorded.filter((request) => request.method === 'DELETE')).toHaveLength(1));
+    expect(state.recorded.filter((request) => request.method === 'DELETE').map((request) => request.url.pathname)).toEqual([`/api/hypotheses/${FACTOR_ID}`]);
   });
 
   it('marks a hypothesis disproven instead of deleting it when asked to', async () => {
@@ -114,7 +95,7 @@ describe('Action plan', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Delete (no title)' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete hypothesis' })).getByRole('button', { name: 'Disprove' }));
     await waitFor(() => expect(requests('PATCH', 'hypotheses')[0]?.body).toEqual({ status: 'disproven' }));
-    expect(requests('DELETE', 'hypotheses')).toHaveLength(0);
+    expect(state.recorded.filter((request) => request.method === 'DELETE')).toEqual([]);
   });
 
   it('opens every hypothesis comment with comments=true and shows mentions by name', async () => {

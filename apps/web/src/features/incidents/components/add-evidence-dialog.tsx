@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { clsx } from 'clsx';
 import { DEBOUNCE_MS, EVIDENCE_TYPES, logEvidenceLineIndexes, type EvidenceType } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -6,6 +7,7 @@ import { Dialog } from '@/components/dialog/dialog';
 import { SearchInput } from '@/components/filters/search-input';
 import { inputClass } from '@/components/forms/styles';
 import { HealthDot } from '@/components/status/health-dot';
+import { QueryError } from '@/components/status/query-error';
 import { useSession } from '@/lib/auth/session';
 import { useCreateEvidence, type NewEvidenceInput } from '../api/create-evidence';
 import { useConfigFindingsQuery, type FindingKind } from '../api/get-config-findings';
@@ -37,6 +39,12 @@ function isFinding(type: EvidenceType | null): type is FindingKind {
 interface Choice {
   id: string;
   label: string;
+}
+
+interface EvidenceValues {
+  /** The comment, or the pasted log lines. */
+  text: string;
+  description: string;
 }
 
 /** A radio list of search hits or findings; arrow keys move within it as in any radio group. */
@@ -71,9 +79,9 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
   const [search, setSearch] = useState('');
   const [hit, setHit] = useState<ResourceHit | null>(null);
   const [finding, setFinding] = useState<Choice | null>(null);
-  const [text, setText] = useState('');
   const [selectedLines, setSelectedLines] = useState<ReadonlySet<number>>(new Set());
-  const [description, setDescription] = useState('');
+  const { control, register, setValue, getValues } = useForm<EvidenceValues>({ defaultValues: { text: '', description: '' } });
+  const text = useWatch({ control, name: 'text' });
 
   const searchKind = type === null ? null : (SEARCH_KIND[type] ?? null);
   const hits = useResourceSearchQuery(step === 'search' ? searchKind : null, search);
@@ -98,12 +106,12 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
     setType(next);
     setHit(null);
     setFinding(null);
-    setText('');
+    setValue('text', '');
     setSelectedLines(new Set());
   };
 
   const goToSelect = () => {
-    setDescription(chosenLabel());
+    setValue('description', chosenLabel());
     setStep('select');
   };
 
@@ -118,7 +126,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
 
   const buildInput = (): NewEvidenceInput | null => {
     if (type === null) return null;
-    const base = { hypothesisId, type, description: description.trim(), createdBy: session.data?.person.id ?? null };
+    const base = { hypothesisId, type, description: getValues('description').trim(), createdBy: session.data?.person.id ?? null };
     switch (type) {
       case 'comment':
         return { ...base, evidence: { comment: text.trim() } };
@@ -207,7 +215,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
       {step === 'search' && type === 'comment' && (
         <label className="flex flex-col gap-1 text-sm font-medium text-gray-800">
           Comment
-          <textarea rows={4} value={text} onChange={(event) => setText(event.target.value)} className={inputClass(false)} />
+          <textarea rows={4} {...register('text')} className={inputClass(false)} />
         </label>
       )}
       {step === 'search' && type === 'log' && (
@@ -216,11 +224,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
             Log lines
             <textarea
               rows={5}
-              value={text}
-              onChange={(event) => {
-                setText(event.target.value);
-                setSelectedLines(new Set());
-              }}
+              {...register('text', { onChange: () => setSelectedLines(new Set()) })}
               className={inputClass(false, 'font-mono text-xs')}
             />
           </label>
@@ -241,7 +245,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
         <div className="flex flex-col gap-2">
           <SearchInput value={search} onChange={setSearch} debounceMs={DEBOUNCE_MS.resourceSearch} placeholder={`Search ${evidenceTypeLabel(type ?? 'config')}`} className="w-full" />
           {hits.isPending && <p className="text-sm text-gray-500">Searching…</p>}
-          {hits.isError && <p role="alert" className="text-sm text-red-700">The search failed.</p>}
+          {hits.isError && <QueryError subject="Matches" error={hits.error} onRetry={() => void hits.refetch()} />}
           {hits.data?.length === 0 && <p className="text-sm text-gray-500">No matches</p>}
           {hits.data && hits.data.length > 0 && (
             <ChoiceList
@@ -263,6 +267,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
             <div className="border-t border-gray-200 pt-2">
               <p className="mb-1 text-sm font-medium text-gray-800">{type === 'config_analysis' ? 'Insights' : 'Changes'} of {hit.name}</p>
               {findings.isPending && <p className="text-sm text-gray-500">Loading…</p>}
+              {findings.isError && <QueryError subject={type === 'config_analysis' ? 'Insights' : 'Changes'} error={findings.error} onRetry={() => void findings.refetch()} />}
               {findings.data?.length === 0 && <p className="text-sm text-gray-500">None found</p>}
               {findings.data && findings.data.length > 0 && (
                 <ChoiceList
@@ -284,7 +289,7 @@ export function AddEvidenceDialog({ open, onOpenChange, hypothesisId }: AddEvide
           </p>
           <label className="flex flex-col gap-1 font-medium text-gray-800">
             Description
-            <input value={description} onChange={(event) => setDescription(event.target.value)} className={inputClass(false)} />
+            <input {...register('description')} className={inputClass(false)} />
           </label>
         </div>
       )}

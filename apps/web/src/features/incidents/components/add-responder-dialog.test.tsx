@@ -1,8 +1,8 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { INCIDENT_ID, PERSON_ID, failure, incidentServer, json, renderAt, requests, resetIncidentServer, state } from '../test/incident-test-server';
+import { INCIDENT_ID, PERSON_ID, failure, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import { AddResponderDialog } from './add-responder-dialog';
 
 const teams = [
@@ -10,12 +10,7 @@ const teams = [
   { id: 't2', name: 'Edge', icon: null, spec: {} },
 ];
 
-beforeAll(() => {
-  configure({ asyncUtilTimeout: 5000 });
-  incidentServer.listen({ onUnhandledRequest: 'error' });
-});
-afterEach(resetIncidentServer);
-afterAll(() => incidentServer.close());
+setupIncidentServer();
 
 function renderWizard() {
   state.tables.teams = () => json(teams);

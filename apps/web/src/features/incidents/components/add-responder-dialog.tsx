@@ -1,8 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { clsx } from 'clsx';
+import { z } from 'zod';
 import {
   INCIDENT_MESSAGES,
   RESPONDER_REQUIRED_FIELDS,
+  RESPONDER_TYPES,
   isResponderType,
   validateResponderProperties,
   type ResponderType,
@@ -65,6 +69,22 @@ function defaultsFor(settings: ResponderClientSettings | null | undefined, type:
   return values;
 }
 
+/** Every field the chosen responder type requires, with the shared rule and message the database also applies. */
+const schema = z
+  .object({
+    teamId: z.string().optional(),
+    personId: z.string().optional(),
+    responderType: z.enum(RESPONDER_TYPES).nullable(),
+    fields: z.record(z.string(), z.string()),
+  })
+  .superRefine((values, context) => {
+    if (values.responderType === null) return;
+    for (const [field, message] of Object.entries(validateResponderProperties(values.responderType, values.fields))) {
+      context.addIssue({ code: 'custom', path: ['fields', field], message });
+    }
+  });
+type ResponderValues = z.infer<typeof schema>;
+
 export interface AddResponderDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -79,11 +99,14 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
   const createResponder = useCreateResponder();
   const [step, setStep] = useState<Step>('select');
   const [kind, setKind] = useState<Kind>('team');
-  const [teamId, setTeamId] = useState<string | undefined>(undefined);
-  const [personId, setPersonId] = useState<string | undefined>(undefined);
-  const [responderType, setResponderType] = useState<ResponderType | null>(null);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [problems, setProblems] = useState<Record<string, string>>({});
+  // Problems show from Save to the next Save, as the database's own message would.
+  const { control, register, handleSubmit, setValue, getValues, reset, formState } = useForm<ResponderValues>({
+    resolver: zodResolver(schema),
+    reValidateMode: 'onSubmit',
+    defaultValues: { teamId: undefined, personId: undefined, responderType: null, fields: {} },
+  });
+  const [teamId, personId, responderType] = useWatch({ control, name: ['teamId', 'personId', 'responderType'] });
+  const problems = formState.errors.fields ?? {};
 
   const team = teams.data?.find((candidate) => candidate.id === teamId);
   const types = configuredResponderTypes(team);
@@ -96,20 +119,17 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
   };
 
   const chooseType = (type: ResponderType) => {
-    setResponderType(type);
-    setValues(defaultsFor(team?.spec?.responder_clients?.[type], type));
-    setProblems({});
+    reset({ ...getValues(), responderType: type, fields: defaultsFor(team?.spec?.responder_clients?.[type], type) });
   };
 
-  const handleSave = (event: FormEvent) => {
-    event.preventDefault();
-    if (responderType === null || teamId === undefined) return;
-    const found = validateResponderProperties(responderType, values);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    const trimmed = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim()]));
-    createResponder.mutate({ incidentId, type: 'system', teamId, personId: null, createdBy, properties: { responderType, ...trimmed } }, close);
-  };
+  const handleSave = handleSubmit((values) => {
+    if (values.responderType === null || values.teamId === undefined) return;
+    const trimmed = Object.fromEntries(Object.entries(values.fields).map(([key, value]) => [key, value.trim()]));
+    createResponder.mutate(
+      { incidentId, type: 'system', teamId: values.teamId, personId: null, createdBy, properties: { responderType: values.responderType, ...trimmed } },
+      close,
+    );
+  });
 
   const back = () => setStep(step === 'save' ? 'type' : 'select');
 
@@ -172,8 +192,8 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
               options={(teams.data ?? []).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
               value={teamId}
               onChange={(id) => {
-                setTeamId(id);
-                setResponderType(null);
+                setValue('teamId', id);
+                setValue('responderType', null);
               }}
               className="w-full"
             />
@@ -183,7 +203,7 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
               placeholder={people.isPending ? 'Loading people…' : 'Select a person'}
               options={(people.data ?? []).map((person) => ({ value: person.id, label: person.name }))}
               value={personId}
-              onChange={setPersonId}
+              onChange={(id) => setValue('personId', id)}
               className="w-full"
             />
           )}
@@ -206,16 +226,16 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
           </fieldset>
         ))}
       {step === 'save' && responderType !== null && (
-        <form id="responder-form" noValidate onSubmit={handleSave} className="flex flex-col gap-3">
+        <form id="responder-form" noValidate onSubmit={(event) => void handleSave(event)} className="flex flex-col gap-3">
           {RESPONDER_REQUIRED_FIELDS[responderType].length === 0 && (
             <p className="text-sm text-gray-600">{TYPE_LABELS[responderType]} needs no further details.</p>
           )}
           {RESPONDER_REQUIRED_FIELDS[responderType].map((field) => {
             const id = `responder-${field}`;
-            const problem = problems[field];
+            const problem = problems[field]?.message;
             const common = {
               id,
-              value: values[field] ?? '',
+              ...register(`fields.${field}`),
               'aria-required': true,
               'aria-invalid': problem ? true : undefined,
               'aria-describedby': problem ? `${id}-error` : undefined,
@@ -230,9 +250,9 @@ export function AddResponderDialog({ open, onOpenChange, incidentId }: AddRespon
                   </span>
                 </label>
                 {LONG_FIELDS.has(field) ? (
-                  <textarea rows={3} {...common} onChange={(event) => setValues({ ...values, [field]: event.target.value })} />
+                  <textarea rows={3} {...common} />
                 ) : (
-                  <input {...common} onChange={(event) => setValues({ ...values, [field]: event.target.value })} />
+                  <input {...common} />
                 )}
                 {problem && (
                   <p id={`${id}-error`} role="alert" className="text-xs text-red-600">

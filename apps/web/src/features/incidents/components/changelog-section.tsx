@@ -1,6 +1,6 @@
 import { formatDate, formatRelativeTime, INCIDENT_MESSAGES } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { useIncidentHistoryQuery } from '../api/get-incident-history';
 import type { IncidentHistoryEntry } from '../api/types';
 
@@ -33,7 +33,7 @@ export function describeHistoryEntry(entry: IncidentHistoryEntry): string {
 export function ChangelogSection({ incidentId }: { incidentId: string }) {
   const history = useIncidentHistoryQuery(incidentId);
   if (history.isPending) return <p className="text-sm text-gray-500">Loading changelog…</p>;
-  if (history.isError) return <p role="alert" className="text-sm text-red-700">The changelog could not be loaded: {errorMessage(history.error)}</p>;
+  if (history.isError) return <QueryError subject="The changelog" error={history.error} onRetry={() => void history.refetch()} />;
   if (history.data.length === 0) return <p className="text-sm text-gray-500">{INCIDENT_MESSAGES.noChangelog}</p>;
   return (
     <ol aria-label="Changelog" className="flex flex-col gap-2">

@@ -1,17 +1,12 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
-import { EVIDENCE_ID, PERSON_ID, ROOT_ID, evidenceFixture, hypothesisFixture, incidentFixture, incidentServer, renderAt, requests, resetIncidentServer, state } from '../test/incident-test-server';
+import { EVIDENCE_ID, PERSON_ID, ROOT_ID, evidenceFixture, hypothesisFixture, incidentFixture, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import { DefinitionOfDoneDialog } from './definition-of-done-dialog';
 
-beforeAll(() => {
-  configure({ asyncUtilTimeout: 5000 });
-  incidentServer.listen({ onUnhandledRequest: 'error' });
-});
-afterEach(resetIncidentServer);
-afterAll(() => incidentServer.close());
+setupIncidentServer();
 
 const incident = incidentFixture({
   hypotheses: [

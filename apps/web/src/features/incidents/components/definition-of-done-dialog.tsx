@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { clsx } from 'clsx';
 import {
   DEFINITION_OF_DONE_DEFAULT_SCRIPTS,
@@ -30,6 +31,11 @@ function suggestedScript(type: EvidenceType): string {
   return SUGGESTED_TYPES.includes(type) && isAutomaticDefinitionOfDoneType(type) ? DEFINITION_OF_DONE_DEFAULT_SCRIPTS[type] : '';
 }
 
+interface DefinitionOfDoneValues {
+  manualText: string;
+  script: string;
+}
+
 export interface DefinitionOfDoneDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -42,11 +48,12 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
   const createEvidence = useCreateEvidence();
   const updateEvidence = useUpdateEvidence();
   const [mode, setMode] = useState<Mode>('automatic');
-  const [manualText, setManualText] = useState('');
   const [step, setStep] = useState<AutomaticStep>('evidence');
   const [typeFilter, setTypeFilter] = useState<EvidenceType | undefined>(undefined);
   const [chosen, setChosen] = useState<Evidence | null>(null);
-  const [script, setScript] = useState('');
+  const { control, register, setValue, getValues } = useForm<DefinitionOfDoneValues>({ defaultValues: { manualText: '', script: '' } });
+  const manualText = useWatch({ control, name: 'manualText' });
+  // The server's verdict on the script, with the details it gives; it stands until the script is edited.
   const [scriptProblem, setScriptProblem] = useState<{ message: string; details: string | null } | null>(null);
   const [isValidating, setIsValidating] = useState(false);
 
@@ -75,13 +82,13 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
 
   const handleChoose = (item: Evidence) => {
     setChosen(item);
-    setScript(suggestedScript(item.type));
+    setValue('script', suggestedScript(item.type));
     setScriptProblem(null);
   };
 
   const handleAutomaticAdd = async () => {
     if (chosen === null) return;
-    const text = script.trim();
+    const text = getValues('script').trim();
     if (text !== '') {
       setIsValidating(true);
       try {
@@ -146,7 +153,7 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
       {mode === 'manual' && (
         <label className="flex flex-col gap-1 text-sm font-medium text-gray-800">
           What must be true for the incident to be done?
-          <textarea rows={3} value={manualText} onChange={(event) => setManualText(event.target.value)} className={inputClass(false)} />
+          <textarea rows={3} {...register('manualText')} className={inputClass(false)} />
         </label>
       )}
       {mode === 'automatic' && step === 'evidence' && (
@@ -182,7 +189,7 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
           {shortcuts.length > 0 && (
             <div className="flex flex-wrap gap-1.5">
               {shortcuts.map((shortcut) => (
-                <Button key={shortcut.label} variant="secondary" className="text-xs" onClick={() => setScript(shortcut.script)}>
+                <Button key={shortcut.label} variant="secondary" className="text-xs" onClick={() => setValue('script', shortcut.script)}>
                   {shortcut.label}
                 </Button>
               ))}
@@ -192,11 +199,7 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
             Script (CEL, optional)
             <textarea
               rows={3}
-              value={script}
-              onChange={(event) => {
-                setScript(event.target.value);
-                setScriptProblem(null);
-              }}
+              {...register('script', { onChange: () => setScriptProblem(null) })}
               aria-invalid={scriptProblem !== null || undefined}
               aria-describedby={scriptProblem !== null ? 'definition-of-done-script-error' : undefined}
               className={inputClass(scriptProblem !== null, 'font-mono text-xs')}

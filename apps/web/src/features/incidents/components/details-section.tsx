@@ -4,8 +4,8 @@ import { DEBOUNCE_MS, DETAILS_FALLBACK_SEVERITY, formatDate, type IncidentSeveri
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
-import { incidentSeverityOptions, incidentTypeOptions } from '@/components/link-to-incident/incident-field-options';
-import { errorMessage } from '@/components/toast/toast';
+import { incidentSeverityOptions, incidentTypeOptions } from './incident-field-options';
+import { QueryError } from '@/components/status/query-error';
 import { useRespondersQuery } from '../api/get-responders';
 import { useUpdateIncident, type IncidentChanges } from '../api/update-incident';
 import type { IncidentDetail, PersonRef } from '../api/types';
@@ -99,7 +99,7 @@ export function DetailsSection({ incident, canWrite, canWriteResponders }: Detai
           )}
         </div>
         {responders.isPending && <p className="text-sm text-gray-500">Loading responders…</p>}
-        {responders.isError && <p role="alert" className="text-sm text-red-700">Responders could not be loaded: {errorMessage(responders.error)}</p>}
+        {responders.isError && <QueryError subject="Responders" error={responders.error} onRetry={() => void responders.refetch()} />}
         {responders.data?.length === 0 && <p className="text-sm text-gray-500">No responders yet</p>}
         {responders.data && responders.data.length > 0 && (
           <ul aria-label="Responders" className="flex flex-col gap-1.5">

@@ -5,7 +5,7 @@ import type { LogLine } from '../api/types';
 /** Local date and time to the second, since log lines a second apart matter; a value that is no date shows as sent. */
 export function formatLogTimestamp(timestamp: string): string {
   if (isZeroDate(timestamp)) return timestamp;
-  return `${formatDate(timestamp)}:${String(new Date(timestamp).getSeconds()).padStart(2, '0')}`;
+  return formatDate(timestamp, 'datetime-seconds');
 }
 
 function LineContent({ line }: { line: LogLine }) {

@@ -14,16 +14,16 @@ import { Button } from '@/components/button/button';
 import { Dialog } from '@/components/dialog/dialog';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { inputClass } from '@/components/forms/styles';
-import { capitalize } from '@/components/link-to-incident/incident-field-options';
+import { capitalize } from './incident-field-options';
 import { useSession } from '@/lib/auth/session';
 import { useCreateHypothesis } from '../api/create-hypothesis';
-import { useDeleteHypotheses } from '../api/delete-hypothesis';
+import { useDeleteHypothesis } from '../api/delete-hypothesis';
 import { useUpdateHypothesis } from '../api/update-hypothesis';
 import type { Comment } from '../api/types';
 import { AddEvidenceDialog } from './add-evidence-dialog';
 import { CommentEntry } from './comment-entry';
 import { EvidenceItem } from './evidence-item';
-import { subtreeIds, type HypothesisTreeNode } from './hypothesis-tree';
+import type { HypothesisTreeNode } from './hypothesis-tree';
 import { useDebouncedSave } from './use-debounced-save';
 
 export interface HypothesisNodeProps {
@@ -42,7 +42,7 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
   const session = useSession();
   const updateHypothesis = useUpdateHypothesis();
   const createHypothesis = useCreateHypothesis();
-  const deleteHypotheses = useDeleteHypotheses();
+  const deleteHypothesis = useDeleteHypothesis();
   const [title, setTitle] = useState(hypothesis.title ?? '');
   const [status, setStatus] = useState<HypothesisStatus>(hypothesis.status ?? HYPOTHESIS_PICKER_FALLBACK_STATUS);
   const [commentsOpen, setCommentsOpen] = useState<boolean | null>(null);
@@ -82,7 +82,7 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
     updateHypothesis.mutate({ id: hypothesis.id, changes: { status: DISPROVEN_STATUS } });
   };
 
-  const handleDelete = () => deleteHypotheses.mutate(subtreeIds(node), { onSettled: () => setIsDeleting(false) });
+  const handleDelete = () => deleteHypothesis.mutate(hypothesis.id, { onSettled: () => setIsDeleting(false) });
 
   return (
     <li className="flex flex-col gap-2">
@@ -185,13 +185,13 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
           expandable={false}
           footer={
             <>
-              <Button variant="secondary" onClick={() => setIsDeleting(false)} disabled={deleteHypotheses.isPending}>
+              <Button variant="secondary" onClick={() => setIsDeleting(false)} disabled={deleteHypothesis.isPending}>
                 Cancel
               </Button>
-              <Button variant="secondary" onClick={handleDisprove} disabled={deleteHypotheses.isPending}>
+              <Button variant="secondary" onClick={handleDisprove} disabled={deleteHypothesis.isPending}>
                 Disprove
               </Button>
-              <Button variant="danger" onClick={handleDelete} isPending={deleteHypotheses.isPending}>
+              <Button variant="danger" onClick={handleDelete} isPending={deleteHypothesis.isPending}>
                 Delete
               </Button>
             </>

@@ -16,8 +16,3 @@ export function buildHypothesisTree(hypotheses: readonly Hypothesis[]): Hypothes
   }
   return roots;
 }
-
-/** The ids of a node and everything under it. */
-export function subtreeIds(node: HypothesisTreeNode): string[] {
-  return [node.hypothesis.id, ...node.children.flatMap(subtreeIds)];
-}

@@ -1,32 +1,12 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  EVIDENCE_ID,
-  INCIDENT_ID,
-  ROOT_ID,
-  evidenceFixture,
-  failure,
-  hypothesisFixture,
-  incidentFixture,
-  incidentServer,
-  json,
-  renderAt,
-  requests,
-  resetIncidentServer,
-  state,
-} from '../test/incident-test-server';
+import { EVIDENCE_ID, INCIDENT_ID, ROOT_ID, evidenceFixture, failure, hypothesisFixture, incidentFixture, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import type { IncidentDetail } from '../api/types';
 import { IncidentDetailPage } from './incident-detail-page';
 
-beforeAll(() => {
-  // Two cores are shared by several test runs; the default second is too tight for a page this size.
-  configure({ asyncUtilTimeout: 5000 });
-  incidentServer.listen({ onUnhandledRequest: 'error' });
-});
-afterEach(resetIncidentServer);
-afterAll(() => incidentServer.close());
+setupIncidentServer();
 
 function serve(incident: IncidentDetail | null) {
   state.tables.incidents = () => json(incident === null ? [] : [incident]);
@@ -48,6 +28,29 @@ describe('Incident detail', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('incident-skeleton')).toBeInTheDocument();
     expect(await screen.findByText('Incident not found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Incidents' })).toHaveAttribute('href', '/incidents');
+  });
+
+  it('says why the incident could not be loaded and loads it on Try again', async () => {
+    const user = userEvent.setup();
+    state.tables.incidents = () => failure('permission denied for table incidents', 403);
+    renderDetail();
+    expect(await screen.findByText('The incident could not be loaded: permission denied for table incidents')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Incidents' })).toHaveAttribute('href', '/incidents');
+    serve(incidentFixture());
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('textbox', { name: 'Incident title' })).toHaveValue('Checkout is slow');
+  });
+
+  it('says why the responders or the changelog could not be loaded, beside the rest of the incident', async () => {
+    const user = userEvent.setup();
+    serve(incidentFixture());
+    state.tables.responders = () => failure('responders are unavailable');
+    state.tables.incident_histories = () => failure('history is unavailable');
+    renderDetail();
+    expect(await screen.findByText('Responders could not be loaded: responders are unavailable')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Changelog' }));
+    expect(await screen.findByText('The changelog could not be loaded: history is unavailable')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Incident title' })).toHaveValue('Checkout is slow');
   });
 
   it('loads the incident with its hypotheses, evidence and comments in one request', async () => {

@@ -5,9 +5,9 @@ import { clsx } from 'clsx';
 import { ChevronRight, Download } from 'lucide-react';
 import { DEBOUNCE_MS, INCIDENT_MESSAGES } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
-import { capitalize } from '@/components/link-to-incident/incident-field-options';
+import { capitalize } from './incident-field-options';
+import { QueryError } from '@/components/status/query-error';
 import { SeverityBadge } from '@/components/status/severity-badge';
-import { errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useExportPostmortem } from '../api/export-postmortem';
 import { useIncidentQuery } from '../api/get-incident';
@@ -170,12 +170,7 @@ export function IncidentDetailPage() {
     return (
       <div className="flex flex-col gap-3 p-4">
         <Breadcrumb current="Incident" />
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>The incident could not be loaded: {errorMessage(incident.error)}</p>
-          <Button variant="secondary" className="mt-2" onClick={() => void incident.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject="The incident" error={incident.error} onRetry={() => void incident.refetch()} />
       </div>
     );
   }

@@ -1,8 +1,8 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { INCIDENT_ID, PERSON_ID, incidentServer, json, renderAt, requests, resetIncidentServer, state } from '../test/incident-test-server';
+import { INCIDENT_ID, PERSON_ID, failure, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import { IncidentListPage } from './incident-list-page';
 
 const row = {
@@ -22,9 +22,7 @@ const row = {
   })),
 };
 
-beforeAll(() => incidentServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(resetIncidentServer);
-afterAll(() => incidentServer.close());
+setupIncidentServer();
 
 const listRequests = () => requests('GET', 'incidents');
 const lastList = () => listRequests().at(-1)?.url.searchParams;
@@ -82,7 +80,7 @@ describe('Incident list', { timeout: 20_000 }, () => {
     fireEvent.change(box, { target: { value: 'checkout' } });
     await act(() => new Promise((resolve) => setTimeout(resolve, 250)));
     expect(listRequests()).toHaveLength(1);
-    await waitFor(() => expect(lastList()?.get('or')).toBe('(title.ilike.*checkout*,incident_id.ilike.*checkout*)'));
+    await waitFor(() => expect(lastList()?.get('or')).toBe('(title.imatch.checkout,incident_id.imatch.checkout)'));
     expect(screen.getByTestId('location')).toHaveTextContent('/incidents?search=checkout');
   });
 
@@ -114,6 +112,18 @@ describe('Incident list', { timeout: 20_000 }, () => {
     renderAt('/incidents', '/incidents', <IncidentListPage />);
     await user.click(await screen.findByText('Checkout is slow'));
     expect(screen.getByTestId('location')).toHaveTextContent(`/incidents/${INCIDENT_ID}`);
+  });
+
+  it('says why the incidents could not be loaded and asks again on Try again', async () => {
+    const user = userEvent.setup();
+    state.tables.incidents = () => failure('statement timeout');
+    renderAt('/incidents', '/incidents', <IncidentListPage />);
+    expect(await screen.findByText('Incidents could not be loaded: statement timeout')).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Incidents' })).not.toBeInTheDocument();
+    state.tables.incidents = () => json([row], { headers: { 'Content-Range': '0-0/1' } });
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Checkout is slow')).toBeInTheDocument();
+    expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument();
   });
 
   it('offers the create button only to users who may write incidents', async () => {

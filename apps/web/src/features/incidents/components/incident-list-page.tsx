@@ -17,10 +17,10 @@ import { DataTable, type DataTableLayout } from '@/components/data-table/data-ta
 import { Dropdown, type DropdownOption } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
 import { SearchInput } from '@/components/filters/search-input';
-import { CreateIncidentDialog } from '@/components/link-to-incident/create-incident-dialog';
-import { capitalize, incidentSeverityOptions, incidentStatusOptions, incidentTypeLabel, incidentTypeOptions } from '@/components/link-to-incident/incident-field-options';
+import { CreateIncidentDialog } from './create-incident-dialog';
+import { capitalize, incidentSeverityOptions, incidentStatusOptions, incidentTypeLabel, incidentTypeOptions } from './incident-field-options';
+import { QueryError } from '@/components/status/query-error';
 import { SeverityBadge } from '@/components/status/severity-badge';
-import { errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useComponentOptionsQuery } from '../api/get-component-options';
 import { useIncidentsQuery, type IncidentListParams, type IncidentSortField } from '../api/get-incidents';
@@ -166,12 +166,7 @@ export function IncidentListPage() {
         <SearchInput value={listParams.search} onChange={(value) => handleFilter('search', value)} placeholder={INCIDENT_MESSAGES.searchPlaceholder} />
       </FilterBar>
       {incidents.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>Incidents could not be loaded: {errorMessage(incidents.error)}</p>
-          <Button variant="secondary" className="mt-2" onClick={() => void incidents.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject="Incidents" error={incidents.error} onRetry={() => void incidents.refetch()} />
       ) : (
         <DataTable
           label="Incidents"

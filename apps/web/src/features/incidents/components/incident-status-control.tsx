@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { allowedStatusTargets, asksForDefinitionOfDone, headerStatusAction, type IncidentStatus } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
-import { capitalize } from '@/components/link-to-incident/incident-field-options';
+import { capitalize } from './incident-field-options';
 import { useUpdateIncidentStatus } from '../api/update-incident';
 import { updateEvidence } from '../api/update-evidence';
 import type { Evidence, IncidentDetail } from '../api/types';

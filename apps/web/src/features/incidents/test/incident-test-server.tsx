@@ -1,26 +1,24 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { setupServer } from 'msw/node';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { afterEach, beforeAll } from 'vitest';
+import { configure } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
+import { http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
+import type { SetupServer } from 'msw/node';
+import { TEST_PERSON, readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { renderWithProviders } from '@/test/render';
 import type { Evidence, Hypothesis, IncidentDetail } from '../api/types';
 
-export const PERSON_ID = '11111111-1111-4111-8111-111111111111';
+export const PERSON_ID = TEST_PERSON.id;
 export const INCIDENT_ID = '22222222-2222-4222-8222-222222222222';
 export const ROOT_ID = '33333333-3333-4333-8333-333333333333';
 export const EVIDENCE_ID = '44444444-4444-4444-8444-444444444444';
 
-export interface Recorded {
-  method: string;
-  url: URL;
-  body: unknown;
+export interface Recorded extends RecordedRequest {
   /** When the request arrived, for checking debounce delays as lower bounds that hold on a slow machine. */
   at: number;
 }
 
-/** Mutable per-test state the handlers read; reset by `resetIncidentServer`. */
+/** Mutable per-test state the handlers read; put back after each test by `setupIncidentServer`. */
 export const state = {
   roles: ['responder'] as string[],
   recorded: [] as Recorded[],
@@ -39,51 +37,55 @@ export function failure(message: string, status = 400): Response {
   return HttpResponse.json({ code: 'P0001', message, details: null, hint: null }, { status });
 }
 
-async function record(method: string, request: Request): Promise<void> {
-  const text = await request.text();
-  state.recorded.push({ method, url: new URL(request.url), body: text === '' ? null : (JSON.parse(text) as unknown), at: Date.now() });
+async function record(request: Request): Promise<void> {
+  state.recorded.push({ ...(await readRequest(request)), at: Date.now() });
 }
 
-export const incidentServer = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 's1',
-      active: true,
-      identity: { id: PERSON_ID, traits: {} },
-      person: { id: PERSON_ID, name: 'Rey Responder', email: null, avatar: null },
-      roles: state.roles,
-    }),
-  ),
+const handlers: RequestHandler[] = [
+  whoamiHandler(() => state.roles, { ...TEST_PERSON, name: 'Rey Responder' }),
   http.get('*/api/db/:table', async ({ request, params }) => {
-    await record('GET', request);
-    const table = String(params.table);
-    return state.tables[table]?.() ?? HttpResponse.json([]);
+    await record(request);
+    return state.tables[String(params.table)]?.() ?? HttpResponse.json([]);
   }),
   ...(['post', 'patch', 'delete'] as const).map((method) =>
     http[method]('*/api/db/:table', async ({ request, params }) => {
-      await record(method.toUpperCase(), request);
-      const answer = state.writes[`${method.toUpperCase()} ${String(params.table)}`];
+      await record(request);
+      const answer = state.writes[`${request.method} ${String(params.table)}`];
       if (answer) return answer();
       return method === 'post' ? HttpResponse.json([], { status: 201 }) : new HttpResponse(null, { status: 204 });
     }),
   ),
+  http.delete('*/api/hypotheses/:id', async ({ request }) => {
+    await record(request);
+    return HttpResponse.json({ hypotheses: 1, evidences: 0, comments: 0 });
+  }),
   http.post('*/api/incidents/definition-of-done/validate', async ({ request }) => {
-    await record('POST', request);
+    await record(request);
     return state.validate();
   }),
   http.post('*/api/resources/search', async ({ request }) => {
-    await record('POST', request);
+    await record(request);
     return HttpResponse.json({ checks: [], components: [{ id: 'c1', name: 'payments-api', icon: null, type: 'service', status: 'healthy' }], configs: [] });
   }),
-);
+];
 
-export function resetIncidentServer(): void {
-  incidentServer.resetHandlers();
+function resetState(): void {
   state.roles = ['responder'];
   state.recorded = [];
   state.tables = {};
   state.writes = {};
   state.validate = () => HttpResponse.json({ valid: true });
+}
+
+/**
+ * The incidents mock API for one test file, signed in as a responder, its `state` put back after each test. The
+ * wait for async queries is longer than the library's second: two cores are shared by several test runs, and the
+ * detail page is large.
+ */
+export function setupIncidentServer(): SetupServer {
+  beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
+  afterEach(resetState);
+  return setupMswServer(...handlers);
 }
 
 export function requests(method: string, table: string): Recorded[] {
@@ -161,20 +163,16 @@ function LocationProbe() {
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
 
-/** Renders `element` at `path` inside a router, a fresh query client and the toaster. */
-export function renderAt(path: string, routePattern: string, element: ReactNode): QueryClient {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path={routePattern} element={element} />
-          <Route path="*" element={<p>Elsewhere</p>} />
-        </Routes>
-        <LocationProbe />
-      </MemoryRouter>
-      <AppToaster />
-    </QueryClientProvider>,
+/** Renders `element` at `path` where `routePattern` matches, with the toaster and a probe showing the current URL. */
+export function renderAt(path: string, routePattern: string, element: ReactNode) {
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path={routePattern} element={element} />
+        <Route path="*" element={<p>Elsewhere</p>} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    { path, toaster: true },
   );
-  return queryClient;
 }

@@ -19,9 +19,8 @@ import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { errorMessage } from '@/components/toast/toast';
-import { useSession } from '@/lib/auth/session';
-import { createIncident, type IncidentSource } from './create-incident';
-import { incidentQueryRoot } from './incident-keys';
+import { createIncident, sourceEvidence, type IncidentSource } from '../api/create-incident';
+import { incidentsKeys } from '../api/keys';
 import { incidentSeverityOptions, incidentStatusOptions, incidentTypeOptions } from './incident-field-options';
 
 const required = { error: REQUIRED_MESSAGE };
@@ -45,7 +44,6 @@ export interface CreateIncidentDialogProps {
 
 /** 'Create New Incident': creates the incident and its root hypothesis, then opens the incident. */
 export function CreateIncidentDialog({ open, onOpenChange, source, defaultTitle = '' }: CreateIncidentDialogProps) {
-  const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { control, handleSubmit, reset } = useForm<CreateIncidentValues>({
@@ -61,7 +59,7 @@ export function CreateIncidentDialog({ open, onOpenChange, source, defaultTitle 
   const create = useMutation({
     mutationFn: createIncident,
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: incidentQueryRoot });
+      await queryClient.invalidateQueries({ queryKey: incidentsKeys.all });
       reset();
       onOpenChange(false);
       void navigate(`/incidents/${created.id}`);
@@ -69,7 +67,7 @@ export function CreateIncidentDialog({ open, onOpenChange, source, defaultTitle 
   });
 
   const handleValid = (values: CreateIncidentValues) => {
-    create.mutate({ ...values, createdBy: session.data?.person.id ?? null, source });
+    create.mutate({ ...values, evidence: source === undefined ? undefined : sourceEvidence(source) });
   };
 
   const handleOpenChange = (next: boolean) => {

@@ -5,15 +5,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import {
-  DEFAULT_HYPOTHESIS_STATUS,
   DEFAULT_INCIDENT_SEVERITY,
   DEFAULT_INCIDENT_STATUS,
   DEFAULT_INCIDENT_TYPE,
   EMPTY_HYPOTHESIS_TITLE,
   INCIDENT_MESSAGES,
   TOAST_DURATION_MS,
-  childHypothesisType,
-  type EvidenceType,
   type HypothesisType,
   type IncidentSeverity,
   type IncidentType,
@@ -24,44 +21,22 @@ import { SearchInput } from '@/components/filters/search-input';
 import { SelectField } from '@/components/forms/select-field';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
-import { db, silentDb } from '@/lib/api/db';
+import { db } from '@/lib/api/db';
 import { navigateApp } from '@/lib/app-navigator';
-import { useSession } from '@/lib/auth/session';
-import { createIncident } from './create-incident';
-import { incidentQueryRoot } from './incident-keys';
+import type { IncidentLinkProps, LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import { createIncident } from '../api/create-incident';
+import { incidentsKeys } from '../api/keys';
+import { linkEvidence } from '../api/link-evidence';
+import { searchIncidentChoices } from '../api/search-incidents';
 import { incidentSeverityOptions, incidentTypeOptions } from './incident-field-options';
 
-/** The evidence another area hands over: its type, the linked item and the inner payload. */
-export interface LinkableEvidence {
-  type: EvidenceType;
-  description?: string;
-  config_id?: string;
-  config_analysis_id?: string;
-  config_change_id?: string;
-  component_id?: string;
-  check_id?: string;
-  evidence?: Record<string, unknown>;
-  properties?: Record<string, unknown>;
-}
-
-export interface LinkToIncidentDialogProps {
+export interface LinkToIncidentDialogProps extends IncidentLinkProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  evidence: LinkableEvidence;
-  /** Told whether the evidence was attached. */
-  onLinked?: (linked: boolean) => void;
 }
 
 export const NEW_INCIDENT = 'new';
 export const NEW_HYPOTHESIS = 'new';
-const INCIDENT_PICKER_LIMIT = 25;
-
-interface IncidentChoice {
-  id: string;
-  incident_id: string;
-  title: string;
-}
-
 interface HypothesisChoice {
   id: string;
   title: string | null;
@@ -106,15 +81,6 @@ function defaultValues(evidence: LinkableEvidence): LinkValues {
   };
 }
 
-async function searchIncidents(search: string, signal: AbortSignal): Promise<IncidentChoice[]> {
-  let query = db.from('incidents').select('id,incident_id,title');
-  const text = search.trim();
-  if (text !== '') query = query.or(`title.ilike.*${text.replace(/[,()*]/g, ' ')}*,incident_id.ilike.*${text.replace(/[,()*]/g, ' ')}*`);
-  const { data } = await query.order('created_at', { ascending: false }).limit(INCIDENT_PICKER_LIMIT).abortSignal(signal).throwOnError();
-  const rows: IncidentChoice[] = data;
-  return rows;
-}
-
 async function incidentHypotheses(incidentId: string, signal: AbortSignal): Promise<HypothesisChoice[]> {
   const { data } = await db
     .from('hypotheses')
@@ -148,7 +114,6 @@ function showLinkedToast(incidentId: string, displayId: string): void {
 
 /** 'Link to Incident': attaches evidence to an existing incident's hypothesis or to a new incident. */
 export function LinkToIncidentDialog({ open, onOpenChange, evidence, onLinked }: LinkToIncidentDialogProps) {
-  const session = useSession();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [isSaving, setIsSaving] = useState(false);
@@ -163,12 +128,12 @@ export function LinkToIncidentDialog({ open, onOpenChange, evidence, onLinked }:
   }, [incident, setValue]);
 
   const incidents = useQuery({
-    queryKey: [...incidentQueryRoot, 'link-picker', search],
-    queryFn: ({ signal }) => searchIncidents(search, signal),
+    queryKey: [...incidentsKeys.all, 'link-picker', search],
+    queryFn: ({ signal }) => searchIncidentChoices(search, signal),
     enabled: open,
   });
   const hypotheses = useQuery({
-    queryKey: [...incidentQueryRoot, 'link-picker', 'hypotheses', incident],
+    queryKey: [...incidentsKeys.all, 'link-picker', 'hypotheses', incident],
     queryFn: ({ signal }) => incidentHypotheses(incident, signal),
     enabled: open && incident !== '' && !isNewIncident,
   });
@@ -188,74 +153,38 @@ export function LinkToIncidentDialog({ open, onOpenChange, evidence, onLinked }:
     onOpenChange(false);
   };
 
-  const resolveTarget = async (values: LinkValues, createdBy: string | null): Promise<{ incidentId: string; displayId: string; hypothesisId: string } | null> => {
+  /** One server command whichever the target, so a failure leaves no incident or hypothesis without the evidence. */
+  const link = async (values: LinkValues, attached: LinkableEvidence): Promise<{ incidentId: string; displayId: string }> => {
     if (values.incident === NEW_INCIDENT) {
-      try {
-        const created = await createIncident({
-          title: values.incidentTitle,
-          description: values.description,
-          type: values.type as IncidentType,
-          severity: values.severity as IncidentSeverity,
-          status: DEFAULT_INCIDENT_STATUS,
-          createdBy,
-          silent: true,
-        });
-        return { incidentId: created.id, displayId: created.incident_id, hypothesisId: created.rootHypothesisId };
-      } catch (error) {
-        console.error('Creating the incident to link to failed', error);
-        return null;
-      }
+      const created = await createIncident({
+        title: values.incidentTitle,
+        description: values.description,
+        type: values.type as IncidentType,
+        severity: values.severity as IncidentSeverity,
+        status: DEFAULT_INCIDENT_STATUS,
+        evidence: attached,
+      });
+      return { incidentId: created.id, displayId: created.incident_id };
     }
-    const incidentId = values.incident;
-    const displayId = incidents.data?.find((row) => row.id === incidentId)?.incident_id ?? '';
-    if (values.hypothesis !== NEW_HYPOTHESIS) return { incidentId, displayId, hypothesisId: values.hypothesis };
-    // A new hypothesis hangs under the first one that may have children, the root when there is one.
-    const parent = (hypotheses.data ?? []).find((row) => childHypothesisType(row.type) !== null);
-    try {
-      const { data } = await silentDb
-        .from('hypotheses')
-        .insert({
-          incident_id: incidentId,
-          parent_id: parent?.id ?? null,
-          type: parent ? childHypothesisType(parent.type) : 'root',
-          title: values.hypothesisTitle.trim(),
-          status: DEFAULT_HYPOTHESIS_STATUS,
-          created_by: createdBy,
-        })
-        .select('id')
-        .single()
-        .throwOnError();
-      const created: { id: string } = data;
-      return { incidentId, displayId, hypothesisId: created.id };
-    } catch (error) {
-      console.error('Creating the hypothesis to link to failed', error);
-      return null;
-    }
+    const target = values.hypothesis === NEW_HYPOTHESIS ? { hypothesisTitle: values.hypothesisTitle.trim() } : { hypothesisId: values.hypothesis };
+    const linked = await linkEvidence(values.incident, target, attached);
+    return { incidentId: linked.incident.id, displayId: linked.incident.incident_id };
   };
 
   const handleValid = async (values: LinkValues) => {
-    const createdBy = session.data?.person.id ?? null;
+    const description = values.description.trim();
     setIsSaving(true);
     try {
-      const target = await resolveTarget(values, createdBy);
-      if (target === null) return;
-      const description = values.description.trim();
-      try {
-        await db
-          .from('evidences')
-          .insert({ ...evidence, description: description === '' ? null : description, hypothesis_id: target.hypothesisId, created_by: createdBy })
-          .throwOnError();
-      } catch {
-        onLinked?.(false);
-        close();
-        return;
-      }
-      await queryClient.invalidateQueries({ queryKey: incidentQueryRoot });
+      const target = await link(values, { ...evidence, description: description === '' ? undefined : description });
+      await queryClient.invalidateQueries({ queryKey: incidentsKeys.all });
       showLinkedToast(target.incidentId, target.displayId);
       onLinked?.(true);
-      close();
+    } catch (error) {
+      console.error('Linking the evidence to an incident failed', error);
+      onLinked?.(false);
     } finally {
       setIsSaving(false);
+      close();
     }
   };
 

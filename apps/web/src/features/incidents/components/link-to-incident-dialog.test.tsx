@@ -1,75 +1,74 @@
 import '@/components/test-support/browser-polyfills';
 import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { AppToaster } from '@/components/toast/app-toaster';
+import type { LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { renderWithProviders } from '@/test/render';
+import { CreateIncidentDialog } from './create-incident-dialog';
 import { LinkToIncidentButton } from './link-to-incident-button';
-import { LinkToIncidentDialog, type LinkableEvidence } from './link-to-incident-dialog';
+import { LinkToIncidentDialog } from './link-to-incident-dialog';
 
-const PERSON_ID = '11111111-1111-4111-8111-111111111111';
 const INCIDENT = { id: '22222222-2222-4222-8222-222222222222', incident_id: 'INC-7', title: 'Checkout is slow' };
+const NEW_INCIDENT_ID = '55555555-5555-4555-8555-555555555555';
 const HYPOTHESIS = { id: '33333333-3333-4333-8333-333333333333', title: 'Checkout is slow', type: 'root' };
 
-interface Recorded {
-  method: string;
+interface Recorded extends RecordedRequest {
+  /** The data-API table, or the domain route's path. */
   table: string;
-  url: URL;
-  body: unknown;
 }
 
 let roles = ['responder'];
 let flags: { name: string; value: string }[] = [];
 let recorded: Recorded[] = [];
-let evidenceFails = false;
+let linkFails = false;
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's', active: true, identity: { id: PERSON_ID, traits: {} }, person: { id: PERSON_ID, name: 'Rey', email: null, avatar: null }, roles }),
-  ),
-  http.get('*/api/db/:table', ({ params, request }) => {
-    recorded.push({ method: 'GET', table: String(params.table), url: new URL(request.url), body: null });
+async function record(table: string, request: Request): Promise<RecordedRequest> {
+  const read = await readRequest(request);
+  recorded.push({ ...read, table });
+  return read;
+}
+
+setupMswServer(
+  whoamiHandler(() => roles),
+  http.get('*/api/db/:table', async ({ params, request }) => {
+    await record(String(params.table), request);
     if (params.table === 'properties') return HttpResponse.json(flags);
     if (params.table === 'incidents') return HttpResponse.json([INCIDENT]);
     if (params.table === 'hypotheses') return HttpResponse.json([HYPOTHESIS]);
     return HttpResponse.json([]);
   }),
   http.post('*/api/db/:table', async ({ params, request }) => {
-    const body: unknown = await request.json();
-    recorded.push({ method: 'POST', table: String(params.table), url: new URL(request.url), body });
-    if (params.table === 'evidences' && evidenceFails) return HttpResponse.json({ code: '42501', message: 'denied', details: null, hint: null }, { status: 403 });
-    if (params.table === 'incidents') return HttpResponse.json({ id: 'new-incident', incident_id: 'INC-8' }, { status: 201 });
-    if (params.table === 'hypotheses') return HttpResponse.json({ id: 'new-root' }, { status: 201 });
+    await record(String(params.table), request);
     return HttpResponse.json([], { status: 201 });
+  }),
+  http.post('*/api/incidents', async ({ request }) => {
+    await record('/api/incidents', request);
+    if (linkFails) return HttpResponse.json({ code: 'OD_INVALID_VALUE', message: 'A value in the request is not valid', details: null, hint: null }, { status: 400 });
+    return HttpResponse.json({ id: NEW_INCIDENT_ID, incident_id: 'INC-8', root_hypothesis_id: 'new-root', evidence_id: 'new-evidence' }, { status: 201 });
+  }),
+  http.post('*/api/incidents/:id/evidence', async ({ params, request }) => {
+    const { body } = await record(`/api/incidents/${String(params.id)}/evidence`, request);
+    if (linkFails) return HttpResponse.json({ code: 'OD403', message: 'denied', details: null, hint: null }, { status: 403 });
+    const hypothesisId = (body as { hypothesis_id?: string }).hypothesis_id ?? 'new-hypothesis';
+    return HttpResponse.json({ id: 'new-evidence', hypothesis_id: hypothesisId, incident: INCIDENT }, { status: 201 });
   }),
 );
 
-beforeAll(() => {
-  configure({ asyncUtilTimeout: 5000 });
-  server.listen({ onUnhandledRequest: 'error' });
-});
+beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['responder'];
   flags = [];
   recorded = [];
-  evidenceFails = false;
+  linkFails = false;
 });
-afterAll(() => server.close());
 
 const evidence: LinkableEvidence = { type: 'config', config_id: '44444444-4444-4444-8444-444444444444', description: 'payments-db' };
 
 function renderWith(children: ReactNode) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter>{children}</MemoryRouter>
-      <AppToaster />
-    </QueryClientProvider>,
-  );
+  renderWithProviders(children, { toaster: true });
 }
 
 const posts = (table: string) => recorded.filter((request) => request.method === 'POST' && request.table === table);
@@ -89,7 +88,7 @@ describe('Link to Incident', { timeout: 30_000 }, () => {
     await pick(user, 'Incident', 'INC-7 Checkout is slow');
     await user.click(within(dialog).getByRole('button', { name: 'Link' }));
     expect(await within(dialog).findByText('Must select or create a hypothesis')).toBeInTheDocument();
-    expect(posts('evidences')).toHaveLength(0);
+    expect(recorded.filter((request) => request.method === 'POST')).toEqual([]);
   });
 
   it('attaches the evidence to the chosen hypothesis and says so with a link to the incident', async () => {
@@ -102,7 +101,8 @@ describe('Link to Incident', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Link' }));
     expect(await screen.findByText('Linked to incident successfully')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'INC-7' })).toHaveAttribute('href', `/incidents/${INCIDENT.id}`);
-    expect(posts('evidences')[0]?.body).toEqual({ ...evidence, hypothesis_id: HYPOTHESIS.id, created_by: PERSON_ID });
+    expect(posts(`/api/incidents/${INCIDENT.id}/evidence`).map((request) => request.body)).toEqual([{ hypothesis_id: HYPOTHESIS.id, evidence }]);
+    expect(recorded.filter((request) => request.method === 'POST' && request.table !== `/api/incidents/${INCIDENT.id}/evidence`)).toEqual([]);
     expect(onLinked).toHaveBeenCalledWith(true);
   });
 
@@ -115,14 +115,48 @@ describe('Link to Incident', { timeout: 30_000 }, () => {
     expect(screen.getByRole('combobox', { name: /Severity/ })).toHaveTextContent('Low');
     await user.type(screen.getByRole('textbox', { name: /Incident title/ }), 'Payments database down');
     await user.click(screen.getByRole('button', { name: 'Link' }));
-    await waitFor(() => expect(posts('evidences')).toHaveLength(1));
-    expect(posts('incidents')[0]?.body).toMatchObject({ title: 'Payments database down', type: 'availability', severity: 'low', status: 'open', created_by: PERSON_ID });
-    expect(posts('hypotheses')[0]?.body).toMatchObject({ incident_id: 'new-incident', type: 'root', status: 'possible' });
-    expect(posts('evidences')[0]?.body).toMatchObject({ hypothesis_id: 'new-root', config_id: evidence.config_id });
+    expect(await screen.findByRole('link', { name: 'INC-8' })).toHaveAttribute('href', `/incidents/${NEW_INCIDENT_ID}`);
+    expect(posts('/api/incidents').map((request) => request.body)).toEqual([
+      { title: 'Payments database down', description: 'payments-db', type: 'availability', severity: 'low', status: 'open', evidence },
+    ]);
+    expect(recorded.filter((request) => request.method === 'POST' && request.table !== '/api/incidents')).toEqual([]);
+  });
+
+  it('creates a new hypothesis and attaches the evidence with one call', async () => {
+    const user = userEvent.setup();
+    renderWith(<LinkToIncidentDialog open onOpenChange={() => {}} evidence={evidence} />);
+    await screen.findByRole('dialog', { name: 'Link to Incident' });
+    await pick(user, 'Incident', 'INC-7 Checkout is slow');
+    await pick(user, 'Hypothesis', 'Create new hypothesis');
+    await user.type(screen.getByRole('textbox', { name: /Hypothesis title/ }), ' Connection pool exhausted ');
+    await user.clear(screen.getByRole('textbox', { name: /Description/ }));
+    await user.click(screen.getByRole('button', { name: 'Link' }));
+    expect(await screen.findByText('Linked to incident successfully')).toBeInTheDocument();
+    expect(posts(`/api/incidents/${INCIDENT.id}/evidence`).map((request) => request.body)).toEqual([
+      { hypothesis_title: 'Connection pool exhausted', evidence: { type: 'config', config_id: evidence.config_id } },
+    ]);
+  });
+
+  it('creates the incident with its root hypothesis and the evidence from Create New Incident in one call', async () => {
+    const user = userEvent.setup();
+    renderWith(
+      <CreateIncidentDialog open onOpenChange={() => {}} source={{ kind: 'topology', componentId: '66666666-6666-4666-8666-666666666666', description: 'checkout' }} />,
+    );
+    await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Checkout down');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(posts('/api/incidents')).toHaveLength(1));
+    expect(posts('/api/incidents')[0]?.body).toEqual({
+      title: 'Checkout down',
+      description: '',
+      type: 'availability',
+      severity: 'low',
+      status: 'open',
+      evidence: { type: 'topology', component_id: '66666666-6666-4666-8666-666666666666', description: 'checkout' },
+    });
   });
 
   it('tells the caller when the evidence could not be attached and closes', async () => {
-    evidenceFails = true;
+    linkFails = true;
     const user = userEvent.setup();
     const onLinked = vi.fn();
     const onOpenChange = vi.fn();

@@ -4,11 +4,10 @@ import { INCIDENT_MESSAGES } from '@opsdeck/shared';
 import { Button, type ButtonVariant } from '@/components/button/button';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
-import { LinkToIncidentDialog, type LinkableEvidence } from './link-to-incident-dialog';
+import type { IncidentLinkProps } from '@/lib/incident-link/incident-link-slot';
+import { LinkToIncidentDialog } from './link-to-incident-dialog';
 
-export interface LinkToIncidentButtonProps {
-  evidence: LinkableEvidence;
-  onLinked?: (linked: boolean) => void;
+export interface LinkToIncidentButtonProps extends IncidentLinkProps {
   variant?: ButtonVariant;
   className?: string;
 }

@@ -1,0 +1,11 @@
+import type { ReactNode } from 'react';
+import { LinkToIncidentButton } from '@/features/incidents/components/link-to-incident-button';
+import { IncidentLinkProvider } from '@/lib/incident-link/incident-link-slot';
+
+/**
+ * Fills every area's Link to Incident slot with the incidents feature's Attach as Evidence button. Features never
+ * import each other, so this is where the incidents feature reaches the others (the health check modal, …).
+ */
+export function IncidentLinkComposition({ children }: { children: ReactNode }) {
+  return <IncidentLinkProvider component={LinkToIncidentButton}>{children}</IncidentLinkProvider>;
+}
