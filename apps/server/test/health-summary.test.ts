@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedScaleHealth } from '../src/db/seed/scale-health';
+import { seedScaleHealth } from '../src/seed/scale-health';
 import { UptimeWindows, WINDOW_MAX_AGE_MS } from '../src/modules/health/uptime-windows';
 import { startTestServer, type TestServer } from './harness';
 

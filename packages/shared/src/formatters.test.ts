@@ -3,30 +3,11 @@ import {
   formatBytes,
   formatCount,
   formatDate,
-  formatDuration,
-  formatDurationUnits,
   formatPercent,
   formatRelativeTime,
   initials,
   isZeroDate,
 } from './formatters';
-
-describe('formatDuration', () => {
-  it('shows under a second in ms, under a minute in s, under an hour in m, otherwise h', () => {
-    expect(formatDuration(250)).toBe('250ms');
-    expect(formatDuration(999)).toBe('999ms');
-    expect(formatDuration(1000)).toBe('1s');
-    expect(formatDuration(1500)).toBe('1.5s');
-    expect(formatDuration(90_000)).toBe('1.5m');
-    expect(formatDuration(3_600_000)).toBe('1h');
-    expect(formatDuration(5_400_000)).toBe('1.5h');
-  });
-
-  it('writes whole units from days down to seconds', () => {
-    expect(formatDurationUnits(93_784_000)).toBe('1d 2h 3m 4s');
-    expect(formatDurationUnits(120)).toBe('120ms');
-  });
-});
 
 describe('formatPercent', () => {
   it('shows whole values without decimals and others with one', () => {
@@ -77,6 +58,15 @@ describe('formatDate', () => {
     expect(formatDate(new Date(2024, 0, 5, 0, 30), 'time')).toBe('12:30 AM');
     expect(formatDate(date, 'day')).toBe('Jan 05');
     expect(formatDate(date, 'datetime')).toBe('2024-01-05 14:07');
+  });
+
+  it('formats a date-time to the second for log lines', () => {
+    expect(formatDate(new Date(2024, 0, 5, 9, 3, 7), 'datetime-seconds')).toBe('2024-01-05 09:03:07');
+  });
+
+  it('reads a date-only string as UTC midnight, as Date does', () => {
+    const utcMidnight = new Date(Date.UTC(2024, 0, 5));
+    expect(formatDate('2024-01-05', 'datetime')).toBe(formatDate(utcMidnight, 'datetime'));
   });
 
   it('treats the zero date 0001-01-01 and missing values as empty', () => {

@@ -54,6 +54,18 @@ describe('time ranges', () => {
     expect(parseDateMath('now/y', now, true)).toEqual(new Date(2024, 11, 31, 23, 59, 59, 999));
   });
 
+  it('takes the previous month from the 31st to the month before, not back to the same month', () => {
+    const endOfMarch = new Date(2024, 2, 31, 10);
+    expect(parseDateMath('now-1M/M', endOfMarch)).toEqual(new Date(2024, 1, 1));
+    expect(parseDateMath('now-1M/M', endOfMarch, true)).toEqual(new Date(2024, 1, 29, 23, 59, 59, 999));
+  });
+
+  it('starts weeks on Monday, even from a Sunday', () => {
+    const sunday = new Date(2024, 4, 19, 8);
+    expect(parseDateMath('now/w', sunday)).toEqual(new Date(2024, 4, 13));
+    expect(parseDateMath('now/w', sunday, true)).toEqual(new Date(2024, 4, 19, 23, 59, 59, 999));
+  });
+
   it('refuses expressions that are not date math', () => {
     expect(() => parseDateMath('yesterday', now)).toThrow();
     expect(() => parseDateMath('now-2x', now)).toThrow();

@@ -1,3 +1,8 @@
+import dayjs, { type Dayjs, type OpUnitType } from 'dayjs';
+import isoWeek from 'dayjs/plugin/isoWeek.js';
+
+dayjs.extend(isoWeek);
+
 /** Time-range keys and their length in minutes, as the spec fixes them (002 §9): a month is 30 days, a year 360. */
 export const TIME_RANGE_MINUTES = {
   '15m': 15,
@@ -112,30 +117,15 @@ export function isDateMath(expression: string): boolean {
 
 type RoundUnit = 'd' | 'w' | 'M' | 'y';
 
-function startOf(date: Date, unit: RoundUnit): Date {
-  const result = new Date(date.getFullYear(), date.getMonth(), date.getDate());
-  if (unit === 'w') result.setDate(result.getDate() - ((result.getDay() + 6) % 7));
-  if (unit === 'M') result.setDate(1);
-  if (unit === 'y') result.setMonth(0, 1);
-  return result;
-}
+/** Weeks start on Monday (ISO weeks), whatever the locale says. */
+const ROUND_UNITS: Record<RoundUnit, OpUnitType | 'isoWeek'> = { d: 'day', w: 'isoWeek', M: 'month', y: 'year' };
 
-function endOf(date: Date, unit: RoundUnit): Date {
-  const next = startOf(date, unit);
-  if (unit === 'd') next.setDate(next.getDate() + 1);
-  if (unit === 'w') next.setDate(next.getDate() + 7);
-  if (unit === 'M') next.setMonth(next.getMonth() + 1);
-  if (unit === 'y') next.setFullYear(next.getFullYear() + 1);
-  return new Date(next.getTime() - 1);
-}
-
-function subtract(now: Date, { amount, unit }: Duration): Date {
-  const result = new Date(now.getTime());
-  // Calendar units move by the calendar, so 'now-1M/M' is the previous month even in 31-day months.
-  if (unit === 'M' || unit === 'mo') result.setMonth(result.getMonth() - amount);
-  else if (unit === 'y') result.setFullYear(result.getFullYear() - amount);
-  else result.setTime(result.getTime() - amount * UNIT_MINUTES[unit] * 60_000);
-  return result;
+function subtract(now: Dayjs, { amount, unit }: Duration): Dayjs {
+  // Calendar units move by the calendar, so 'now-1M/M' is the previous month even in 31-day months (31 March less a
+  // month is the end of February). Shorter units are exact lengths of time, so 'now-1d' is always 24 hours back.
+  if (unit === 'M' || unit === 'mo') return now.subtract(amount, 'month');
+  if (unit === 'y') return now.subtract(amount, 'year');
+  return now.subtract(amount * UNIT_MINUTES[unit] * 60_000, 'millisecond');
 }
 
 /**
@@ -146,10 +136,10 @@ export function parseDateMath(expression: string, now: Date, roundUp = false): D
   const match = DATE_MATH_PATTERN.exec(expression.trim());
   if (!match) throw new Error(`Invalid date expression '${expression}'`);
   const [, offset, round] = match;
-  const shifted = offset ? subtract(now, parseDuration(offset)) : new Date(now.getTime());
-  if (!round) return shifted;
-  const unit = round as RoundUnit;
-  return roundUp ? endOf(shifted, unit) : startOf(shifted, unit);
+  const shifted = offset ? subtract(dayjs(now), parseDuration(offset)) : dayjs(now);
+  if (!round) return shifted.toDate();
+  const unit = ROUND_UNITS[round as RoundUnit];
+  return (roundUp ? shifted.endOf(unit) : shifted.startOf(unit)).toDate();
 }
 
 export function validateMappedTimeRange(range: MappedTimeRange, now: Date = new Date()): void {
@@ -180,7 +170,7 @@ export function resolveTimeRange(range: TimeRange, now: Date = new Date()): Reso
 
 export function timeRangeMinutes(range: TimeRange, now: Date = new Date()): number {
   const { from, to } = resolveTimeRange(range, now);
-  return Math.round((to.getTime() - from.getTime()) / 60_000);
+  return Math.round(dayjs(to).diff(from) / 60_000);
 }
 
 export function timeRangeLabel(range: TimeRange): string {

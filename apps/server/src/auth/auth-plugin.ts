@@ -327,7 +327,12 @@ export const authPlugin: DomainPlugin = {
       '/api/kubeconfig',
       {
         config: { permission: 'authenticated' },
-        schema: { tags: ['auth'], summary: 'Download a kubeconfig holding a new 30-day token for the current user' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Download a kubeconfig holding a new 30-day token for the current user',
+          description: 'Answers application/yaml as an attachment kubeconfig.yaml.',
+          response: { 200: z.string().describe('application/yaml') },
+        },
       },
       async (request, reply) => {
         const principal = request.principal;

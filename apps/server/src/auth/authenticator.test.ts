@@ -18,7 +18,7 @@ function requestWith(token: string | undefined): FastifyRequest {
   return { cookies: token === undefined ? {} : { opsdeck_session: token }, headers: {} } as unknown as FastifyRequest;
 }
 
-const ROW = { session_id: 's1', person_id: 'p1', name: 'Ada', email: 'ada@x', roles: ['admin'] };
+const ROW = { id: 's1', identity_id: 'p1', name: 'Ada', email: 'ada@x', roles: ['admin'] };
 
 describe('createAuthenticator', () => {
   it('answers null without a token and without touching the database', async () => {

@@ -4,14 +4,7 @@ import { effectiveRoles } from '@opsdeck/shared';
 import type { Principal } from '../platform/principal';
 import type { EventBus } from '../platform/event-bus';
 import { hashToken, SESSION_COOKIE } from './session-token';
-
-interface SessionRow {
-  session_id: string;
-  person_id: string;
-  name: string;
-  email: string | null;
-  roles: string[];
-}
+import { findActiveSession } from './sessions';
 
 export interface AuthenticatorOptions {
   /**
@@ -39,18 +32,9 @@ function tokenFrom(request: FastifyRequest): string | null {
 }
 
 async function lookup(pool: pg.Pool, tokenHash: string): Promise<Principal | null> {
-  const result = await pool.query<SessionRow>(
-    `select s.id as session_id, p.id as person_id, p.name, p.email,
-            coalesce(array(select r.role from person_roles r where r.person_id = p.id order by r.role), '{}') as roles
-       from sessions s
-       join identities i on i.id = s.identity_id and i.state = 'active'
-       join people p on p.id = i.id and p.deleted_at is null
-      where s.token_hash = $1 and s.active and s.expires_at > now()`,
-    [tokenHash],
-  );
-  const row = result.rows[0];
-  if (row === undefined) return null;
-  return { personId: row.person_id, sessionId: row.session_id, name: row.name, email: row.email, roles: effectiveRoles(row.roles) };
+  const row = await findActiveSession(pool, { tokenHash });
+  if (row === null) return null;
+  return { personId: row.identity_id, sessionId: row.id, name: row.name, email: row.email, roles: effectiveRoles(row.roles) };
 }
 
 /** Resolves the session cookie (or bearer token) to a principal, with its roles as of at most one cache TTL ago. */

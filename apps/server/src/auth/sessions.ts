@@ -55,7 +55,8 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
-interface SessionDetailRow {
+/** A session row joined to its identity, person and current roles. */
+export interface ActiveSessionRow {
   id: string;
   active: boolean;
   expires_at: string;
@@ -75,10 +76,13 @@ interface SessionDetailRow {
   roles: string[];
 }
 
-/** The session in Kratos's shape, with roles read from person_roles now rather than cached at sign-in. */
-/** The session as it is now in the database: whoami must never answer from a cache. */
-export async function describeSession(pool: pg.Pool, sessionId: string): Promise<SessionResponse | null> {
-  const result = await pool.query<SessionDetailRow>(
+/**
+ * The one definition of a live session: active and unexpired, its identity active and its person not deleted, with
+ * the person's roles read from person_roles now rather than cached at sign-in. Found by id or by the token's hash.
+ */
+export async function findActiveSession(pool: pg.Pool, key: { id: string } | { tokenHash: string }): Promise<ActiveSessionRow | null> {
+  const [column, value] = 'id' in key ? ['s.id', key.id] : ['s.token_hash', key.tokenHash];
+  const result = await pool.query<ActiveSessionRow>(
     `select s.id, s.active, s.expires_at, s.authenticated_at, s.issued_at, s.aal, s.authentication_methods,
             i.id as identity_id, i.schema_id, i.state, i.traits,
             i.created_at as identity_created_at, i.updated_at as identity_updated_at,
@@ -87,11 +91,16 @@ export async function describeSession(pool: pg.Pool, sessionId: string): Promise
        from sessions s
        join identities i on i.id = s.identity_id and i.state = 'active'
        join people p on p.id = i.id and p.deleted_at is null
-      where s.id = $1 and s.active and s.expires_at > now()`,
-    [sessionId],
+      where ${column} = $1 and s.active and s.expires_at > now()`,
+    [value],
   );
-  const row = result.rows[0];
-  if (row === undefined) return null;
+  return result.rows[0] ?? null;
+}
+
+/** The session in Kratos's shape, as it is now in the database: whoami must never answer from a cache. */
+export async function describeSession(pool: pg.Pool, sessionId: string): Promise<SessionResponse | null> {
+  const row = await findActiveSession(pool, { id: sessionId });
+  if (row === null) return null;
   const methods = z.array(authenticationMethodSchema).parse(row.authentication_methods);
   return {
     id: row.id,

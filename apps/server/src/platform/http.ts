@@ -4,18 +4,21 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import { serializerCompiler, validatorCompiler, jsonSchemaTransform, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { serializerCompiler, validatorCompiler, hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { can } from '@opsdeck/shared';
-import { forgedRequestReason } from '../auth/csrf';
 import { AppError, errors, fromDataException, fromGuardViolation, fromUniqueViolation } from './errors';
 import { limitJsonDepth } from './json-depth';
 import { loggerOptions } from './logger';
+import { errorResponses, openApiTransform } from './openapi';
 import type { AppContext } from './context';
 import type { Principal, RoutePermission } from './principal';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
+    /** The answer is the same for every caller (a published schema): its own cache-control is kept. */
+    cacheable?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -32,6 +35,8 @@ export interface DomainPlugin {
 export interface ServerOptions {
   context: AppContext;
   authenticate: Authenticator;
+  /** Why a request looks forged (the CSRF rules live with the session cookie in auth/), or null to let it through. */
+  forgedRequestReason: (request: FastifyRequest) => string | null;
   plugins: DomainPlugin[];
   logger?: boolean;
 }
@@ -102,22 +107,24 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
 
   // Before the body is parsed, so a forged form post is refused without reaching any content-type parser.
   app.addHook('onRequest', async (request) => {
-    const reason = forgedRequestReason(request);
+    const reason = options.forgedRequestReason(request);
     if (reason !== null) throw errors.crossSiteRequest(reason);
   });
 
   // API answers hold one person's data and must never be replayed from a cache (a shared one, or the browser's after
-  // sign-out); the web app's files set their own caching, and everything else defaults to no-store.
+  // sign-out), unless the route says its answer is the same for everybody; the web app's files set their own caching,
+  // and everything else defaults to no-store.
   app.addHook('onSend', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
-    if (isApiPath(request.url) || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    const keepsCaching = request.routeOptions.config.cacheable === true && reply.statusCode < 300 && reply.hasHeader('cache-control');
+    if ((isApiPath(request.url) && !keepsCaching) || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Opsdeck API', version: context.version, description: 'Operations and incident-management console' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
 
   app.decorateRequest('principal', null);
@@ -160,12 +167,39 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
     return reply.status(500).send(errors.internal().toBody());
   });
 
-  app.get('/healthz', { config: { permission: 'public' }, schema: { hide: true } }, async () => {
-    await context.db.pool.query('select 1');
-    return { status: 'ok' };
-  });
-  app.get('/api/version', { config: { permission: 'public' } }, async () => ({ version: context.version }));
-  app.get('/api/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    '/healthz',
+    {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['platform'],
+        summary: 'Liveness: the server answers and its database runs a query',
+        response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses(500, 503) },
+      },
+    },
+    async () => {
+      await context.db.pool.query('select 1');
+      return { status: 'ok' as const };
+    },
+  );
+  typed.get(
+    '/api/version',
+    { config: { permission: 'public' }, schema: { tags: ['platform'], summary: 'The server version', response: { 200: z.object({ version: z.string() }) } } },
+    async () => ({ version: context.version }),
+  );
+  typed.get(
+    '/api/openapi.json',
+    {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['platform'],
+        summary: 'This API as an OpenAPI 3 document',
+        response: { 200: z.record(z.string(), z.unknown()).describe('OpenAPI 3 document') },
+      },
+    },
+    async () => ({ ...app.swagger() }),
+  );
 
   for (const plugin of options.plugins) {
     await app.register(

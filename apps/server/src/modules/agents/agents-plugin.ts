@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { agentDetailSchema, createdAgentSchema } from '@opsdeck/shared';
 import type { DomainPlugin } from '../../platform/http';
 import { errors } from '../../platform/errors';
+import { errorResponses } from '../../platform/openapi';
 import { writeHooksFor } from '../../data-api/write-hooks';
 import { agentSettings, describeIssues, kubernetesSettings, pushTelemetrySettings } from './agent-settings';
 import { createAgent, getAgent, updateAgent } from './agent-store';
@@ -39,23 +41,6 @@ const createBody = z.object({ name, ...fields });
 const updateBody = z.object({ name: name.optional(), ...fields });
 const idParams = z.object({ id: z.uuid() });
 
-const agentDetail = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  hostname: z.string().nullable(),
-  version: z.string().nullable(),
-  properties: z.record(z.string(), z.string()),
-  kubernetes: z.object({ enabled: z.boolean(), interval: z.string() }),
-  pushTelemetry: z.object({ enabled: z.boolean(), topologyName: z.string().nullable() }),
-  last_seen: z.string().nullable(),
-  last_received: z.string().nullable(),
-  created_by: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-const createdAgent = z.object({ id: z.uuid(), name: z.string(), access_token: z.string() });
-
 function nameTaken(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
@@ -82,20 +67,20 @@ export const agentsPlugin: DomainPlugin = {
 
     app.post(
       '/api/agents',
-      { config: { permission: WRITE }, schema: { tags: ['agents'], body: createBody, response: { 201: createdAgent } } },
+      { config: { permission: WRITE }, schema: { tags: ['agents'], body: createBody, response: { 201: createdAgentSchema, ...errorResponses(409) } } },
       async (request, reply) => {
         try {
           const { agent, accessToken } = await createAgent(pool, request.body, request.principal?.personId ?? null);
           return await reply.status(201).send({ id: agent.id, name: agent.name, access_token: accessToken });
         } catch (error) {
-          throw nameTaken(error) ? errors.agentNameTaken(request.body.name) : error;
+          throw nameTaken(error) ? errors.nameTaken('agent', request.body.name) : error;
         }
       },
     );
 
     app.get(
       '/api/agents/:id',
-      { config: { permission: READ }, schema: { tags: ['agents'], params: idParams, response: { 200: agentDetail } } },
+      { config: { permission: READ }, schema: { tags: ['agents'], params: idParams, response: { 200: agentDetailSchema, ...errorResponses(404) } } },
       async (request) => {
         const agent = await getAgent(pool, request.params.id);
         if (agent === null) throw errors.notFound('Agent');
@@ -105,7 +90,7 @@ export const agentsPlugin: DomainPlugin = {
 
     app.patch(
       '/api/agents/:id',
-      { config: { permission: WRITE }, schema: { tags: ['agents'], params: idParams, body: updateBody, response: { 200: agentDetail } } },
+      { config: { permission: WRITE }, schema: { tags: ['agents'], params: idParams, body: updateBody, response: { 200: agentDetailSchema, ...errorResponses(404) } } },
       async (request) => {
         const { name: requestedName, ...patch } = request.body;
         const current = await getAgent(pool, request.params.id);

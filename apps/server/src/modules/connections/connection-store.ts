@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import type { PublicConnection } from '@opsdeck/shared';
+import { connectionPropertyDefaults, type ConnectionType, type PublicConnection } from '@opsdeck/shared';
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
 import { leavesConnectionOrigin } from './connection-origin';
-import { PROPERTY_DEFAULTS, type ConnectionType } from './connection-types';
 
 /** What the API accepts; a secret left out keeps the stored one, `null` clears it. */
 export interface ConnectionInput {
@@ -124,7 +123,7 @@ export function urlWithCredentials(connection: Pick<ResolvedConnection, 'url' | 
 }
 
 function withDefaults(type: ConnectionType, properties: Record<string, string> | undefined): Record<string, string> {
-  return { ...(PROPERTY_DEFAULTS[type] ?? {}), ...(properties ?? {}) };
+  return { ...connectionPropertyDefaults(type), ...(properties ?? {}) };
 }
 
 /** A key with a value sets it, with null or '' removes it, and a key left out keeps the stored value. */

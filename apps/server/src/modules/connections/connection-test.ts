@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type pg from 'pg';
 import { urlWithCredentials, type ResolvedConnection } from './connection-store';
-import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } from './connection-types';
+import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } from '@opsdeck/shared';
 import { httpProbe } from './probes/bounded-http';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 import { ownDatabase } from './probes/own-database';

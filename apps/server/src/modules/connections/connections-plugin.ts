@@ -1,8 +1,19 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CONNECTION_TYPES,
+  connectionPageSchema,
+  connectionTestResultSchema,
+  connectionUrlRequired,
+  EMAIL_AUTH_METHODS,
+  EMAIL_ENCRYPTION_METHODS,
+  publicConnectionSchema,
+  type ConnectionType,
+} from '@opsdeck/shared';
 import type { DomainPlugin } from '../../platform/http';
 import { errors } from '../../platform/errors';
+import { errorResponses } from '../../platform/openapi';
 import {
   createConnection,
   deleteConnection,
@@ -13,30 +24,11 @@ import {
   updateConnection,
   type ConnectionInput,
 } from './connection-store';
-import { CONNECTION_TYPES, EMAIL_AUTH_METHODS, EMAIL_ENCRYPTION_METHODS, URL_REQUIRED, type ConnectionType } from './connection-types';
 import { testConnection } from './connection-test';
 import { namesOwnDatabase } from './probes/own-database';
 
 const READ = { resource: 'connections', action: 'read' } as const;
 const WRITE = { resource: 'connections', action: 'write' } as const;
-
-const publicConnection = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  namespace: z.string(),
-  type: z.string(),
-  url: z.string().nullable(),
-  username: z.string().nullable(),
-  insecure_tls: z.boolean(),
-  properties: z.record(z.string(), z.string()),
-  password_set: z.boolean(),
-  certificate_set: z.boolean(),
-  secret_properties_set: z.array(z.string()),
-  source: z.string(),
-  created_by: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 const fields = {
   name: z.string().trim().min(1, 'This field is required').max(255),
@@ -55,11 +47,10 @@ const createBody = z.object(fields);
 const updateBody = z.object(fields).partial();
 const testBody = z.object({ ...fields, name: fields.name.optional(), id: z.uuid().optional() });
 const idParams = z.object({ id: z.uuid() });
-const testResult = z.object({ message: z.literal('ok'), details: z.record(z.string(), z.unknown()) });
 
 /** Per-type rules of spec 002 §3 and §5 that a schema per field cannot say. */
 function validateForType(input: Partial<ConnectionInput> & { type: ConnectionType }): void {
-  if (URL_REQUIRED.has(input.type) && (input.url === undefined || input.url === null || input.url.trim() === '')) {
+  if (connectionUrlRequired(input.type) && (input.url === undefined || input.url === null || input.url.trim() === '')) {
     throw errors.validation(`/url This field is required for ${input.type} connections`);
   }
   const properties = input.properties ?? {};
@@ -110,7 +101,7 @@ export const connectionsPlugin: DomainPlugin = {
             type: z.string().optional(),
             query: z.string().max(200).optional(),
           }),
-          response: { 200: z.object({ data: z.array(publicConnection), total: z.number().int() }) },
+          response: { 200: connectionPageSchema },
         },
       },
       async (request) => listConnections(pool, key, request.query),
@@ -118,7 +109,7 @@ export const connectionsPlugin: DomainPlugin = {
 
     app.get(
       '/api/canary/connections/:id',
-      { config: { permission: READ }, schema: { tags: ['connections'], params: idParams, response: { 200: publicConnection } } },
+      { config: { permission: READ }, schema: { tags: ['connections'], params: idParams, response: { 200: publicConnectionSchema, ...errorResponses(404) } } },
       async (request) => {
         const connection = await getConnection(pool, key, request.params.id);
         if (connection === null) throw errors.notFound('Connection');
@@ -128,7 +119,7 @@ export const connectionsPlugin: DomainPlugin = {
 
     app.post(
       '/api/canary/connections',
-      { config: { permission: WRITE }, schema: { tags: ['connections'], body: createBody, response: { 201: publicConnection } } },
+      { config: { permission: WRITE }, schema: { tags: ['connections'], body: createBody, response: { 201: publicConnectionSchema, ...errorResponses(409) } } },
       async (request, reply) => {
         validateForType(request.body);
         refuseOwnDatabase(pool, request.body);
@@ -136,14 +127,14 @@ export const connectionsPlugin: DomainPlugin = {
           const created = await createConnection(pool, key, request.body, request.principal?.personId ?? null);
           return await reply.status(201).send(created);
         } catch (error) {
-          throw uniqueViolation(error) ? errors.conflict(`A connection named '${request.body.name}' already exists in this namespace`) : error;
+          throw uniqueViolation(error) ? errors.nameTaken('connection', request.body.name, 'in this namespace') : error;
         }
       },
     );
 
     app.patch(
       '/api/canary/connections/:id',
-      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, body: updateBody, response: { 200: publicConnection } } },
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, body: updateBody, response: { 200: publicConnectionSchema, ...errorResponses(404, 409) } } },
       async (request) => {
         const current = await getConnection(pool, key, request.params.id);
         if (current === null) throw errors.notFound('Connection');
@@ -155,23 +146,23 @@ export const connectionsPlugin: DomainPlugin = {
           if (updated === null) throw errors.notFound('Connection');
           return updated;
         } catch (error) {
-          throw uniqueViolation(error) ? errors.conflict('A connection with this name already exists in this namespace') : error;
+          throw uniqueViolation(error) ? errors.nameTaken('connection', request.body.name ?? current.name, 'in this namespace') : error;
         }
       },
     );
 
     app.delete(
       '/api/canary/connections/:id',
-      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams } },
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, response: { 204: z.null(), ...errorResponses(404) } } },
       async (request, reply) => {
         if (!(await deleteConnection(pool, request.params.id))) throw errors.notFound('Connection');
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
     app.post(
       '/api/canary/connection/test/:id',
-      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, response: { 200: testResult } } },
+      { config: { permission: WRITE }, schema: { tags: ['connections'], params: idParams, response: { 200: connectionTestResultSchema, ...errorResponses(404, 501) } } },
       async (request) => {
         const connection = await loadConnectionForTest(pool, key, request.params.id);
         if (connection === null) throw errors.notFound('Connection');
@@ -181,7 +172,7 @@ export const connectionsPlugin: DomainPlugin = {
 
     app.post(
       '/api/canary/connection/test',
-      { config: { permission: WRITE }, schema: { tags: ['connections'], body: testBody, response: { 200: testResult } } },
+      { config: { permission: WRITE }, schema: { tags: ['connections'], body: testBody, response: { 200: connectionTestResultSchema, ...errorResponses(501) } } },
       async (request) => {
         const body = request.body;
         const connection = await resolveForTest(pool, key, { ...body, name: body.name ?? 'unsaved' });

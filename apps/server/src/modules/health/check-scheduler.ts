@@ -2,7 +2,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
-import { resolveConnection } from '../connections/connection-store';
+import { resolveConnection } from '../connections';
 import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
 import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
 import { isExecCheckType } from './exec-permission';

@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { queryFilterToTristate, type Role } from '@opsdeck/shared';
+import {
+  canaryPageSchema,
+  canaryRecordSchema,
+  canarySpecJsonSchema,
+  checkDetailSchema,
+  checkRunStartedSchema,
+  healthSummarySchema,
+  queryFilterToTristate,
+  type HealthSummary,
+  type Role,
+} from '@opsdeck/shared';
 import type { DomainPlugin } from '../../platform/http';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
+import { errorResponses } from '../../platform/openapi';
 import { writeHooksFor } from '../../data-api/write-hooks';
 import { encryptSpecSecrets, sealStoredSpecSecrets } from './canary-secrets';
 import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
@@ -213,6 +224,7 @@ export const healthPlugin: DomainPlugin = {
             'A warning passes now but failed at least once in the time range. ' +
             'Uptime and latency come from the hourly (ranges up to 2d) or daily rollups, raw statuses below 1h.',
           querystring: summaryQuery,
+          response: { 200: healthSummarySchema },
         },
       },
       async (request, reply) => {
@@ -254,8 +266,9 @@ export const healthPlugin: DomainPlugin = {
           },
           { key: q.timeRange, since: since.toISOString(), source, asOf: asOf.toISOString() },
         );
-        // PostgreSQL built the JSON; it goes out as it came, without a parse and a stringify of thousands of rows.
-        return reply.type('application/json; charset=utf-8').send(body);
+        // PostgreSQL built the JSON; it goes out as it came, without a parse and a stringify of thousands of rows
+        // (Fastify sends a string as it is, past the response serializer).
+        return reply.type('application/json; charset=utf-8').send(body as unknown as HealthSummary);
       },
     );
 
@@ -270,6 +283,7 @@ export const healthPlugin: DomainPlugin = {
             'series {bucket, points [{time, passed, failed, duration_avg, duration_max}]}, relationships {configs, components}}. ' +
             'Uptime, latency and series cover exactly [since, now] and are read together: the uptime is the sum of the points.',
           querystring: z.object({ check: z.uuid(), start: z.string().default(DEFAULT_RANGE) }),
+          response: { 200: checkDetailSchema, ...errorResponses(404) },
         },
       },
       async (request) => {
@@ -299,7 +313,7 @@ export const healthPlugin: DomainPlugin = {
       {
         // Declared as canary read; the handler then allows only the Run Now roles (commander and responder have no canary write).
         config: { permission: READ },
-        schema: { tags: ['health'], params: idParams, response: { 202: z.object({ message: z.string(), id: z.uuid() }) } },
+        schema: { tags: ['health'], params: idParams, response: { 202: checkRunStartedSchema, ...errorResponses(404) } },
       },
       async (request, reply) => {
         const roles = request.principal?.roles ?? [];
@@ -318,29 +332,43 @@ export const healthPlugin: DomainPlugin = {
         schema: {
           tags: ['health'],
           querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100), offset: z.coerce.number().int().min(0).default(0) }),
+          response: { 200: canaryPageSchema },
         },
       },
       async (request) => listCanaries(pool, request.query),
     );
 
-    app.get('/api/canary/canaries/:id', { config: { permission: READ }, schema: { tags: ['health'], params: idParams } }, async (request) => {
-      const canary = await getCanary(pool, request.params.id);
-      if (canary === null) throw errors.notFound('Canary');
-      return canary;
-    });
+    app.get(
+      '/api/canary/canaries/:id',
+      { config: { permission: READ }, schema: { tags: ['health'], params: idParams, response: { 200: canaryRecordSchema, ...errorResponses(404) } } },
+      async (request) => {
+        const canary = await getCanary(pool, request.params.id);
+        if (canary === null) throw errors.notFound('Canary');
+        return canary;
+      },
+    );
 
-    app.post('/api/canary/canaries', { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody } }, async (request, reply) => {
-      const fields = canaryFields(request.body, null, secretKey);
-      await checkSpecTargets(pool, fields.spec);
-      if (canarySpecRunsExec(fields.spec)) requireExecute(request.principal?.roles ?? [], 'create a canary with exec checks');
-      const id = await insertCanary(pool, fields, request.principal?.personId ?? null);
-      await applyCanary(id);
-      return reply.status(201).send(await getCanary(pool, id));
-    });
+    app.post(
+      '/api/canary/canaries',
+      { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody, response: { 201: canaryRecordSchema } } },
+      async (request, reply) => {
+        const fields = canaryFields(request.body, null, secretKey);
+        await checkSpecTargets(pool, fields.spec);
+        if (canarySpecRunsExec(fields.spec)) requireExecute(request.principal?.roles ?? [], 'create a canary with exec checks');
+        const id = await insertCanary(pool, fields, request.principal?.personId ?? null);
+        await applyCanary(id);
+        const created = await getCanary(pool, id);
+        if (created === null) throw new Error('a canary just created could not be read back');
+        return reply.status(201).send(created);
+      },
+    );
 
     app.patch(
       '/api/canary/canaries/:id',
-      { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams, body: canaryBody.partial() } },
+      {
+        config: { permission: WRITE },
+        schema: { tags: ['health'], params: idParams, body: canaryBody.partial(), response: { 200: canaryRecordSchema, ...errorResponses(404) } },
+      },
       async (request) => {
         const current = await getCanary(pool, request.params.id);
         if (current === null) throw errors.notFound('Canary');
@@ -352,18 +380,43 @@ export const healthPlugin: DomainPlugin = {
         }
         await updateCanary(pool, current.id, fields);
         await applyCanary(current.id);
-        return getCanary(pool, current.id);
+        const updated = await getCanary(pool, current.id);
+        if (updated === null) throw errors.notFound('Canary');
+        return updated;
       },
     );
 
-    app.delete('/api/canary/canaries/:id', { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams } }, async (request, reply) => {
-      const current = await getCanary(pool, request.params.id);
-      if (current === null) throw errors.notFound('Canary');
-      // Deleting stops an admin's probe and its history with it: only someone who could have written it may.
-      if (holdsExec(current)) requireExecute(request.principal?.roles ?? [], 'delete a canary with exec checks');
-      if (!(await softDeleteCanary(pool, request.params.id))) throw errors.notFound('Canary');
-      await applyCanary(request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/api/canary/canaries/:id',
+      { config: { permission: WRITE }, schema: { tags: ['health'], params: idParams, response: { 204: z.null(), ...errorResponses(404) } } },
+      async (request, reply) => {
+        const current = await getCanary(pool, request.params.id);
+        if (current === null) throw errors.notFound('Canary');
+        // Deleting stops an admin's probe and its history with it: only someone who could have written it may.
+        if (holdsExec(current)) requireExecute(request.principal?.roles ?? [], 'delete a canary with exec checks');
+        if (!(await softDeleteCanary(pool, request.params.id))) throw errors.notFound('Canary');
+        await applyCanary(request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // The same document for every caller and every request, built once.
+    const canarySchemaDocument = canarySpecJsonSchema();
+    app.get(
+      '/api/schemas/canary.schema.json',
+      {
+        config: { permission: READ, cacheable: true },
+        schema: {
+          tags: ['health'],
+          summary: 'The canary spec as a JSON Schema, for editors that check YAML or JSON as it is typed',
+          response: { 200: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12)') },
+        },
+      },
+      async (_request, reply) => {
+        // The same for everybody and changed only by a server release: an hour in the browser's own cache is safe.
+        reply.header('cache-control', 'private, max-age=3600');
+        return canarySchemaDocument;
+      },
+    );
   },
 };

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { parseDurationMs } from './units';
+import { parseDurationMs } from '@opsdeck/shared';
 
 export const DEFAULT_SCHEDULE = '@every 5m';
 /** Below this a schedule would keep a worker busy with one check; the spec's fastest choice is 30 s. */

@@ -1,4 +1,4 @@
-import type { ResolvedConnection } from '../connections/connection-store';
+import type { ResolvedConnection } from '../connections';
 import { isSecretEnvelope } from './canary-secrets';
 
 export const REDACTED = '[REDACTED]';

@@ -1,8 +1,6 @@
 import type pg from 'pg';
 import { errors } from '../../platform/errors';
-import { leavesConnectionOrigin, TARGET_FIELDS } from '../connections/connection-origin';
-import { connectionUrlOf } from '../connections/connection-store';
-import { namesOwnDatabase } from '../connections/probes/own-database';
+import { leavesConnectionOrigin, TARGET_FIELDS, connectionUrlOf, namesOwnDatabase } from '../connections';
 import { isInlineUrl } from './checkers/checker';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

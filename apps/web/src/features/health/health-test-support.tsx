@@ -1,12 +1,8 @@
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { render } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { http, HttpResponse } from 'msw';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { Route, Routes, useLocation } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { renderWithProviders } from '@/test/render';
 import type { CheckDetail, CheckSummary, HealthSummary } from './api/types';
-
-export const PERSON_ID = '11111111-1111-4111-8111-111111111111';
 
 /** A summary check; its health follows its status unless given. */
 export function makeCheck(overrides: Partial<CheckSummary> & Pick<CheckSummary, 'id' | 'name'>): CheckSummary {
@@ -46,6 +42,7 @@ export function makeSummary(checks: CheckSummary[], overrides: Partial<HealthSum
     tabs: [{ key: 'All', count: checks.length }],
     groups: [],
     labels: {},
+    timeRange: { key: '1d', since: '2024-04-30T10:00:00.000Z', source: '1h', asOf: '2024-05-01T10:00:00.000Z' },
     ...overrides,
   };
 }
@@ -67,21 +64,9 @@ export function makeDetail(check: CheckSummary, overrides: Partial<CheckDetail> 
       ],
     },
     relationships: { configs: [], components: [] },
+    timeRange: { key: '1d', since: '2024-04-30T10:00:00.000Z', source: '1h' },
     ...overrides,
   };
-}
-
-/** The session the permission checks read; roles are swapped per test. */
-export function whoamiHandler(roles: () => string[]) {
-  return http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 's1',
-      active: true,
-      identity: { id: 'i1', traits: {} },
-      person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null },
-      roles: roles(),
-    }),
-  );
 }
 
 function LocationProbe() {
@@ -91,26 +76,20 @@ function LocationProbe() {
 
 /** Renders `element` at `/health…` with a fresh query client, the toaster and a probe showing the current URL. */
 export function renderAtHealth(element: ReactNode, url = '/health'): QueryClient {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route
-            path="*"
-            element={
-              <>
-                {element}
-                <LocationProbe />
-              </>
-            }
-          />
-        </Routes>
-      </MemoryRouter>
-      <AppToaster />
-    </QueryClientProvider>,
-  );
-  return queryClient;
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="*"
+        element={
+          <>
+            {element}
+            <LocationProbe />
+          </>
+        }
+      />
+    </Routes>,
+    { path: url, toaster: true },
+  ).queryClient;
 }
 
 export function currentSearch(probe: HTMLElement): URLSearchParams {

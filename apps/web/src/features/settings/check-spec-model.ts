@@ -1,14 +1,11 @@
+import { isSealedSecret, type SealedSecret } from '@opsdeck/shared';
 import { checkTypeChoice, fieldName, type CheckFieldDefinition } from './health-check-types';
 
 /**
- * A secret as the server stores it (apps/server canary-secrets.ts): the form shows only that it is set, and sends
- * the envelope back untouched so the server keeps the secret.
+ * A secret field holds the sealed secret the server stored (packages/shared check-specs.ts): the form shows only that
+ * it is set, and sends it back untouched so the server keeps the secret.
  */
-export interface SecretEnvelope {
-  $encrypted: string;
-}
-
-export type CheckFieldValue = string | number | number[] | SecretEnvelope | null;
+export type CheckFieldValue = string | number | number[] | SealedSecret | null;
 
 export interface CheckFormValues {
   type: string;
@@ -21,10 +18,6 @@ export interface CheckFormValues {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isSecretEnvelope(value: unknown): value is SecretEnvelope {
-  return isRecord(value) && typeof value.$encrypted === 'string' && Object.keys(value).length === 1;
 }
 
 function readPath(entry: Record<string, unknown>, path: readonly string[]): unknown {
@@ -53,7 +46,7 @@ function holdsSecret(field: CheckFieldDefinition): boolean {
 }
 
 function formValue(field: CheckFieldDefinition, raw: unknown): CheckFieldValue {
-  if (isSecretEnvelope(raw) && holdsSecret(field)) return { $encrypted: raw.$encrypted };
+  if (isSealedSecret(raw) && holdsSecret(field)) return { $encrypted: raw.$encrypted };
   switch (field.input) {
     case 'number':
       return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : (field.defaultValue as number | undefined) ?? null;
@@ -104,7 +97,7 @@ export function checkFormFromSpec(spec: Record<string, unknown>): CheckFormValue
 
 function specValue(field: CheckFieldDefinition, value: CheckFieldValue | undefined): unknown {
   if (value === null || value === undefined) return undefined;
-  if (isSecretEnvelope(value)) return holdsSecret(field) ? { $encrypted: value.$encrypted } : undefined;
+  if (isSealedSecret(value)) return holdsSecret(field) ? { $encrypted: value.$encrypted } : undefined;
   switch (field.input) {
     case 'number':
       return typeof value === 'number' ? value : undefined;

@@ -1,4 +1,4 @@
-import type { CatalogCheckSpec } from '../canary-spec';
+import type { CatalogCheckSpec } from '@opsdeck/shared';
 import { failed, type CheckerContext, type CheckOutcome } from './checker';
 
 /** Counts live catalog items matching the selector; passes when the count lies in [minCount, maxCount]. */

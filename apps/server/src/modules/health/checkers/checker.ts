@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ResolvedConnection } from '../../connections/connection-store';
+import type { ResolvedConnection } from '../../connections';
 
 export interface CheckOutcome {
   pass: boolean;

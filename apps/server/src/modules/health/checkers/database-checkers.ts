@@ -1,8 +1,5 @@
-import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
-import { urlWithCredentials } from '../../connections/connection-store';
-import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from '../../connections/probes/database-probes';
-import { ownDatabase } from '../../connections/probes/own-database';
-import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '../canary-spec';
+import { connectionOriginMessage, leavesConnectionOrigin, urlWithCredentials, mongoProbe, mysqlProbe, postgresProbe, redisProbe, ownDatabase } from '../../connections';
+import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 interface Target {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ExecCheckSpec } from '../canary-spec';
+import type { ExecCheckSpec } from '@opsdeck/shared';
 import { chooseExecSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type ExecSandbox, type SandboxUser } from '../exec-sandbox';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 

@@ -1,7 +1,6 @@
 import { opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FolderCheckSpec } from '../canary-spec';
-import { parseDurationMs, parseSizeBytes } from '../units';
+import { parseDurationMs, parseSizeBytes, type FolderCheckSpec } from '@opsdeck/shared';
 import { failed, type CheckOutcome } from './checker';
 
 /** A folder with more entries than this is judged on the first ones, so one huge folder cannot stall a worker. */

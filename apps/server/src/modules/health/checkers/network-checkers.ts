@@ -1,9 +1,8 @@
 import net from 'node:net';
 import dns from 'node:dns/promises';
 import { spawn } from 'node:child_process';
-import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
-import { httpProbe } from '../../connections/probes/bounded-http';
-import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '../canary-spec';
+import { connectionOriginMessage, leavesConnectionOrigin, httpProbe } from '../../connections';
+import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '@opsdeck/shared';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 const DAY_MS = 86_400_000;

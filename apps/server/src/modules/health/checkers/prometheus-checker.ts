@@ -1,6 +1,5 @@
-import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
-import { httpProbe } from '../../connections/probes/bounded-http';
-import type { PrometheusCheckSpec } from '../canary-spec';
+import { connectionOriginMessage, leavesConnectionOrigin, httpProbe } from '../../connections';
+import type { PrometheusCheckSpec } from '@opsdeck/shared';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 interface PrometheusAnswer {

@@ -1,5 +1,5 @@
-import { CanarySpecError, parseCheckSpec, isSupportedCheckType } from '../canary-spec';
-import { parseDurationMs } from '../units';
+import { isSupportedCheckType, parseDurationMs } from '@opsdeck/shared';
+import { CanarySpecError, parseCheckSpec } from '../canary-spec';
 import type { CheckerContext, CheckOutcome } from './checker';
 import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';

@@ -1,6 +1,5 @@
-import { connectionOriginMessage, leavesConnectionOrigin } from '../../connections/connection-origin';
-import { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from '../../connections/probes/bounded-http';
-import type { AlertmanagerCheckSpec, ElasticsearchCheckSpec } from '../canary-spec';
+import { connectionOriginMessage, leavesConnectionOrigin, httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from '../../connections';
+import type { AlertmanagerCheckSpec, ElasticsearchCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 interface ServiceTarget {

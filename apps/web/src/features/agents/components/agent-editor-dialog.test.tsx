@@ -1,13 +1,12 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { setupServer } from 'msw/node';
 import type { AgentDetail } from '@opsdeck/shared';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import { usePermissions } from '@/lib/auth/permissions';
 import { AgentEditorFromSearchParams } from './agent-editor-from-search-params';
 
@@ -47,10 +46,8 @@ async function record(request: Request): Promise<void> {
   recorded.push({ method: request.method, body: text === '' ? null : (JSON.parse(text) as JsonBodyType) });
 }
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
-  ),
+setupMswServer(
+  whoamiHandler(() => roles),
   http.get('*/api/db/properties', () => HttpResponse.json(disabledProperties)),
   http.post('*/api/agents', async ({ request }) => {
     await record(request);
@@ -67,16 +64,13 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   roles = ['admin'];
   disabledProperties = [];
   recorded = [];
   createResponse = () => HttpResponse.json({ id: AGENT_ID, name: 'new-agent', access_token: TOKEN }, { status: 201 });
   updateGate = Promise.resolve();
 });
-afterAll(() => server.close());
 
 function CurrentSearch() {
   return <output aria-label="Current search">{useLocation().search}</output>;
@@ -88,8 +82,7 @@ function PermissionsReady() {
 }
 
 function renderAt(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
+  renderRoutes(
     [
       {
         path: '/health',
@@ -102,13 +95,8 @@ function renderAt(path: string) {
         ),
       },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <AppToaster />
-    </QueryClientProvider>,
+    path,
+    { toaster: true },
   );
 }
 
@@ -188,7 +176,7 @@ describe('Agent editor', { timeout: 20_000 }, () => {
 
   it('shows the server message as a toast and keeps everything typed', async () => {
     createResponse = () =>
-      HttpResponse.json({ code: 'OD_AGENT_NAME_TAKEN', message: "An agent named 'taken' already exists", details: null, hint: null }, { status: 409 });
+      HttpResponse.json({ code: 'OD_NAME_TAKEN', message: "An agent named 'taken' already exists", details: null, hint: null }, { status: 409 });
     const user = userEvent.setup();
     renderAt('/health?addAgent=true');
     const dialog = await screen.findByRole('dialog', { name: 'Add Agent' });
@@ -238,7 +226,7 @@ describe('Agent editor', { timeout: 20_000 }, () => {
     renderAt('/health?id=33333333-3333-4333-8333-333333333333');
     const dialog = await screen.findByRole('dialog', { name: 'Edit Agent' });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Agent not found');
-    expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('opens nothing for addAgent when the user may not write agents', async () => {

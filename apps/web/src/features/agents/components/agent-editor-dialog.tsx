@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { Dialog } from '@/components/dialog/dialog';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { useCreateAgent } from '../api/create-agent';
 import { useAgentQuery } from '../api/get-agent';
 import { useUpdateAgent } from '../api/update-agent';
@@ -114,12 +114,7 @@ function EditAgent({ id, readOnly, onClose }: { id: string; readOnly: boolean; o
           onSubmit={handleSubmit}
         />
       ) : agent.isError ? (
-        <div role="alert" className="flex flex-col items-center gap-2 py-8 text-sm text-gray-700">
-          <p>{errorMessage(agent.error)}</p>
-          <Button variant="secondary" onClick={() => void agent.refetch()}>
-            Retry
-          </Button>
-        </div>
+        <QueryError error={agent.error} onRetry={() => void agent.refetch()} />
       ) : (
         <p aria-busy="true" className="py-8 text-center text-sm text-gray-500">
           Loading agent…

@@ -3,10 +3,7 @@ import type { PublicConnection } from '@opsdeck/shared';
 /** A connection as the API returns it: secrets only as whether each is set. */
 export type Connection = PublicConnection;
 
-export interface ConnectionPage {
-  data: Connection[];
-  total: number;
-}
+export type { ConnectionPage } from '@opsdeck/shared';
 
 /**
  * What create, update and test send. A secret left out keeps the stored one, so empty secret fields are never sent.

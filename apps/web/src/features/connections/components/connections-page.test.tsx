@@ -1,13 +1,10 @@
 import '@/components/test-support/browser-polyfills';
-import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import { connectionsRoutes } from '../routes';
 
 const PERSON_ID = '11111111-1111-4111-8111-111111111111';
@@ -31,25 +28,16 @@ const stored = {
   updated_at: '2024-01-06T10:00:00Z',
 };
 
-interface Recorded {
-  method: string;
-  url: URL;
-  body: unknown;
-}
-
 let roles = ['admin'];
-let recorded: Recorded[] = [];
+let recorded: RecordedRequest[] = [];
 let testResponse: () => Response = () => HttpResponse.json({ message: 'ok', details: {} });
 
 async function record(request: Request): Promise<void> {
-  const text = await request.text();
-  recorded.push({ method: request.method, url: new URL(request.url), body: text === '' ? null : JSON.parse(text) });
+  recorded.push(await readRequest(request));
 }
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
-  ),
+setupMswServer(
+  whoamiHandler(() => roles),
   http.get('*/api/canary/connections', async ({ request }) => {
     await record(request);
     return HttpResponse.json({ data: [stored], total: 1 });
@@ -77,26 +65,14 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   roles = ['admin'];
   recorded = [];
   testResponse = () => HttpResponse.json({ message: 'ok', details: {} });
 });
-afterAll(() => server.close());
 
 function renderPage() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(connectionsRoutes, { initialEntries: ['/settings/connections'] });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  render(
-    <>
-      <RouterProvider router={router} />
-      <AppToaster />
-    </>,
-    { wrapper },
-  );
+  renderRoutes(connectionsRoutes, '/settings/connections', { toaster: true });
 }
 
 const requests = (method: string, path?: string) =>
@@ -264,7 +240,7 @@ describe('Connections page', { timeout: 60_000 }, () => {
   it("explains a refused test in words, with the server's details about the field", async () => {
     const user = userEvent.setup({ delay: null });
     testResponse = () =>
-      HttpResponse.json({ code: 'OD422', message: 'The request is not valid', details: '/url This field is required for postgres connections', hint: null }, { status: 400 });
+      HttpResponse.json({ code: 'OD_VALIDATION', message: 'The request is not valid', details: '/url This field is required for postgres connections', hint: null }, { status: 400 });
     renderPage();
     await user.click(await screen.findByText('orders-db'));
     const panel = await screen.findByRole('dialog', { name: 'Edit Connection' });

@@ -6,7 +6,7 @@ import { DEFAULT_PAGE_SIZE, formatDate } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { DataTable } from '@/components/data-table/data-table';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useConnectionsQuery } from '../api/get-connections';
 import { usePeopleByIdsQuery } from '@/lib/api/people';
@@ -104,12 +104,7 @@ export function ConnectionsPage() {
         )}
       </header>
       {connections.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>Connections could not be loaded: {errorMessage(connections.error)}</p>
-          <Button variant="secondary" className="mt-2" onClick={() => void connections.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject="Connections" error={connections.error} onRetry={() => void connections.refetch()} />
       ) : (
         <DataTable
           label="Connections"

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
-import { FormField, describedBy, fieldIds } from '@/components/forms/form-field';
+import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import { FormField } from '@/components/forms/form-field';
 import { REQUIRED_MESSAGE, maxLengthMessage } from '@/components/forms/messages';
 import { inputClass } from '@/components/forms/styles';
+import { useFieldController } from '@/components/forms/use-field-controller';
 
 export type SecretSourceMode = 'static' | 'secret' | 'configmap';
 
@@ -48,25 +49,24 @@ export function SecretSourceField<TValues extends FieldValues>({
   maxLength,
   disabled,
 }: SecretSourceFieldProps<TValues>) {
-  const { field, fieldState } = useController({
+  const hint = isSet ? `${label} is set — leave empty to keep it` : undefined;
+  const { field, invalid, formFieldProps, controlProps } = useFieldController({
     control,
     name,
-    rules: {
-      validate: (value: unknown) => {
-        const text = typeof value === 'string' ? value : '';
-        if (required && !isSet && text === '') return REQUIRED_MESSAGE;
-        if (maxLength !== undefined && text.length > maxLength) return maxLengthMessage(maxLength);
-        return true;
-      },
+    label,
+    required: required && !isSet,
+    hint,
+    validate: (value: unknown) => {
+      const typed = typeof value === 'string' ? value : '';
+      if (required && !isSet && typed === '') return REQUIRED_MESSAGE;
+      if (maxLength !== undefined && typed.length > maxLength) return maxLengthMessage(maxLength);
+      return true;
     },
   });
   const [mode, setMode] = useState<SecretSourceMode>('static');
   const [reference, setReference] = useState({ name: '', key: '' });
-  const { id } = fieldIds(name);
   const groupName = useId();
-  const error = fieldState.error?.message;
-  const hint = isSet ? `${label} is set — leave empty to keep it` : undefined;
-  const describedById = describedBy(name, Boolean(hint), Boolean(error));
+  const { onBlur, id, 'aria-invalid': ariaInvalid, 'aria-describedby': ariaDescribedBy } = controlProps;
 
   const handleModeChange = (next: SecretSourceMode) => {
     setMode(next);
@@ -80,10 +80,8 @@ export function SecretSourceField<TValues extends FieldValues>({
     field.onChange(secretSourceValue(mode, '', next.name, next.key));
   };
 
-  const staticValue = typeof field.value === 'string' ? field.value : '';
-
   return (
-    <FormField id={id} label={label} required={required && !isSet} hint={hint} error={error}>
+    <FormField {...formFieldProps}>
       <div role="radiogroup" aria-label={`${label} source`} className="flex gap-3 text-xs text-gray-700">
         {MODES.map((option) => (
           <label key={option.value} className="inline-flex items-center gap-1">
@@ -102,36 +100,21 @@ export function SecretSourceField<TValues extends FieldValues>({
       {mode === 'static' &&
         (multiline ? (
           <textarea
-            id={id}
-            name={field.name}
-            ref={field.ref}
+            {...controlProps}
             rows={4}
-            value={staticValue}
-            onChange={(event) => field.onChange(event.target.value)}
-            onBlur={field.onBlur}
             placeholder={placeholder}
             disabled={disabled}
             autoComplete="off"
             spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedById}
-            className={inputClass(Boolean(error), 'resize-y font-mono text-xs')}
+            className={inputClass(invalid, 'resize-y font-mono text-xs')}
           />
         ) : (
           <input
-            id={id}
+            {...controlProps}
             type="password"
-            name={field.name}
-            ref={field.ref}
-            value={staticValue}
-            onChange={(event) => field.onChange(event.target.value)}
-            onBlur={field.onBlur}
             placeholder={placeholder}
             disabled={disabled}
             autoComplete="new-password"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedById}
-            className={inputClass(Boolean(error))}
           />
         ))}
       {mode !== 'static' && (
@@ -142,23 +125,23 @@ export function SecretSourceField<TValues extends FieldValues>({
             aria-label={`${label} ${mode === 'secret' ? 'secret' : 'config map'} name`}
             value={reference.name}
             onChange={(event) => handleReferenceChange('name', event.target.value)}
-            onBlur={field.onBlur}
+            onBlur={onBlur}
             placeholder="Name"
             disabled={disabled}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedById}
-            className={inputClass(Boolean(error))}
+            aria-invalid={ariaInvalid}
+            aria-describedby={ariaDescribedBy}
+            className={inputClass(invalid)}
           />
           <input
             type="text"
             aria-label={`${label} ${mode === 'secret' ? 'secret' : 'config map'} key`}
             value={reference.key}
             onChange={(event) => handleReferenceChange('key', event.target.value)}
-            onBlur={field.onBlur}
+            onBlur={onBlur}
             placeholder="Key"
             disabled={disabled}
-            aria-invalid={error ? true : undefined}
-            className={inputClass(Boolean(error))}
+            aria-invalid={ariaInvalid}
+            className={inputClass(invalid)}
           />
         </div>
       )}

@@ -5,7 +5,7 @@ import { DataTable } from '@/components/data-table/data-table';
 import { Pagination } from '@/components/data-table/pagination';
 import { Dropdown, type DropdownOption } from '@/components/dropdown/dropdown';
 import { HealthDot } from '@/components/status/health-dot';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { HISTORY_PAGE_SIZE, useCheckHistoryQuery, type HistoryStatusFilter } from '../api/get-check-history';
 import type { CheckStatusEntry } from '../api/types';
 import { DurationFilterInput } from './duration-filter-input';
@@ -96,9 +96,7 @@ export function CheckHistory({ checkId, range, awaitingRunSince, onRunRecorded }
         <DurationFilterInput onChange={changeFilter(setMinDurationMs)} />
       </div>
       {history.isError ? (
-        <p role="alert" className="py-6 text-center text-sm text-red-700">
-          {errorMessage(history.error)}
-        </p>
+        <QueryError error={history.error} onRetry={() => void history.refetch()} />
       ) : (
         <DataTable
           label="Check history"

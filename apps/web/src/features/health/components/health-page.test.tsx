@@ -1,11 +1,11 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
 import type { HealthSummary } from '../api/types';
-import { currentSearch, makeCheck, makeDetail, makeSummary, renderAtHealth, whoamiHandler } from '../health-test-support';
+import { currentSearch, makeCheck, makeDetail, makeSummary, renderAtHealth } from '../health-test-support';
 import { REFRESH_RATE_STORAGE_KEY } from '../utils/refresh-rate';
 import { HealthPage } from './health-page';
 
@@ -29,7 +29,7 @@ interface SummaryRequest {
 let summaryRequests: SummaryRequest[] = [];
 let summaryResponse: (url: URL) => Promise<Response> | Response = () => HttpResponse.json(makeSummary(checks, { labels }));
 
-const server = setupServer(
+setupMswServer(
   whoamiHandler(() => ['admin']),
   http.get('*/api/db/properties', () => HttpResponse.json([])),
   http.get('*/api/canary/api/summary', ({ request }) => {
@@ -41,14 +41,11 @@ const server = setupServer(
   http.get('*/api/db/check_statuses', () => HttpResponse.json([], { headers: { 'Content-Range': '*/0' } })),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   vi.useRealTimers();
   summaryRequests = [];
   summaryResponse = () => HttpResponse.json(makeSummary(checks, { labels }));
 });
-afterAll(() => server.close());
 
 const lastSummary = (): URLSearchParams => summaryRequests.at(-1)?.url.searchParams ?? new URLSearchParams();
 const probe = () => screen.getByTestId('location');
@@ -83,7 +80,7 @@ describe('Health dashboard', { timeout: 20_000 }, () => {
     summaryResponse = () => HttpResponse.json({ code: 'XX000', message: 'summary exploded', details: null, hint: null }, { status: 400 });
     renderAtHealth(<HealthPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent('summary exploded');
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('offers the fixed Group By choices plus one per label key, and groups on the server', async () => {

@@ -1,12 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
 import { LayoutGrid, Table2, X } from 'lucide-react';
 import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, relativeTimeRange, tristateToQueryFilter, decodeTristate, isTimeRangeKey, type TimeRange } from '@opsdeck/shared';
-import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
 import { SearchInput } from '@/components/filters/search-input';
+import { QueryError } from '@/components/status/query-error';
 import { TimeRangePicker } from '@/components/time-range/time-range-picker';
-import { errorMessage } from '@/components/toast/toast';
 import { useHealthSummaryQuery, type HealthSummaryParams } from '../api/get-health-summary';
 import type { HealthSummary } from '../api/types';
 import { ALL_TAB, NO_GROUPING, groupByOptions, tabByOptions } from '../utils/grouping';
@@ -23,7 +22,8 @@ import { HealthTabs } from './health-tabs';
 import { RefreshRateControl } from './refresh-rate-control';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-const EMPTY_SUMMARY: HealthSummary = {
+/** Shown before the first answer; the page never reads the time range the server echoes. */
+const EMPTY_SUMMARY: Omit<HealthSummary, 'timeRange'> = {
   checks_summary: [],
   totalEntries: 0,
   counts: { total: 0, healthy: 0, unhealthy: 0, warning: 0, unknown: 0 },
@@ -172,12 +172,7 @@ export function HealthPage() {
             )}
           </FilterBar>
           {summary.isError ? (
-            <div role="alert" className="flex flex-col items-center gap-2 py-12 text-sm text-gray-700">
-              <p>{errorMessage(summary.error)}</p>
-              <Button variant="secondary" onClick={() => void summary.refetch()}>
-                Retry
-              </Button>
-            </div>
+            <QueryError error={summary.error} onRetry={() => void summary.refetch()} />
           ) : (
             <HealthTabs tabs={tabs} value={params.tab} onChange={(tab) => update({ tab, pageSize: null })}>
               {matrix !== null ? (

@@ -1,3 +1,5 @@
+import { parseSingleDurationMs } from '@opsdeck/shared';
+
 /** Spec 001 §5 and §8. */
 export const DURATION_FILTER_ERROR = 'duration is allowed only in milli seconds & seconds';
 export const DURATION_FILTER_ALL = 'All';
@@ -5,14 +7,10 @@ export const DURATION_FILTER_OPTIONS = [DURATION_FILTER_ALL, '100ms', '500ms', '
 
 export type DurationFilterResult = { valid: true; minDurationMs: number | null } | { valid: false };
 
-const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(ms|s)$/;
-
 /** A plain number with 'ms' or 's', or All (no filter); anything else is refused. */
 export function parseDurationFilter(text: string): DurationFilterResult {
   const trimmed = text.trim();
   if (trimmed === DURATION_FILTER_ALL) return { valid: true, minDurationMs: null };
-  const match = DURATION_PATTERN.exec(trimmed);
-  if (match === null) return { valid: false };
-  const amount = Number(match[1]);
-  return { valid: true, minDurationMs: Math.round(match[2] === 's' ? amount * 1000 : amount) };
+  const ms = parseSingleDurationMs(trimmed, ['ms', 's']);
+  return ms === null ? { valid: false } : { valid: true, minDurationMs: Math.round(ms) };
 }

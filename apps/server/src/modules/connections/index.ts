@@ -1,0 +1,11 @@
+/**
+ * The connections module as the rest of the server sees it: its routes, resolving a stored connection with its
+ * secrets, the rule that keeps a check on its connection's origin, and the bounded probes that health checks share
+ * with Test Connection.
+ */
+export { connectionsPlugin } from './connections-plugin';
+export { connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
+export { connectionOriginMessage, leavesConnectionOrigin, TARGET_FIELDS } from './connection-origin';
+export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
+export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
+export { namesOwnDatabase, ownDatabase } from './probes/own-database';

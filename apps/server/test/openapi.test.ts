@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkDetailSchema, errorBodySchema, healthSummarySchema } from '@opsdeck/shared';
+import { permissionLabel } from '../src/platform/openapi';
+import { startTestServer, type TestServer } from './harness';
+
+interface SchemaObject {
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+
+interface Operation {
+  'x-permission'?: unknown;
+  responses: Record<string, { content?: Record<string, { schema?: SchemaObject }> }>;
+}
+
+type Paths = Record<string, Record<string, Operation>>;
+
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/** Fastify's `/api/x/:id` as OpenAPI writes it, `/api/x/{id}`. */
+function openApiPath(url: string): string {
+  return url.replace(/:(\w+)/g, '{$1}');
+}
+
+function operations(paths: Paths): Array<{ name: string; operation: Operation }> {
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  let server: TestServer;
+  let paths: Paths;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const response = await fetch(`${server.url}/api/openapi.json`);
+    paths = ((await response.json()) as { paths: Paths }).paths;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('lists every route outside the data API', () => {
+    const documented = new Set(operations(paths).map(({ name }) => name));
+    const missing = server.running.routes
+      .filter((route) => !route.url.startsWith('/api/db/') && route.method !== 'HEAD' && route.method !== 'OPTIONS')
+      .map((route) => `${route.method} ${openApiPath(route.url)}`)
+      .filter((name) => !documented.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it('declares a success answer with its body schema for every operation', () => {
+    const lacking = operations(paths)
+      .filter(({ operation }) => {
+        const success = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
+        return !success.some(([status, response]) => status === '204' || Object.values(response.content ?? {}).some((media) => media.schema !== undefined));
+      })
+      .map(({ name }) => name);
+    expect(lacking).toEqual([]);
+  });
+
+  it('names the permission of every operation, public ones included, as the route declares it', () => {
+    const declared = new Map(server.running.routes.map((route) => [`${route.method} ${openApiPath(route.url)}`, permissionLabel(route.permission)]));
+    const wrong = operations(paths)
+      .filter(({ name, operation }) => typeof operation['x-permission'] !== 'string' || operation['x-permission'] !== declared.get(name))
+      .map(({ name, operation }) => `${name}: ${String(operation['x-permission'])}`);
+    expect(wrong).toEqual([]);
+    expect(paths['/api/canary/api/summary']?.get?.['x-permission']).toBe('canaries:read');
+    expect(paths['/healthz']?.get?.['x-permission']).toBe('public');
+  });
+
+  it('documents the error body of a refused session for every guarded operation', () => {
+    // The shared {code, message, details, hint}, or Kratos's {error} envelope on the /api/auth routes that mimic Kratos.
+    const errorFields = Object.keys(errorBodySchema.shape).sort().join();
+    const lacking = operations(paths)
+      .filter(({ operation }) => operation['x-permission'] !== 'public')
+      .filter(({ operation }) => {
+        const schema = operation.responses['401']?.content?.['application/json']?.schema;
+        const isErrorBody = Object.keys(schema?.properties ?? {}).sort().join() === errorFields;
+        return !isErrorBody && schema?.required?.includes('error') !== true;
+      })
+      .map(({ name }) => name);
+    expect(lacking).toEqual([]);
+    expect(Object.keys(paths['/api/canary/canaries/{id}']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404']);
+  });
+});
+
+describe('the canary spec JSON Schema', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('is served to a signed-in reader of canaries and may be cached by their browser', async () => {
+    const response = await fetch(`${server.url}/api/schemas/canary.schema.json`, { headers: { cookie: await server.cookieFor('viewer') } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('private, max-age=3600');
+    const schema = (await response.json()) as { $schema: string; properties: Record<string, { type?: string }> };
+    expect(schema.$schema).toContain('2020-12');
+    expect(schema.properties.http?.type).toBe('array');
+    expect(schema.properties.schedule?.type).toBe('string');
+  });
+
+  it('is refused without a session, and the refusal is not cached', async () => {
+    const response = await fetch(`${server.url}/api/schemas/canary.schema.json`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('the health answers', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('match the shared schemas the web reads them with', async () => {
+    const cookie = await server.cookieFor('viewer');
+    const summary = await server.call('GET', '/api/canary/api/summary?timeRange=1d', cookie);
+    expect(summary.status).toBe(200);
+    const parsed = healthSummarySchema.parse(summary.json);
+    const first = parsed.checks_summary[0];
+    expect(first).toBeDefined();
+    const detail = await server.call('GET', `/api/canary/api/details?check=${first?.id ?? ''}&start=1d`, cookie);
+    expect(detail.status).toBe(200);
+    expect(checkDetailSchema.parse(detail.json).check.id).toBe(first?.id);
+  });
+});

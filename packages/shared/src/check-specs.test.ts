@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { canarySpecJsonSchema, canarySpecSchema, CHECK_SCHEMAS, CHECK_TYPES, isSealedSecret } from './check-specs';
+
+interface JsonSchemaObject {
+  type?: string;
+  properties?: Record<string, JsonSchemaObject>;
+  items?: JsonSchemaObject;
+  required?: string[];
+  additionalProperties?: unknown;
+}
+
+describe('canarySpecJsonSchema', () => {
+  const schema = canarySpecJsonSchema() as JsonSchemaObject;
+
+  it('lists the canary keys and a list of checks for every check type the server runs', () => {
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties ?? {})).toEqual(expect.arrayContaining(['schedule', 'interval', ...CHECK_TYPES]));
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties?.http?.type).toBe('array');
+  });
+
+  it('describes what an author writes: a defaulted field such as method is not required, the name is', () => {
+    const http = schema.properties?.http?.items;
+    expect(http?.required).toContain('name');
+    expect(http?.required).not.toContain('method');
+    expect(http?.properties?.url?.type).toBe('string');
+  });
+
+  it('is plain JSON an editor can load', () => {
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+});
+
+describe('check schemas', () => {
+  it('opens a secret written plainly or as {value} and keeps a sealed one valid', () => {
+    const parsed = CHECK_SCHEMAS.http.parse({ name: 'a', authentication: { username: { value: 'u' }, password: { $encrypted: 'x' } } });
+    expect(parsed.authentication).toEqual({ username: 'u', password: '' });
+    expect(parsed.method).toBe('GET');
+  });
+
+  it('refuses a duration or a size it cannot read, with a message that says which', () => {
+    const result = CHECK_SCHEMAS.folder.safeParse({ name: 'backups', path: '/b', maxAge: 'soon', minSize: 'big' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual(['must be a duration such as 500ms, 30s or 1h', 'must be a size such as 512, 10MB or 1Gi']);
+  });
+
+  it('refuses a canary spec key that is neither a canary setting nor a check type', () => {
+    expect(canarySpecSchema.safeParse({ schedule: '@every 1m', s3: [] }).success).toBe(false);
+    expect(canarySpecSchema.safeParse({ schedule: '@every 1m', tcp: [{ name: 'db', endpoint: 'db:5432' }] }).success).toBe(true);
+  });
+
+  it('tells a sealed secret from a plain value', () => {
+    expect(isSealedSecret({ $encrypted: 'abc' })).toBe(true);
+    expect(isSealedSecret({ $encrypted: 'abc', value: 'x' })).toBe(false);
+    expect(isSealedSecret('abc')).toBe(false);
+  });
+});
