@@ -91,7 +91,7 @@ describe('agents', () => {
     const { id } = await create({ name: 'duplicate' });
     const again = await call('POST', '/api/agents', admin, { name: ' duplicate ' });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ code: 'OD_AGENT_NAME_TAKEN', message: "An agent named 'duplicate' already exists" });
+    expect(again.json).toMatchObject({ code: 'OD_NAME_TAKEN', message: "An agent named 'duplicate' already exists" });
 
     await server.pool.query('update agents set deleted_at = now() where id = $1', [id]);
     expect((await call('POST', '/api/agents', admin, { name: 'duplicate' })).status).toBe(201);
@@ -155,7 +155,7 @@ describe('agents', () => {
   ])('answers 400 with a coded JSON error for %s', async (_case, body) => {
     const reply = await call('POST', '/api/agents', admin, body);
     expect(reply.status).toBe(400);
-    expect(reply.json).toMatchObject({ code: 'OD422', message: 'The request is not valid' });
+    expect(reply.json).toMatchObject({ code: 'OD_VALIDATION', message: 'The request is not valid' });
     expect(typeof reply.json.details).toBe('string');
   });
 

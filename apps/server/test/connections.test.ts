@@ -86,8 +86,10 @@ describe('connections', () => {
     expect(email.json.properties).toEqual({ port: '587', encryptionMethod: 'Auto', authMethod: 'Unknown' });
     const missing = await call('POST', '/api/canary/connections', admin, { name: 'nowhere', type: 'mysql' });
     expect(missing.status).toBe(400);
+    expect(missing.json).toMatchObject({ code: 'OD_VALIDATION' });
     const duplicate = await call('POST', '/api/canary/connections', admin, { name: 'files', type: 'sftp', url: 'other' });
     expect(duplicate.status).toBe(409);
+    expect(duplicate.json).toMatchObject({ code: 'OD_NAME_TAKEN', message: "A connection named 'files' already exists in this namespace" });
   });
 
   it('refuses viewers, commanders and responders even reading, and lets only admins write or test', async () => {

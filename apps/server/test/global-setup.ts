@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
-import { seedDemo } from '../src/db/seed/demo';
+import { seedDemo } from '../src/seed/demo';
 
 declare module 'vitest' {
   export interface ProvidedContext {

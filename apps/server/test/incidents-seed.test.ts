@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVIDENCE_TYPES, parseMentions } from '@opsdeck/shared';
-import { seedIncidentsDemo } from '../src/db/seed/incidents';
+import { seedIncidentsDemo } from '../src/seed/incidents';
 import { startTestServer, type TestServer } from './harness';
 
 describe('incident demo data', () => {

@@ -27,7 +27,7 @@ describe('platform', () => {
   it('answers an unknown API path with a coded 404 body', async () => {
     const response = await fetch(`${server.url}/api/does-not-exist`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ code: 'OD404', message: expect.stringContaining('/api/does-not-exist') });
+    expect(await response.json()).toMatchObject({ code: 'OD_ROUTE_NOT_FOUND', message: expect.stringContaining('/api/does-not-exist') });
   });
 
   it('declares a permission on every registered route', () => {

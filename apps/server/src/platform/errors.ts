@@ -1,4 +1,4 @@
-import { isSecretColumn } from '../data-api/resource-map';
+import { isSecretColumn } from './secret-columns';
 
 /**
  * Every error the API returns is one of these coded factories, so clients can rely on `code` and tests can assert
@@ -36,24 +36,24 @@ export const errors = {
   forbidden: (what: string) =>
     new AppError(403, 'OD403', `You do not have permission to ${what}`, null, 'Ask an administrator for a role that allows it'),
   notFound: (what: string) => new AppError(404, 'OD404', `${what} not found`),
-  routeNotFound: (method: string, url: string) => new AppError(404, 'OD404', `Route ${method} ${url} not found`),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'OD_ROUTE_NOT_FOUND', `Route ${method} ${url} not found`, null, 'See /api/openapi.json for the routes this server answers'),
   badRequest: (message: string, details?: string, hint?: string) => new AppError(400, 'OD400', message, details, hint),
-  validation: (details: string) => new AppError(400, 'OD422', 'The request is not valid', details),
-  conflict: (message: string, details?: string) => new AppError(409, 'OD409', message, details),
-  payloadTooLarge: () => new AppError(413, 'OD413', 'The request body is too large'),
-  unsupportedMediaType: (type: string) => new AppError(415, 'OD415', `Content type ${type} is not supported`),
-  tooManyRequests: () => new AppError(429, 'OD429', 'Too many requests, try again later'),
-  invalidCredentials: () => new AppError(401, 'OD_LOGIN', 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.'),
-  notImplemented: (message: string) => new AppError(501, 'OD501', message),
+  validation: (details: string) => new AppError(400, 'OD_VALIDATION', 'The request is not valid', details),
+  nameTaken: (kind: string, name: string, scope?: string) =>
+    new AppError(
+      409,
+      'OD_NAME_TAKEN',
+      `${withArticle(kind)} named '${name}' already exists${scope === undefined ? '' : ` ${scope}`}`,
+      null,
+      `Choose another name, or edit the existing ${kind}`,
+    ),
   internal: () => new AppError(500, 'OD500', 'Internal server error'),
-  unavailable: (message: string) => new AppError(503, 'OD503', message),
   connectionTestFailed: (message: string) => new AppError(400, 'OD_CONNECTION_TEST_FAILED', message),
   connectionTestUnsupported: () => new AppError(501, 'OD_CONNECTION_TEST_UNSUPPORTED', 'We currently do not support testing this connection type'),
   invalidCanarySpec: (details: string) => new AppError(400, 'OD_CANARY_SPEC', 'The canary spec is not valid', details),
   invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
     new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
-  agentNameTaken: (name: string) =>
-    new AppError(409, 'OD_AGENT_NAME_TAKEN', `An agent named '${name}' already exists`, null, 'Choose another name, or edit the existing agent'),
   agentNameReadOnly: () =>
     new AppError(400, 'OD_AGENT_NAME_READ_ONLY', 'The name of an agent cannot be changed', null, 'Create a new agent to use another name'),
   invalidAgentSettings: (details: string) => new AppError(400, 'OD_AGENT_SETTINGS', 'The agent settings are not valid', details),

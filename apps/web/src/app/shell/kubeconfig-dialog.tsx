@@ -4,6 +4,7 @@ import { Download, LoaderCircle, X } from 'lucide-react';
 import { toast } from 'sonner';
 import { TOAST_DURATION_MS } from '@opsdeck/shared';
 import { guardedFetch } from '@/lib/api/guarded-fetch';
+import { downloadFile, fileNameFromDisposition } from '@/lib/download-file';
 
 export interface KubeconfigDialogProps {
   open: boolean;
@@ -11,22 +12,6 @@ export interface KubeconfigDialogProps {
 }
 
 const FALLBACK_FILE_NAME = 'kubeconfig.yaml';
-
-function fileNameFrom(disposition: string | null): string {
-  const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-  return match?.[1] !== undefined ? decodeURIComponent(match[1]) : FALLBACK_FILE_NAME;
-}
-
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  URL.revokeObjectURL(url);
-}
 
 export function KubeconfigDialog({ open, onOpenChange }: KubeconfigDialogProps) {
   const [isDownloading, setIsDownloading] = useState(false);
@@ -37,7 +22,7 @@ export function KubeconfigDialog({ open, onOpenChange }: KubeconfigDialogProps) 
       // The guarded fetch already toasts the server's message when this fails.
       const response = await guardedFetch('/api/kubeconfig', { headers: { Accept: 'application/yaml, text/yaml, */*' } });
       if (!response.ok) return;
-      saveBlob(await response.blob(), fileNameFrom(response.headers.get('content-disposition')));
+      downloadFile(await response.blob(), fileNameFromDisposition(response.headers.get('content-disposition'), FALLBACK_FILE_NAME));
       toast.success('Kubeconfig downloaded', { duration: TOAST_DURATION_MS });
       onOpenChange(false);
     } finally {

@@ -1,19 +1,12 @@
-import { useState, type ReactNode } from 'react';
-import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { useState } from 'react';
+import type { FieldValues } from 'react-hook-form';
 import { NUMBER_MESSAGE, REQUIRED_MESSAGE } from './messages';
-import { FormField, describedBy, fieldIds } from './form-field';
-import { inputClass } from './styles';
+import { FormField } from './form-field';
+import { useFieldController, type FieldBaseProps } from './use-field-controller';
 
-export interface NumberFieldProps<TValues extends FieldValues> {
-  control: Control<TValues>;
-  name: FieldPath<TValues>;
-  label: ReactNode;
-  required?: boolean;
-  hint?: ReactNode;
-  placeholder?: string;
+export interface NumberFieldProps<TValues extends FieldValues> extends FieldBaseProps<TValues> {
   min?: number;
   max?: number;
-  disabled?: boolean;
 }
 
 /**
@@ -21,32 +14,24 @@ export interface NumberFieldProps<TValues extends FieldValues> {
  * can say it is not a number instead of silently dropping it.
  */
 export function NumberField<TValues extends FieldValues>({
-  control,
-  name,
-  label,
-  required = false,
-  hint,
   placeholder,
   min,
   max,
   disabled,
+  ...base
 }: NumberFieldProps<TValues>) {
-  const { field, fieldState } = useController({
-    control,
-    name,
-    rules: {
-      validate: (value: unknown) => {
-        if (value === null || value === undefined || value === '') return !required || REQUIRED_MESSAGE;
-        if (typeof value !== 'number' || Number.isNaN(value)) return NUMBER_MESSAGE;
-        if (min !== undefined && value < min) return `Must be at least ${min}`;
-        if (max !== undefined && value > max) return `Must be at most ${max}`;
-        return true;
-      },
+  const required = base.required ?? false;
+  const { field, formFieldProps, controlProps } = useFieldController({
+    ...base,
+    validate: (value: unknown) => {
+      if (value === null || value === undefined || value === '') return !required || REQUIRED_MESSAGE;
+      if (typeof value !== 'number' || Number.isNaN(value)) return NUMBER_MESSAGE;
+      if (min !== undefined && value < min) return `Must be at least ${min}`;
+      if (max !== undefined && value > max) return `Must be at most ${max}`;
+      return true;
     },
   });
   const [text, setText] = useState(() => (field.value === null || field.value === undefined ? '' : String(field.value)));
-  const { id } = fieldIds(name);
-  const error = fieldState.error?.message;
 
   const handleChange = (next: string) => {
     setText(next);
@@ -57,22 +42,15 @@ export function NumberField<TValues extends FieldValues>({
   };
 
   return (
-    <FormField id={id} label={label} required={required} hint={hint} error={error}>
+    <FormField {...formFieldProps}>
       <input
-        id={id}
+        {...controlProps}
         type="text"
         inputMode="decimal"
-        name={field.name}
-        ref={field.ref}
         value={text}
         onChange={(event) => handleChange(event.target.value)}
-        onBlur={field.onBlur}
         placeholder={placeholder}
         disabled={disabled}
-        aria-required={required || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(name, Boolean(hint), Boolean(error))}
-        className={inputClass(Boolean(error))}
       />
     </FormField>
   );

@@ -1,32 +1,21 @@
-import type { ReactNode } from 'react';
-import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import { validateText } from './messages';
-import { FormField, describedBy, fieldIds } from './form-field';
-import { inputClass } from './styles';
+import { FormField } from './form-field';
+import { useFieldController, type FieldBaseProps } from './use-field-controller';
 
-export interface TextFieldProps<TValues extends FieldValues> {
-  control: Control<TValues>;
-  name: FieldPath<TValues>;
-  label: ReactNode;
-  required?: boolean;
-  hint?: ReactNode;
-  placeholder?: string;
+export interface TextFieldProps<TValues extends FieldValues> extends FieldBaseProps<TValues> {
   type?: 'text' | 'email' | 'password' | 'url';
-  disabled?: boolean;
   readOnly?: boolean;
   /** The server's limit on the trimmed text; a longer one shows its message under the field. */
   maxLength?: number;
   autoFocus?: boolean;
   /** Values the browser offers as the user types; any other text is still accepted. */
   suggestions?: readonly string[];
+  /** A format rule for filled-in text (a redis address as host:port): the message when it is wrong, else null. */
+  validate?: (text: string) => string | null;
 }
 
 export function TextField<TValues extends FieldValues>({
-  control,
-  name,
-  label,
-  required = false,
-  hint,
   placeholder,
   type = 'text',
   disabled,
@@ -34,36 +23,32 @@ export function TextField<TValues extends FieldValues>({
   maxLength,
   autoFocus,
   suggestions,
+  validate,
+  ...base
 }: TextFieldProps<TValues>) {
-  const { field, fieldState } = useController({
-    control,
-    name,
-    rules: { validate: (value: unknown) => validateText(value, required, maxLength) },
+  const required = base.required ?? false;
+  const { formFieldProps, controlProps } = useFieldController({
+    ...base,
+    validate: (value: unknown) => {
+      const basic = validateText(value, required, maxLength);
+      if (basic !== true || validate === undefined || typeof value !== 'string' || value.trim() === '') return basic;
+      return validate(value) ?? true;
+    },
   });
-  const { id } = fieldIds(name);
-  const error = fieldState.error?.message;
+  const listId = `${controlProps.id}-suggestions`;
   return (
-    <FormField id={id} label={label} required={required} hint={hint} error={error}>
+    <FormField {...formFieldProps}>
       <input
-        id={id}
+        {...controlProps}
         type={type}
-        name={field.name}
-        ref={field.ref}
-        value={typeof field.value === 'string' ? field.value : ''}
-        onChange={(event) => field.onChange(event.target.value)}
-        onBlur={field.onBlur}
         placeholder={placeholder}
         disabled={disabled}
         readOnly={readOnly}
         autoFocus={autoFocus}
-        list={suggestions === undefined ? undefined : `${id}-suggestions`}
-        aria-required={required || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(name, Boolean(hint), Boolean(error))}
-        className={inputClass(Boolean(error))}
+        list={suggestions === undefined ? undefined : listId}
       />
       {suggestions !== undefined && (
-        <datalist id={`${id}-suggestions`}>
+        <datalist id={listId}>
           {suggestions.map((suggestion) => (
             <option key={suggestion} value={suggestion} />
           ))}

@@ -28,13 +28,19 @@ export function errorMessage(error: unknown): string {
 
 const MAX_DETAILS_LENGTH = 500;
 
+/** The server's `details` and `hint` of a failed call, each null when the body has none. */
+export function errorExplanation(error: unknown): { details: string | null; hint: string | null } {
+  if (!isRecord(error) || !isRecord(error.body)) return { details: null, hint: null };
+  return { details: nonEmpty(error.body.details), hint: nonEmpty(error.body.hint) };
+}
+
 /**
  * The server's explanation beyond the message (its `details`, then its `hint`), so that e.g. a refused spec says
  * which field is wrong; null when the error carries none.
  */
 export function errorDetails(error: unknown): string | null {
-  if (!isRecord(error) || !isRecord(error.body)) return null;
-  const parts = [nonEmpty(error.body.details), nonEmpty(error.body.hint)].filter((part): part is string => part !== null);
+  const { details, hint } = errorExplanation(error);
+  const parts = [details, hint].filter((part): part is string => part !== null);
   if (parts.length === 0) return null;
   const text = parts.join(' — ');
   return text.length > MAX_DETAILS_LENGTH ? `${text.slice(0, MAX_DETAILS_LENGTH - 1)}…` : text;
