@@ -1,54 +1,30 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createQueryClient } from '@/lib/api/query-client';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderApp } from '@/test/render-app';
 import { areaForPath } from './feature-gate';
 import { primaryNavigation, settingsNavigation, type NavigationEntry } from './navigation';
-import { AppProviders } from './providers';
-import { appRoutes, bindNavigatorToRouter } from './router';
 
 let properties: { name: string; value: string }[] = [];
 let unhandled: string[] = [];
 
-const server = setupServer(
-  http.get('/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 'session-1',
-      active: true,
-      identity: { id: 'person-1', traits: {} },
-      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
-      roles: ['admin'],
-    }),
-  ),
+const server = setupMswServer(
+  whoamiHandler(() => ['admin']),
   http.get('/api/db/properties', () => HttpResponse.json(properties)),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
 );
 
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: () => undefined });
   server.events.on('request:unhandled', ({ request }) => {
     unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
   });
 });
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 beforeEach(() => {
   properties = [];
   unhandled = [];
 });
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  bindNavigatorToRouter(router);
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-}
 
 const AREAS: readonly NavigationEntry[] = [...primaryNavigation, ...settingsNavigation];
 
@@ -57,7 +33,7 @@ describe('feature flags in the router', { timeout: 30_000 }, () => {
     for (const path of [entry.path, `${entry.path}/44444444-4444-4444-8444-444444444444`]) {
       it(`shows the switched-off notice at ${path} when ${entry.feature}.disable is true, and never loads the page's data`, async () => {
         properties = [{ name: `${entry.feature}.disable`, value: 'true' }];
-        renderAt(path);
+        renderApp(path);
         expect(await screen.findByText(`The ${entry.feature} area is switched off.`, {}, { timeout: 10_000 })).toBeInTheDocument();
         expect(unhandled).toEqual([]);
       });
@@ -66,13 +42,13 @@ describe('feature flags in the router', { timeout: 30_000 }, () => {
 
   it('closes a settings page whose parent area is switched off (health.disable closes Health Checks)', async () => {
     properties = [{ name: 'health.disable', value: 'true' }];
-    renderAt('/settings/canaries');
+    renderApp('/settings/canaries');
     expect(await screen.findByText('The settings.health area is switched off.', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('still shows an area whose flag is off for another area', async () => {
     properties = [{ name: 'settings.connections.disable', value: 'true' }];
-    renderAt('/settings/feature-flags');
+    renderApp('/settings/feature-flags');
     expect(await screen.findByRole('heading', { name: 'Feature Flags' }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByText(/area is switched off/)).not.toBeInTheDocument();
   });

@@ -1,43 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createQueryClient } from '@/lib/api/query-client';
-import { AppProviders } from '../providers';
-import { appRoutes, bindNavigatorToRouter } from '../router';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderApp } from '@/test/render-app';
 import { BAD_SESSION_MESSAGE } from './error-screen';
 
-const server = setupServer(
-  http.get('/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 'session-1',
-      active: true,
-      identity: { id: 'person-1', traits: { email: 'ada@example.com' } },
-      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
-      roles: ['admin'],
-    }),
-  ),
+const server = setupMswServer(
+  whoamiHandler(() => ['admin']),
   http.get('/api/db/properties', () => HttpResponse.json([])),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-});
-afterAll(() => server.close());
+afterEach(() => cleanup());
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const unbind = bindNavigatorToRouter(router);
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { router, unbind };
+  return renderApp(path);
 }
 
 describe('error screen', () => {

@@ -1,12 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createQueryClient } from '@/lib/api/query-client';
-import { AppProviders } from '../providers';
-import { appRoutes, bindNavigatorToRouter } from '../router';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderApp } from '@/test/render-app';
 import { SIDEBAR_STORAGE_KEY } from './use-sidebar-collapsed';
 
 interface Property {
@@ -17,16 +14,8 @@ interface Property {
 let roles: string[] = ['admin'];
 let properties: Property[] = [];
 
-const server = setupServer(
-  http.get('/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 'session-1',
-      active: true,
-      identity: { id: 'person-1', traits: { email: 'ada@example.com', name: { first: 'Ada', last: 'Lovelace' } } },
-      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
-      roles,
-    }),
-  ),
+const server = setupMswServer(
+  whoamiHandler(() => roles),
   http.get('/api/db/properties', () => HttpResponse.json(properties)),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
   http.get('/api/auth/self-service/login/browser', () =>
@@ -34,12 +23,7 @@ const server = setupServer(
   ),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-});
-afterAll(() => server.close());
+afterEach(() => cleanup());
 beforeEach(() => {
   roles = ['admin'];
   properties = [];
@@ -48,14 +32,7 @@ beforeEach(() => {
 });
 
 function renderShell(path = '/somewhere') {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const unbind = bindNavigatorToRouter(router);
-  const view = render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...view, router, unbind };
+  return renderApp(path);
 }
 
 async function findMainNav() {

@@ -1,13 +1,10 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createQueryClient } from '@/lib/api/query-client';
-import { AppProviders } from '../providers';
-import { appRoutes, bindNavigatorToRouter } from '../router';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderApp as renderAppWithRouter } from '@/test/render-app';
 
 const openApi = {
   openapi: '3.0.3',
@@ -15,34 +12,16 @@ const openApi = {
   paths: { '/api/version': { get: { tags: ['platform'], summary: 'The running version', responses: { 200: { description: 'Default Response' } } } } },
 };
 
-const server = setupServer(
-  http.get('/api/auth/sessions/whoami', () =>
-    HttpResponse.json({
-      id: 'session-1',
-      active: true,
-      identity: { id: 'person-1', traits: {} },
-      person: { id: 'person-1', name: 'Ada Lovelace', email: 'ada@example.com', avatar: null },
-      roles: ['viewer'],
-    }),
-  ),
+setupMswServer(
+  whoamiHandler(() => ['viewer']),
   http.get('/api/db/properties', () => HttpResponse.json([])),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
   http.get('/api/openapi.json', () => HttpResponse.json(openApi)),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  bindNavigatorToRouter(router);
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+  return renderAppWithRouter(path).router;
 }
 
 describe('top bar menus', { timeout: 30_000 }, () => {

@@ -27,6 +27,7 @@ export const PROJECT_DOCS = {
   readme: doc('README.md', 'readme', 'Overview', 'What Opsdeck is, how to run and test it, and its configuration.'),
   architecture: doc('docs/architecture.md', 'architecture', 'Architecture', 'The server, database, data API, modules and web app, as built today.'),
   security: doc('docs/security.md', 'security', 'Security', 'The threat model and how to report a vulnerability.'),
+  errors: doc('docs/errors.md', 'errors', 'Errors', 'Every error code the API answers with, its status and when it happens.'),
   queryGrammar: doc('docs/query-grammar.md', 'query-grammar', 'Data API query grammar', 'What /api/db accepts: filters, embedding, ordering, paging and writes.'),
 } as const;
 
@@ -37,9 +38,9 @@ function titleFromAdrFile(name: string): string {
   return `ADR ${match[1]}: ${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
 
-/** The architecture decision records, oldest first. */
+/** The architecture decision records, oldest first; the folder's index and template are not records. */
 export const DECISION_RECORDS: readonly ProjectDoc[] = Object.keys(loaders)
-  .filter((key) => key.startsWith(`${ROOT}docs/adr/`))
+  .filter((key) => /^\d+-/.test(key.slice(`${ROOT}docs/adr/`.length)) && key.startsWith(`${ROOT}docs/adr/`))
   .sort()
   .map((key) => {
     const name = key.slice(`${ROOT}docs/adr/`.length, -'.md'.length);

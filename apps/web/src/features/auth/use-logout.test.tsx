@@ -1,15 +1,15 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer } from '@/test/msw';
 import { setAppNavigator } from '@/lib/app-navigator';
 import { useLogout } from './use-logout';
 
 const logoutHeaders: string[] = [];
-const server = setupServer(
+const server = setupMswServer(
   http.get('*/api/auth/self-service/logout/browser', ({ request }) => {
     logoutHeaders.push(request.headers.get('x-requested-with') ?? '');
     return HttpResponse.json({ logout_token: 'token-1', logout_url: '/api/auth/self-service/logout?token=token-1' });
@@ -17,13 +17,10 @@ const server = setupServer(
   http.get('*/api/auth/self-service/logout', () => new HttpResponse(null, { status: 204 })),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   logoutHeaders.length = 0;
   vi.unstubAllGlobals();
 });
-afterAll(() => server.close());
 
 function SignOutButton() {
   const { signOut } = useLogout();

@@ -1,14 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { Toaster } from 'sonner';
+import { setupMswServer } from '@/test/msw';
 import { setAppNavigator } from '@/lib/app-navigator';
 import { createGuardedFetch, guardedFetch } from './guarded-fetch';
 import { requestJson } from './http';
 import { ApiError } from './api-error';
 
-const server = setupServer(
+const server = setupMswServer(
   http.get('/api/db/secret', () => HttpResponse.json({ code: 'OD401', message: 'Authentication required', details: null, hint: null }, { status: 401 })),
   http.get('/api/db/broken', () =>
     HttpResponse.json({ code: 'PGRST205', message: 'Could not find the table public.broken', details: null, hint: null }, { status: 404 }),
@@ -17,12 +17,10 @@ const server = setupServer(
   http.get('/api/db/ok', () => HttpResponse.json([{ id: 1 }])),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
 });
-afterAll(() => server.close());
 
 function recordNavigation(currentPath: string) {
   const visited: string[] = [];

@@ -1,9 +1,9 @@
 import '@/components/test-support/browser-polyfills';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer } from '@/test/msw';
 import { SESSION_FRESH_MS, sessionKeys, useSession, type Session } from './session';
 
 const SESSION: Session = {
@@ -15,19 +15,16 @@ const SESSION: Session = {
 };
 
 let whoamiCalls = 0;
-const server = setupServer(
+setupMswServer(
   http.get('*/api/auth/sessions/whoami', () => {
     whoamiCalls += 1;
     return HttpResponse.json({ ...SESSION, roles: whoamiCalls === 1 ? ['editor'] : ['viewer'] });
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   whoamiCalls = 0;
 });
-afterAll(() => server.close());
 
 function Roles({ label }: { label: string }) {
   const session = useSession();

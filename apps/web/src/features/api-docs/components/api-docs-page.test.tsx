@@ -1,12 +1,10 @@
 import '@/components/test-support/browser-polyfills';
-import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import { apiDocsRoutes } from '../routes';
 
 const document = {
@@ -71,21 +69,14 @@ const document = {
 
 let answer: () => Response = () => HttpResponse.json(document);
 
-const server = setupServer(http.get('*/api/openapi.json', () => answer()));
+setupMswServer(http.get('*/api/openapi.json', () => answer()));
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   answer = () => HttpResponse.json(document);
 });
-afterAll(() => server.close());
 
 function renderAt(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(apiDocsRoutes, { initialEntries: [path] });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  render(<RouterProvider router={router} />, { wrapper });
-  return router;
+  return renderRoutes(apiDocsRoutes, path).router;
 }
 
 describe('API reference page', { timeout: 30_000 }, () => {

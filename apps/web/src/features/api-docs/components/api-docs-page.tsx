@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Search } from 'lucide-react';
-import { Button } from '@/components/button/button';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { OPENAPI_URL, useOpenApiDocument } from '../api/get-openapi-document';
 import { filterOperations, groupOperations } from '../openapi-model';
@@ -74,12 +73,7 @@ export function ApiDocsPage() {
           Loading the API reference…
         </p>
       ) : document.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>The API reference could not be loaded: {errorMessage(document.error)}</p>
-          <Button variant="secondary" className="mt-2" onClick={() => void document.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject="The API reference" error={document.error} onRetry={() => void document.refetch()} />
       ) : total === 0 ? (
         <p className="text-sm text-gray-600">The server documents no operations.</p>
       ) : visible.length === 0 ? (

@@ -1,7 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from '@/components/button/button';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { apiDocsKeys } from '../api/keys';
 import { projectDocBySlug, projectDocHref } from '../project-docs';
@@ -36,14 +35,7 @@ export function ProjectDocPage() {
           Loading {doc.title}…
         </p>
       ) : content.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>
-            {doc.title} could not be loaded: {errorMessage(content.error)}
-          </p>
-          <Button variant="secondary" className="mt-2" onClick={() => void content.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject={doc.title} error={content.error} onRetry={() => void content.refetch()} />
       ) : content.data.trim() === '' ? (
         <p className="text-sm text-gray-600">This document is empty.</p>
       ) : (

@@ -1,11 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { setupMswServer } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import type { SelfServiceFlow, UiNode } from '../api/flow-types';
 import { authRoutes } from '../routes';
 
@@ -48,7 +46,7 @@ function loginFlow(id = 'flow-1', overrides: Partial<SelfServiceFlow['ui']> = {}
 
 const submissions: unknown[] = [];
 
-const server = setupServer(
+const server = setupMswServer(
   http.get('/api/auth/self-service/login/browser', () => HttpResponse.json(loginFlow())),
   http.get('/api/auth/self-service/login/flows', ({ request }) => {
     const id = new URL(request.url).searchParams.get('id');
@@ -62,26 +60,18 @@ const server = setupServer(
   http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD401', message: 'Authentication required' }, { status: 401 })),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
   submissions.length = 0;
 });
-afterAll(() => server.close());
 
 function renderLogin(path = '/login') {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [...authRoutes, { path: '/', element: <h1>Home</h1> }, { path: '/settings/feature-flags', element: <h1>Feature flags</h1> }, { path: '/recovery', element: <h1>Recovery</h1> }],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
-  return router;
+    path,
+    { toaster: true },
+  ).router;
 }
 
 describe('LoginPage', () => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
+import { QueryError } from '@/components/status/query-error';
 import { toSafeReturnPath } from '@/lib/app-navigator';
 import { authKeys } from '../api/keys';
 import { getOrCreateLoginFlow, updateLoginFlow } from '../api/login-flow';
@@ -115,18 +116,7 @@ export function LoginPage() {
           autoSubmit={identifier !== null && password !== null && answeredFlow === null}
         />
       ) : flowQuery.isError ? (
-        <div className="space-y-3 text-center">
-          <p role="alert" className="text-sm text-red-600">
-            The sign-in form could not be loaded.
-          </p>
-          <button
-            type="button"
-            onClick={() => restart()}
-            className="rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            Try again
-          </button>
-        </div>
+        <QueryError subject="The sign-in form" error={flowQuery.error} onRetry={() => restart()} />
       ) : (
         <div role="status" className="flex items-center justify-center gap-2 py-6 text-sm text-gray-500">
           <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />

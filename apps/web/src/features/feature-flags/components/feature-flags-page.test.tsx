@@ -1,12 +1,11 @@
 import '@/components/test-support/browser-polyfills';
-import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderWithProviders } from '@/test/render';
 import { FeatureFlagsPage } from './feature-flags-page';
 
 const PERSON_ID = '11111111-1111-4111-8111-111111111111';
@@ -45,10 +44,8 @@ let recorded: Recorded[] = [];
 let listResponse: () => Response = () => HttpResponse.json(flags);
 let writeFailure: string | null = null;
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
-  ),
+setupMswServer(
+  whoamiHandler(() => roles),
   http.get('*/api/db/properties', ({ request }) => {
     recorded.push({ method: 'GET', url: new URL(request.url), body: null });
     return listResponse();
@@ -63,27 +60,15 @@ const server = setupServer(
   ),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   roles = ['admin'];
   recorded = [];
   listResponse = () => HttpResponse.json(flags);
   writeFailure = null;
 });
-afterAll(() => server.close());
 
 function renderPage(): QueryClient {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  render(
-    <>
-      <FeatureFlagsPage />
-      <AppToaster />
-    </>,
-    { wrapper },
-  );
-  return queryClient;
+  return renderWithProviders(<FeatureFlagsPage />, { toaster: true }).queryClient;
 }
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);

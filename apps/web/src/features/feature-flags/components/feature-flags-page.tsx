@@ -5,7 +5,8 @@ import { formatDate } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { DataTable } from '@/components/data-table/data-table';
-import { errorMessage, toastError } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
+import { toastError } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useFeatureFlagsQuery } from '../api/get-feature-flags';
 import { flagSource, isLocalFlag, type FeatureFlag } from '../api/types';
@@ -74,12 +75,7 @@ export function FeatureFlagsPage() {
         )}
       </header>
       {flags.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>Feature flags could not be loaded: {errorMessage(flags.error)}</p>
-          <Button variant="secondary" className="mt-2" onClick={() => void flags.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject="Feature flags" error={flags.error} onRetry={() => void flags.refetch()} />
       ) : (
         <DataTable
           label="Feature flags"

@@ -1,12 +1,10 @@
 import '@/components/test-support/browser-polyfills';
-import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import { settingsResourcesRoutes } from '../routes';
 
 const PERSON_ID = '11111111-1111-4111-8111-111111111111';
@@ -30,10 +28,8 @@ const execCanary = {
 
 let roles: string[] = ['editor'];
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles }),
-  ),
+setupMswServer(
+  whoamiHandler(() => roles),
   http.get('*/api/db/canaries_with_status', () => HttpResponse.json([])),
   http.get('*/api/db/people', () => HttpResponse.json([])),
   http.get('*/api/db/job_history', () => HttpResponse.json([])),
@@ -41,24 +37,19 @@ const server = setupServer(
   http.get('*/api/canary/canaries/:id', () => HttpResponse.json(execCanary)),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   roles = ['editor'];
 });
-afterAll(() => server.close());
 
 function renderAt(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(settingsResourcesRoutes, { initialEntries: [path] });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  render(<RouterProvider router={router} />, { wrapper });
+  renderRoutes(settingsResourcesRoutes, path);
 }
 
 async function checkTypeOptions(): Promise<string[]> {
   const user = userEvent.setup({ delay: null });
   renderAt('/settings/canaries');
-  await user.click(await screen.findByRole('button', { name: 'Add Health Check' }));
+  // The settings routes load lazily; the first render of a file waits for their module.
+  await user.click(await screen.findByRole('button', { name: 'Add Health Check' }, { timeout: 10_000 }));
   const dialog = await screen.findByRole('dialog', { name: 'Add Health Check' });
   await user.click(within(dialog).getByRole('combobox', { name: 'Check Type' }));
   await screen.findByRole('option', { name: 'HTTP' });

@@ -1,12 +1,12 @@
 import '@/components/test-support/browser-polyfills';
 import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useForm, useWatch } from 'react-hook-form';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupMswServer } from '@/test/msw';
+import { renderWithProviders } from '@/test/render';
 import { checkFormFromSpec, specFromCheckForm } from '../check-spec-model';
 import type { ResourceFormValues } from '../resource-form-values';
 import { HealthCheckForm } from './health-check-form';
@@ -15,7 +15,7 @@ const searchConnection = { id: 'c1', name: 'logs-es', namespace: 'observability'
 let connectionTypesAsked: (string | null)[] = [];
 let connectionsStatus = 200;
 
-const server = setupServer(
+setupMswServer(
   http.get('*/api/canary/connections', ({ request }) => {
     const type = new URL(request.url).searchParams.get('type');
     connectionTypesAsked.push(type);
@@ -25,17 +25,13 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   connectionTypesAsked = [];
   connectionsStatus = 200;
 });
-afterAll(() => server.close());
 
 function renderForm(form: ReactNode) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(<QueryClientProvider client={queryClient}>{form}</QueryClientProvider>);
+  return renderWithProviders(form);
 }
 
 const envelope = { $encrypted: 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=' };

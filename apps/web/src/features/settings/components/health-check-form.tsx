@@ -1,5 +1,6 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { useController, type Control } from 'react-hook-form';
+import { isSealedSecret, type SealedSecret } from '@opsdeck/shared';
 import { FormField, fieldIds } from '@/components/forms/form-field';
 import { inputClass } from '@/components/forms/styles';
 import { NumberField } from '@/components/forms/number-field';
@@ -8,11 +9,10 @@ import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { useConnectionRefsQuery } from '@/lib/api/connection-refs';
 import { CANARY_LIMITS } from '../canary-limits';
-import { isCheckFieldRequired, isCheckFieldVisible, isSecretEnvelope, type CheckFieldValue, type SecretEnvelope } from '../check-spec-model';
+import { isCheckFieldRequired, isCheckFieldVisible, type CheckFieldValue } from '../check-spec-model';
 import { SCHEDULE_CHOICES, checkTypeChoice, fieldName, mayChooseCheckType, type CheckFieldDefinition } from '../health-check-types';
 import type { ResourceFormValues } from '../resource-form-values';
 import { ResponseCodesField } from './response-codes-field';
-import { ValidatedTextField } from './validated-text-field';
 
 const SCHEDULE_OPTIONS = SCHEDULE_CHOICES.map((schedule) => ({ value: schedule, label: schedule }));
 
@@ -34,8 +34,8 @@ interface SecretFieldProps {
  */
 function SecretField({ control, name, label, disabled, multiline = false }: SecretFieldProps) {
   const { field } = useController({ control, name });
-  const [stored, setStored] = useState<SecretEnvelope | null>(() => (isSecretEnvelope(field.value) ? field.value : null));
-  const isSet = isSecretEnvelope(field.value);
+  const [stored, setStored] = useState<SealedSecret | null>(() => (isSealedSecret(field.value) ? field.value : null));
+  const isSet = isSealedSecret(field.value);
   const { id } = fieldIds(name);
   const handleRemove = () => {
     setStored(null);
@@ -139,11 +139,7 @@ function CheckField({ control, field: definition, fieldValues, revalidate, disab
     case 'list':
       return <TextField control={control} name={name} label={field.label} hint="Separate values with commas" placeholder={field.placeholder} disabled={disabled} />;
     case 'text':
-      return field.validate ? (
-        <ValidatedTextField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} validate={field.validate} disabled={disabled} />
-      ) : (
-        <TextField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} disabled={disabled} />
-      );
+      return <TextField control={control} name={name} label={field.label} required={field.required} placeholder={field.placeholder} validate={field.validate} disabled={disabled} />;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { formatDate, formatDuration } from '@opsdeck/shared';
 import { DataTable } from '@/components/data-table/data-table';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { useJobHistoryQuery } from '../api/get-job-history';
 import type { JobHistoryEntry } from '../api/types';
 
@@ -26,11 +26,7 @@ export interface JobHistoryTabProps {
 export function JobHistoryTab({ resourceId }: JobHistoryTabProps) {
   const history = useJobHistoryQuery(resourceId);
   if (history.isError) {
-    return (
-      <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-        Job history could not be loaded: {errorMessage(history.error)}
-      </p>
-    );
+    return <QueryError subject="Job history" error={history.error} onRetry={() => void history.refetch()} />;
   }
   return <DataTable label="Job history" columns={columns} data={history.data ?? []} isLoading={history.isPending} emptyText="No job history found" getRowId={(entry) => entry.id} />;
 }

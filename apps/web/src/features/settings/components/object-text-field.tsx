@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { parse, stringify } from 'yaml';
-import { inputClass } from '@/components/forms/styles';
+import { CodeEditor, type JsonSchema } from '@/components/code-editor/code-editor';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,13 +29,15 @@ export interface ObjectTextFieldProps {
   readOnly?: boolean;
   rows?: number;
   hint?: string;
+  /** What the object must look like; the editor underlines what it refuses. Pass a stable object (a module constant). */
+  schema?: JsonSchema;
 }
 
 /**
  * A JSON or YAML editor for an object (labels, spec). Text that does not parse to an object is kept on screen but
  * ignored, so the last good value is what gets saved (spec 002 §2.2).
  */
-export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hint }: ObjectTextFieldProps) {
+export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hint, schema }: ObjectTextFieldProps) {
   const [text, setText] = useState(() => objectToText(value));
   const id = useId();
   const invalid = parseObjectText(text) === null;
@@ -48,18 +50,19 @@ export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hi
 
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-800">
+      <span id={`${id}-label`} className="text-sm font-medium text-gray-800">
         {label}
-      </label>
-      <textarea
-        id={id}
-        rows={rows}
+      </span>
+      <CodeEditor
+        language="yaml"
         value={text}
+        onChange={handleChange}
         readOnly={readOnly}
-        spellCheck={false}
-        onChange={(event) => handleChange(event.target.value)}
-        aria-describedby={`${id}-hint`}
-        className={inputClass(invalid, 'resize-y font-mono text-xs')}
+        rows={rows}
+        schema={schema}
+        invalid={invalid}
+        ariaLabelledBy={`${id}-label`}
+        ariaDescribedBy={`${id}-hint`}
       />
       <p id={`${id}-hint`} className={invalid ? 'text-xs text-amber-700' : 'text-xs text-gray-500'}>
         {invalid ? 'Not a JSON or YAML object: the last valid value is kept' : (hint ?? 'JSON or YAML')}

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Tabs } from 'radix-ui';
-import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
 import { useDeleteResource } from '../api/delete-resource';
@@ -107,14 +106,7 @@ export function ResourceDetailPage({ kind }: ResourceDetailPageProps) {
       {resource.isPending ? (
         <DetailSkeleton />
       ) : resource.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>
-            {kind.singular} could not be loaded: {errorMessage(resource.error)}
-          </p>
-          <Button variant="secondary" className="mt-2" onClick={() => void resource.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject={kind.singular} error={resource.error} onRetry={() => void resource.refetch()} />
       ) : resource.data === null ? (
         <p className="py-8 text-center text-sm text-gray-500">{EMPTY_RESOURCES_MESSAGE}</p>
       ) : (

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { canarySpecJsonSchema } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { TextField } from '@/components/forms/text-field';
@@ -74,6 +75,8 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
   const [modeMessage, setModeMessage] = useState<string | null>(null);
   const { roles } = usePermissions();
   const typeOptions = checkTypeOptionsFor(roles, checkType);
+  // Built once per form: a new schema object would make the editor set itself up again.
+  const specSchema = useMemo(() => (kind.specEditor === 'health-check' ? canarySpecJsonSchema() : undefined), [kind.specEditor]);
 
   const handleModeChange = (next: SpecMode) => {
     setModeMessage(null);
@@ -148,6 +151,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
           onChange={(spec) => setValue('spec', spec, { shouldDirty: true })}
           readOnly={isReadOnly}
           rows={14}
+          schema={specSchema}
           hint={isReadOnly && canWrite ? 'Defined outside the UI: read-only here' : undefined}
         />
       )}

@@ -7,7 +7,7 @@ import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { DataTable } from '@/components/data-table/data-table';
 import { Dialog } from '@/components/dialog/dialog';
-import { errorMessage } from '@/components/toast/toast';
+import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
 import { useCreateResource } from '../api/create-resource';
@@ -109,14 +109,7 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
         )}
       </header>
       {resources.isError ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-          <p>
-            {kind.title} could not be loaded: {errorMessage(resources.error)}
-          </p>
-          <Button variant="secondary" className="mt-2" onClick={() => void resources.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError subject={kind.title} error={resources.error} onRetry={() => void resources.refetch()} />
       ) : (
         <DataTable
           label={kind.title}

@@ -1,13 +1,10 @@
 import '@/components/test-support/browser-polyfills';
-import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { AppToaster } from '@/components/toast/app-toaster';
+import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { renderRoutes } from '@/test/render';
 import { settingsResourcesRoutes } from '../routes';
 
 const PERSON_ID = '11111111-1111-4111-8111-111111111111';
@@ -51,24 +48,15 @@ const canary = {
   updated_at: '2024-01-06T10:00:00Z',
 };
 
-interface Recorded {
-  method: string;
-  url: URL;
-  body: unknown;
-}
-
-let recorded: Recorded[] = [];
+let recorded: RecordedRequest[] = [];
 let listRows: unknown[] = [row];
 
 async function record(request: Request): Promise<void> {
-  const text = await request.text();
-  recorded.push({ method: request.method, url: new URL(request.url), body: text === '' ? null : JSON.parse(text) });
+  recorded.push(await readRequest(request));
 }
 
-const server = setupServer(
-  http.get('*/api/auth/sessions/whoami', () =>
-    HttpResponse.json({ id: 's1', active: true, identity: { id: 'i1', traits: {} }, person: { id: PERSON_ID, name: 'Ada Lovelace', email: null, avatar: null }, roles: ['admin'] }),
-  ),
+const server = setupMswServer(
+  whoamiHandler(() => ['admin']),
   http.get('*/api/db/canaries_with_status', async ({ request }) => {
     await record(request);
     return HttpResponse.json(listRows);
@@ -91,26 +79,13 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   recorded = [];
   listRows = [row];
 });
-afterAll(() => server.close());
 
 function renderAt(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(settingsResourcesRoutes, { initialEntries: [path] });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  render(
-    <>
-      <RouterProvider router={router} />
-      <AppToaster />
-    </>,
-    { wrapper },
-  );
-  return router;
+  return renderRoutes(settingsResourcesRoutes, path, { toaster: true }).router;
 }
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { DECISION_RECORDS, projectDocBySlug } from './project-docs';
+
+describe('project docs', () => {
+  it('lists every numbered decision record and neither the folder index nor the template', () => {
+    const slugs = DECISION_RECORDS.map((record) => record.slug);
+    expect(slugs).toContain('adr/0044-import-zones');
+    expect(slugs.every((slug) => /^adr\/\d{4}-/.test(slug))).toBe(true);
+  });
+
+  it('bundles the error catalogue with the other project docs', async () => {
+    const errors = projectDocBySlug('errors');
+    expect(errors?.title).toBe('Errors');
+    expect(await errors?.load()).toContain('OD_VALIDATION');
+  });
+});
