@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Popover } from 'radix-ui';
 import { clsx } from 'clsx';
+import dayjs from 'dayjs';
 import { CalendarClock, ChevronDown } from 'lucide-react';
 import {
   MAPPED_TIME_RANGES,
@@ -53,7 +54,8 @@ export function TimeRangePicker({ value, onChange, keys = TIME_RANGE_KEYS, showM
 
   const handleAbsoluteSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const range: AbsoluteTimeRange = { type: 'absolute', from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+    // datetime-local inputs hold local wall-clock times; the range keeps them as UTC instants.
+    const range: AbsoluteTimeRange = { type: 'absolute', from: dayjs(from).toISOString(), to: dayjs(to).toISOString() };
     remember(range);
     choose(range);
   };

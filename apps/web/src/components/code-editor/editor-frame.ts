@@ -1,0 +1,36 @@
+import { clsx } from 'clsx';
+import type { CodeLanguage, JsonSchema } from './text-diagnostics';
+
+export interface CodeEditorProps {
+  value: string;
+  onChange?: (value: string) => void;
+  language: CodeLanguage;
+  /** Underlines what the schema refuses, besides syntax errors. */
+  schema?: JsonSchema;
+  readOnly?: boolean;
+  /** The id of the visible label; give this or `ariaLabel`. */
+  ariaLabelledBy?: string;
+  ariaLabel?: string;
+  ariaDescribedBy?: string;
+  /** Height in lines before the editor grows. */
+  rows?: number;
+  theme?: 'light' | 'dark';
+  /** Draws the field as refused by the form, as inputClass does. */
+  invalid?: boolean;
+}
+
+const LINE_HEIGHT_PX = 18;
+const PADDING_PX = 8;
+
+/** The editor's least height, shared by the editor and the stand-in shown while it loads. */
+export function editorMinHeight(rows: number): string {
+  return `${rows * LINE_HEIGHT_PX + PADDING_PX}px`;
+}
+
+export function editorFrameClass({ invalid = false, readOnly = false, theme = 'light' }: Pick<CodeEditorProps, 'invalid' | 'readOnly' | 'theme'>): string {
+  return clsx(
+    'w-full overflow-hidden rounded-md font-mono text-xs ring-1 ring-inset focus-within:outline-2 focus-within:outline-blue-500',
+    invalid ? 'ring-red-400' : 'ring-gray-300',
+    theme === 'dark' ? 'bg-gray-900 text-gray-100' : readOnly ? 'bg-gray-50 text-gray-900' : 'bg-white text-gray-900',
+  );
+}
