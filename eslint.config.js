@@ -1,11 +1,70 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/** The folders in `dir`, read when the config loads so a new feature or module is zoned without editing this file. */
+function subfolders(dir) {
+  return readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name);
+}
+
+const TYPESCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
+
+// Without these, import-x skips every .ts/.tsx file it reaches while following imports, so no-cycle and the zones
+// silently see nothing.
+function typescriptImports(tsconfig) {
+  return {
+    'import-x/extensions': [...TYPESCRIPT_EXTENSIONS, '.js', '.mjs', '.cjs'],
+    'import-x/parsers': { '@typescript-eslint/parser': TYPESCRIPT_EXTENSIONS },
+    'import-x/resolver-next': [
+      createNodeResolver({
+        extensions: [...TYPESCRIPT_EXTENSIONS, '.js', '.mjs', '.json'],
+        tsconfig: { configFile: path.join(root, tsconfig) },
+      }),
+    ],
+  };
+}
+
+const KEBAB_WORDS = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** File names are lower-case words joined by hyphens; dots only separate suffixes such as `.test.ts` or `.d.ts`. */
+const kebabCaseFileName = {
+  meta: {
+    type: 'suggestion',
+    schema: [],
+    messages: { kebab: 'File name "{{name}}" is not kebab-case: use lower-case words joined by hyphens.' },
+  },
+  create(context) {
+    return {
+      Program() {
+        const name = path.basename(context.filename);
+        if (name.split('.').every((part) => KEBAB_WORDS.test(part))) return;
+        context.report({ loc: { line: 1, column: 0 }, messageId: 'kebab', data: { name } });
+      },
+    };
+  },
+};
+
+const web = './apps/web/src';
+const webFeatures = subfolders('apps/web/src/features');
+
+const server = './apps/server/src';
+const serverModules = subfolders('apps/server/src/modules');
+const moduleEntries = serverModules.map((module) => `./${module}/index.ts`);
+// Wires the modules together (routes, CLI, demo data, benchmarks), so it may use any module's public entry.
+const compositionRoot = ['app.ts', 'plugins.ts', 'cli.ts', 'main.ts', 'seed', 'bench'].map((entry) => `${server}/${entry}`);
+
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'data/**', 'test-results/**'] },
+  // Planted files of scripts/import-rules.test.mjs; that test lints them itself with ignores turned off.
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'data/**', 'test-results/**', '**/.lint-probe-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -21,34 +80,32 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/*/src/**/*.{ts,tsx,mjs}', 'packages/*/src/**/*.{ts,tsx,mjs}', 'e2e/**/*.{ts,tsx,mjs}'],
+    plugins: { opsdeck: { rules: { 'kebab-case-file-name': kebabCaseFileName } } },
+    rules: { 'opsdeck/kebab-case-file-name': 'error' },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    settings: {
-      'import-x/resolver-next': [
-        createNodeResolver({
-          extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
-          tsconfig: { configFile: './apps/web/tsconfig.json' },
-        }),
-      ],
-    },
+    settings: typescriptImports('apps/web/tsconfig.json'),
     rules: {
       ...reactHooks.configs.recommended.rules,
       // Layers flow one way: shared → components/lib → features → app; a feature never reaches into another.
       'import-x/no-restricted-paths': [
         'error',
         {
+          basePath: root,
           zones: [
-            { target: './apps/web/src/components', from: ['./apps/web/src/features', './apps/web/src/app'] },
-            { target: './apps/web/src/lib', from: ['./apps/web/src/features', './apps/web/src/app'] },
-            { target: './apps/web/src/features', from: './apps/web/src/app' },
-            ...['incidents', 'health', 'catalog', 'topology', 'playbooks', 'agents', 'jobs', 'integrations', 'notifications', 'connections', 'settings', 'identity', 'logs', 'auth', 'feature-flags', 'preferences'].map(
-              (feature) => ({
-                target: `./apps/web/src/features/${feature}`,
-                from: './apps/web/src/features',
-                except: [`./${feature}`],
-              }),
-            ),
+            { target: `${web}/components`, from: [`${web}/features`, `${web}/app`] },
+            { target: `${web}/lib`, from: [`${web}/features`, `${web}/app`] },
+            { target: `${web}/features`, from: `${web}/app` },
+            ...webFeatures.map((feature) => ({
+              target: `${web}/features/${feature}`,
+              from: `${web}/features`,
+              except: [`./${feature}`],
+              message: 'A feature never imports another feature; compose them in app/.',
+            })),
           ],
         },
       ],
@@ -57,6 +114,48 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
+    settings: typescriptImports('apps/server/tsconfig.json'),
+    rules: {
+      // platform/ is the base everything stands on; db/ and data-api/ are generic infrastructure; auth/ and the
+      // modules plug into them, and a module is reached only through its index.ts.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: root,
+          zones: [
+            {
+              target: `${server}/platform`,
+              from: [`${server}/modules`, `${server}/auth`, `${server}/data-api`],
+              message: 'platform/ never depends on auth/, data-api/ or a module; take what it needs as a parameter.',
+            },
+            {
+              target: [`${server}/db`, `${server}/data-api`],
+              from: [`${server}/modules`, `${server}/auth`],
+              message: 'Infrastructure never depends on auth/ or a module; modules plug into it.',
+            },
+            { target: `${server}/db`, from: `${server}/data-api` },
+            { target: `${server}/auth`, from: `${server}/modules`, message: 'auth/ never depends on a module.' },
+            ...serverModules.map((module) => ({
+              target: `${server}/modules/${module}`,
+              from: `${server}/modules`,
+              except: [`./${module}`, ...moduleEntries],
+              message: "A module reaches another only through that module's index.ts.",
+            })),
+            {
+              target: compositionRoot,
+              from: `${server}/modules`,
+              except: moduleEntries,
+              message: "Use the module's public entry (its index.ts).",
+            },
+          ],
+        },
+      ],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    settings: typescriptImports('packages/shared/tsconfig.json'),
     rules: { 'import-x/no-cycle': 'error' },
   },
 );

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { storageStateFor } from '../support/roles';
 
-/** Check names from the demo canaries (apps/server/src/db/seed/health.ts). */
+/** Check names from the demo canaries (apps/server/src/seed/health.ts). */
 const PASSING = 'opsdeck/healthz';
 const FAILING = 'backup/nightly-job';
 const FOLDER = 'host/tmp-folder';

@@ -10,6 +10,7 @@ import { EventBus } from './platform/event-bus';
 import { buildServer, type RouteRecord } from './platform/http';
 import type { AppContext } from './platform/context';
 import { createAuthenticator } from './auth/authenticator';
+import { forgedRequestReason } from './auth/csrf';
 import { domainPlugins } from './plugins';
 
 export interface RunningApp {
@@ -43,6 +44,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     const { app, routes } = await buildServer({
       context,
       authenticate: createAuthenticator(db.pool, { bus }),
+      forgedRequestReason,
       plugins: domainPlugins,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     });

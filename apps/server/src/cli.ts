@@ -3,7 +3,7 @@ import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { serve } from './main';
 import { benchDataDir, openBenchDatabase } from './bench/bench-database';
-import { seedScaleHealth } from './db/seed/scale-health';
+import { seedScaleHealth } from './seed/scale-health';
 
 function numberFlag(args: string[], name: string): number | undefined {
   const index = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));

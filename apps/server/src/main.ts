@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './platform/config';
 import { createApp } from './app';
-import { seedDemo } from './db/seed/demo';
+import { seedDemo } from './seed/demo';
 
 interface DemoLogins {
   password: string;

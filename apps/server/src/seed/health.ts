@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type pg from 'pg';
-import { syncCanaryChecks } from '../../modules/health/canary-sync';
+import { syncCanaryChecks } from '../modules/health';
 
 export interface HealthDemoContext {
   adminId: string;

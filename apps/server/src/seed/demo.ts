@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
-import { hashPassword } from '../../auth/passwords';
+import { hashPassword } from '../auth/passwords';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
 
