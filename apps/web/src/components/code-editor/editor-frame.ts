@@ -29,8 +29,9 @@ export function editorMinHeight(rows: number): string {
 
 export function editorFrameClass({ invalid = false, readOnly = false, theme = 'light' }: Pick<CodeEditorProps, 'invalid' | 'readOnly' | 'theme'>): string {
   return clsx(
-    'w-full overflow-hidden rounded-md font-mono text-xs ring-1 ring-inset focus-within:outline-2 focus-within:outline-blue-500',
-    invalid ? 'ring-red-400' : 'ring-gray-300',
+    // A border rather than an inset ring: CodeMirror paints its own background over anything inset.
+    'w-full overflow-hidden rounded-md border font-mono text-xs focus-within:outline-2 focus-within:outline-blue-500',
+    invalid ? 'border-red-400' : 'border-gray-300',
     theme === 'dark' ? 'bg-gray-900 text-gray-100' : readOnly ? 'bg-gray-50 text-gray-900' : 'bg-white text-gray-900',
   );
 }
