@@ -168,7 +168,8 @@ const FUNCTIONS_SQL = `
          format_type(p.prorettype, null) as return_type,
          case when rt.typtype = 'c' and rn.nspname = 'public' then rc.relname end as return_relation,
          p.proargnames::text[] as arg_names, p.proargmodes::text[] as arg_modes,
-         array(select format_type(t, null) from unnest(p.proallargtypes) t) as all_arg_types,
+         case when p.proallargtypes is not null
+              then array(select format_type(t, null) from unnest(p.proallargtypes) t) end as all_arg_types,
          array(select format_type(t, null) from unnest(p.proargtypes::oid[]) t) as in_arg_types,
          p.pronargdefaults::int as n_defaults
     from pg_proc p
