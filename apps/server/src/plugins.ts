@@ -5,6 +5,7 @@ import { incidentsPlugin } from './modules/incidents';
 import { healthPlugin } from './modules/health';
 import { connectionsPlugin } from './modules/connections';
 import { agentsPlugin } from './modules/agents';
+import { catalogPlugin } from './modules/catalog';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin];

@@ -13,3 +13,4 @@ export * from './incident-commands';
 export * from './health';
 export * from './agents';
 export * from './connections';
+export * from './catalog';

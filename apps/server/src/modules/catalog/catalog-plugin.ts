@@ -1,0 +1,51 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  catalogChangesRequestSchema,
+  catalogChangesResponseSchema,
+  catalogSummaryRequestSchema,
+  catalogSummaryResponseSchema,
+} from '@opsdeck/shared';
+import type { DomainPlugin } from '../../platform/http';
+import { errorResponses } from '../../platform/openapi';
+import { catalogChanges } from './catalog-changes';
+import { catalogSummary } from './catalog-summary';
+
+// The catalog tables are guarded by `database` in the data API too (data-api/resource-map.ts): one rule for both ways in.
+const READ = { resource: 'database', action: 'read' } as const;
+
+/** The catalog service of spec 002 §7: the grouped summary and the changes list, both counted and paged in SQL. */
+export const catalogPlugin: DomainPlugin = {
+  name: 'catalog',
+  register(scoped, context) {
+    const app = scoped.withTypeProvider<ZodTypeProvider>();
+    const { pool } = context.db;
+
+    app.post(
+      '/api/catalog/summary',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['catalog'],
+          summary: 'Config items grouped, with counts of health, changes, insights and cost per group',
+          body: catalogSummaryRequestSchema,
+          response: { 200: catalogSummaryResponseSchema },
+        },
+      },
+      async (request) => catalogSummary(pool, request.body),
+    );
+
+    app.post(
+      '/api/catalog/changes',
+      {
+        config: { permission: READ },
+        schema: {
+          tags: ['catalog'],
+          summary: 'A page of config changes, optionally of one item and the items related to it',
+          body: catalogChangesRequestSchema,
+          response: { 200: catalogChangesResponseSchema, ...errorResponses(404) },
+        },
+      },
+      async (request) => catalogChanges(pool, request.body),
+    );
+  },
+};
