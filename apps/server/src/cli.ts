@@ -3,6 +3,7 @@ import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { serve } from './main';
 import { benchDataDir, openBenchDatabase } from './bench/bench-database';
+import { seedScaleCatalog } from './seed/scale-catalog';
 import { seedScaleHealth } from './seed/scale-health';
 
 function numberFlag(args: string[], name: string): number | undefined {
@@ -15,30 +16,46 @@ function numberFlag(args: string[], name: string): number | undefined {
   return value;
 }
 
-/** Fills the bench database (DATABASE_URL, or the embedded one in OPSDECK_BENCH_DIR) with the large data set. */
+/**
+ * Fills the bench database (DATABASE_URL, or the embedded one in OPSDECK_BENCH_DIR) with the large data set: without
+ * options the health data and the catalog; with options only the parts they name.
+ */
 async function seedScale(args: string[]): Promise<void> {
-  const known = new Set(['--checks', '--statuses']);
+  const known = new Set(['--checks', '--statuses', '--configs']);
   for (const arg of args) {
     const name = arg.split('=')[0] ?? arg;
     if (name.startsWith('--') && !known.has(name)) {
-      throw new Error(`${name} is not supported: the scale seed generates --checks and --statuses (catalog items come with the catalog area)`);
+      throw new Error(`${name} is not supported: the scale seed generates --checks, --statuses and --configs`);
     }
   }
+  const checks = numberFlag(args, 'checks');
+  const statuses = numberFlag(args, 'statuses');
+  const configs = numberFlag(args, 'configs');
+  const all = checks === undefined && statuses === undefined && configs === undefined;
   const db = await openBenchDatabase();
   try {
     console.log(`Seeding ${db.mode === 'embedded' ? `the embedded database in ${benchDataDir()}` : 'DATABASE_URL'}…`);
-    const result = await seedScaleHealth(db.pool, {
-      checks: numberFlag(args, 'checks') ?? 10_000,
-      statuses: numberFlag(args, 'statuses') ?? 10_000_000,
-      onProgress: (message) => console.log(message),
-    });
-    console.log(`Done: ${result.checks} checks, ${result.statuses} status rows in ${result.seconds.toFixed(0)} s.`);
+    if (all || checks !== undefined || statuses !== undefined) {
+      const result = await seedScaleHealth(db.pool, {
+        checks: checks ?? 10_000,
+        statuses: statuses ?? 10_000_000,
+        onProgress: (message) => console.log(message),
+      });
+      console.log(`Done: ${result.checks} checks, ${result.statuses} status rows in ${result.seconds.toFixed(0)} s.`);
+    }
+    if (all || configs !== undefined) {
+      const result = await seedScaleCatalog(db.pool, { configs: configs ?? 100_000, onProgress: (message) => console.log(message) });
+      console.log(
+        `Done: ${result.configs} catalog items, ${result.changes} changes, ${result.insights} insights, ` +
+          `${result.relationships} relationships in ${result.seconds.toFixed(0)} s.`,
+      );
+    }
   } finally {
     await db.close();
   }
 }
 
-const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all] | seed-scale [--checks N] [--statuses N]';
+const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all] | seed-scale [--checks N] [--statuses N] [--configs N]';
 
 /** `--role=api|worker|all` on the command line wins over OPSDECK_ROLE. */
 function envWithFlags(args: string[]): NodeJS.ProcessEnv {

@@ -5,6 +5,7 @@ import { createApp } from '../app';
 import { schemaCacheFor } from '../data-api/data-api-plugin';
 import { loadConfig } from '../platform/config';
 import { benchDataDir, benchSession, openBenchDatabase } from './bench-database';
+import { benchCatalog } from './catalog';
 import { benchDataApi } from './data-api';
 import { benchDashboardFirstRows } from './dashboard-first-rows';
 import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
@@ -12,7 +13,8 @@ import { benchIncidentList } from './incidents';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health'] as const;
+const CATALOG_TARGET_ITEMS = 100_000;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
@@ -134,6 +136,23 @@ async function main(): Promise<void> {
               `   (goal < 2 s: ${dashboard.maxMs < 2000 ? 'met' : 'NOT met'})`,
           );
         }
+      }
+    }
+
+    if (sections.has('catalog')) {
+      heading('Catalog');
+      const catalog = await benchCatalog({ pool: db.pool, url, cookie });
+      console.log(
+        `${catalog.items.toLocaleString('en')} items, ${catalog.changes.toLocaleString('en')} changes, ${catalog.insights.toLocaleString('en')} insights.`,
+      );
+      if (catalog.items < CATALOG_TARGET_ITEMS) {
+        console.log(`The target is measured at ${CATALOG_TARGET_ITEMS.toLocaleString('en')} items: run \`npm run seed:scale -- --configs 100000\` first.`);
+      }
+      for (const figure of catalog.figures) {
+        console.log(
+          `${figure.label.padEnd(36)} p50 ${ms(figure.p50)}, p95 ${ms(figure.p95)}, max ${ms(figure.max)}, ${figure.rows} rows` +
+            `   (goal p95 < 300 ms: ${figure.p95 < 300 ? 'met' : 'NOT met'})`,
+        );
       }
     }
   } finally {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
 import { hashPassword } from '../auth/passwords';
+import { seedCatalogDemo } from './catalog';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
 
@@ -87,6 +88,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     if (admin === undefined) throw new Error('the demo admin was not created');
     await seedHealthDemo(client, { adminId: admin, serverUrl: options.serverUrl });
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
+    await seedCatalogDemo(client);
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
   } catch (error) {

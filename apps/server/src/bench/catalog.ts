@@ -1,0 +1,134 @@
+import type pg from 'pg';
+
+export interface CatalogBenchOptions {
+  pool: pg.Pool;
+  /** Base URL of a running server. */
+  url: string;
+  /** A session cookie header of a user who may read the catalog. */
+  cookie: string;
+  requests?: number;
+  warmup?: number;
+}
+
+export interface CatalogBenchFigures {
+  label: string;
+  request: string;
+  requests: number;
+  /** Rows (or groups) in the last answer, to show the call did real work. */
+  rows: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface CatalogBenchResult {
+  items: number;
+  changes: number;
+  insights: number;
+  figures: CatalogBenchFigures[];
+}
+
+interface Call {
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** How many rows the answer holds. */
+  count: (body: unknown) => number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+}
+
+function arrayLength(body: unknown): number {
+  return Array.isArray(body) ? body.length : 0;
+}
+
+function fieldLength(field: string): (body: unknown) => number {
+  return (body) => (body !== null && typeof body === 'object' && field in body ? arrayLength((body as Record<string, unknown>)[field]) : 0);
+}
+
+/** Sequential calls, each timed until the whole body is read, after a few unmeasured ones that warm the caches. */
+async function measure(options: CatalogBenchOptions, call: Call): Promise<CatalogBenchFigures> {
+  const requests = options.requests ?? 30;
+  const warmup = options.warmup ?? 3;
+  const timings: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < warmup + requests; i += 1) {
+    const started = performance.now();
+    const response = await fetch(`${options.url}${call.path}`, {
+      method: call.method,
+      headers: { cookie: options.cookie, accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    });
+    const text = await response.text();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text.slice(0, 500)}`);
+    if (i < warmup) continue;
+    timings.push(elapsed);
+    rows = call.count(JSON.parse(text) as unknown);
+  }
+  const sorted = [...timings].sort((a, b) => a - b);
+  const round = (n: number): number => Math.round(n * 10) / 10;
+  return {
+    label: call.label,
+    request: `${call.method} ${call.path}${call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`}`,
+    requests,
+    rows,
+    p50: round(percentile(sorted, 0.5)),
+    p95: round(percentile(sorted, 0.95)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+}
+
+/**
+ * The catalog's four heavy reads as the pages make them: the grouped summary with its default grouping, a flat list
+ * filtered by type and label and sorted, the first page of the changes list, and the relationship walk from an item
+ * that has both a parent and soft links.
+ */
+export async function benchCatalog(options: CatalogBenchOptions): Promise<CatalogBenchResult> {
+  const counts = await options.pool.query<{ items: number; changes: number; insights: number }>(
+    `select (select count(*)::int from config_items) as items, (select count(*)::int from config_changes) as changes,
+            (select count(*)::int from config_analysis) as insights`,
+  );
+  const { items, changes, insights } = counts.rows[0] ?? { items: 0, changes: 0, insights: 0 };
+  // A Service has a namespace above it and links to its pods, which link to their nodes: a walk over both kinds of edge.
+  const start = await options.pool.query<{ id: string }>(
+    `select i.id from config_items i
+      where i.type = 'Kubernetes::Service' and i.parent_id is not null and i.deleted_at is null
+        and exists (select 1 from config_relationships r where r.config_id = i.id)
+      order by i.created_at limit 1`,
+  );
+  const label = await options.pool.query<{ type: string; key: string; value: string }>(
+    `select i.type, l.key, l.value from config_items i cross join lateral jsonb_each_text(i.labels) l
+      where i.type = 'Kubernetes::Pod' and i.deleted_at is null and l.key = 'env' limit 1`,
+  );
+  const filter = label.rows[0] ?? { type: 'Kubernetes::Pod', key: 'env', value: 'prod' };
+  const flatQuery = new URLSearchParams({
+    select: 'id,name,type,status,health,tags,labels,changes,analysis,cost_total_1d,cost_total_7d,cost_total_30d,created_at,updated_at,deleted_at',
+    type: `eq.${filter.type}`,
+    labels: `cs.${JSON.stringify({ [filter.key]: filter.value })}`,
+    deleted_at: 'is.null',
+    order: 'name.asc',
+    limit: '50',
+  });
+  const calls: Call[] = [
+    { label: 'grouped summary (default grouping)', method: 'POST', path: '/api/catalog/summary', body: {}, count: arrayLength },
+    { label: 'flat list (type + label, sorted)', method: 'GET', path: `/api/db/configs?${flatQuery.toString()}`, count: arrayLength },
+    { label: 'changes list, page 1 of 200', method: 'POST', path: '/api/catalog/changes', body: { page: 1, page_size: 200 }, count: fieldLength('changes') },
+  ];
+  const startId = start.rows[0]?.id;
+  if (startId !== undefined) {
+    calls.push({
+      label: 'related_configs_recursive',
+      method: 'GET',
+      path: `/api/db/rpc/related_configs_recursive?${new URLSearchParams({ config_id: startId, type_filter: 'all' }).toString()}`,
+      count: arrayLength,
+    });
+  }
+  const figures: CatalogBenchFigures[] = [];
+  for (const call of calls) figures.push(await measure(options, call));
+  return { items, changes, insights, figures };
+}
