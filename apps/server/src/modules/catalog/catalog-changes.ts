@@ -10,7 +10,8 @@ import {
   type CatalogChangesResponse,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
-import { containsPattern, matchListCondition, queryWithoutJit, SqlParams } from './sql-params';
+import { queryWithoutJit } from '../../db/query-without-jit';
+import { containsPattern, matchListCondition, SqlParams } from './sql-params';
 
 const SORT_EXPRESSIONS: Record<CatalogChangeSort, string> = {
   created_at: 'ch.created_at',
@@ -131,12 +132,14 @@ export async function catalogChanges(pool: pg.Pool, request: CatalogChangesReque
         order by ${SORT_EXPRESSIONS[sortName]} ${direction} nulls last, ch.id ${direction}
         limit ${limit} offset ${offset}`,
       params.values,
+      { readOnly: true },
     ),
     queryWithoutJit<CountRow>(
       pool,
       `select grouping(ch.change_type) as by_severity, ch.change_type, ch.severity, count(*)::integer as n ${fromClause}
         group by grouping sets ((ch.change_type), (ch.severity))`,
       filterValues,
+      { readOnly: true },
     ),
   ]);
 

@@ -8,7 +8,8 @@ import {
   type CatalogSummaryRow,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
-import { containsPattern, matchListCondition, queryWithoutJit, SqlParams } from './sql-params';
+import { queryWithoutJit } from '../../db/query-without-jit';
+import { containsPattern, matchListCondition, SqlParams } from './sql-params';
 
 const INTERVAL_UNITS = { m: 'minutes', h: 'hours', d: 'days', w: 'weeks' } as const;
 const COST_COLUMNS = { '1d': 'cost_total_1d', '7d': 'cost_total_7d', '30d': 'cost_total_30d' } as const;
@@ -155,7 +156,7 @@ export async function catalogSummary(pool: pg.Pool, request: CatalogSummaryReque
       left join by_severity on by_severity.keys = grp.keys
      order by ${orderClause(request, keys.map((_, index) => `grp.keys[${index + 1}]`))}`;
 
-  const rows = await queryWithoutJit<SummaryRecord>(pool, sql, params.values);
+  const rows = await queryWithoutJit<SummaryRecord>(pool, sql, params.values, { readOnly: true });
   return rows.map((record) => toRow(record, keys));
 }
 

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { MatchList } from '@opsdeck/shared';
 
 /** Collects bound values and answers their placeholders, so a query is assembled without splicing any value into it. */
@@ -12,7 +11,7 @@ export class SqlParams {
 }
 
 /**
- * The condition a match list puts on `expression`: any included value, none of the excluded ones. Null when the list
+ * The condition a match list puts on `expression`: one of the included values, none of the excluded ones. Null when the list
  * is empty. A row whose value is null matches no inclusion and no exclusion.
  */
 export function matchListCondition(expression: string, list: MatchList, params: SqlParams): string | null {
@@ -25,23 +24,4 @@ export function matchListCondition(expression: string, list: MatchList, params: 
 /** `value` as a LIKE pattern matching it anywhere, its own wildcards taken literally. */
 export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-/**
- * Runs one read-only statement with JIT off. The planner overestimates the grouped aggregates over CTEs, their cost
- * passes the JIT threshold, and on PostgreSQL compiling the plan takes seconds, longer than running it.
- */
-export async function queryWithoutJit<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, values: unknown[]): Promise<R[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin read only; set local jit = off');
-    const result = await client.query<R>(sql, values);
-    await client.query('commit');
-    return result.rows;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }

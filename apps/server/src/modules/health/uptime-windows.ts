@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, type TimeRangeKey } from '@opsdeck/shared';
+import { queryWithoutJit } from '../../db/query-without-jit';
 import { sourceFor } from './time-window';
 
 /** Totals older than this are recomputed before a summary reads them: the staleness bound of ADR 0040. */
@@ -113,26 +114,9 @@ export class UptimeWindows {
   private async recompute(sql: string, [key, since, requested]: [TimeRangeKey, string, boolean]): Promise<Date> {
     const bounds = (await this.pool.query<{ id: string }>(SLICE_BOUNDS_SQL, [this.batchChecks])).rows.map((row) => row.id);
     const edges: Array<string | null> = [null, ...bounds, null];
-    for (let i = 0; i + 1 < edges.length; i += 1) await this.inTransaction(sql, [key, since, edges[i], edges[i + 1]]);
-    const stamped = await this.inTransaction<{ refreshed_ms: string }>(STAMP_SQL, [key, since, requested]);
+    for (let i = 0; i + 1 < edges.length; i += 1) await queryWithoutJit(this.pool, sql, [key, since, edges[i], edges[i + 1]], { readOnly: false });
+    const stamped = await queryWithoutJit<{ refreshed_ms: string }>(this.pool, STAMP_SQL, [key, since, requested], { readOnly: false });
     return new Date(Number(stamped[0]?.refreshed_ms ?? Date.now()));
-  }
-
-  /** One statement in its own transaction, the connection given back right after so queued requests run next. */
-  private async inTransaction<R extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<R[]> {
-    const client = await this.pool.connect();
-    try {
-      // Estimated far above its real cost, the grouping would otherwise be JIT-compiled on every refresh.
-      await client.query('begin; set local jit = off');
-      const result = await client.query<R>(sql, values);
-      await client.query('commit');
-      return result.rows;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 
   /** Worker pass: refreshes, one after another, the windows read lately whose totals are past the refresh age. */
