@@ -84,9 +84,9 @@ async function measure(options: CatalogBenchOptions, call: Call): Promise<Catalo
 }
 
 /**
- * The catalog's four heavy reads as the pages make them: the grouped summary with its default grouping, a flat list
- * filtered by type and label and sorted, the first page of the changes list, and the relationship walk from an item
- * that has both a parent and soft links.
+ * The catalog's heavy reads as the pages make them: the grouped summary with its default grouping, a flat list
+ * filtered by type and label and sorted, the first page of the changes list, the ranked search, and the relationship
+ * walk from an item that has both a parent and soft links.
  */
 export async function benchCatalog(options: CatalogBenchOptions): Promise<CatalogBenchResult> {
   const counts = await options.pool.query<{ items: number; changes: number; insights: number }>(
@@ -119,6 +119,21 @@ export async function benchCatalog(options: CatalogBenchOptions): Promise<Catalo
     { label: 'flat list (type + label, sorted)', method: 'GET', path: `/api/db/configs?${flatQuery.toString()}`, count: arrayLength },
     { label: 'changes list, page 1 of 200', method: 'POST', path: '/api/catalog/changes', body: { page: 1, page_size: 200 }, count: fieldLength('changes') },
   ];
+  // The search as the flat table sends it: ranked, deleted items hidden, one page. A name matches few items; a label
+  // value shared by a third of the estate makes the database rank tens of thousands of matches for one page.
+  for (const [label, search] of [
+    ['search by name (ranked)', 'item-4242'],
+    ['search, a third of items match (ranked)', 'prod'],
+  ] as const) {
+    const searchQuery = new URLSearchParams({
+      search,
+      select: flatQuery.get('select') ?? 'id,name',
+      deleted_at: 'is.null',
+      order: 'rank.desc,name.asc,id.asc',
+      limit: '200',
+    });
+    calls.push({ label, method: 'GET', path: `/api/db/rpc/search_configs?${searchQuery.toString()}`, count: arrayLength });
+  }
   const startId = start.rows[0]?.id;
   if (startId !== undefined) {
     calls.push({
