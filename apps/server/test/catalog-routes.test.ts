@@ -35,6 +35,8 @@ interface ChangesReply {
   page_size: number;
 }
 
+const NO_CACHE = { 'cache-control': 'no-cache' };
+
 describe('catalog routes', () => {
   let server: TestServer;
   let viewer: string;
@@ -43,7 +45,8 @@ describe('catalog routes', () => {
   const suite = `ca-${randomUUID().slice(0, 8)}`;
   const ids = new Map<string, string>();
 
-  const call = (url: string, body: unknown, cookie = viewer): Promise<JsonReply> => server.call('POST', url, cookie, body);
+  // Summaries computed now: these tests write between reads and compare with the database (kept answers have their own test).
+  const call = (url: string, body: unknown, cookie = viewer): Promise<JsonReply> => server.call('POST', url, cookie, body, NO_CACHE);
   const id = (name: string): string => {
     const value = ids.get(name);
     if (value === undefined) throw new Error(`no fixture item ${name}`);
@@ -279,6 +282,88 @@ describe('catalog routes', () => {
       await server.pool.query(`delete from config_changes where config_id = $1 and created_at > now() - interval '90 minutes'`, [pod]);
       await server.pool.query(`update config_changes set config_id = $2 where config_id = $1 and created_at < now() - interval '40 hours'`, [pod, vm]);
       expect((await compare())['60d']).toEqual({ 'AWS::EC2::Instance': 6, 'Kubernetes::Pod': 2 });
+    });
+
+    it('answers a write to items, changes or insights at once to a no-cache request, though the same request was answered a moment before', async () => {
+      const own = `${suite}-fresh`;
+      const body = { groupBy: ['type'], filter: { tags: { suite: own } } };
+      const rows = async (): Promise<CatalogSummaryRow[]> => {
+        const reply = await call('/api/catalog/summary', body);
+        expect(reply.status, reply.text).toBe(200);
+        return reply.json as unknown as CatalogSummaryRow[];
+      };
+      const inserted = await server.pool.query<{ id: string }>(
+        `insert into config_items (type, config_class, name, tags, health) values ('Kubernetes::Pod', 'Kubernetes', 'fresh-pod', $1::jsonb, 'healthy')
+         returning id`,
+        [JSON.stringify({ suite: own })],
+      );
+      const pod = inserted.rows[0]?.id ?? '';
+      expect((await rows()).map((row) => [row.count, row.changes, row.health.healthy])).toEqual([[1, 0, 1]]);
+      expect((await rows()).map((row) => row.count)).toEqual([1]);
+
+      await server.pool.query(`insert into config_changes (config_id, change_type) values ($1, 'diff')`, [pod]);
+      expect((await rows())[0]?.changes).toBe(1);
+      await server.pool.query(
+        `insert into config_analysis (config_id, analyzer, analysis_type, severity, last_observed) values ($1, 'fresh', 'security', 'high', now())`,
+        [pod],
+      );
+      expect((await rows())[0]?.analysis).toEqual({ security: 1 });
+      await server.pool.query(`update config_items set health = 'unhealthy' where id = $1`, [pod]);
+      expect((await rows())[0]?.health).toMatchObject({ healthy: 0, unhealthy: 1 });
+      await server.pool.query(`update config_items set deleted_at = now() where id = $1`, [pod]);
+      expect(await rows()).toEqual([]);
+    });
+
+    it('moves the catalog write version when a writing transaction commits, not only when it writes', async () => {
+      const version = async (client: { query: typeof server.pool.query }): Promise<bigint> =>
+        BigInt((await client.query<{ last_value: string }>('select last_value from catalog_write_version')).rows[0]?.last_value ?? '0');
+      const client = await server.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`insert into config_items (type, config_class, name, tags) values ('Kubernetes::Pod', 'Kubernetes', 'tx-pod', $1::jsonb)`, [
+          JSON.stringify({ suite: `${suite}-tx` }),
+        ]);
+        const written = await version(client);
+        await client.query('commit');
+        expect(await version(client)).toBeGreaterThan(written);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('answers each filter body with its own rows and identical concurrent requests with the same rows', async () => {
+      const [pods, deployments, podsAgain] = await Promise.all([
+        summary({ groupBy: ['type'], filter: { configType: 'Kubernetes::Pod' } }),
+        summary({ groupBy: ['type'], filter: { configType: 'Kubernetes::Deployment' } }),
+        summary({ groupBy: ['type'], filter: { configType: 'Kubernetes::Pod' } }),
+      ]);
+      expect(pods.map((row) => row.type)).toEqual(['Kubernetes::Pod']);
+      expect(deployments.map((row) => row.type)).toEqual(['Kubernetes::Deployment']);
+      expect(podsAgain).toEqual(pods);
+      // The same filter in another key order is the same request.
+      const reordered = await call('/api/catalog/summary', { filter: { tags: { suite }, configType: 'Kubernetes::Pod' }, groupBy: ['type'] });
+      expect(reordered.json).toEqual(pods);
+    });
+
+    it('serves the kept answer right after a write, the new counts to the next reader, and new counts at once to a no-cache request', async () => {
+      const body = { groupBy: ['type'], filter: { tags: { suite: `${suite}-kept` } } };
+      const add = (name: string) =>
+        server.pool.query(`insert into config_items (type, config_class, name, tags) values ('Test::Kept', 'Test', $1, $2::jsonb)`, [
+          name,
+          JSON.stringify({ suite: `${suite}-kept` }),
+        ]);
+      const count = async (headers: Record<string, string> = {}): Promise<number | undefined> => {
+        const reply = await server.call('POST', '/api/catalog/summary', viewer, body, headers);
+        expect(reply.status, reply.text).toBe(200);
+        return (reply.json as unknown as CatalogSummaryRow[])[0]?.count;
+      };
+      await add('kept-1');
+      expect(await count()).toBe(1);
+      await add('kept-2');
+      expect(await count()).toBe(1);
+      await expect.poll(() => count(), { timeout: 5_000 }).toBe(2);
+      await add('kept-3');
+      expect(await count(NO_CACHE)).toBe(3);
     });
 
     it('answers a viewer and refuses an anonymous caller with 401', async () => {

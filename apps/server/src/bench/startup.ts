@@ -1,10 +1,10 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serverPackageRoot } from '../platform/package-root';
+import { freePort, waitUntilHealthy } from './server-process';
 
 const START_TIMEOUT_MS = 120_000;
 const POLL_MS = 10;
@@ -29,18 +29,6 @@ export function compiledServerEntry(): string {
   return path.join(serverPackageRoot(import.meta.url), 'dist', 'main.js');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Current and peak resident set size in bytes: /proc on Linux, `ps` (current only) elsewhere. */
 function residentMemory(pid: number): { rss: number; peak: number } {
   if (existsSync(`/proc/${pid}/status`)) {
@@ -50,21 +38,6 @@ function residentMemory(pid: number): { rss: number; peak: number } {
   }
   const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
   return { rss, peak: rss };
-}
-
-async function waitUntilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = performance.now() + START_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited during start-up:\n${output()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  throw new Error(`the server did not answer /healthz within ${START_TIMEOUT_MS / 1000} s:\n${output()}`);
 }
 
 /** One cold start of the compiled server, as `npm start` runs it, on the embedded database in `dataDir`. */
@@ -80,7 +53,12 @@ async function startOnce(entry: string, dataDir: string): Promise<StartupRun> {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    await waitUntilHealthy(`http://127.0.0.1:${port}`, child, () => output);
+    await waitUntilHealthy(`http://127.0.0.1:${port}`, {
+      hasExited: () => child.exitCode !== null || child.signalCode !== null,
+      output: () => output,
+      timeoutMs: START_TIMEOUT_MS,
+      pollMs: POLL_MS,
+    });
     const healthyMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
     const pid = child.pid;

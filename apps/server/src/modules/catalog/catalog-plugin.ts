@@ -27,11 +27,19 @@ export const catalogPlugin: DomainPlugin = {
         schema: {
           tags: ['catalog'],
           summary: 'Config items grouped, with counts of health, changes, insights and cost per group',
+          description:
+            'Answers may be served up to 300 s old (spec 002 §9) while a fresh one is computed; the `Age` header says how old, in seconds. ' +
+            'Send `Cache-Control: no-cache` for an answer that reflects every write so far.',
           body: catalogSummaryRequestSchema,
           response: { 200: catalogSummaryResponseSchema },
         },
       },
-      async (request) => catalogSummary(pool, request.body),
+      async (request, reply) => {
+        const fresh = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '');
+        const answer = await catalogSummary(pool, request.body, !fresh);
+        void reply.header('Age', String(Math.max(0, Math.floor((Date.now() - answer.computedAt) / 1000))));
+        return answer.value;
+      },
     );
 
     app.post(
