@@ -1013,6 +1013,12 @@ async function linkIncidentDemo(client: pg.PoolClient, estate: Estate, scraperId
        values ($1, $2, 'PodNode', 'demo'), ($3, $1, 'ServicePod', 'demo') on conflict do nothing`,
       [pod, node.id, service.id],
     );
+    // The incident seed's image change of this pod says what changed but carries no diff; scraped changes always do.
+    const container = (image: string) => ({ spec: { containers: [{ name: 'checkout', image, resources: { limits: { memory: '512Mi' } } }] } });
+    await client.query(
+      `update config_changes set diff = $2 where config_id = $1 and change_type = 'diff' and diff is null`,
+      [pod, unifiedDiff('shop/checkout-7d9f6c.yaml', container('shop/checkout:2.13.2'), container('shop/checkout:2.14.0'))],
+    );
   }
   await client.query(
     `insert into config_component_relationships (component_id, config_id, selector_id)
