@@ -26,7 +26,12 @@ type Row = Record<string, unknown>;
 interface DetailSource {
   /** The data API path that lists the area's entities as the signed-in role may see them. */
   api: string;
-  target(row: Row, area: NavigationRoute): CrawlTarget;
+  targets(rows: Row[], area: NavigationRoute): CrawlTarget[];
+}
+
+/** A source whose every row is one address to crawl. */
+function eachRow(api: string, target: (row: Row, area: NavigationRoute) => CrawlTarget): DetailSource {
+  return { api, targets: (rows, area) => rows.map((row) => target(row, area)) };
 }
 
 function text(row: Row, key: string): string {
@@ -39,37 +44,71 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The config page's tabs, crawled on the richest demo item (the checkout Deployment, with changes, insights and links). */
+/** Spec 002 §2.1: an item last scraped more than an hour ago is flagged stale. */
+const STALE_AFTER_MS = 3_600_000;
+
+const CONFIG_TABS = ['changes', 'insights', 'relationships', 'playbooks', 'checks'] as const;
+
+/**
+ * The catalog holds a few hundred demo items: crawling each at three widths for five roles would take longer than the
+ * rest of the crawl. One item of every type, every deleted-or-stale kind and every tab of one item cover each way the
+ * config page renders, and the summary's drill-down, changes and insights pages cover the lists.
+ */
+const CATALOG_SOURCE: DetailSource = {
+  api: '/api/db/configs?select=id,name,type,deleted_at,last_scraped_time&order=type,name',
+  targets: (rows, area) => {
+    const page = (name: string, path: string, title: string | RegExp): CrawlTarget => ({ name, path, opening: { kind: 'page' }, title });
+    const item = (row: Row, name: string, tab?: string) =>
+      page(name, `${area.path}/${text(row, 'id')}${tab === undefined ? '' : `/${tab}`}`, new RegExp(escapeRegExp(text(row, 'name'))));
+    const firstOfType = new Map<string, Row>();
+    for (const row of rows) if (!firstOfType.has(text(row, 'type'))) firstOfType.set(text(row, 'type'), row);
+    const targets = [...firstOfType.values()].map((row) => item(row, `config ${text(row, 'type')} ${text(row, 'name')}`));
+    const deleted = rows.find((row) => row['deleted_at'] !== null);
+    if (deleted) targets.push(item(deleted, `deleted config ${text(deleted, 'name')}`));
+    const stale = rows.find((row) => row['deleted_at'] === null && typeof row['last_scraped_time'] === 'string' && Date.parse(row['last_scraped_time']) < Date.now() - STALE_AFTER_MS);
+    if (stale) targets.push(item(stale, `stale config ${text(stale, 'name')}`));
+    const checkout = rows.find((row) => row['type'] === 'Kubernetes::Deployment' && row['name'] === 'checkout');
+    if (checkout) targets.push(...CONFIG_TABS.map((tab) => item(checkout, `config checkout ${tab} tab`, tab)));
+    const firstType = firstOfType.keys().next().value;
+    if (firstType !== undefined) targets.push(page(`catalog of ${firstType}`, `${area.path}?configType=${encodeURIComponent(firstType)}`, area.label));
+    targets.push(page('catalog changes', `${area.path}/changes`, 'Config changes'), page('catalog insights', `${area.path}/insights`, 'Catalog insights'));
+    return targets;
+  },
+};
+
 /**
  * The detail pages of each sidebar area, found in the demo data through the API. Every entry of the web app's
  * navigation must have a line here (null for an area without detail pages): a new area fails the crawl until it says
  * how its entities are opened.
  */
 const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
-  '/health': {
-    api: '/api/db/checks?select=id,name&deleted_at=is.null&order=name',
-    target: (row, area) => ({ name: `check ${text(row, 'name')}`, path: `${area.path}?checkId=${text(row, 'id')}`, opening: { kind: 'modal' }, title: area.label }),
-  },
-  '/incidents': {
-    api: '/api/db/incidents?select=id,incident_id,title&order=created_at',
-    target: (row, area) => ({
+  '/health': eachRow(
+    '/api/db/checks?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `check ${text(row, 'name')}`, path: `${area.path}?checkId=${text(row, 'id')}`, opening: { kind: 'modal' }, title: area.label }),
+  ),
+  '/incidents': eachRow(
+    '/api/db/incidents?select=id,incident_id,title&order=created_at',
+    (row, area) => ({
       name: `incident ${text(row, 'incident_id')}`,
       path: `${area.path}/${text(row, 'id')}`,
       opening: { kind: 'page' },
       title: new RegExp(escapeRegExp(text(row, 'title'))),
     }),
-  },
-  '/settings/canaries': {
-    api: '/api/db/canaries?select=id,name&deleted_at=is.null&order=name',
-    target: (row, area) => ({ name: `canary ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
-  },
-  '/settings/connections': {
-    api: '/api/db/connections?select=name&deleted_at=is.null&order=name',
-    target: (row, area) => ({ name: `connection ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
-  },
-  '/settings/feature-flags': {
-    api: '/api/db/properties?select=name&order=name',
-    target: (row, area) => ({ name: `feature flag ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
-  },
+  ),
+  '/settings/canaries': eachRow(
+    '/api/db/canaries?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `canary ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
+  ),
+  '/settings/connections': eachRow(
+    '/api/db/connections?select=name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `connection ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
+  ),
+  '/settings/feature-flags': eachRow(
+    '/api/db/properties?select=name&order=name',
+    (row, area) => ({ name: `feature flag ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
+  ),
+  '/catalog': CATALOG_SOURCE,
 };
 
 export function navigationTarget(route: NavigationRoute): CrawlTarget {
@@ -98,7 +137,7 @@ export async function discoverDetailTargets(request: APIRequestContext, areas: r
     // A role that may not read the area gets 401/403 here, and its Unauthorized panel is crawled as the area's page.
     if (!response.ok()) continue;
     const rows = (await response.json()) as Row[];
-    targets.push(...rows.map((row) => source.target(row, area)));
+    targets.push(...source.targets(rows, area));
   }
   return { targets, problems };
 }

@@ -22,7 +22,7 @@ export function escapeFilterValue(value: string): string {
 }
 
 /** Splits on unescaped `separator`, keeping escapes in the parts so they can be split again. */
-function splitEscaped(text: string, separator: string): string[] {
+export function splitEscaped(text: string, separator: string): string[] {
   const parts: string[] = [];
   let current = '';
   for (let index = 0; index < text.length; index += 1) {

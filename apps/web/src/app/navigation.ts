@@ -1,4 +1,4 @@
-import { Flag, HeartPulse, Plug, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { Boxes, Flag, HeartPulse, Plug, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -19,6 +19,7 @@ export interface NavigationEntry {
 export const primaryNavigation: readonly NavigationEntry[] = [
   { label: 'Health', path: '/health', icon: HeartPulse, feature: 'health', resource: 'canaries' },
   { label: 'Incidents', path: '/incidents', icon: Siren, feature: 'incidents', resource: 'incident' },
+  { label: 'Catalog', path: '/catalog', icon: Boxes, feature: 'config', resource: 'database' },
 ];
 
 /** Settings pages; the sidebar sorts them by label. */

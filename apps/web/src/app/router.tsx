@@ -4,6 +4,7 @@ import { setAppNavigator } from '@/lib/app-navigator';
 import { lazyPage } from '@/lib/lazy-page';
 import { apiDocsRoutes } from '@/features/api-docs/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { catalogRoutes } from '@/features/catalog/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
 import { healthRoutes } from '@/features/health/routes';
@@ -62,6 +63,7 @@ export const appRoutes: RouteObject[] = [
                   { index: true, element: <HomeRedirect /> },
                   { element: <HealthWithAgentEditor />, children: healthRoutes },
                   ...incidentsRoutes,
+                  ...catalogRoutes,
                   ...connectionsRoutes,
                   ...settingsResourcesRoutes,
                   ...featureFlagsRoutes,

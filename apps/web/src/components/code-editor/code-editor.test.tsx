@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import '@/components/test-support/browser-polyfills';
 import { CodeEditor, type JsonSchema } from './code-editor';
@@ -71,5 +71,44 @@ describe('CodeEditor', () => {
     await user.click(editor);
     await user.keyboard('x');
     expect(handleChange).not.toHaveBeenCalled();
+  });
+
+  it('selects lines from their numbers: a click picks one, Shift extends, and the chosen lines are highlighted', async () => {
+    const handleSelect = vi.fn<(lines: number[]) => void>();
+    function SelectableEditor() {
+      const [selected, setSelected] = useState<number[]>([]);
+      return (
+        <CodeEditor
+          language="yaml"
+          value={'a: 1\nb: 2\nc: 3\nd: 4\ne: 5\n'}
+          readOnly
+          ariaLabel="Config"
+          selectedLines={selected}
+          onSelectedLinesChange={(lines) => {
+            handleSelect(lines);
+            setSelected(lines);
+          }}
+        />
+      );
+    }
+    const { container } = render(<SelectableEditor />);
+    await screen.findByRole('textbox', { name: 'Config' });
+    const lineNumber = (line: number) => {
+      const element = [...container.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].find((candidate) => candidate.textContent === String(line));
+      if (element === undefined) throw new Error(`no line number ${line}`);
+      return element;
+    };
+    fireEvent.mouseDown(lineNumber(2));
+    expect(handleSelect).toHaveBeenLastCalledWith([2]);
+    fireEvent.mouseDown(lineNumber(4), { shiftKey: true });
+    expect(handleSelect).toHaveBeenLastCalledWith([2, 3, 4]);
+    await waitFor(() => expect([...container.querySelectorAll('.cm-line[data-selected]')].map((line) => line.textContent)).toEqual(['b: 2', 'c: 3', 'd: 4']));
+  });
+
+  it('keeps plain line numbers and highlights no line when lines are not selectable', async () => {
+    const { container } = render(<LabelledEditor initial={'a: 1\nb: 2'} readOnly />);
+    await screen.findByRole('textbox', { name: 'Spec' });
+    expect(container.querySelector('.cm-selectedLine')).toBeNull();
+    expect(container.querySelector('.cm-lineNumbers')).not.toBeNull();
   });
 });

@@ -17,6 +17,13 @@ export interface CodeEditorProps {
   theme?: 'light' | 'dark';
   /** Draws the field as refused by the form, as inputClass does. */
   invalid?: boolean;
+  /** 1-based line numbers drawn as selected. */
+  selectedLines?: readonly number[];
+  /**
+   * Makes lines selectable: a click on a line number selects it, Shift extends the range, Ctrl or Cmd adds or removes
+   * one line; from the keyboard, Enter (with Shift or Ctrl/Cmd likewise) works on the cursor's line.
+   */
+  onSelectedLinesChange?: (lines: number[]) => void;
 }
 
 const LINE_HEIGHT_PX = 18;

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import {
   flexRender,
   getCoreRowModel,
@@ -15,9 +15,10 @@ import {
 } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { clsx } from 'clsx';
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { PAGE_SIZE_OPTIONS, VIRTUAL_OVERSCAN, VIRTUAL_ROW_ESTIMATE_PX } from '@opsdeck/shared';
 import { Pagination } from './pagination';
+import { SortIcon } from './sort-icon';
+import { useWidth } from './use-width';
 import { useSessionPreference } from './use-session-preference';
 
 /** How the table fits a narrow screen, by column id. */
@@ -84,22 +85,6 @@ const GROW_MIN_PX = 200;
 
 function resolve<T>(updater: Updater<T>, previous: T): T {
   return typeof updater === 'function' ? (updater as (previous: T) => T)(previous) : updater;
-}
-
-/** The element's inner width, following resizes; 0 until it has been measured. */
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver((entries) => {
-      const entry = entries[0];
-      if (entry) setWidth(entry.contentRect.width);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
 }
 
 export function DataTable<TData>({
@@ -237,13 +222,7 @@ export function DataTable<TData>({
                       {header.isPlaceholder ? null : canSort ? (
                         <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-gray-900">
                           {flexRender(header.column.columnDef.header, header.getContext())}
-                          {sorted === 'asc' ? (
-                            <ArrowUp aria-hidden="true" className="size-3" />
-                          ) : sorted === 'desc' ? (
-                            <ArrowDown aria-hidden="true" className="size-3" />
-                          ) : (
-                            <ArrowUpDown aria-hidden="true" className="size-3 text-gray-300" />
-                          )}
+                          <SortIcon sorted={sorted} />
                         </button>
                       ) : (
                         flexRender(header.column.columnDef.header, header.getContext())

@@ -55,4 +55,19 @@ describe('Dropdown', () => {
     await user.click(screen.getByRole('option', { name: 'Red' }));
     expect(onChange).toHaveBeenCalledWith('red');
   });
+
+  it('shows a long menu\'s chosen option when closed and every option once opened', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 300 }, (_, index) => ({ value: `v${index}`, label: `Option ${index}` }));
+    function Long() {
+      const [value, setValue] = useState<string>('v250');
+      return <Dropdown label="Long" options={many} value={value} onChange={setValue} />;
+    }
+    render(<Long />);
+    expect(screen.getByRole('combobox', { name: 'Long' })).toHaveTextContent('Option 250');
+    await user.click(screen.getByRole('combobox', { name: 'Long' }));
+    expect(await screen.findAllByRole('option')).toHaveLength(300);
+    await user.click(screen.getByRole('option', { name: 'Option 7' }));
+    expect(screen.getByRole('combobox', { name: 'Long' })).toHaveTextContent('Option 7');
+  });
 });

@@ -13,4 +13,12 @@ describe('project docs', () => {
     expect(errors?.title).toBe('Errors');
     expect(await errors?.load()).toContain('OD_VALIDATION');
   });
+
+  it('bundles the catalog API reference, naming the search function and the summary route', async () => {
+    const catalog = projectDocBySlug('catalog');
+    expect(catalog?.title).toBe('Catalog API');
+    const text = await catalog?.load();
+    expect(text).toContain('rpc/search_configs');
+    expect(text).toContain('POST /api/catalog/summary');
+  });
 });

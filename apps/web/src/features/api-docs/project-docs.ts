@@ -29,6 +29,7 @@ export const PROJECT_DOCS = {
   security: doc('docs/security.md', 'security', 'Security', 'The threat model and how to report a vulnerability.'),
   errors: doc('docs/errors.md', 'errors', 'Errors', 'Every error code the API answers with, its status and when it happens.'),
   queryGrammar: doc('docs/query-grammar.md', 'query-grammar', 'Data API query grammar', 'What /api/db accepts: filters, embedding, ordering, paging and writes.'),
+  catalog: doc('docs/catalog.md', 'catalog', 'Catalog API', 'The catalog routes, views and functions the catalog pages read, and their addresses.'),
 } as const;
 
 function titleFromAdrFile(name: string): string {

@@ -16,8 +16,34 @@ export interface IncidentLinkProps {
  */
 const IncidentLinkContext = createContext<ComponentType<IncidentLinkProps> | null>(null);
 
-export function IncidentLinkProvider({ component, children }: { component: ComponentType<IncidentLinkProps>; children: ReactNode }) {
-  return <IncidentLinkContext value={component}>{children}</IncidentLinkContext>;
+export interface IncidentLinkDialogProps extends IncidentLinkProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/**
+ * The Link to Incident dialog alone, for an area that opens it from an action of its own (the config page's 'Link to
+ * incident', whose evidence is read from the lines selected when it opens).
+ */
+const IncidentLinkDialogContext = createContext<ComponentType<IncidentLinkDialogProps> | null>(null);
+
+export interface IncidentLinkProviderProps {
+  component: ComponentType<IncidentLinkProps>;
+  dialog?: ComponentType<IncidentLinkDialogProps>;
+  children: ReactNode;
+}
+
+export function IncidentLinkProvider({ component, dialog, children }: IncidentLinkProviderProps) {
+  return (
+    <IncidentLinkContext value={component}>
+      <IncidentLinkDialogContext value={dialog ?? null}>{children}</IncidentLinkDialogContext>
+    </IncidentLinkContext>
+  );
+}
+
+/** The dialog app/ filled in, or null when no area provides one. */
+export function useIncidentLinkDialog(): ComponentType<IncidentLinkDialogProps> | null {
+  return useContext(IncidentLinkDialogContext);
 }
 
 export function IncidentLinkSlot(props: IncidentLinkProps) {

@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { CATALOG_STALE_TIME_MS } from '@opsdeck/shared';
+import { silentDb } from '@/lib/api/db';
+import { configDetailKeys } from './keys';
+
+interface NamedRef {
+  id: string;
+  name: string;
+}
+
+/** A row of the `config_detail` view (spec 002 §3 config item with its content) and the page's badge counts. */
+export interface ConfigDetail {
+  id: string;
+  external_id: string[] | null;
+  type: string;
+  config_class: string;
+  name: string;
+  description: string | null;
+  status: string | null;
+  health: string | null;
+  ready: boolean | null;
+  parent_id: string | null;
+  tags: Record<string, string> | null;
+  labels: Record<string, string> | null;
+  /** Scraped facts, each usually {name, text, value, unit, links}. */
+  properties: unknown;
+  config: unknown;
+  format: string | null;
+  source: string | null;
+  cost_total_1d: number | null;
+  cost_total_7d: number | null;
+  cost_total_30d: number | null;
+  last_scraped_time: string | null;
+  delete_reason: string | null;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
+  changes: number;
+  analysis: number;
+  relationships: number;
+  playbook_runs: number;
+  checks: number;
+  scraper: NamedRef | null;
+  agent: NamedRef | null;
+}
+
+const CONFIG_DETAIL_SELECT = '*,scraper:scraper_id(id,name),agent:agent_id(id,name)';
+
+const configIdSchema = z.guid();
+
+/** Only a uuid can name a config item; anything else is not found without asking the server. */
+export function isConfigId(id: string | undefined): id is string {
+  return configIdSchema.safeParse(id).success;
+}
+
+/** The item with its content, or null when no item has this id. */
+export async function getConfigDetail(id: string, signal?: AbortSignal): Promise<ConfigDetail | null> {
+  const query = silentDb.from('config_detail').select(CONFIG_DETAIL_SELECT).eq('id', id).limit(1);
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ConfigDetail[], { merge: false }>();
+  return data[0] ?? null;
+}
+
+export function useConfigDetailQuery(id: string | undefined) {
+  const valid = isConfigId(id);
+  return useQuery({
+    queryKey: configDetailKeys.detail(valid ? id : ''),
+    queryFn: ({ signal }) => (valid ? getConfigDetail(id, signal) : Promise.resolve(null)),
+    enabled: valid,
+    staleTime: CATALOG_STALE_TIME_MS,
+  });
+}

@@ -1,0 +1,48 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DEFAULT_PAGE_SIZE } from '@opsdeck/shared';
+import { silentDb } from '@/lib/api/db';
+import { configDetailKeys } from './keys';
+
+/** Spec 002 §2.1 and §9 page a config's playbook runs 50 at a time, as the insights panels, unless the user picks another size. */
+export const PLAYBOOK_RUNS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
+/** The largest page the pagination offers, which is also the most rows the data API returns at once. */
+export const PLAYBOOK_RUNS_MAX_PAGE_SIZE = 1000;
+
+export interface ConfigPlaybookRun {
+  id: string;
+  status: string;
+  start_time: string | null;
+  end_time: string | null;
+  scheduled_time: string;
+  created_at: string;
+  created_by: string | null;
+  playbook: { id: string; name: string } | null;
+}
+
+export interface ConfigPlaybookRunPage {
+  rows: ConfigPlaybookRun[];
+  totalCount: number;
+}
+
+const PLAYBOOK_RUN_SELECT = 'id,status,start_time,end_time,scheduled_time,created_at,created_by,playbook:playbook_id(id,name)';
+
+/** One page of the item's runs, newest first (playbook_runs_created_at_idx serves the order). */
+export async function getConfigPlaybookRuns(configId: string, pageIndex: number, pageSize: number, signal?: AbortSignal): Promise<ConfigPlaybookRunPage> {
+  const from = pageIndex * pageSize;
+  const query = silentDb
+    .from('playbook_runs')
+    .select(PLAYBOOK_RUN_SELECT, { count: 'exact' })
+    .eq('config_id', configId)
+    .order('created_at', { ascending: false })
+    .range(from, from + pageSize - 1);
+  const { data, count } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ConfigPlaybookRun[], { merge: false }>();
+  return { rows: data, totalCount: count ?? data.length };
+}
+
+export function useConfigPlaybookRunsQuery(configId: string, pageIndex: number, pageSize: number) {
+  return useQuery({
+    queryKey: configDetailKeys.playbookRuns(configId, pageIndex, pageSize),
+    queryFn: ({ signal }) => getConfigPlaybookRuns(configId, pageIndex, pageSize, signal),
+    placeholderData: keepPreviousData,
+  });
+}

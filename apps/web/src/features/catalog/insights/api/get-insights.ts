@@ -1,0 +1,97 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { silentDb } from '@/lib/api/db';
+import { INSIGHTS_PAGE_SIZE, splitTristate, type InsightFilters, type InsightSort } from '../insight-params';
+import { catalogInsightsKeys } from './keys';
+
+/** A row of config_analysis_items (spec 002 §3 config analysis, with the item it is about). */
+export interface InsightRow {
+  id: string;
+  config_id: string;
+  analyzer: string;
+  analysis_type: string;
+  severity: string | null;
+  status: string;
+  summary: string | null;
+  message: string | null;
+  source: string | null;
+  first_observed: string;
+  last_observed: string;
+  config_name: string;
+  config_type: string;
+  config_class: string;
+  config_deleted_at: string | null;
+  analysis: unknown;
+}
+
+export interface InsightPage {
+  rows: InsightRow[];
+  totalCount: number;
+}
+
+export interface InsightListQuery extends InsightFilters {
+  /** Set on a config's own Insights tab. */
+  configId: string | null;
+  sortBy: InsightSort;
+  ascending: boolean;
+}
+
+const INSIGHT_SELECT =
+  'id,config_id,analyzer,analysis_type,severity,status,summary,message,source,first_observed,last_observed,' +
+  'config_name,config_type,config_class,config_deleted_at,analysis';
+
+/** PostgREST's `in` list, each value quoted so commas and parentheses inside a value stay part of it. */
+function inList(values: readonly string[]): string {
+  return `(${values.map((value) => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`).join(',')})`;
+}
+
+/**
+ * One page of insights, filtered, ordered and counted by the server. A component filter reads analysis_by_component
+ * (migration 0081), the same columns plus component_id, so it pages in the database like the rest.
+ */
+export async function getInsights(query: InsightListQuery, pageIndex: number, pageSize: number, signal?: AbortSignal): Promise<InsightPage> {
+  const view = query.component === '' ? 'config_analysis_items' : 'analysis_by_component';
+  // The page shows a failure in place of the table, so a toast would say it twice.
+  let request = silentDb.from(view).select(INSIGHT_SELECT, { count: 'exact' });
+  if (query.component !== '') request = request.eq('component_id', query.component);
+  if (query.configId !== null) request = request.eq('config_id', query.configId);
+  const columns = [
+    ['config_type', query.configType],
+    ['analysis_type', query.analysisType],
+    ['severity', query.severity.toLowerCase()],
+    ['analyzer', query.analyzer],
+    ['status', query.status],
+  ] as const;
+  for (const [column, value] of columns) {
+    const { include, exclude } = splitTristate(value);
+    if (include.length > 0) request = request.in(column, include);
+    if (exclude.length > 0) request = request.not(column, 'in', inList(exclude));
+  }
+  const from = pageIndex * pageSize;
+  // Ties break by id, so a page boundary never repeats or skips a row.
+  const ordered = request
+    .order(query.sortBy, { ascending: query.ascending })
+    .order('id', { ascending: true })
+    .range(from, from + pageSize - 1);
+  const { data, count } = await (signal ? ordered.abortSignal(signal) : ordered).throwOnError().overrideTypes<InsightRow[], { merge: false }>();
+  return { rows: data, totalCount: count ?? data.length };
+}
+
+/** The global list: one numbered page at a time. */
+export function useInsightsPageQuery(query: InsightListQuery, pageIndex: number, pageSize: number) {
+  return useQuery({
+    queryKey: catalogInsightsKeys.page(query, pageIndex, pageSize),
+    queryFn: ({ signal }) => getInsights(query, pageIndex, pageSize, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A config's panel: pages of 50 appended as the reader scrolls. */
+export function useInsightsInfiniteQuery(query: InsightListQuery) {
+  return useInfiniteQuery({
+    queryKey: catalogInsightsKeys.infinite(query),
+    queryFn: ({ pageParam, signal }) => getInsights(query, pageParam, INSIGHTS_PAGE_SIZE, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (pages.length * INSIGHTS_PAGE_SIZE < last.totalCount ? pages.length : undefined),
+    placeholderData: keepPreviousData,
+  });
+}

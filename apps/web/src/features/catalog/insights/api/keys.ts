@@ -1,0 +1,9 @@
+import type { InsightListQuery } from './get-insights';
+
+/** Under the catalog's root key, so refreshing the catalog refreshes the insights with it. */
+export const catalogInsightsKeys = {
+  all: ['catalog', 'insights'] as const,
+  page: (query: InsightListQuery, pageIndex: number, pageSize: number) => [...catalogInsightsKeys.all, 'page', query, pageIndex, pageSize] as const,
+  infinite: (query: InsightListQuery) => [...catalogInsightsKeys.all, 'infinite', query] as const,
+  options: (name: string) => [...catalogInsightsKeys.all, 'options', name] as const,
+};
