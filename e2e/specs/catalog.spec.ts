@@ -113,8 +113,10 @@ test.describe('catalog', () => {
       const neighbour = graph.locator('a:not([aria-current])').first();
       const target = await neighbour.getAttribute('href');
       expect(target).toMatch(/^\/catalog\/[0-9a-f-]{36}\/relationships/);
-      await neighbour.click();
-      await expect(page).toHaveURL(new RegExp(`${(target ?? '').split('?')[0] ?? ''}`));
+      // Followed from the keyboard: a pointer click could land while the graph still animates its fit.
+      await neighbour.focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(new RegExp(`${(target ?? '').split('?')[0] ?? ''}`), { timeout: 15_000 });
       await expect(graph.locator('a[aria-current="page"]')).toBeVisible();
 
       // The item's changes, the rollout's diff among them, in a panel that colours added and removed lines.
