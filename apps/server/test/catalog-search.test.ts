@@ -80,6 +80,15 @@ describe('search inside config items (rpc/search_configs)', () => {
     expect(ranks[2]).toBeLessThan(1);
   });
 
+  it('lists the item named exactly by the search first, then names starting with it, above names that hold it twice', async () => {
+    await server.pool.query(
+      `insert into config_items (type, config_class, name) values
+         ('CSTest::Pod', 'CSTest', 'cs-atlas-7f9c-atlas'), ('CSTest::Deployment', 'CSTest', 'CS-Atlas'),
+         ('CSTest::Service', 'CSTest', 'cs-atlas-svc'), ('CSTest::Pod', 'CSTest', 'api-cs-atlas-1')`,
+    );
+    expect(await names('cs-atlas')).toEqual(['CS-Atlas', 'cs-atlas-7f9c-atlas', 'cs-atlas-svc', 'api-cs-atlas-1']);
+  });
+
   it('matches hyphenated identifiers whole, by their parts and by a prefix of the last word', async () => {
     expect(await names('checkout-7f9c4d-x2k')).toEqual(['cs-web-2']);
     expect(await names('checkout-7f9c')).toEqual(['cs-web-2']);
