@@ -14,3 +14,4 @@ export * from './health';
 export * from './agents';
 export * from './connections';
 export * from './catalog';
+export * from './scrape-config';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
@@ -25,6 +25,8 @@ export interface Config {
   propertiesFile: string;
   /** Behind a TLS-terminating proxy, X-Forwarded-* decide the protocol (Secure cookies, absolute links). */
   trustProxy: boolean;
+  /** Folders that file and kubernetesFile scrapers may read, as real paths (OPSDECK_SCRAPE_ROOTS). */
+  scrapeRoots: string[];
 }
 
 const envSchema = z.object({
@@ -41,6 +43,7 @@ const envSchema = z.object({
   OPSDECK_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
   OPSDECK_PROPERTIES_FILE: z.string().optional(),
   OPSDECK_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  OPSDECK_SCRAPE_ROOTS: z.string().optional(),
 });
 
 /**
@@ -58,6 +61,18 @@ function resolveSecretKey(raw: string | undefined, dataDir: string): Buffer {
   if (existsSync(file)) restrictMode(file, PRIVATE_FILE_MODE);
   else writeFileSync(file, randomBytes(32).toString('hex'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+/**
+ * Real paths, so a root reached through a symlink compares equal to the paths a scraper's files resolve to; a folder
+ * that does not exist yet is kept as written and can be created later.
+ */
+function resolveScrapeRoots(raw: string | undefined, dataDir: string): string[] {
+  const listed = raw === undefined || raw.trim() === '' ? [path.join(dataDir, 'scrape')] : raw.split(':').filter((part) => part.trim() !== '');
+  return listed.map((root) => {
+    const absolute = path.resolve(root.trim());
+    return existsSync(absolute) ? realpathSync(absolute) : absolute;
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -82,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
     trustProxy: e.OPSDECK_TRUST_PROXY === 'true',
     propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
+    scrapeRoots: resolveScrapeRoots(e.OPSDECK_SCRAPE_ROOTS, dataDir),
     ...overrides,
   };
 }

@@ -52,6 +52,16 @@ export const errors = {
   connectionTestFailed: (message: string) => new AppError(400, 'OD_CONNECTION_TEST_FAILED', message),
   connectionTestUnsupported: () => new AppError(501, 'OD_CONNECTION_TEST_UNSUPPORTED', 'We currently do not support testing this connection type'),
   invalidCanarySpec: (details: string) => new AppError(400, 'OD_CANARY_SPEC', 'The canary spec is not valid', details),
+  invalidScraperSpec: (field: string, problem: string) =>
+    new AppError(400, 'OD_SCRAPER_SPEC', `The scraper spec is not valid: ${field} ${problem}`, field, 'Fix the field named in details and save again'),
+  scraperKind: (field: string, kind: string, runnable: readonly string[]) =>
+    new AppError(
+      400,
+      'OD_SCRAPER_KIND',
+      `This server does not run ${kind} scrapers; it runs ${runnable.join(', ')}`,
+      field,
+      `Remove the ${kind} sources, or run them with a Mission Control agent`,
+    ),
   invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
     new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
   agentNameReadOnly: () =>

@@ -8,4 +8,4 @@ export { connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedCo
 export { connectionOriginMessage, leavesConnectionOrigin, TARGET_FIELDS } from './connection-origin';
 export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
 export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
-export { namesOwnDatabase, ownDatabase } from './probes/own-database';
+export { namesOwnDatabase, OWN_DATABASE_MESSAGE, ownDatabase, refuseOwnDatabase, refuseOwnSocket } from './probes/own-database';

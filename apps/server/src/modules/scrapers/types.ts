@@ -1,0 +1,130 @@
+import type pg from 'pg';
+
+/**
+ * The contract between a scraper's sources, the ingest that stores what they found and the scheduler that runs them.
+ * A source never writes to the database: it returns what it saw, and the ingest compares that with what is stored.
+ */
+
+export type ItemHealth = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+
+/** An item is known inside its scraper by (type, externalId); the ingest maps that key to a config_items row. */
+export interface ItemKey {
+  type: string;
+  externalId: string;
+}
+
+export interface ScrapedItem extends ItemKey {
+  name: string;
+  /** Other identifiers of the same thing (e.g. a Kubernetes object's namespace/name besides its uid). */
+  aliases?: string[];
+  description?: string | null;
+  status?: string | null;
+  health?: ItemHealth | null;
+  ready?: boolean | null;
+  tags: Record<string, string>;
+  labels: Record<string, string>;
+  /** The content as scraped, stored in config_items.config. */
+  config: unknown;
+  /** How the web renders the content: json, yaml, xml or properties. */
+  format: string;
+  /** Where it came from, e.g. `file:///srv/a.yaml` or `kubernetes/prod`; shown on the detail page. */
+  source?: string | null;
+  /** The hard parent (config_items.parent_id), found among this run's items or the scraper's stored ones. */
+  parent?: ItemKey | null;
+  /** When the thing was created in its own system, if it says. */
+  createdAt?: string | null;
+}
+
+/** A soft link between two items of the same scraper (config_relationships, selector_id `scraper:<scraperId>`). */
+export interface ScrapedRelationship {
+  from: ItemKey;
+  to: ItemKey;
+  relation: string;
+}
+
+/** A change the source system itself reported (a Kubernetes event), stored as-is, not computed by diff. */
+export interface ScrapedChange {
+  item: ItemKey;
+  /** Unique per item; a change seen again is not stored twice. */
+  externalChangeId: string;
+  changeType: string;
+  severity: 'info' | 'warning' | 'low' | 'medium' | 'high' | 'blocker' | 'critical';
+  summary: string;
+  details?: Record<string, unknown>;
+  source: string;
+  createdAt: string;
+}
+
+export interface ScrapeError {
+  /** Which source and what in it, e.g. `file[0] /srv/bad.yaml` or `kubernetes[0] pods`. */
+  where: string;
+  message: string;
+}
+
+export interface ScrapeResult {
+  items: ScrapedItem[];
+  relationships: ScrapedRelationship[];
+  changes: ScrapedChange[];
+  errors: ScrapeError[];
+  /**
+   * True only when the source saw everything it is responsible for. Items missing from an incomplete result are
+   * never deleted: a source that failed half-way must not lose what is stored.
+   */
+  complete: boolean;
+}
+
+export interface SourceContext {
+  scraperId: string;
+  /** The console's pool: for connection lookups only, never for writing results. */
+  pool: pg.Pool;
+  /** Opens sealed secrets (`sealed:` values of the spec) and connection credentials. */
+  secretKey: Buffer;
+  /** Absolute, real paths under which file and kubernetesFile sources may read (OPSDECK_SCRAPE_ROOTS). */
+  roots: readonly string[];
+  /** The console's own database URL, which an sql source must refuse to query; null for the embedded database. */
+  ownDatabaseUrl: string | null;
+  /** Aborted when the run's timeout passes or the server stops. */
+  signal: AbortSignal;
+}
+
+/** One entry of a spec's source list (`file: [...]`, `http: [...]`, ...): kind is the key, index its position. */
+export interface SourceEntry {
+  kind: string;
+  index: number;
+  spec: Record<string, unknown>;
+}
+
+export type SourceRunner = (entry: SourceEntry, context: SourceContext) => Promise<ScrapeResult>;
+
+/** Per config type: what one run did to the stored items. */
+export interface TypeSummary {
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+}
+
+/** Stored in job_history.details.scrape_summary. */
+export interface ScrapeSummary {
+  types: Record<string, TypeSummary>;
+  changes: number;
+  insights: { opened: number; resolved: number };
+  errors: ScrapeError[];
+}
+
+/** Spec 001 §3 retention, durations already in milliseconds. */
+export interface Retention {
+  /** Per change type name (e.g. `diff`, `Pulled`): keep at most `count` per item, none older than `maxAgeMs`. */
+  changes: Array<{ name: string; maxAgeMs: number | null; count: number | null }>;
+  /** Per config type: drop items created, last updated or deleted longer ago than these. */
+  types: Array<{ name: string; createdAgeMs: number | null; updatedAgeMs: number | null; deletedAgeMs: number | null }>;
+}
+
+/** What the scheduler needs from a stored spec, after the save-time rules have passed. */
+export interface ParsedScraperSpec {
+  sources: SourceEntry[];
+  /** The spec's own schedule, or null to use the kind's default. */
+  schedule: string | null;
+  retention: Retention;
+  timeoutMs: number;
+}
