@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { fieldValue, ItemCollector, parseDocuments, splitDocument } from './extract';
+
+const origin = { where: 'file[0] /srv/a.yaml', source: 'file:///srv/a.yaml', format: 'yaml' };
+
+describe('extracting items from scraped documents', () => {
+  it('evaluates a $ expression against the item and keeps any other text as a literal', () => {
+    const item = { metadata: { name: 'web' } };
+    expect(fieldValue('$.metadata.name', item)).toBe('web');
+    expect(fieldValue('File::Config', item)).toBe('File::Config');
+    expect(fieldValue('$.missing', item)).toBeUndefined();
+  });
+
+  it('refuses a JSONPath filter script instead of running it', () => {
+    const collector = new ItemCollector({ id: '$[?(@.a==1)]', type: 'File::Config' });
+    collector.addPiece({ a: 1 }, origin);
+    const result = collector.result();
+    expect(result.items).toEqual([]);
+    expect(result.errors[0]?.message).toMatch(/cannot be evaluated/);
+  });
+
+  it('splits a document into the elements of the list items finds', () => {
+    const document = { servers: [{ id: 1 }, { id: 2 }] };
+    expect(splitDocument({ items: '$.servers' }, document)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(splitDocument({ items: '$.servers[*]' }, document)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(splitDocument({}, document)).toEqual([document]);
+  });
+
+  it('builds an item with id, type, name, labels, tags, health, status, format and source', () => {
+    const collector = new ItemCollector({
+      id: '$.id',
+      type: '$.kind',
+      name: '$.title',
+      labels: { team: '$.owner', tier: 'gold' },
+      tags: [{ name: 'env', jsonpath: '$.env' }],
+      health: '$.state',
+      status: '$.phase',
+      createFields: ['$.created'],
+    });
+    collector.addPiece({ id: 7, kind: 'Server::Linux', title: 'db-1', owner: 'ops', env: 'prod', state: 'Healthy', phase: 'Running', created: '2024-01-02T03:04:05Z' }, origin);
+    const { items, errors, complete } = collector.result();
+    expect(errors).toEqual([]);
+    expect(complete).toBe(true);
+    expect(items).toEqual([
+      expect.objectContaining({
+        externalId: '7',
+        type: 'Server::Linux',
+        name: 'db-1',
+        labels: { team: 'ops', tier: 'gold' },
+        tags: { env: 'prod' },
+        health: 'healthy',
+        status: 'Running',
+        format: 'yaml',
+        source: 'file:///srv/a.yaml',
+        createdAt: '2024-01-02T03:04:05.000Z',
+      }),
+    ]);
+  });
+
+  it('names an item without an id as an error entry and marks the result incomplete', () => {
+    const result = new ItemCollector({ id: '$.id', type: 'File::Config', items: '$[*]' });
+    result.addDocument([{ id: 'a' }, { other: 1 }], origin);
+    const { items, errors, complete } = result.result();
+    expect(items.map((item) => item.externalId)).toEqual(['a']);
+    expect(errors).toEqual([{ where: 'file[0] /srv/a.yaml item[1]', message: expect.stringMatching(/no id/) }]);
+    expect(complete).toBe(false);
+  });
+
+  it('refuses a type that is not Class::Subtype, and joins class with a bare type', () => {
+    const bad = new ItemCollector({ id: '$.id', type: 'Config' });
+    bad.addPiece({ id: 'a' }, origin);
+    expect(bad.result().errors[0]?.message).toMatch(/Class::Subtype/);
+    const joined = new ItemCollector({ id: '$.id', class: 'File', type: 'Config' });
+    joined.addPiece({ id: 'a' }, origin);
+    expect(joined.result().items[0]?.type).toBe('File::Config');
+  });
+
+  it('keeps the first of two items with the same type and id and reports the second', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'File::Config', name: '$.n' });
+    collector.addPiece({ id: 'a', n: 'first' }, origin);
+    collector.addPiece({ id: 'a', n: 'second' }, origin);
+    const result = collector.result();
+    expect(result.items.map((item) => item.name)).toEqual(['first']);
+    expect(result.errors[0]?.message).toMatch(/duplicate/);
+  });
+
+  it('leaves out an item whose deleteFields name a time, so the ingest deletes it', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'File::Config', deleteFields: ['$.deletedAt'] });
+    collector.addPiece({ id: 'a', deletedAt: '2024-05-01T00:00:00Z' }, origin);
+    collector.addPiece({ id: 'b' }, origin);
+    expect(collector.result().items.map((item) => item.externalId)).toEqual(['b']);
+  });
+
+  it('parses every YAML document of a stream, skipping empty ones, and reports a syntax error', () => {
+    expect(parseDocuments('a: 1\n---\n---\nb: 2\n', 'yaml')).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(() => parseDocuments('a: [1, 2\n', 'yaml')).toThrow(/not valid YAML/);
+    expect(() => parseDocuments('{"a":', 'json')).toThrow(/not valid JSON/);
+  });
+});

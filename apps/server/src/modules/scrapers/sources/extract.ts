@@ -1,0 +1,251 @@
+import { JSONPath } from 'jsonpath-plus';
+import { parseAllDocuments } from 'yaml';
+import type { ItemHealth, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
+import { isRecord } from './json-values';
+
+/** How the file, http and sql sources describe where a document came from. */
+export interface DocumentOrigin {
+  /** Names the source entry and the document in error entries, e.g. `file[0] /srv/a.yaml`. */
+  where: string;
+  /** ScrapedItem.source of every item of the document. */
+  source: string;
+  /** The document's own format (json or yaml), used unless the spec names one. */
+  format: string;
+}
+
+const TYPE_PATTERN = /^[A-Za-z0-9][\w.-]*::[A-Za-z0-9][\w.-]*$/;
+const HEALTH_VALUES = new Set<ItemHealth>(['healthy', 'unhealthy', 'warning', 'unknown']);
+
+export class ExtractError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExtractError';
+  }
+}
+
+export function isJsonPath(value: string): boolean {
+  return value.startsWith('$');
+}
+
+/** Every match of a JSONPath, with script expressions refused: a spec is data and never runs code on the server. */
+export function queryJsonPath(path: string, document: unknown): unknown[] {
+  let found: unknown;
+  try {
+    found = JSONPath({ path, json: document as object, eval: false, wrap: true });
+  } catch (error) {
+    throw new ExtractError(`JSONPath '${path}' cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return Array.isArray(found) ? (found as unknown[]) : [];
+}
+
+/** `$.a.b` style paths, which most specs use for id, type and name. */
+const PLAIN_PATH = /^\$((?:\.[A-Za-z_][\w-]*)+)$/;
+
+/**
+ * A plain dotted path is walked directly: a 100,000-item scrape evaluates several paths per item, and the general
+ * evaluator parses the path on each call. The answer is the same as its first match.
+ */
+function walkPlainPath(segments: readonly string[], item: unknown): unknown {
+  let current = item;
+  for (const segment of segments) {
+    if (!isRecord(current) || !Object.hasOwn(current, segment)) return undefined;
+    current = current[segment];
+  }
+  return current;
+}
+
+const plainPaths = new Map<string, readonly string[] | null>();
+
+function plainSegments(expression: string): readonly string[] | null {
+  let segments = plainPaths.get(expression);
+  if (segments === undefined) {
+    const match = PLAIN_PATH.exec(expression);
+    segments = match?.[1] === undefined ? null : match[1].slice(1).split('.');
+    if (plainPaths.size < 1000) plainPaths.set(expression, segments);
+  }
+  return segments;
+}
+
+/** A field's value for one item: the first JSONPath match when it starts with `$`, the text itself otherwise. */
+export function fieldValue(expression: unknown, item: unknown): unknown {
+  if (typeof expression !== 'string') return expression;
+  if (!isJsonPath(expression)) return expression;
+  const segments = plainSegments(expression);
+  return segments === null ? queryJsonPath(expression, item)[0] : walkPlainPath(segments, item);
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return null;
+}
+
+/**
+ * `labels` and `tags` as a map (`{team: $.owner}`) or as Mission Control's list (`[{name, value}]` or
+ * `[{name, jsonpath}]`); entries that find nothing are left out rather than stored empty.
+ */
+function namedValues(spec: unknown, item: unknown, field: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (spec === undefined || spec === null) return out;
+  if (Array.isArray(spec)) {
+    for (const entry of spec) {
+      if (!isRecord(entry) || typeof entry.name !== 'string') throw new ExtractError(`${field} entries need a name`);
+      const expression = typeof entry.jsonpath === 'string' ? entry.jsonpath : entry.value;
+      const value = text(fieldValue(expression, item));
+      if (value !== null) out[entry.name] = value;
+    }
+    return out;
+  }
+  if (!isRecord(spec)) throw new ExtractError(`${field} must be a map or a list of {name, value}`);
+  for (const [name, expression] of Object.entries(spec)) {
+    const value = text(fieldValue(expression, item));
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+function healthOf(value: unknown): ItemHealth | null {
+  const raw = text(value)?.toLowerCase();
+  if (raw === undefined) return null;
+  return HEALTH_VALUES.has(raw as ItemHealth) ? (raw as ItemHealth) : 'unknown';
+}
+
+function dateOf(value: unknown): string | null {
+  const raw = value instanceof Date ? value.toISOString() : text(value);
+  if (raw === null) return null;
+  const parsed = new Date(raw);
+  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+}
+
+function firstDate(expressions: unknown, item: unknown): string | null {
+  if (!Array.isArray(expressions)) return null;
+  for (const expression of expressions) {
+    const found = dateOf(fieldValue(expression, item));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** `type`, or `class` + `type` when the spec gives the class apart (Mission Control writes `class: File`). */
+function typeOf(spec: Record<string, unknown>, item: unknown): string {
+  const type = text(fieldValue(spec.type, item));
+  if (type === null) throw new ExtractError('no type: set type to a Class::Subtype or a JSONPath that finds one');
+  const className = text(fieldValue(spec.class, item));
+  const full = type.includes('::') || className === null ? type : `${className}::${type}`;
+  if (!TYPE_PATTERN.test(full)) throw new ExtractError(`type '${full}' is not of the form Class::Subtype`);
+  return full;
+}
+
+/** The pieces `items` cuts a document into; a path that finds one list means its elements. */
+export function splitDocument(spec: Record<string, unknown>, document: unknown): unknown[] {
+  if (typeof spec.items !== 'string' || spec.items === '') return [document];
+  if (!isJsonPath(spec.items)) throw new ExtractError(`items '${spec.items}' must be a JSONPath starting with $`);
+  const found = queryJsonPath(spec.items, document);
+  const [only] = found;
+  return found.length === 1 && Array.isArray(only) ? only : found;
+}
+
+/** One item from one piece of a document; throws an ExtractError that says what is missing. */
+export function toItem(spec: Record<string, unknown>, item: unknown, origin: DocumentOrigin): ScrapedItem | null {
+  const externalId = text(fieldValue(spec.id, item));
+  if (externalId === null) throw new ExtractError('no id: the id JSONPath finds nothing in this item');
+  // An item whose deleteFields name a time is gone in its own system: left out, the ingest soft-deletes it.
+  if (firstDate(spec.deleteFields, item) !== null) return null;
+  const name = text(fieldValue(spec.name, item)) ?? externalId;
+  const format = typeof spec.format === 'string' && spec.format !== '' ? spec.format : origin.format;
+  const scraped: ScrapedItem = {
+    type: typeOf(spec, item),
+    externalId,
+    name,
+    tags: namedValues(spec.tags, item, 'tags'),
+    labels: namedValues(spec.labels, item, 'labels'),
+    config: item,
+    format,
+    source: origin.source,
+  };
+  if (spec.health !== undefined) scraped.health = healthOf(fieldValue(spec.health, item));
+  if (spec.status !== undefined) scraped.status = text(fieldValue(spec.status, item));
+  if (spec.description !== undefined) scraped.description = text(fieldValue(spec.description, item));
+  const createdAt = firstDate(spec.createFields, item);
+  if (createdAt !== null) scraped.createdAt = createdAt;
+  return scraped;
+}
+
+/**
+ * Gathers one source entry's items and errors. Any error makes the result incomplete, so an item that could not be
+ * read this time is never taken for one that disappeared.
+ */
+export class ItemCollector {
+  private readonly items = new Map<string, ScrapedItem>();
+  private readonly errors: ScrapeError[] = [];
+
+  constructor(private readonly spec: Record<string, unknown>) {}
+
+  error(where: string, message: string): void {
+    this.errors.push({ where, message });
+  }
+
+  /** Splits a parsed document by `items` and adds each piece as an item, or an error entry naming the piece. */
+  addDocument(document: unknown, origin: DocumentOrigin): void {
+    let pieces: unknown[];
+    try {
+      pieces = splitDocument(this.spec, document);
+    } catch (error) {
+      this.error(origin.where, messageOf(error));
+      return;
+    }
+    pieces.forEach((piece, index) => {
+      const where = pieces.length === 1 ? origin.where : `${origin.where} item[${index}]`;
+      this.addPiece(piece, { ...origin, where });
+    });
+  }
+
+  addPiece(piece: unknown, origin: DocumentOrigin): void {
+    let item: ScrapedItem | null;
+    try {
+      item = toItem(this.spec, piece, origin);
+    } catch (error) {
+      this.error(origin.where, messageOf(error));
+      return;
+    }
+    if (item === null) return;
+    const key = `${item.type}\u0000${item.externalId}`;
+    if (this.items.has(key)) {
+      this.error(origin.where, `duplicate item ${item.type} '${item.externalId}': the first one found is kept`);
+      return;
+    }
+    this.items.set(key, item);
+  }
+
+  result(): ScrapeResult {
+    return { items: [...this.items.values()], relationships: [], changes: [], errors: this.errors, complete: this.errors.length === 0 };
+  }
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(messageOf).join('; ');
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  return String(error);
+}
+
+/**
+ * The documents of a JSON or YAML text: one for JSON, one per `---` section for YAML (empty sections skipped).
+ * Throws on the first syntax error, naming its line.
+ */
+export function parseDocuments(content: string, format: 'json' | 'yaml'): unknown[] {
+  if (format === 'json') {
+    try {
+      return [JSON.parse(content) as unknown];
+    } catch (error) {
+      throw new ExtractError(`not valid JSON: ${messageOf(error)}`);
+    }
+  }
+  const documents: unknown[] = [];
+  for (const document of parseAllDocuments(content)) {
+    const [problem] = document.errors;
+    if (problem !== undefined) throw new ExtractError(`not valid YAML: ${problem.message}`);
+    const value: unknown = document.toJS();
+    if (value !== null && value !== undefined) documents.push(value);
+  }
+  return documents;
+}

@@ -1,0 +1,126 @@
+import { connectionOriginMessage, leavesConnectionOrigin, resolveConnection, type ResolvedConnection } from '../../connections';
+import { decryptSpecSecrets, type SecretCollector } from '../../health';
+import type { SourceContext, SourceEntry, SourceRunner } from '../types';
+import { ExtractError, parseDocuments, type ItemCollector } from './extract';
+import { isRecord } from './json-values';
+import { secretScrubbingRunner } from './scrubbed-source';
+
+export const HTTP_TIMEOUT_MS = 30_000;
+export const MAX_HTTP_BYTES = 10 * 1024 * 1024;
+
+/** `headers` as Mission Control's `[{name, value}]` list or as a plain map; `valueFrom` references are not resolved here. */
+export function headersOf(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw === undefined || raw === null) return out;
+  const entries: Array<[string, unknown]> = Array.isArray(raw)
+    ? raw.map((entry: unknown) => {
+        if (!isRecord(entry) || typeof entry.name !== 'string') throw new ExtractError('headers entries need a name');
+        if (entry.valueFrom !== undefined && entry.value === undefined) {
+          throw new ExtractError(`header '${entry.name}': valueFrom is not resolved by this server; give the value (it is stored sealed)`);
+        }
+        return [entry.name, entry.value];
+      })
+    : isRecord(raw)
+      ? Object.entries(raw)
+      : [];
+  for (const [name, value] of entries) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new ExtractError(`header '${name}' has no value`);
+    out[name.toLowerCase()] = String(value);
+  }
+  return out;
+}
+
+function bodyOf(raw: unknown): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  return typeof raw === 'string' ? raw : JSON.stringify(raw);
+}
+
+function authorizationOf(connection: ResolvedConnection): string | null {
+  if (connection.username !== null && connection.username !== '') {
+    return `Basic ${Buffer.from(`${connection.username}:${connection.password ?? ''}`, 'utf8').toString('base64')}`;
+  }
+  if (connection.password !== null && connection.password !== '') return `Bearer ${connection.password}`;
+  return null;
+}
+
+/** Reads the body up to the cap; a larger answer is refused whole rather than parsed cut. */
+async function readBody(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_HTTP_BYTES) throw new Error(`the response is larger than ${MAX_HTTP_BYTES / 1024 / 1024} MB (${declared} bytes)`);
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_HTTP_BYTES) {
+      await response.body.cancel().catch(() => undefined);
+      throw new Error(`the response is larger than ${MAX_HTTP_BYTES / 1024 / 1024} MB`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function formatOf(response: Response): 'json' | 'yaml' {
+  return /yaml/i.test(response.headers.get('content-type') ?? '') ? 'yaml' : 'json';
+}
+
+interface Request {
+  url: string;
+  init: RequestInit;
+}
+
+async function buildRequest(spec: Record<string, unknown>, context: SourceContext, secrets: SecretCollector): Promise<Request> {
+  const headers = headersOf(spec.headers);
+  let url = typeof spec.url === 'string' && spec.url !== '' ? spec.url : null;
+  if (typeof spec.connection === 'string' && spec.connection !== '') {
+    const connection = await resolveConnection(context.pool, context.secretKey, spec.connection);
+    secrets.addConnection(connection);
+    // The connection's credentials go to its own origin only; a url elsewhere is refused rather than sent bare.
+    if (url !== null && leavesConnectionOrigin(connection.url, url)) throw new Error(connectionOriginMessage('url'));
+    url ??= connection.url;
+    const authorization = authorizationOf(connection);
+    if (authorization !== null && headers.authorization === undefined) headers.authorization = authorization;
+  }
+  if (url === null) throw new Error('no URL: set url or connection');
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported URL scheme '${parsed.protocol}' (http or https expected)`);
+  // fetch refuses a URL with credentials in it; they become the Basic auth header they stand for.
+  if (parsed.username !== '' || parsed.password !== '') {
+    const user = decodeURIComponent(parsed.username);
+    const password = decodeURIComponent(parsed.password);
+    secrets.addCredentials(user, password);
+    headers.authorization ??= `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+    parsed.username = '';
+    parsed.password = '';
+  }
+  const method = typeof spec.method === 'string' && spec.method !== '' ? spec.method.toUpperCase() : 'GET';
+  const body = bodyOf(spec.body);
+  return { url: parsed.toString(), init: { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) } };
+}
+
+async function scrape(entry: SourceEntry, context: SourceContext, secrets: SecretCollector, collector: ItemCollector): Promise<void> {
+  const opened = decryptSpecSecrets(context.secretKey, entry.spec);
+  secrets.addOpenedSpec(entry.spec, opened);
+  const request = await buildRequest(opened, context, secrets);
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);
+  const response = await fetch(request.url, { ...request.init, signal });
+  const where = `http[${entry.index}] ${request.url}`;
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    collector.error(where, `HTTP ${response.status}: redirects are not followed (Location: ${response.headers.get('location') ?? 'none'})`);
+    return;
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    collector.error(where, `HTTP ${response.status} ${response.statusText}`.trim());
+    return;
+  }
+  const format = formatOf(response);
+  const documents = parseDocuments(await readBody(response), format);
+  const origin = { where, source: request.url, format };
+  documents.forEach((document, index) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${index}]` }));
+}
+
+/** Fetches one URL (or a connection's) and turns the JSON or YAML answer into items. */
+export const runHttpSource: SourceRunner = secretScrubbingRunner('http', scrape);

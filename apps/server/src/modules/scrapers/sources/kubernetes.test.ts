@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { kubeConfigFromText, KubernetesSourceError, RESOURCES } from './kubernetes';
+
+function text(cluster: Record<string, unknown>, user: Record<string, unknown>): string {
+  return JSON.stringify({
+    clusters: [{ name: 'c', cluster: { server: 'https://kube.example:6443', ...cluster } }],
+    users: [{ name: 'u', user }],
+    contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+    'current-context': 'x',
+  });
+}
+
+describe('kubeConfigFromText', () => {
+  it('keeps the server, inline certificate data and token of the current context', () => {
+    const config = kubeConfigFromText(text({ 'certificate-authority-data': 'Q0E=' }, { token: 'abc', 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZ' }));
+    expect(config.getCurrentCluster()).toMatchObject({ server: 'https://kube.example:6443', caData: 'Q0E=', skipTLSVerify: false });
+    expect(config.getCurrentUser()).toMatchObject({ token: 'abc', certData: 'Q0VSVA==', keyData: 'S0VZ' });
+  });
+
+  it('refuses users that run a program or read a file on the server', () => {
+    const attacks = [
+      { exec: { command: 'sh', args: ['-c', 'id'] } },
+      { 'auth-provider': { name: 'oidc' } },
+      { 'client-certificate': '/etc/ssl/private/cert.pem' },
+      { 'client-key': '/etc/ssl/private/key.pem' },
+      { tokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token' },
+      { 'token-file': '/etc/shadow' },
+    ];
+    for (const user of attacks) {
+      expect(() => kubeConfigFromText(text({}, user))).toThrow(KubernetesSourceError);
+      expect(() => kubeConfigFromText(text({}, user))).toThrow(/refused/);
+    }
+  });
+
+  it('refuses a certificate authority given as a file path', () => {
+    expect(() => kubeConfigFromText(text({ 'certificate-authority': '/etc/kubernetes/ca.crt' }, { token: 't' }))).toThrow(/certificate-authority-data/);
+  });
+
+  it('refuses a plain HTTP server unless TLS checks are explicitly off', () => {
+    expect(() => kubeConfigFromText(text({ server: 'http://kube.example' }, { token: 't' }))).toThrow(/plain HTTP/);
+    expect(kubeConfigFromText(text({ server: 'http://kube.example', 'insecure-skip-tls-verify': true }, { token: 't' })).getCurrentCluster()?.server).toBe('http://kube.example');
+  });
+
+  it('names what is wrong with text that is no usable kubeconfig', () => {
+    expect(() => kubeConfigFromText('clusters: [')).toThrow(/not valid YAML/);
+    expect(() => kubeConfigFromText('{}')).toThrow(/no usable context/);
+  });
+});
+
+describe('RESOURCES', () => {
+  it('lists the thirteen kinds of the issue and never secrets', () => {
+    expect(RESOURCES.map((resource) => resource.plural).sort()).toEqual(
+      ['configmaps', 'cronjobs', 'daemonsets', 'deployments', 'ingresses', 'jobs', 'namespaces', 'nodes', 'persistentvolumeclaims', 'pods', 'replicasets', 'services', 'statefulsets'].sort(),
+    );
+  });
+});

@@ -1,0 +1,579 @@
+import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig, NetworkingV1Api, type Cluster, type ConfigurationOptions, Observable, type User } from '@kubernetes/client-node';
+import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
+import { parse as parseYaml } from 'yaml';
+import { isSecretEnvelope, openSecret } from '../../health';
+import { resolveConnection } from '../../connections';
+import type { ItemKey, ScrapeError, ScrapedChange, ScrapedItem, ScrapeResult, SourceContext, SourceEntry, SourceRunner } from '../types';
+import { record, stringMap, strings, text, type Json } from './json-values';
+import { kubernetesHealth } from './kubernetes-health';
+import { CLUSTER_TYPE, clusterKey, kubernetesType, parentOf, relationshipsOf, type KubernetesObject } from './kubernetes-relations';
+
+/** A page as every typed list call returns it; items are the client's model objects until serialized back. */
+interface ListPage {
+  items: object[];
+  metadata?: { _continue?: string };
+}
+
+interface PageQuery {
+  limit: number;
+  _continue?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+interface Clients {
+  core: CoreV1Api;
+  apps: AppsV1Api;
+  batch: BatchV1Api;
+  networking: NetworkingV1Api;
+}
+
+interface Resource {
+  kind: string;
+  plural: string;
+  apiVersion: string;
+  namespaced: boolean;
+  /** The client's model name, used to turn its objects back into the API's JSON. */
+  model: string;
+  list(clients: Clients, namespace: string | null, query: PageQuery, options: ConfigurationOptions): Promise<ListPage>;
+}
+
+export const PAGE_SIZE = 500;
+
+/** One list call may take this long; a stalled API server must not hold the run until its own timeout. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Every kind this source lists. Secrets are deliberately absent: their content must never be stored. */
+export const RESOURCES: readonly Resource[] = [
+  { kind: 'Namespace', plural: 'namespaces', apiVersion: 'v1', namespaced: false, model: 'V1Namespace', list: (c, _n, q, o) => c.core.listNamespace(q, o) },
+  { kind: 'Node', plural: 'nodes', apiVersion: 'v1', namespaced: false, model: 'V1Node', list: (c, _n, q, o) => c.core.listNode(q, o) },
+  {
+    kind: 'Deployment',
+    plural: 'deployments',
+    apiVersion: 'apps/v1',
+    namespaced: true,
+    model: 'V1Deployment',
+    list: (c, n, q, o) => (n === null ? c.apps.listDeploymentForAllNamespaces(q, o) : c.apps.listNamespacedDeployment({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'ReplicaSet',
+    plural: 'replicasets',
+    apiVersion: 'apps/v1',
+    namespaced: true,
+    model: 'V1ReplicaSet',
+    list: (c, n, q, o) => (n === null ? c.apps.listReplicaSetForAllNamespaces(q, o) : c.apps.listNamespacedReplicaSet({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    apiVersion: 'apps/v1',
+    namespaced: true,
+    model: 'V1StatefulSet',
+    list: (c, n, q, o) => (n === null ? c.apps.listStatefulSetForAllNamespaces(q, o) : c.apps.listNamespacedStatefulSet({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    apiVersion: 'apps/v1',
+    namespaced: true,
+    model: 'V1DaemonSet',
+    list: (c, n, q, o) => (n === null ? c.apps.listDaemonSetForAllNamespaces(q, o) : c.apps.listNamespacedDaemonSet({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'Pod',
+    plural: 'pods',
+    apiVersion: 'v1',
+    namespaced: true,
+    model: 'V1Pod',
+    list: (c, n, q, o) => (n === null ? c.core.listPodForAllNamespaces(q, o) : c.core.listNamespacedPod({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'Service',
+    plural: 'services',
+    apiVersion: 'v1',
+    namespaced: true,
+    model: 'V1Service',
+    list: (c, n, q, o) => (n === null ? c.core.listServiceForAllNamespaces(q, o) : c.core.listNamespacedService({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'Ingress',
+    plural: 'ingresses',
+    apiVersion: 'networking.k8s.io/v1',
+    namespaced: true,
+    model: 'V1Ingress',
+    list: (c, n, q, o) => (n === null ? c.networking.listIngressForAllNamespaces(q, o) : c.networking.listNamespacedIngress({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    apiVersion: 'v1',
+    namespaced: true,
+    model: 'V1ConfigMap',
+    list: (c, n, q, o) => (n === null ? c.core.listConfigMapForAllNamespaces(q, o) : c.core.listNamespacedConfigMap({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'Job',
+    plural: 'jobs',
+    apiVersion: 'batch/v1',
+    namespaced: true,
+    model: 'V1Job',
+    list: (c, n, q, o) => (n === null ? c.batch.listJobForAllNamespaces(q, o) : c.batch.listNamespacedJob({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'CronJob',
+    plural: 'cronjobs',
+    apiVersion: 'batch/v1',
+    namespaced: true,
+    model: 'V1CronJob',
+    list: (c, n, q, o) => (n === null ? c.batch.listCronJobForAllNamespaces(q, o) : c.batch.listNamespacedCronJob({ ...q, namespace: n }, o)),
+  },
+  {
+    kind: 'PersistentVolumeClaim',
+    plural: 'persistentvolumeclaims',
+    apiVersion: 'v1',
+    namespaced: true,
+    model: 'V1PersistentVolumeClaim',
+    list: (c, n, q, o) =>
+      n === null ? c.core.listPersistentVolumeClaimForAllNamespaces(q, o) : c.core.listNamespacedPersistentVolumeClaim({ ...q, namespace: n }, o),
+  },
+];
+
+const EVENTS: Resource = {
+  kind: 'Event',
+  plural: 'events',
+  apiVersion: 'v1',
+  namespaced: true,
+  model: 'CoreV1Event',
+  list: (c, n, q, o) => (n === null ? c.core.listEventForAllNamespaces(q, o) : c.core.listNamespacedEvent({ ...q, namespace: n }, o)),
+};
+
+/** A problem with the source's own settings or credentials: reported once, and nothing is listed. */
+export class KubernetesSourceError extends Error {}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = record((error as Error & { cause?: unknown }).cause);
+    const detail = text(cause.code) ?? text(cause.message);
+    return detail === undefined ? error.message : `${error.message} (${detail})`;
+  }
+  return String(error);
+}
+
+/**
+ * Fields of a kubeconfig that make the client run a program (exec, auth-provider) or read a file (paths to
+ * certificates, keys and tokens). Any of them would act with the server's own rights, so such a kubeconfig is refused.
+ */
+const USER_FORBIDDEN = ['exec', 'auth-provider', 'client-certificate', 'client-key', 'tokenFile', 'token-file'];
+const CLUSTER_FORBIDDEN = ['certificate-authority'];
+
+function named(list: unknown, field: string): Array<{ name: string; value: Json }> {
+  return (Array.isArray(list) ? list : []).map(record).flatMap((entry) => {
+    const name = text(entry.name);
+    return name === undefined ? [] : [{ name, value: record(entry[field]) }];
+  });
+}
+
+/** Builds a client configuration from kubeconfig text, keeping only the inline fields a kubeconfig can carry. */
+export function kubeConfigFromText(content: string): KubeConfig {
+  let document: Json;
+  try {
+    document = record(parseYaml(content));
+  } catch {
+    // The parser quotes the offending line, which may hold a token: the message names the problem only.
+    throw new KubernetesSourceError('kubeconfig is not valid YAML');
+  }
+  const clusters = named(document.clusters, 'cluster');
+  const users = named(document.users, 'user');
+  const contexts = named(document.contexts, 'context');
+  for (const user of users) {
+    const found = USER_FORBIDDEN.find((field) => field in user.value);
+    if (found !== undefined) {
+      throw new KubernetesSourceError(`kubeconfig user '${user.name}' uses '${found}', which would run a program or read a file on the server: refused`);
+    }
+  }
+  for (const cluster of clusters) {
+    const found = CLUSTER_FORBIDDEN.find((field) => field in cluster.value);
+    if (found !== undefined) {
+      throw new KubernetesSourceError(`kubeconfig cluster '${cluster.name}' uses '${found}', a file on the server: give certificate-authority-data instead`);
+    }
+  }
+  const contextName = text(document['current-context']) ?? contexts[0]?.name;
+  const context = contexts.find((entry) => entry.name === contextName);
+  if (context === undefined) throw new KubernetesSourceError('kubeconfig has no usable context');
+  const clusterName = text(context.value.cluster);
+  const userName = text(context.value.user);
+  const cluster = clusters.find((entry) => entry.name === clusterName);
+  if (cluster === undefined) throw new KubernetesSourceError(`kubeconfig context '${context.name}' names no known cluster`);
+  const server = text(cluster.value.server);
+  if (server === undefined) throw new KubernetesSourceError(`kubeconfig cluster '${cluster.name}' has no server`);
+  const skipTLSVerify = cluster.value['insecure-skip-tls-verify'] === true;
+  refusePlainHttp(server, skipTLSVerify);
+  const user = users.find((entry) => entry.name === userName)?.value ?? {};
+  const safeCluster: Cluster = {
+    name: cluster.name,
+    server,
+    skipTLSVerify,
+    ...optional('caData', text(cluster.value['certificate-authority-data'])),
+    ...optional('tlsServerName', text(cluster.value['tls-server-name'])),
+  };
+  const safeUser: User = {
+    name: userName ?? 'user',
+    ...optional('token', text(user.token)),
+    ...optional('certData', text(user['client-certificate-data'])),
+    ...optional('keyData', text(user['client-key-data'])),
+    ...optional('username', text(user.username)),
+    ...optional('password', text(user.password)),
+  };
+  const config = new KubeConfig();
+  config.loadFromOptions({
+    clusters: [safeCluster],
+    users: [safeUser],
+    contexts: [{ name: context.name, cluster: safeCluster.name, user: safeUser.name }],
+    currentContext: context.name,
+  });
+  return config;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/**
+ * A plain http:// server sends the token unencrypted; the client refuses it unless TLS checks are off, so the same
+ * rule is stated here with a message that says what to change.
+ */
+function refusePlainHttp(server: string, insecure: boolean): void {
+  if (/^http:\/\//i.test(server) && !insecure) {
+    throw new KubernetesSourceError(`${server} is plain HTTP: use https, or allow it explicitly with insecure TLS (insecure-skip-tls-verify)`);
+  }
+}
+
+function kubeConfigFromServer(server: string, token: string | null, insecure: boolean): KubeConfig {
+  refusePlainHttp(server, insecure);
+  const config = new KubeConfig();
+  config.loadFromOptions({
+    clusters: [{ name: 'cluster', server, skipTLSVerify: insecure }],
+    users: [{ name: 'user', ...(token === null ? {} : { token }) }],
+    contexts: [{ name: 'context', cluster: 'cluster', user: 'user' }],
+    currentContext: 'context',
+  });
+  return config;
+}
+
+/** The connection reference of a spec: `kubeconfig: connection://…`, `kubeconfig: {connection}` or `connection`. */
+function connectionReference(spec: Json): string | undefined {
+  const kubeconfig = spec.kubeconfig;
+  if (typeof kubeconfig === 'string' && kubeconfig.startsWith('connection://')) return kubeconfig;
+  return text(record(kubeconfig).connection) ?? text(spec.connection);
+}
+
+async function kubeConfigOf(spec: Json, context: SourceContext): Promise<KubeConfig> {
+  const reference = connectionReference(spec);
+  if (reference !== undefined) {
+    let connection;
+    try {
+      connection = await resolveConnection(context.pool, context.secretKey, reference);
+    } catch (error) {
+      throw new KubernetesSourceError(messageOf(error));
+    }
+    if (connection.type !== 'kubernetes') throw new KubernetesSourceError(`connection '${reference}' is of type ${connection.type}, not kubernetes`);
+    if (connection.certificate !== null && connection.certificate.trim() !== '') return kubeConfigFromText(connection.certificate);
+    if (connection.url !== null && connection.url !== '') return kubeConfigFromServer(connection.url, connection.password, connection.insecureTls);
+    throw new KubernetesSourceError(`connection '${reference}' has neither a kubeconfig nor a URL`);
+  }
+  const kubeconfig = record(spec.kubeconfig);
+  if ('valueFrom' in kubeconfig) {
+    throw new KubernetesSourceError('kubeconfig.valueFrom is not read by this server: store the kubeconfig in a kubernetes connection');
+  }
+  const inline = kubeconfig.value;
+  if (isSecretEnvelope(inline)) return kubeConfigFromText(openSecret(context.secretKey, inline));
+  if (typeof inline === 'string' && inline !== '') return kubeConfigFromText(inline);
+  if (typeof spec.kubeconfig === 'string' && spec.kubeconfig !== '') {
+    throw new KubernetesSourceError('kubeconfig must be a connection (connection://namespace/name), not a path: the server reads no kubeconfig files');
+  }
+  if (text(process.env.KUBERNETES_SERVICE_HOST) === undefined) {
+    throw new KubernetesSourceError('no kubeconfig: name a kubernetes connection (kubeconfig: connection://namespace/name) or run the server in a cluster');
+  }
+  const config = new KubeConfig();
+  config.loadFromCluster();
+  return config;
+}
+
+function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
+}
+
+interface Exclusions {
+  names: RegExp[];
+  namespaces: RegExp[];
+  kinds: Set<string>;
+  labels: Record<string, RegExp>;
+}
+
+function exclusionsOf(spec: Json): Exclusions {
+  const raw = record(spec.exclusions);
+  return {
+    names: strings(raw.name).map(globToRegExp),
+    namespaces: strings(raw.namespace).map(globToRegExp),
+    kinds: new Set(strings(raw.kind).map((kind) => kind.toLowerCase())),
+    labels: Object.fromEntries(Object.entries(stringMap(raw.labels)).map(([label, value]) => [label, globToRegExp(value)])),
+  };
+}
+
+function isExcluded(object: KubernetesObject, exclusions: Exclusions): boolean {
+  if (exclusions.kinds.has(object.kind.toLowerCase())) return true;
+  if (exclusions.names.some((pattern) => pattern.test(object.name))) return true;
+  const namespace = object.kind === 'Namespace' ? object.name : object.namespace;
+  if (namespace !== null && exclusions.namespaces.some((pattern) => pattern.test(namespace))) return true;
+  const labels = stringMap(record(object.body.metadata).labels);
+  return Object.entries(exclusions.labels).some(([label, pattern]) => labels[label] !== undefined && pattern.test(labels[label]));
+}
+
+/**
+ * The API cannot be reached, refuses the credentials, or the run was stopped: no later list can do better, so the
+ * run ends with this one message instead of one per kind.
+ */
+class StopListing extends Error {}
+
+const STOPPED = 'the run was stopped (timeout or shutdown) before every kind was listed';
+
+function httpFailure(error: unknown): { code: number; message: string } | null {
+  const failure = record(error);
+  if (typeof failure.code !== 'number') return null;
+  let body = failure.body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body) as unknown;
+    } catch {
+      body = { message: body };
+    }
+  }
+  const message = text(record(body).message) ?? text(record(body).reason);
+  return { code: failure.code, message: `HTTP ${failure.code}${message === undefined ? '' : `: ${message}`}` };
+}
+
+/** Ties each request to the run's signal, so a stopped run stops waiting for the API server. */
+function withSignal(signal: AbortSignal): ConfigurationOptions {
+  return {
+    middleware: [
+      {
+        pre: (request) => {
+          request.setSignal(AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]));
+          return new Observable(Promise.resolve(request));
+        },
+        post: (response) => new Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  };
+}
+
+async function listAll(
+  resource: Resource,
+  clients: Clients,
+  namespace: string | null,
+  selectors: Omit<PageQuery, 'limit'>,
+  signal: AbortSignal,
+  server: string,
+): Promise<Json[]> {
+  const objects: Json[] = [];
+  let token: string | undefined;
+  do {
+    if (signal.aborted) throw new StopListing(STOPPED);
+    let page: ListPage;
+    try {
+      page = await resource.list(clients, namespace, { limit: PAGE_SIZE, ...selectors, ...(token === undefined ? {} : { _continue: token }) }, withSignal(signal));
+    } catch (error) {
+      if (signal.aborted) throw new StopListing(STOPPED);
+      const http = httpFailure(error);
+      if (http === null) throw new StopListing(`cannot reach the Kubernetes API at ${server}: ${messageOf(error)}`);
+      if (http.code === 401) throw new StopListing(`the Kubernetes API at ${server} refused the credentials (${http.message})`);
+      throw new Error(http.message);
+    }
+    for (const item of page.items) {
+      // The serializer leaves every absent field as undefined; the JSON round trip drops them as the API's own JSON would.
+      const body = record(JSON.parse(JSON.stringify(ObjectSerializer.serialize(item, resource.model, ''))));
+      objects.push({ apiVersion: resource.apiVersion, kind: resource.kind, ...body });
+    }
+    token = text(page.metadata?._continue);
+  } while (token !== undefined);
+  return objects;
+}
+
+/** The object as stored: without the fields that move on every write, so an untouched object compares equal. */
+function storedConfig(body: Json): Json {
+  const metadata = { ...record(body.metadata) };
+  delete metadata.managedFields;
+  delete metadata.resourceVersion;
+  delete metadata.generation;
+  return { ...body, metadata };
+}
+
+function toObject(kind: string, body: Json): KubernetesObject | null {
+  const metadata = record(body.metadata);
+  const uid = text(metadata.uid);
+  const name = text(metadata.name);
+  if (uid === undefined || name === undefined) return null;
+  return { kind, uid, name, namespace: text(metadata.namespace) ?? null, body };
+}
+
+function toItem(object: KubernetesObject, clusterName: string, source: string, namespaceUids: ReadonlyMap<string, string>): ScrapedItem {
+  const metadata = record(object.body.metadata);
+  const health = kubernetesHealth(object.kind, object.body);
+  return {
+    type: kubernetesType(object.kind),
+    externalId: object.uid,
+    name: object.name,
+    aliases: [`${object.kind}/${object.namespace ?? ''}/${object.name}`],
+    health: health.health,
+    status: health.status,
+    ready: health.ready,
+    tags: { cluster: clusterName, ...(object.namespace === null ? {} : { namespace: object.namespace }) },
+    labels: stringMap(metadata.labels),
+    config: storedConfig(object.body),
+    format: 'yaml',
+    source,
+    parent: parentOf(object, namespaceUids, clusterName),
+    createdAt: text(metadata.creationTimestamp) ?? null,
+  };
+}
+
+interface EventRules {
+  reasons: RegExp[];
+  names: RegExp[];
+  namespaces: RegExp[];
+  errorWords: string[];
+  warnWords: string[];
+}
+
+function eventRulesOf(spec: Json): EventRules {
+  const event = record(spec.event);
+  const exclusions = event.exclusions;
+  const keywords = record(event.severityKeywords);
+  const byField = record(exclusions);
+  return {
+    reasons: (Array.isArray(exclusions) ? strings(exclusions) : strings(byField.reason)).map(globToRegExp),
+    names: strings(byField.name).map(globToRegExp),
+    namespaces: strings(byField.namespace).map(globToRegExp),
+    errorWords: strings(keywords.error).map((word) => word.toLowerCase()),
+    warnWords: strings(keywords.warn).map((word) => word.toLowerCase()),
+  };
+}
+
+function severityOf(type: string | undefined, message: string, rules: EventRules): ScrapedChange['severity'] {
+  const lower = message.toLowerCase();
+  if (rules.errorWords.some((word) => lower.includes(word))) return 'high';
+  if (type === 'Warning' || rules.warnWords.some((word) => lower.includes(word))) return 'warning';
+  return 'info';
+}
+
+function toChange(event: Json, known: ReadonlyMap<string, ItemKey>, rules: EventRules, source: string): ScrapedChange | null {
+  const involved = record(event.involvedObject);
+  const item = known.get(text(involved.uid) ?? '');
+  const uid = text(record(event.metadata).uid);
+  const reason = text(event.reason);
+  if (item === undefined || uid === undefined || reason === undefined) return null;
+  if (rules.reasons.some((pattern) => pattern.test(reason))) return null;
+  const name = text(involved.name) ?? '';
+  const namespace = text(involved.namespace) ?? '';
+  if (rules.names.some((pattern) => pattern.test(name)) || rules.namespaces.some((pattern) => pattern.test(namespace))) return null;
+  const createdAt = text(event.lastTimestamp) ?? text(event.eventTime) ?? text(event.firstTimestamp) ?? text(record(event.metadata).creationTimestamp);
+  if (createdAt === undefined) return null;
+  const message = text(event.message) ?? reason;
+  const count = typeof event.count === 'number' ? event.count : 1;
+  const origin = record(event.source);
+  return {
+    item,
+    externalChangeId: `${uid}/${count}`,
+    changeType: reason,
+    severity: severityOf(text(event.type), message, rules),
+    summary: message,
+    details: { count, ...(text(origin.component) === undefined ? {} : { component: text(origin.component) }), ...(text(origin.host) === undefined ? {} : { host: text(origin.host) }) },
+    source,
+    createdAt,
+  };
+}
+
+function failed(errors: ScrapeError[]): ScrapeResult {
+  return { items: [], relationships: [], changes: [], errors, complete: false };
+}
+
+/** Lists the cluster's objects of RESOURCES through the Kubernetes API and its events as changes. */
+export const runKubernetesSource: SourceRunner = async (entry: SourceEntry, context: SourceContext) => {
+  const label = `kubernetes[${entry.index}]`;
+  const spec = entry.spec;
+  const clusterName = text(spec.clusterName);
+  if (clusterName === undefined) return failed([{ where: label, message: 'clusterName is required' }]);
+  let config: KubeConfig;
+  try {
+    config = await kubeConfigOf(spec, context);
+  } catch (error) {
+    return failed([{ where: label, message: messageOf(error) }]);
+  }
+  const clients: Clients = {
+    core: config.makeApiClient(CoreV1Api),
+    apps: config.makeApiClient(AppsV1Api),
+    batch: config.makeApiClient(BatchV1Api),
+    networking: config.makeApiClient(NetworkingV1Api),
+  };
+  const server = config.getCurrentCluster()?.server ?? 'the configured server';
+  const namespace = text(spec.namespace) ?? null;
+  const selectors = {
+    ...optional('labelSelector', text(spec.selector)),
+    ...optional('fieldSelector', text(spec.fieldSelector)),
+  };
+  const exclusions = exclusionsOf(spec);
+  const source = `kubernetes/${clusterName}`;
+  const errors: ScrapeError[] = [];
+  const objects: KubernetesObject[] = [];
+
+  for (const resource of RESOURCES) {
+    let bodies: Json[];
+    try {
+      bodies = await listAll(resource, clients, resource.namespaced ? namespace : null, selectors, context.signal, server);
+    } catch (error) {
+      if (error instanceof StopListing) return failed([{ where: label, message: error.message }]);
+      errors.push({ where: `${label} ${resource.plural}`, message: messageOf(error) });
+      continue;
+    }
+    for (const body of bodies) {
+      const object = toObject(resource.kind, body);
+      if (object === null) continue;
+      if (resource.kind === 'Namespace' && namespace !== null && object.name !== namespace) continue;
+      if (!isExcluded(object, exclusions)) objects.push(object);
+    }
+  }
+
+  const namespaceUids = new Map(objects.filter((object) => object.kind === 'Namespace').map((object) => [object.name, object.uid]));
+  const cluster: ScrapedItem = {
+    ...clusterKey(clusterName),
+    name: clusterName,
+    health: 'healthy',
+    status: 'Reachable',
+    ready: true,
+    tags: { cluster: clusterName },
+    labels: {},
+    config: { kind: 'Cluster', name: clusterName },
+    format: 'yaml',
+    source,
+    parent: null,
+  };
+  const items = [cluster, ...objects.map((object) => toItem(object, clusterName, source, namespaceUids))];
+
+  const known = new Map<string, ItemKey>(items.filter((item) => item.type !== CLUSTER_TYPE).map((item) => [item.externalId, { type: item.type, externalId: item.externalId }]));
+  const rules = eventRulesOf(spec);
+  const changes: ScrapedChange[] = [];
+  try {
+    const events = await listAll(EVENTS, clients, namespace, {}, context.signal, server);
+    for (const event of events) {
+      const change = toChange(event, known, rules, source);
+      if (change !== null) changes.push(change);
+    }
+  } catch (error) {
+    errors.push({ where: `${label} events`, message: messageOf(error) });
+  }
+
+  // Events are not items: a failed event list loses some changes but cannot make a stored item look deleted.
+  return { items, relationships: relationshipsOf(objects), changes, errors, complete: !errors.some((error) => error.where !== `${label} events`) };
+};
