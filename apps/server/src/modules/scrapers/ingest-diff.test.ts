@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, diffContent, jsonPatch, unifiedDiff } from './ingest-diff';
+
+const deployment = (image: string, replicas: number): unknown => ({
+  kind: 'Deployment',
+  metadata: { name: 'checkout' },
+  spec: { replicas, template: { spec: { containers: [{ name: 'app', image }] } } },
+});
+
+describe('canonicalJson', () => {
+  it('renders objects with the same keys in any order identically', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }));
+  });
+});
+
+describe('jsonPatch', () => {
+  it('lists adds, removes and replaces as RFC 6902 operations with escaped pointers', () => {
+    expect(jsonPatch({ a: 1, 'x/y': 1, list: [1, 2, 3] }, { a: 2, b: { 'm~n': true }, list: [1] })).toEqual([
+      { op: 'remove', path: '/x~1y' },
+      { op: 'replace', path: '/a', value: 2 },
+      { op: 'add', path: '/b', value: { 'm~n': true } },
+      { op: 'remove', path: '/list/2' },
+      { op: 'remove', path: '/list/1' },
+    ]);
+  });
+
+  it('finds nothing between equal contents whatever their key order', () => {
+    expect(jsonPatch({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toEqual([]);
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('writes one hunk with three lines of context around a changed line', () => {
+    const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9'].join('\n');
+    const after = ['1', '2', '3', '4', 'five', '6', '7', '8', '9'].join('\n');
+    expect(unifiedDiff(before, after)).toBe(
+      ['--- a/config', '+++ b/config', '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-5', '+five', ' 6', ' 7', ' 8', ''].join('\n'),
+    );
+  });
+
+  it('splits edits far apart into separate hunks', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
+    const changed = lines.map((line, i) => (i === 2 || i === 25 ? `${line} changed` : line));
+    const diff = unifiedDiff(lines.join('\n'), changed.join('\n'));
+    expect(diff.match(/^@@ .* @@$/gm)).toEqual(['@@ -1,6 +1,6 @@', '@@ -23,7 +23,7 @@']);
+  });
+
+  it('describes a text grown from nothing as one added hunk', () => {
+    expect(unifiedDiff('', 'a\nb\n')).toBe(['--- a/config', '+++ b/config', '@@ -0,0 +1,2 @@', '+a', '+b', ''].join('\n'));
+  });
+});
+
+describe('diffContent', () => {
+  it('answers null for equal contents', () => {
+    expect(diffContent({ a: [1] }, { a: [1] }, 'json')).toBeNull();
+  });
+
+  it('names the changed paths in the summary and renders the diff in the item format', () => {
+    const change = diffContent(deployment('shop/checkout:1.4', 3), deployment('shop/checkout:1.5', 2), 'yaml');
+    expect(change?.summary).toBe('spec.replicas, spec.template.spec.containers[0].image');
+    expect(change?.diff).toContain('-        - image: shop/checkout:1.4\n+        - image: shop/checkout:1.5');
+    expect(change?.diff).toContain('-  replicas: 3\n+  replicas: 2');
+    expect(change?.patches).toEqual([
+      { op: 'replace', path: '/spec/replicas', value: 2 },
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'shop/checkout:1.5' },
+    ]);
+  });
+
+  it('rates an image change and a scale to zero medium and anything else info', () => {
+    expect(diffContent(deployment('a:1', 3), deployment('a:2', 3), 'json')?.severity).toBe('medium');
+    expect(diffContent(deployment('a:1', 3), deployment('a:1', 0), 'json')?.severity).toBe('medium');
+    expect(diffContent(deployment('a:1', 3), deployment('a:1', 4), 'json')?.severity).toBe('info');
+  });
+
+  it('gives the same change the same fingerprint and a different change another', () => {
+    const first = diffContent(deployment('a:1', 3), deployment('a:1', 4), 'json');
+    const again = diffContent({ ...(deployment('a:1', 3) as object), extra: undefined }, deployment('a:1', 4), 'yaml');
+    const other = diffContent(deployment('a:1', 4), deployment('a:1', 3), 'json');
+    expect(first?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(again?.fingerprint).toBe(first?.fingerprint);
+    expect(other?.fingerprint).not.toBe(first?.fingerprint);
+  });
+
+  it('shortens a summary of many paths', () => {
+    const before = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i]));
+    const after = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i + 1]));
+    expect(diffContent(before, after, 'json')?.summary).toBe('k0, k1, k2, k3, k4 and 3 more');
+  });
+});
