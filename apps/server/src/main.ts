@@ -37,7 +37,7 @@ export async function serve(config: Config): Promise<void> {
   const announce = announcer(config, app.log);
   if (config.seedDemo) {
     const serverUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
-    const seeded = await seedDemo(running.context.db.pool, { secretKey: config.secretKey, serverUrl });
+    const seeded = await seedDemo(running.context.db.pool, { secretKey: config.secretKey, serverUrl, dataDir: config.dataDir });
     if (seeded !== null) {
       app.log.info('Seeded demo data');
       announce.demoLogins(seeded);

@@ -6,6 +6,7 @@ import { healthPlugin } from './modules/health';
 import { connectionsPlugin } from './modules/connections';
 import { agentsPlugin } from './modules/agents';
 import { catalogPlugin } from './modules/catalog';
+import { scrapersPlugin } from './modules/scrapers';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin];

@@ -12,11 +12,12 @@ import { benchDataApi } from './data-api';
 import { benchDashboardFirstRows } from './dashboard-first-rows';
 import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
+import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser'] as const;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
@@ -189,6 +190,17 @@ async function main(): Promise<void> {
             `   (goal p95 < 300 ms: ${figure.p95 < 300 ? 'met' : 'NOT met'})`,
         );
       }
+    }
+
+    if (sections.has('scrapers')) {
+      heading('Scrapers');
+      const scrape = await benchScrapers({ pool: db.pool, secretKey: config.secretKey });
+      const line = (label: string, figure: { ms: number; outcome: { status: string; itemsSeen: number } }, goalMs: number): string =>
+        `${label.padEnd(36)} ${(figure.ms / 1000).toFixed(1)} s, ${figure.outcome.itemsSeen.toLocaleString('en')} items, ${figure.outcome.status}` +
+        `   (goal < ${goalMs / 1000} s: ${figure.ms < goalMs && figure.outcome.status === 'SUCCESS' ? 'met' : 'NOT met'})`;
+      console.log(`A file scraper over ${scrape.items.toLocaleString('en')} items in ${scrape.files.toLocaleString('en')} JSON files, through runScrape:`);
+      console.log(line('full scrape into an empty scraper', scrape.full, 60_000));
+      console.log(line('rescrape with nothing changed', scrape.unchanged, 15_000));
     }
   } finally {
     await running.close();

@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { seedCatalogDemo } from './catalog';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
+import { seedScrapersDemo } from './scrapers';
 
 export const DEMO_PASSWORD = 'opsdeck-demo';
 
@@ -35,11 +36,14 @@ export interface DemoOptions {
   secretKey: Buffer;
   /** Where this server will answer: demo health checks probe the console itself. */
   serverUrl: string;
+  /** Where the demo file scraper's sample manifests are copied (<dataDir>/scrape/demo); without it there is none. */
+  dataDir?: string;
 }
 
 /** Seeds the demo once, on an empty database; returns null when people already exist. */
 export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ password: string; logins: DemoLogin[] } | null> {
   const client = await pool.connect();
+  let adminId: string;
   try {
     await client.query('begin');
     const existing = await client.query<{ n: number }>('select count(*)::int as n from people');
@@ -90,11 +94,14 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await seedCatalogDemo(client);
     await client.query('commit');
-    return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
+    adminId = admin;
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
+  // After the release: the scrape runs through the pool, and the embedded database's pool has one connection.
+  if (options.dataDir !== undefined) await seedScrapersDemo(pool, { dataDir: options.dataDir, secretKey: options.secretKey, createdBy: adminId });
+  return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
 }

@@ -1,7 +1,7 @@
 import os from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
+import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { resolveConnection } from '../connections';
 import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
 import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
@@ -54,40 +54,28 @@ function nextFor(check: ClaimedCheck, after: Date): Date {
  * result in one statement. Checks claimed together for one canary form one canary run in job_history.
  */
 export class CheckScheduler {
-  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly owner = leaseOwner();
   private readonly concurrency: number;
-  private readonly pollMs: number;
   private inflight = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private polling: Promise<void> | null = null;
-  private readonly groups = new Set<Promise<void>>();
-  private readonly controller = new AbortController();
+  private readonly loop: PollLoop;
 
   constructor(private readonly options: SchedulerOptions) {
     this.concurrency = options.concurrency ?? 8;
-    this.pollMs = options.pollMs ?? 1000;
+    this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedulePoll(0);
+    this.loop.start();
   }
 
   /** Stops polling, aborts running checks and waits for their results to be recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.controller.abort();
-    await this.polling;
-    await Promise.allSettled([...this.groups]);
+    await this.loop.stop();
   }
 
   /** Polls at once (a check was requested or a canary saved). */
   wake(): void {
-    if (this.running && this.polling === null) this.schedulePoll(0);
+    this.loop.wake();
   }
 
   /** Claims and runs one batch of due checks and waits for them; returns the runs recorded. */
@@ -96,32 +84,17 @@ export class CheckScheduler {
     return this.runClaimed(claimed);
   }
 
-  private schedulePoll(delay: number): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.polling = this.poll().finally(() => {
-        this.polling = null;
-        if (this.running) this.schedulePoll(this.pollMs);
-      });
-    }, delay);
-  }
-
   private async poll(): Promise<void> {
-    try {
-      const room = this.concurrency - this.inflight;
-      if (room <= 0) return;
-      const claimed = await this.claim(room);
-      if (claimed.length === 0) return;
-      const group = this.runClaimed(claimed).then(
+    const room = this.concurrency - this.inflight;
+    if (room <= 0) return;
+    const claimed = await this.claim(room);
+    if (claimed.length === 0) return;
+    this.loop.track(
+      this.runClaimed(claimed).then(
         () => undefined,
         (error: unknown) => this.options.onError?.(error),
-      );
-      this.groups.add(group);
-      void group.finally(() => this.groups.delete(group));
-    } catch (error) {
-      this.options.onError?.(error);
-    }
+      ),
+    );
   }
 
   private async claim(limit: number): Promise<ClaimedCheck[]> {
@@ -203,7 +176,7 @@ export class CheckScheduler {
     if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
     const result = await runCheck(check.type, spec, {
       pool,
-      signal: this.controller.signal,
+      signal: this.loop.signal,
       resolveConnection: async (reference) => {
         const connection = await resolveConnection(pool, secretKey, reference);
         secrets.addConnection(connection);

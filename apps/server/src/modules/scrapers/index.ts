@@ -1,0 +1,4 @@
+/** The scrapers module as the rest of the server sees it: its plugin, and the run the demo seed and the bench call. */
+export { scrapersPlugin, SCRAPE_REQUESTED_EVENT } from './scrapers-plugin';
+export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperRow } from './run-scrape';
+export { demoScrapeDir } from './demo-rewrites';
