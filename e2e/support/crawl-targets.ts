@@ -109,6 +109,16 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     (row, area) => ({ name: `feature flag ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
   ),
   '/catalog': CATALOG_SOURCE,
+  // The seed's two scrapers: demo-manifests (a file scraper that runs) and demo-estate (kinds this server only shows).
+  // The same scrapers also through the generic settings pages of spec 002 §2.2.
+  '/catalog/scrapers': {
+    api: '/api/db/config_scrapers?select=id,name&deleted_at=is.null&name=in.(demo-manifests,demo-estate)&order=name',
+    targets: (rows, area) => [
+      ...rows.map((row): CrawlTarget => ({ name: `scraper ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') })),
+      { name: 'settings catalog scrapers', path: '/settings/config_scrapers', opening: { kind: 'page' }, title: 'Catalog Scrapers' },
+      ...rows.map((row): CrawlTarget => ({ name: `settings scraper ${text(row, 'name')}`, path: `/settings/config_scrapers/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') })),
+    ],
+  },
 };
 
 export function navigationTarget(route: NavigationRoute): CrawlTarget {

@@ -1,4 +1,4 @@
-import { Boxes, Flag, HeartPulse, Plug, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { Boxes, Flag, HeartPulse, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -27,6 +27,8 @@ export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Connections', path: '/settings/connections', icon: Plug, feature: 'settings.connections', resource: 'connections' },
   { label: 'Health Checks', path: '/settings/canaries', icon: Stethoscope, feature: 'settings.health', resource: 'canaries' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
+  // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.
+  { label: 'Catalog Scrapers', path: '/catalog/scrapers', icon: ScanSearch, feature: 'settings.config_scraper', resource: 'config_scrapers' },
 ];
 
 export interface NavigationAccess {

@@ -73,7 +73,7 @@ describe('Sidebar', () => {
   });
 
   it('hides the whole Settings submenu when every settings entry is disabled', async () => {
-    properties = ['settings.feature_flags', 'settings.connections', 'settings.health'].map((feature) => ({
+    properties = ['settings.feature_flags', 'settings.connections', 'settings.health', 'settings.config_scraper'].map((feature) => ({
       name: `${feature}.disable`,
       value: 'true',
     }));

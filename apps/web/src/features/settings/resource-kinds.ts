@@ -34,7 +34,7 @@ export const HIDDEN_COLUMNS: Readonly<Record<string, readonly SettingsColumn[]>>
  */
 export type ResourceService = { kind: 'service'; path: string } | { kind: 'data-api' };
 
-export type SpecEditor = 'health-check' | 'yaml';
+export type SpecEditor = 'health-check' | 'scrape-config' | 'yaml';
 
 /** Everything the generic list and detail pages need to know about one settings table. */
 export interface SettingsResourceKind {
@@ -58,6 +58,18 @@ export const CANARIES_KIND: SettingsResourceKind = {
   service: { kind: 'service', path: '/api/canary/canaries' },
   tabs: ['spec', 'jobHistory'],
   specEditor: 'health-check',
+};
+
+/** Scrapers are written through the data API: its write hooks run the same save-time rules as every other path. */
+export const CONFIG_SCRAPERS_KIND: SettingsResourceKind = {
+  table: 'config_scrapers',
+  title: 'Catalog Scrapers',
+  singular: 'Catalog Scraper',
+  resource: 'config_scrapers',
+  listView: 'config_scrapers_with_status',
+  service: { kind: 'data-api' },
+  tabs: ['spec', 'jobHistory'],
+  specEditor: 'scrape-config',
 };
 
 export function hiddenColumns(kind: SettingsResourceKind): ReadonlySet<SettingsColumn> {

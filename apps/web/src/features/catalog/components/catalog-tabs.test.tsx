@@ -10,6 +10,7 @@ describe('Catalog tabs', () => {
     ['/catalog', 'Catalog'],
     ['/catalog/changes', 'Changes'],
     ['/catalog/insights', 'Insights'],
+    ['/catalog/scrapers', 'Scrapers'],
   ])('at %s marks %s as the open tab and no other', (path, open) => {
     renderWithProviders(<CatalogTabs />, { path });
     const tabs = within(screen.getByRole('navigation', { name: 'Catalog pages' }));
@@ -18,6 +19,7 @@ describe('Catalog tabs', () => {
       ['Catalog', '/catalog'],
       ['Changes', '/catalog/changes'],
       ['Insights', '/catalog/insights'],
+      ['Scrapers', '/catalog/scrapers'],
     ]);
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page').map((link) => link.textContent)).toEqual([open]);
   });

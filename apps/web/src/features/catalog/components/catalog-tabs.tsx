@@ -5,6 +5,7 @@ const TABS = [
   { to: '/catalog', label: 'Catalog' },
   { to: '/catalog/changes', label: 'Changes' },
   { to: '/catalog/insights', label: 'Insights' },
+  { to: '/catalog/scrapers', label: 'Scrapers' },
 ] as const;
 
 /** The catalog's sibling pages as tab links (spec 002 §2.1); NavLink marks the open one with aria-current="page". */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { db } from '@/lib/api/db';
+import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import { settingsResourceKeys } from './keys';
-import type { JobHistoryEntry } from './types';
 
 /** Spec 001 §9: history page size 50. */
 export const JOB_HISTORY_LIMIT = 50;

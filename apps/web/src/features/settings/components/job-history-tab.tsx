@@ -2,8 +2,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { formatDate, formatDuration } from '@opsdeck/shared';
 import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/status/query-error';
+import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import { useJobHistoryQuery } from '../api/get-job-history';
-import type { JobHistoryEntry } from '../api/types';
 
 const columns: ColumnDef<JobHistoryEntry>[] = [
   { id: 'name', header: 'Job', accessorKey: 'name', size: 200 },

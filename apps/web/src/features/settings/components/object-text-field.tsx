@@ -1,26 +1,6 @@
 import { useId, useState } from 'react';
-import { parse, stringify } from 'yaml';
 import { CodeEditor, type JsonSchema } from '@/components/code-editor/code-editor';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Text for an object: nothing for an empty one, YAML otherwise (JSON is valid YAML, so either can be typed). */
-export function objectToText(value: Record<string, unknown>): string {
-  return Object.keys(value).length === 0 ? '' : stringify(value);
-}
-
-/** The object a text holds; `{}` when cleared, null when it is unparsable or not an object (and so ignored). */
-export function parseObjectText(text: string): Record<string, unknown> | null {
-  if (text.trim() === '') return {};
-  try {
-    const parsed: unknown = parse(text);
-    return isRecord(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
+import { objectToText, parseObjectText } from '@/lib/object-text/object-text';
 
 export interface ObjectTextFieldProps {
   label: string;

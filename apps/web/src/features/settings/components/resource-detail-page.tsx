@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Tabs } from 'radix-ui';
+import { DetailSkeleton, DETAIL_TAB_CLASS } from '@/components/detail-page/detail-page';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
@@ -17,18 +18,6 @@ import { SettingsBreadcrumb } from './settings-breadcrumb';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const TAB_LABELS: Record<SettingsTab, string> = { spec: 'Spec', manageTeam: 'Manage Team', jobHistory: 'Job History' };
-const TAB_CLASS =
-  'border-b-2 border-transparent px-3 py-2 text-sm font-medium text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
-
-function DetailSkeleton() {
-  return (
-    <div aria-busy="true" aria-label="Loading" className="flex flex-col gap-3">
-      {[0, 1, 2, 3].map((line) => (
-        <span key={line} className="block h-8 animate-pulse rounded bg-gray-200" />
-      ))}
-    </div>
-  );
-}
 
 interface DetailTabsProps {
   kind: SettingsResourceKind;
@@ -59,7 +48,7 @@ function DetailTabs({ kind, resource }: DetailTabsProps) {
     <Tabs.Root defaultValue={tabs[0]} className="flex flex-col gap-3">
       <Tabs.List aria-label={`${kind.singular} tabs`} className="flex border-b border-gray-200">
         {tabs.map((tab) => (
-          <Tabs.Trigger key={tab} value={tab} className={TAB_CLASS}>
+          <Tabs.Trigger key={tab} value={tab} className={DETAIL_TAB_CLASS}>
             {TAB_LABELS[tab]}
           </Tabs.Trigger>
         ))}

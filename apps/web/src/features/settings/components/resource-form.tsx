@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { canarySpecJsonSchema } from '@opsdeck/shared';
-import { Button } from '@/components/button/button';
+import { canarySpecJsonSchema, scrapeConfigJsonSchema } from '@opsdeck/shared';
 import { Dropdown } from '@/components/dropdown/dropdown';
+import { FormActions } from '@/components/form-actions/form-actions';
 import { TextField } from '@/components/forms/text-field';
 import { usePermissions } from '@/lib/auth/permissions';
-import { isUiSource, type SettingsResource, type SettingsResourceInput } from '../api/types';
+import { isUiSource } from '@/lib/resource-origin/resource-origin';
+import type { SettingsResource, SettingsResourceInput } from '../api/types';
 import { CANARY_LIMITS } from '../canary-limits';
 import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, specTemplate } from '../check-spec-model';
 import { checkTypeChoice, checkTypeOptionsFor } from '../health-check-types';
@@ -76,7 +77,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
   const { roles } = usePermissions();
   const typeOptions = checkTypeOptionsFor(roles, checkType);
   // Built once per form: a new schema object would make the editor set itself up again.
-  const specSchema = useMemo(() => (kind.specEditor === 'health-check' ? canarySpecJsonSchema() : undefined), [kind.specEditor]);
+  const specSchema = useMemo(() => (kind.specEditor === 'health-check' ? canarySpecJsonSchema() : kind.specEditor === 'scrape-config' ? scrapeConfigJsonSchema : undefined), [kind.specEditor]);
 
   const handleModeChange = (next: SpecMode) => {
     setModeMessage(null);
@@ -156,21 +157,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
         />
       )}
       {canWrite && (
-        <footer className="flex items-center gap-2 border-t border-gray-200 pt-3">
-          {onDelete && (
-            <Button variant="danger" onClick={onDelete} disabled={isSaving}>
-              Delete
-            </Button>
-          )}
-          {onCancel && (
-            <Button variant="secondary" className="ml-auto" onClick={onCancel} disabled={isSaving}>
-              Cancel
-            </Button>
-          )}
-          <Button type="submit" className={onCancel ? undefined : 'ml-auto'} isPending={isSaving} disabled={isReadOnly && isEditing}>
-            {isEditing ? 'Update' : 'Save'}
-          </Button>
-        </footer>
+        <FormActions isEditing={isEditing} isSaving={isSaving} submitDisabled={isReadOnly && isEditing} onDelete={onDelete} onCancel={onCancel} />
       )}
     </form>
   );

@@ -2,20 +2,20 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Plus, RefreshCw } from 'lucide-react';
-import { formatDate, formatRelativeTime } from '@opsdeck/shared';
-import { Avatar } from '@/components/avatar/avatar';
+import { formatDate } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { DataTable } from '@/components/data-table/data-table';
 import { Dialog } from '@/components/dialog/dialog';
+import { CreatorsContext, resourceColumns } from '@/components/resource-columns/resource-columns';
+import { ScraperTypeIcon } from '@/components/scraper-type-icon/scraper-type-icon';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
 import { useCreateResource } from '../api/create-resource';
 import { usePeopleByIdsQuery } from '@/lib/api/people';
 import { useResourcesQuery } from '../api/get-resources';
-import { NO_AGENT_ID, type Person, type SettingsResourceInput, type SettingsResourceRow } from '../api/types';
+import type { SettingsResourceInput, SettingsResourceRow } from '../api/types';
 import { hiddenColumns, resourceListPath, type SettingsColumn, type SettingsResourceKind } from '../resource-kinds';
-import { JobStatusCell } from './job-status-cell';
 import { ResourceForm } from './resource-form';
 import { SettingsBreadcrumb } from './settings-breadcrumb';
 import { TagsCell } from './tags-cell';
@@ -23,49 +23,24 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const EMPTY_RESOURCES_MESSAGE = 'No resources found';
 
-function relative(value: string | null | undefined): string {
-  return value ? formatRelativeTime(value) : '';
-}
+const SCRAPERS_TABLE = 'config_scrapers';
 
-function allColumns(people: ReadonlyMap<string, Person>): (ColumnDef<SettingsResourceRow> & { id: SettingsColumn })[] {
+function allColumns(kind: SettingsResourceKind): (ColumnDef<SettingsResourceRow> & { id: SettingsColumn })[] {
+  const common = resourceColumns<SettingsResourceRow>({
+    nameIcon: kind.table === SCRAPERS_TABLE ? (row) => <ScraperTypeIcon spec={row.spec} /> : undefined,
+  });
   return [
-    {
-      id: 'name',
-      header: 'Name',
-      size: 240,
-      cell: ({ row }) => {
-        const { agent, agent_id: agentId } = row.original;
-        return (
-          <span className="inline-flex min-w-0 items-center gap-2">
-            <span className="truncate">{row.original.name}</span>
-            {agent && agentId !== NO_AGENT_ID && <span className="shrink-0 rounded bg-purple-100 px-1.5 py-0.5 text-xs text-purple-800">{agent.name}</span>}
-          </span>
-        );
-      },
-    },
-    { id: 'source', header: 'Source', size: 110, cell: ({ row }) => row.original.source ?? '' },
-    { id: 'schedule', header: 'Schedule', size: 120, cell: ({ row }) => row.original.schedule ?? '' },
+    common.name,
+    common.source,
+    common.schedule,
     { id: 'namespace', header: 'Namespace', size: 120, cell: ({ row }) => row.original.namespace ?? '' },
-    {
-      id: 'job_status',
-      header: 'Job Status',
-      size: 170,
-      cell: ({ row }) => <JobStatusCell resourceName={row.original.name} status={row.original.job_status} details={row.original.job_details} />,
-    },
-    { id: 'last_runtime', header: 'Last Run', size: 100, cell: ({ row }) => relative(row.original.last_runtime) },
-    { id: 'job_last_failed', header: 'Last Failed', size: 100, cell: ({ row }) => relative(row.original.job_last_failed) },
+    common.job_status,
+    common.last_runtime,
+    common.job_last_failed,
     { id: 'tags', header: 'Tags', size: 200, cell: ({ row }) => <TagsCell labels={row.original.labels} /> },
-    { id: 'created_at', header: 'Created', size: 140, cell: ({ row }) => formatDate(row.original.created_at) },
+    common.created_at,
     { id: 'updated_at', header: 'Updated', size: 140, cell: ({ row }) => formatDate(row.original.updated_at) },
-    {
-      id: 'created_by',
-      header: 'Created By',
-      size: 100,
-      cell: ({ row }) => {
-        const person = row.original.created_by ? people.get(row.original.created_by) : undefined;
-        return person ? <Avatar name={person.name} src={person.avatar} size="sm" /> : null;
-      },
-    },
+    common.created_by,
   ];
 }
 
@@ -81,10 +56,11 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
   const rows = useMemo(() => resources.data ?? [], [resources.data]);
   const creatorIds = useMemo(() => [...new Set(rows.map((row) => row.created_by).filter((id): id is string => id !== null))].sort(), [rows]);
   const people = usePeopleByIdsQuery(creatorIds);
+  const creators = useMemo(() => new Map((people.data ?? []).map((person) => [person.id, person])), [people.data]);
   const columns = useMemo(() => {
     const hidden = hiddenColumns(kind);
-    return allColumns(new Map((people.data ?? []).map((person) => [person.id, person]))).filter((column) => !hidden.has(column.id));
-  }, [people.data, kind]);
+    return allColumns(kind).filter((column) => !hidden.has(column.id));
+  }, [kind]);
   const { can } = usePermissions();
   const canWrite = can(kind.resource, 'write');
   const session = useSession();
@@ -111,16 +87,18 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
       {resources.isError ? (
         <QueryError subject={kind.title} error={resources.error} onRetry={() => void resources.refetch()} />
       ) : (
-        <DataTable
-          label={kind.title}
-          columns={columns}
-          data={rows}
-          isLoading={resources.isPending}
-          emptyText={EMPTY_RESOURCES_MESSAGE}
-          getRowId={(row) => row.id}
-          onRowClick={(row) => void navigate(`${resourceListPath(kind)}/${row.id}`)}
-          preferenceKey={`settings-${kind.table}`}
-        />
+        <CreatorsContext value={creators}>
+          <DataTable
+            label={kind.title}
+            columns={columns}
+            data={rows}
+            isLoading={resources.isPending}
+            emptyText={EMPTY_RESOURCES_MESSAGE}
+            getRowId={(row) => row.id}
+            onRowClick={(row) => void navigate(`${resourceListPath(kind)}/${row.id}`)}
+            preferenceKey={`settings-${kind.table}`}
+          />
+        </CreatorsContext>
       )}
       {isAdding && (
         <Dialog open onOpenChange={setIsAdding} title={`Add ${kind.singular}`} size="large">

@@ -1,0 +1,23 @@
+/** The agent a resource row names, joined in by the list views. */
+export interface AgentRef {
+  id: string;
+  name: string;
+}
+
+/** Where a resource comes from and who made it: columns every status view of a settings table carries (spec 002 §3). */
+export interface ResourceOrigin {
+  source: string | null;
+  agent_id: string | null;
+  agent: AgentRef | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The all-zero agent id means the resource belongs to no agent (spec 002 §3). */
+export const NO_AGENT_ID = '00000000-0000-0000-0000-000000000000';
+
+/** Resources made in the UI are editable; any other source (an agent, kubernetes, a file) owns their spec. */
+export function isUiSource(source: string | null | undefined): boolean {
+  return source === null || source === undefined || source === '' || source === 'UI';
+}
