@@ -1,6 +1,4 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,54 +10,7 @@ import { runSqlSource } from '../src/modules/scrapers/sources/sql';
 import type { SourceContext } from '../src/modules/scrapers/types';
 import { startTestServer, type TestServer } from './harness';
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
-
-interface SeenRequest {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-interface LocalHttp {
-  url: string;
-  requests: SeenRequest[];
-  close(): Promise<void>;
-}
-
-type Route = (request: SeenRequest, response: http.ServerResponse) => void;
-
-async function startLocalHttp(routes: Record<string, Route>): Promise<LocalHttp> {
-  const requests: SeenRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(seen);
-      const route = routes[seen.url.split('?')[0] ?? ''];
-      if (route === undefined) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      route(seen, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-const json = (body: unknown): Route => (_request, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-};
+import { json, startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
 
 describe('file, http and sql scraper sources against local peers', () => {
   let server: TestServer;

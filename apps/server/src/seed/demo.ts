@@ -4,7 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { seedCatalogDemo } from './catalog';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
-import { seedScrapersDemo } from './scrapers';
+import { DEMO_SCRAPER_NAME, seedScrapersDemo } from './scrapers';
 
 export const DEMO_PASSWORD = 'opsdeck-demo';
 
@@ -42,8 +42,12 @@ export interface DemoOptions {
 
 /** Seeds the demo once, on an empty database; returns null when people already exist. */
 export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ password: string; logins: DemoLogin[] } | null> {
+  const people = await pool.query<{ n: number }>('select count(*)::int as n from people');
+  if ((people.rows[0]?.n ?? 0) > 0) return null;
+  // First, while the demo's checks do not exist yet: the check scheduler would run them during the scrape, before the
+  // server listens, and record the console's own probes as failed.
+  if (options.dataDir !== undefined) await seedScrapersDemo(pool, { dataDir: options.dataDir, secretKey: options.secretKey, createdBy: null });
   const client = await pool.connect();
-  let adminId: string;
   try {
     await client.query('begin');
     const existing = await client.query<{ n: number }>('select count(*)::int as n from people');
@@ -93,15 +97,13 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedHealthDemo(client, { adminId: admin, serverUrl: options.serverUrl });
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await seedCatalogDemo(client);
+    await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
-    adminId = admin;
+    return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
-  // After the release: the scrape runs through the pool, and the embedded database's pool has one connection.
-  if (options.dataDir !== undefined) await seedScrapersDemo(pool, { dataDir: options.dataDir, secretKey: options.secretKey, createdBy: adminId });
-  return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
 }

@@ -17,9 +17,9 @@ interface Rewrite {
 
 /** Small edits a team makes every day: a scale-up, a new image, a raised limit. Each step moves one value along. */
 const REWRITES: readonly Rewrite[] = [
-  { file: 'kubernetes/checkout-deployment.yaml', pattern: /(\n {2}replicas: )(\d+)/, values: ['3', '4', '5'] },
+  { file: 'kubernetes/wishlist-deployment.yaml', pattern: /(\n {2}replicas: )(\d+)/, values: ['3', '4', '5'] },
   { file: 'kubernetes/search-deployment.yaml', pattern: /(image: ghcr\.io\/demo-shop\/search:)(\S+)/, values: ['1.8.0', '1.8.1', '1.9.0'] },
-  { file: 'apps/checkout.json', pattern: /("maxCartItems": )(\d+)/, values: ['50', '75', '100'] },
+  { file: 'apps/wishlist.json', pattern: /("maxWishlistItems": )(\d+)/, values: ['50', '75', '100'] },
   { file: 'infra/session-cache.yaml', pattern: /(\nnodes: )(\d+)/, values: ['3', '4'] },
 ];
 

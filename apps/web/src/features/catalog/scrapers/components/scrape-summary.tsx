@@ -1,12 +1,17 @@
 import type { ScrapeSummary } from '../api/types';
 
-/** One line for the Job History table: the items the run added, updated and deleted across all types. */
+/** One line for the Job History table: what the run did to the items of all types, unchanged ones included. */
 export function summaryLine(summary: ScrapeSummary): string {
   const totals = Object.values(summary.types).reduce(
-    (sum, type) => ({ added: sum.added + type.added, updated: sum.updated + type.updated, deleted: sum.deleted + type.deleted }),
-    { added: 0, updated: 0, deleted: 0 },
+    (sum, type) => ({
+      added: sum.added + type.added,
+      updated: sum.updated + type.updated,
+      unchanged: sum.unchanged + type.unchanged,
+      deleted: sum.deleted + type.deleted,
+    }),
+    { added: 0, updated: 0, unchanged: 0, deleted: 0 },
   );
-  const parts = [`${totals.added} added`, `${totals.updated} updated`, `${totals.deleted} deleted`];
+  const parts = [`${totals.added} added`, `${totals.updated} updated`, `${totals.unchanged} unchanged`, `${totals.deleted} deleted`];
   if (summary.errors.length > 0) parts.push(summary.errors.length === 1 ? '1 error' : `${summary.errors.length} errors`);
   return parts.join(', ');
 }

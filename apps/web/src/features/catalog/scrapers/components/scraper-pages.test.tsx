@@ -201,7 +201,7 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
 
     await user.click(screen.getByRole('tab', { name: 'Job History' }));
     const history = await screen.findByRole('table', { name: 'Job history' });
-    expect(await within(history).findByText('2 added, 1 updated, 0 deleted, 1 error')).toBeInTheDocument();
+    expect(await within(history).findByText('2 added, 1 updated, 4 unchanged, 0 deleted, 1 error')).toBeInTheDocument();
     await user.click(within(history).getByRole('button', { name: /^Show details of the run/ }));
     expect(within(history).getByRole('table', { name: 'Items per type' })).toBeInTheDocument();
     expect(within(history).getByText('file[0] /srv/scrape/bad.yaml:', { exact: false })).toBeInTheDocument();
