@@ -80,26 +80,27 @@ run_step() {
   record_step "$name" "$status" $((SECONDS - begin)) "$report"
 }
 
-# Runs one server suite in the background, its output in a log file and its exit status and duration in small files.
-start_server_suite() {
-  local mode=$1
+# run_in_background NAME COMMAND...: like run_step, but in the background; finish_background reports it.
+run_in_background() {
+  local name=$1
+  shift
   (
     begin=$SECONDS
     status=0
-    # shellcheck disable=SC2046
-    bash scripts/test-server.sh "$mode" $(vitest_json "server-$mode") >"$REPORTS/server-$mode.log" 2>&1 || status=$?
-    echo "$status $((SECONDS - begin))" >"$REPORTS/server-$mode.result"
+    "$@" >"$REPORTS/$name.log" 2>&1 || status=$?
+    echo "$status $((SECONDS - begin))" >"$REPORTS/$name.result"
   ) &
 }
 
-finish_server_suite() {
-  local mode=$1 name=$2 pid=$3 status seconds
+# finish_background NAME TITLE PID [REPORT]
+finish_background() {
+  local name=$1 title=$2 pid=$3 report=${4:-} status seconds
   wait "$pid" || true
   echo
-  echo "==> $name"
-  cat "$REPORTS/server-$mode.log"
-  read -r status seconds <"$REPORTS/server-$mode.result" || { status=1; seconds=0; }
-  record_step "$name" "$status" "$seconds" "$REPORTS/server-$mode.json"
+  echo "==> $title"
+  cat "$REPORTS/$name.log"
+  read -r status seconds <"$REPORTS/$name.result" || { status=1; seconds=0; }
+  record_step "$title" "$status" "$seconds" "$report"
 }
 
 typecheck() {
@@ -133,22 +134,32 @@ vitest_json() {
   echo "--reporter=default" "--reporter=json" "--outputFile.json=$REPORTS/$1.json"
 }
 
-run_step "lint" "" eslint --max-warnings 0 .
-run_step "typecheck" "" typecheck
+# Lint and typecheck are single-threaded each: side by side they use both cores.
+echo
+echo "==> lint and typecheck, side by side (output follows when each ends)"
+run_in_background lint eslint --max-warnings 0 .
+lint_pid=$!
+run_in_background typecheck typecheck
+typecheck_pid=$!
+finish_background lint "lint" "$lint_pid"
+finish_background typecheck "typecheck" "$typecheck_pid"
 # shellcheck disable=SC2046
 run_step "unit + web tests" "$REPORTS/unit.json" vitest run --project unit --project web $(vitest_json unit)
 # The two server suites run side by side: each keeps about one core busy at most (one Node process plus one database
 # backend, files one after another), so together they use the two cores instead of taking turns.
 echo
 echo "==> server tests on PGlite and PostgreSQL 15, side by side (output follows when each ends)"
-start_server_suite pglite
+# shellcheck disable=SC2046
+run_in_background server-pglite bash scripts/test-server.sh pglite $(vitest_json server-pglite)
 pglite_pid=$!
-start_server_suite postgres
+# shellcheck disable=SC2046
+run_in_background server-postgres bash scripts/test-server.sh postgres $(vitest_json server-postgres)
 postgres_pid=$!
-finish_server_suite pglite "server tests (PGlite)" "$pglite_pid"
-finish_server_suite postgres "server tests (PostgreSQL 15)" "$postgres_pid"
+# PostgreSQL 15 ends minutes before PGlite: the builds take the core it frees.
+finish_background server-postgres "server tests (PostgreSQL 15)" "$postgres_pid" "$REPORTS/server-postgres.json"
 run_step "server build" "" build_server
 run_step "web build" "" build_web
+finish_background server-pglite "server tests (PGlite)" "$pglite_pid" "$REPORTS/server-pglite.json"
 run_step "e2e (Playwright, Chromium)" "$REPORTS/e2e.json" e2e
 
 total=$((SECONDS - STARTED))

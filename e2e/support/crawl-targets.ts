@@ -23,10 +23,17 @@ export interface CrawlTarget {
 
 type Row = Record<string, unknown>;
 
+/**
+ * How much of an area's demo data a role crawls: `every` opens each kind of entity the demo holds, `sample` one of
+ * each way a page renders. Pages render the same kinds of entity alike for every role (only actions differ), so one
+ * role crawls every kind and the others a sample, which keeps the crawl inside CI's time.
+ */
+export type CrawlDepth = 'every' | 'sample';
+
 interface DetailSource {
   /** The data API path that lists the area's entities as the signed-in role may see them. */
   api: string;
-  targets(rows: Row[], area: NavigationRoute): CrawlTarget[];
+  targets(rows: Row[], area: NavigationRoute, depth: CrawlDepth): CrawlTarget[];
 }
 
 /** A source whose every row is one address to crawl. */
@@ -52,24 +59,26 @@ const CONFIG_TABS = ['changes', 'insights', 'relationships', 'playbooks', 'check
 
 /**
  * The catalog holds a few hundred demo items: crawling each at three widths for five roles would take longer than the
- * rest of the crawl. One item of every type, every deleted-or-stale kind and every tab of one item cover each way the
- * config page renders, and the summary's drill-down, changes and insights pages cover the lists.
+ * rest of the crawl. One item of every type (for the `every` role), every deleted-or-stale kind and every tab of one
+ * item cover each way the config page renders, and the summary's drill-down, changes and insights pages cover the
+ * lists.
  */
 const CATALOG_SOURCE: DetailSource = {
   api: '/api/db/configs?select=id,name,type,deleted_at,last_scraped_time&order=type,name',
-  targets: (rows, area) => {
+  targets: (rows, area, depth) => {
     const page = (name: string, path: string, title: string | RegExp): CrawlTarget => ({ name, path, opening: { kind: 'page' }, title });
     const item = (row: Row, name: string, tab?: string) =>
       page(name, `${area.path}/${text(row, 'id')}${tab === undefined ? '' : `/${tab}`}`, new RegExp(escapeRegExp(text(row, 'name'))));
     const firstOfType = new Map<string, Row>();
     for (const row of rows) if (!firstOfType.has(text(row, 'type'))) firstOfType.set(text(row, 'type'), row);
-    const targets = [...firstOfType.values()].map((row) => item(row, `config ${text(row, 'type')} ${text(row, 'name')}`));
+    const checkout = rows.find((row) => row['type'] === 'Kubernetes::Deployment' && row['name'] === 'checkout');
+    const sampled = depth === 'every' ? [...firstOfType.values()] : checkout === undefined ? [] : [checkout];
+    const targets = sampled.map((row) => item(row, `config ${text(row, 'type')} ${text(row, 'name')}`));
     const deleted = rows.find((row) => row['deleted_at'] !== null);
     if (deleted) targets.push(item(deleted, `deleted config ${text(deleted, 'name')}`));
     const stale = rows.find((row) => row['deleted_at'] === null && typeof row['last_scraped_time'] === 'string' && Date.parse(row['last_scraped_time']) < Date.now() - STALE_AFTER_MS);
     if (stale) targets.push(item(stale, `stale config ${text(stale, 'name')}`));
-    const checkout = rows.find((row) => row['type'] === 'Kubernetes::Deployment' && row['name'] === 'checkout');
-    if (checkout) targets.push(...CONFIG_TABS.map((tab) => item(checkout, `config checkout ${tab} tab`, tab)));
+    if (checkout && depth === 'every') targets.push(...CONFIG_TABS.map((tab) => item(checkout, `config checkout ${tab} tab`, tab)));
     const firstType = firstOfType.keys().next().value;
     if (firstType !== undefined) targets.push(page(`catalog of ${firstType}`, `${area.path}?configType=${encodeURIComponent(firstType)}`, area.label));
     targets.push(page('catalog changes', `${area.path}/changes`, 'Config changes'), page('catalog insights', `${area.path}/insights`, 'Catalog insights'));
@@ -132,7 +141,7 @@ export interface DiscoveredTargets {
 }
 
 /** Every demo entity of the given areas that `request`'s user may read, as addresses to crawl. */
-export async function discoverDetailTargets(request: APIRequestContext, areas: readonly NavigationRoute[]): Promise<DiscoveredTargets> {
+export async function discoverDetailTargets(request: APIRequestContext, areas: readonly NavigationRoute[], depth: CrawlDepth): Promise<DiscoveredTargets> {
   const targets: CrawlTarget[] = [];
   const problems: string[] = [];
   for (const area of areas) {
@@ -147,7 +156,7 @@ export async function discoverDetailTargets(request: APIRequestContext, areas: r
     // A role that may not read the area gets 401/403 here, and its Unauthorized panel is crawled as the area's page.
     if (!response.ok()) continue;
     const rows = (await response.json()) as Row[];
-    targets.push(...source.targets(rows, area));
+    targets.push(...source.targets(rows, area, depth));
   }
   return { targets, problems };
 }
