@@ -15,3 +15,5 @@ export * from './agents';
 export * from './connections';
 export * from './catalog';
 export * from './scrape-config';
+export * from './topology';
+export * from './topology-spec';

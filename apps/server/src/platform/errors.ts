@@ -62,6 +62,8 @@ export const errors = {
       field,
       `Remove the ${kind} sources, or run them with a Mission Control agent`,
     ),
+  topologySpec: (field: string, problem: string, hint = 'Fix the field named in details and save again') =>
+    new AppError(400, 'OD_TOPOLOGY_SPEC', `The topology spec is not valid: ${field} ${problem}`, field, hint),
   invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
     new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
   agentNameReadOnly: () =>

@@ -16,6 +16,7 @@ import type { DomainPlugin } from '../../platform/http';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
+import { registerSchemaRoute } from '../../platform/schema-route';
 import { writeHooksFor } from '../../data-api/write-hooks';
 import { encryptSpecSecrets, sealStoredSpecSecrets } from './canary-secrets';
 import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
@@ -400,23 +401,13 @@ export const healthPlugin: DomainPlugin = {
       },
     );
 
-    // The same document for every caller and every request, built once.
-    const canarySchemaDocument = canarySpecJsonSchema();
-    app.get(
-      '/api/schemas/canary.schema.json',
-      {
-        config: { permission: READ, cacheable: true },
-        schema: {
-          tags: ['health'],
-          summary: 'The canary spec as a JSON Schema, for editors that check YAML or JSON as it is typed',
-          response: { 200: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12)') },
-        },
-      },
-      async (_request, reply) => {
-        // The same for everybody and changed only by a server release: an hour in the browser's own cache is safe.
-        reply.header('cache-control', 'private, max-age=3600');
-        return canarySchemaDocument;
-      },
-    );
+    registerSchemaRoute(scoped, {
+      file: 'canary.schema.json',
+      permission: READ,
+      tag: 'health',
+      summary: 'The canary spec as a JSON Schema, for editors that check YAML or JSON as it is typed',
+      // The same document for every caller and every request, built once.
+      document: canarySpecJsonSchema(),
+    });
   },
 };

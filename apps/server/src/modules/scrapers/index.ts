@@ -2,3 +2,5 @@
 export { scrapersPlugin, SCRAPE_REQUESTED_EVENT } from './scrapers-plugin';
 export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperRow } from './run-scrape';
 export { demoScrapeDir } from './demo-rewrites';
+// The topology spec checks its configLookup JSONPaths by the same grammar.
+export { jsonPathProblem } from './spec';

@@ -1,10 +1,9 @@
 import type pg from 'pg';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isScraperKind, scrapeConfigJsonSchema } from '@opsdeck/shared';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
+import { registerSchemaRoute } from '../../platform/schema-route';
 import { writeHooksFor } from '../../data-api/write-hooks';
 import { connectionUrlOf } from '../connections';
 import { checkSpecTargets, encryptSpecSecrets, isInlineUrl, isSecretEnvelope, isValidSchedule, sealSecret } from '../health';
@@ -143,21 +142,11 @@ export function registerScraperSpecHooks(context: AppContext, roots: readonly st
 
 /** `GET /api/schemas/scrape-config.schema.json`, as the canary schema is served. */
 export function registerScrapeConfigSchemaRoute(scoped: FastifyInstance): void {
-  const app = scoped.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    '/api/schemas/scrape-config.schema.json',
-    {
-      config: { permission: READ, cacheable: true },
-      schema: {
-        tags: ['catalog'],
-        summary: 'The scraper spec (a ScrapeConfig or its spec) as a JSON Schema, for editors that check YAML or JSON as it is typed',
-        response: { 200: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12)') },
-      },
-    },
-    async (_request, reply) => {
-      // The same for everybody and changed only by a server release: an hour in the browser's own cache is safe.
-      reply.header('cache-control', 'private, max-age=3600');
-      return scrapeConfigJsonSchema;
-    },
-  );
+  registerSchemaRoute(scoped, {
+    file: 'scrape-config.schema.json',
+    permission: READ,
+    tag: 'catalog',
+    summary: 'The scraper spec (a ScrapeConfig or its spec) as a JSON Schema, for editors that check YAML or JSON as it is typed',
+    document: scrapeConfigJsonSchema,
+  });
 }

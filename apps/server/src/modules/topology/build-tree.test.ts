@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { TOPOLOGY_MAX_COMPONENTS } from '@opsdeck/shared';
+import { AppError } from '../../platform/errors';
+import { buildTopology, LOOKUP_SELECTOR_ID } from './build-tree';
+import type { CheckRow, CheckSelector, ComponentDraft, ConfigRow, ConfigSelector, TopologyRow, TopologySources } from './types';
+
+interface FakeCheck extends CheckRow {
+  namespace: string;
+  labels: Record<string, string>;
+  type: string;
+}
+
+function config(id: string, name: string, type: string, tags: Record<string, string>, content: unknown = {}): ConfigRow {
+  return { id, name, type, config_class: type.split('::')[0] ?? null, health: 'healthy', status: null, tags, labels: {}, config: content };
+}
+
+function includes(map: Record<string, string>, wanted: Record<string, string> | undefined): boolean {
+  return Object.entries(wanted ?? {}).every(([key, value]) => map[key] === value);
+}
+
+function labelPairs(selector: string | undefined): Record<string, string> {
+  return Object.fromEntries((selector ?? '').split(',').filter((pair) => pair !== '').map((pair) => pair.split('=') as [string, string]));
+}
+
+/** The sources contract answered from memory, with the matching rules run-topology.ts applies in SQL. */
+function fakeSources(configs: ConfigRow[], checks: FakeCheck[]): TopologySources & { configQueries: ConfigSelector[] } {
+  const configQueries: ConfigSelector[] = [];
+  return {
+    configQueries,
+    findConfigs(selector: ConfigSelector) {
+      configQueries.push(selector);
+      return Promise.resolve(
+        configs.filter(
+          (row) =>
+            (selector.id === undefined || selector.id.includes(row.id)) &&
+            (selector.name === undefined || selector.name === row.name) &&
+            (selector.namespace === undefined || row.tags.namespace === selector.namespace) &&
+            (selector.types === undefined || selector.types.includes(row.type)) &&
+            includes(row.tags, selector.tags) &&
+            includes(row.labels, selector.labels),
+        ),
+      );
+    },
+    findChecks(selector: CheckSelector) {
+      return Promise.resolve(
+        checks.filter(
+          (check) =>
+            (selector.name === undefined || selector.name === check.name) &&
+            (selector.namespace === undefined || selector.namespace === check.namespace) &&
+            (selector.types === undefined || selector.types.includes(check.type)) &&
+            includes(check.labels, labelPairs(selector.labelSelector)),
+        ),
+      );
+    },
+  };
+}
+
+function topology(spec: unknown, overrides: Partial<TopologyRow> = {}): TopologyRow {
+  return { id: 'topo-1', name: 'Shop', namespace: 'default', icon: 'cart', labels: { team: 'payments' }, spec, schedule: null, agent_id: null, ...overrides };
+}
+
+function flatten(draft: ComponentDraft): ComponentDraft[] {
+  return [draft, ...draft.children.flatMap(flatten)];
+}
+
+function child(draft: ComponentDraft | undefined, name: string): ComponentDraft {
+  const found = draft?.children.find((entry) => entry.name === name);
+  if (found === undefined) throw new Error(`no child ${name} under ${draft?.name ?? 'nothing'}`);
+  return found;
+}
+
+const catalog = [
+  config('pod-a', 'web-a', 'Kubernetes::Pod', { namespace: 'shop', cluster: 'prod' }, { status: { podIP: '10.0.0.1', containerStatuses: [{ restartCount: 3 }] } }),
+  config('pod-b', 'web-b', 'Kubernetes::Pod', { namespace: 'shop', cluster: 'prod' }, { status: { podIP: '10.0.0.2', containerStatuses: [{ restartCount: 0 }] } }),
+  config('pod-x', 'other', 'Kubernetes::Pod', { namespace: 'kube-system', cluster: 'prod' }),
+  config('deploy-web', 'web', 'Kubernetes::Deployment', { namespace: 'shop', cluster: 'prod' }, { spec: { replicas: 2, strategy: { type: 'RollingUpdate' } } }),
+  config('db', 'orders-db', 'Postgres::Database', { namespace: 'shop' }, { version: '15.4' }),
+];
+
+const checks: FakeCheck[] = [
+  { id: 'chk-home', canary_id: 'can-1', name: 'shop-home', namespace: 'default', labels: { app: 'shop' }, type: 'http' },
+  { id: 'chk-api', canary_id: 'can-1', name: 'shop-api', namespace: 'default', labels: { app: 'shop', tier: 'api' }, type: 'http' },
+  { id: 'chk-web-a', canary_id: 'can-2', name: 'web-a', namespace: 'default', labels: {}, type: 'tcp' },
+];
+
+/** A Mission Control Topology as a team would paste it. */
+const missionControl = {
+  apiVersion: 'canaries.flanksource.com/v1',
+  kind: 'Topology',
+  metadata: { name: 'shop' },
+  spec: {
+    type: 'App',
+    schedule: '@every 5m',
+    labels: { env: 'prod' },
+    properties: [{ name: 'owner', text: 'payments', headline: true }],
+    checks: [{ selector: { labelSelector: 'app=shop' } }],
+    components: [
+      {
+        name: 'Frontend',
+        type: 'Website',
+        icon: 'globe',
+        owner: 'web-team',
+        checks: [{ selector: { name: 'shop-home' } }],
+        configs: [{ type: 'Kubernetes::Deployment', name: 'web', tagSelector: 'namespace=shop' }],
+        properties: [
+          { name: 'replicas', configLookup: { config: { type: 'Kubernetes::Deployment', name: 'web' }, field: '$.spec.replicas' } },
+          { name: 'strategy', configLookup: { id: 'deploy-web', field: '$.spec.strategy' } },
+          { name: 'gone', configLookup: { config: { name: 'no-such-item' }, field: '$.spec' } },
+        ],
+        components: [
+          { name: 'CDN', type: 'Service', properties: [{ name: 'hit rate', type: 'percentage', value: 97, max: 100, unit: '%' }] },
+          { name: 'Database', id: 'orders-db', configs: [{ types: ['Postgres::Database'] }] },
+        ],
+      },
+      {
+        name: 'Pods',
+        icon: 'pod',
+        labels: { layer: 'compute' },
+        lookup: { catalog: [{ name: 'pods', selector: [{ types: ['Kubernetes::Pod'], tags: { namespace: 'shop' } }] }] },
+        forEach: {
+          labels: { pod: '{{.name}}', where: '{{ .tags.cluster }}' },
+          properties: [
+            { name: 'ip', configLookup: { field: '$.status.podIP' } },
+            { name: 'restarts', configLookup: { field: '$.status.containerStatuses[0].restartCount' } },
+            { name: 'link', type: 'url', text: 'https://k8s.example.test/{{.id}}' },
+          ],
+          checks: [{ selector: { name: '{{.name}}' } }],
+        },
+      },
+    ],
+  },
+};
+
+describe('buildTopology', () => {
+  it('builds a Mission Control spec: static nesting, selectors, a catalog lookup and its forEach', async () => {
+    const { root, errors } = await buildTopology(topology(missionControl), fakeSources(catalog, checks));
+    expect(errors).toEqual([]);
+    expect(root).toMatchObject({ key: 'topology:topo-1', name: 'Shop', type: 'App', icon: 'cart', labels: { team: 'payments', env: 'prod' } });
+    expect(root.properties).toEqual([{ name: 'owner', text: 'payments', headline: true }]);
+    expect(root.checks.map((check) => check.checkId).sort()).toEqual(['chk-api', 'chk-home']);
+
+    const frontend = child(root, 'Frontend');
+    expect(frontend).toMatchObject({ key: 'Frontend', type: 'Website', icon: 'globe', owner: 'web-team', hidden: false });
+    expect(frontend.checks).toEqual([{ checkId: 'chk-home', canaryId: 'can-1', selectorId: expect.stringMatching(/^checks:/) as unknown }]);
+    expect(frontend.configs.map((link) => link.configId)).toEqual(['deploy-web']);
+    expect(frontend.properties).toEqual([
+      { name: 'replicas', value: 2 },
+      { name: 'strategy', text: '{"type":"RollingUpdate"}' },
+    ]);
+    expect(child(frontend, 'CDN')).toMatchObject({ key: 'Frontend/CDN', properties: [{ name: 'hit rate', type: 'percentage', value: 97, max: 100, unit: '%' }] });
+    expect(child(frontend, 'Database')).toMatchObject({ key: 'orders-db', configs: [{ configId: 'db' }] });
+
+    const pods = child(root, 'Pods');
+    expect(pods.key).toBe('Pods');
+    expect(pods.children.map((pod) => pod.name)).toEqual(['web-a', 'web-b']);
+    const [podA] = pods.children;
+    expect(podA).toMatchObject({
+      key: 'config:pod-a',
+      type: 'Kubernetes::Pod',
+      icon: 'pod',
+      labels: { namespace: 'shop', cluster: 'prod', layer: 'compute', pod: 'web-a', where: 'prod' },
+      configs: [{ configId: 'pod-a', selectorId: LOOKUP_SELECTOR_ID }],
+      checks: [{ checkId: 'chk-web-a', canaryId: 'can-2' }],
+    });
+    expect(podA?.properties).toEqual([
+      { name: 'ip', text: '10.0.0.1' },
+      { name: 'restarts', value: 3 },
+      { name: 'link', type: 'url', text: 'https://k8s.example.test/pod-a' },
+    ]);
+    expect(pods.children[1]?.checks).toEqual([]);
+  });
+
+  it('puts the components of a lookup without a name in its place, as siblings, with its own fields', async () => {
+    const spec = {
+      components: [
+        { name: 'Static' },
+        { icon: 'db', owner: 'dba', properties: [{ name: 'version', configLookup: { field: '$.version' } }], lookup: { catalog: [{ types: ['Postgres::Database'] }] } },
+      ],
+    };
+    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    expect(root.children.map((entry) => entry.name)).toEqual(['Static', 'orders-db']);
+    expect(root.children[1]).toMatchObject({ key: 'config:db', icon: 'db', owner: 'dba', type: 'Postgres::Database', properties: [{ name: 'version', text: '15.4' }] });
+  });
+
+  it('gives looked-up components the item type as icon when the spec names none, and forEach type and icon win', async () => {
+    const spec = {
+      components: [
+        { lookup: { catalog: [{ name: 'orders-db' }] } },
+        { name: 'Group', lookup: { catalog: [{ name: 'web' }] }, forEach: { type: 'Workload', icon: 'deploy' } },
+      ],
+    };
+    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    expect(root.children[0]).toMatchObject({ name: 'orders-db', icon: 'Postgres::Database', type: 'Postgres::Database' });
+    expect(child(root, 'Group').children[0]).toMatchObject({ name: 'web', icon: 'deploy', type: 'Workload' });
+  });
+
+  it('keeps keys stable across builds and unique within the tree', async () => {
+    const spec = {
+      components: [
+        { name: 'a', components: [{ name: 'b' }] },
+        { name: 'a/b' },
+        { lookup: { catalog: [{ types: ['Kubernetes::Pod'], tags: { namespace: 'shop' } }] }, forEach: { components: [{ name: 'logs' }] } },
+        { lookup: { catalog: [{ name: 'web-a' }] } },
+      ],
+    };
+    const first = flatten((await buildTopology(topology(spec), fakeSources(catalog, checks))).root).map((draft) => draft.key);
+    const second = flatten((await buildTopology(topology(spec), fakeSources([...catalog].reverse(), checks))).root).map((draft) => draft.key);
+    expect(new Set(first).size).toBe(first.length);
+    expect([...first].sort()).toEqual([...second].sort());
+    expect(first).toEqual(['topology:topo-1', 'a', 'a/b', 'a/b#2', 'config:pod-a', 'config:pod-a/logs', 'config:pod-b', 'config:pod-b/logs', 'config:pod-a#2']);
+  });
+
+  it('substitutes only the templates it knows, as plain text, and leaves nested forEach templates to their own lookup', async () => {
+    const spec = {
+      components: [
+        {
+          lookup: { catalog: [{ name: 'web' }] },
+          forEach: {
+            labels: { a: '{{.type}}', b: '{{ .labels.missing }}', c: '{{.config.name}}', d: '{{ index .tags "x" }}' },
+            components: [{ name: 'pods of {{.name}}', lookup: { catalog: [{ name: 'web-a' }] }, forEach: { labels: { pod: '{{.name}}' } } }],
+          },
+        },
+      ],
+    };
+    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    const [web] = root.children;
+    expect(web?.labels).toMatchObject({ a: 'Kubernetes::Deployment', b: '', c: '{{.config.name}}', d: '{{ index .tags "x" }}' });
+    expect(child(web, 'pods of web').children[0]?.labels).toMatchObject({ pod: 'web-a' });
+  });
+
+  it('omits a property whose lookup matches nothing, and reports a JSONPath that fails at run', async () => {
+    const items = [config('weird', '[?(@.x)]', 'App::Thing', { namespace: 'odd' }, { a: 1 })];
+    const spec = {
+      components: [
+        {
+          lookup: { catalog: [{ namespace: 'odd' }] },
+          forEach: {
+            properties: [
+              { name: 'by name', configLookup: { field: '$.{{.name}}' } },
+              { name: 'missing', configLookup: { field: '$.nope' } },
+              { name: 'a', configLookup: { field: '$.a' } },
+            ],
+          },
+        },
+      ],
+    };
+    const { root, errors } = await buildTopology(topology(spec), fakeSources(items, checks));
+    expect(root.children[0]?.properties).toEqual([{ name: 'a', value: 1 }]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('by name');
+  });
+
+  it(`stops at ${TOPOLOGY_MAX_COMPONENTS} components and says so`, async () => {
+    const many = Array.from({ length: TOPOLOGY_MAX_COMPONENTS + 500 }, (_, index) => config(`c-${index}`, `item-${index}`, 'Bulk::Item', { namespace: 'bulk' }));
+    const spec = { components: [{ name: 'first' }, { lookup: { catalog: [{ types: ['Bulk::Item'] }] } }, { name: 'after' }] };
+    const { root, errors } = await buildTopology(topology(spec), fakeSources(many, checks));
+    expect(flatten(root)).toHaveLength(TOPOLOGY_MAX_COMPONENTS);
+    expect(root.children.map((entry) => entry.name)).not.toContain('after');
+    expect(errors).toEqual([expect.stringContaining(String(TOPOLOGY_MAX_COMPONENTS)) as unknown]);
+  });
+
+  it('asks the sources once per distinct selector', async () => {
+    const sources = fakeSources(catalog, checks);
+    const spec = {
+      components: [
+        { name: 'a', configs: [{ name: 'web' }] },
+        { name: 'b', configs: [{ name: 'web' }] },
+      ],
+    };
+    await buildTopology(topology(spec), sources);
+    expect(sources.configQueries).toEqual([{ name: 'web' }]);
+  });
+
+  it('matches a class against each item after the query', async () => {
+    const spec = { configs: [{ class: 'Postgres', namespace: 'shop' }] };
+    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    expect(root.configs.map((link) => link.configId)).toEqual(['db']);
+  });
+
+  it('refuses a stored spec that breaks the save-time rules', async () => {
+    await expect(buildTopology(topology({ checks: [{ inline: {} }] }), fakeSources(catalog, checks))).rejects.toBeInstanceOf(AppError);
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../platform/errors';
+import { parseTopologySpec } from './spec';
+
+function refusal(spec: unknown): { code: string; details: string | null; hint: string | null; message: string } {
+  try {
+    parseTopologySpec(spec);
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, details: error.details, hint: error.hint, message: error.message };
+    throw error;
+  }
+  throw new Error('the spec was accepted');
+}
+
+function nested(depth: number): Record<string, unknown> {
+  let component: Record<string, unknown> = { name: `level-${depth}` };
+  for (let level = depth - 1; level >= 1; level -= 1) component = { name: `level-${level}`, components: [component] };
+  return { components: [component] };
+}
+
+const spec = {
+  type: 'App',
+  icon: 'shop',
+  schedule: '@every 5m',
+  labels: { team: 'payments' },
+  components: [
+    {
+      name: 'Frontend',
+      type: 'Website',
+      checks: [{ selector: { name: 'shop-home', labelSelector: 'app=shop' } }],
+      configs: [{ type: 'Kubernetes::Deployment', types: ['Kubernetes::StatefulSet'], class: 'Kubernetes', tagSelector: 'namespace=shop,cluster=prod', tags: { zone: 'a' }, labelSelector: 'app=web' }],
+    },
+  ],
+};
+
+describe('parseTopologySpec', () => {
+  it('reads the spec alone, with no metadata', () => {
+    const parsed = parseTopologySpec(spec);
+    expect(parsed.metadata).toBeNull();
+    expect(parsed.schedule).toBe('@every 5m');
+    expect(parsed.root).toMatchObject({ type: 'App', icon: 'shop', labels: { team: 'payments' } });
+    expect(parsed.root.components.map((component) => component.name)).toEqual(['Frontend']);
+  });
+
+  it('reads the whole resource the same way and keeps its metadata', () => {
+    const parsed = parseTopologySpec({
+      apiVersion: 'canaries.flanksource.com/v1',
+      kind: 'Topology',
+      metadata: { name: 'shop', namespace: 'prod', labels: { team: 'payments' } },
+      spec,
+    });
+    expect(parsed.metadata).toEqual({ name: 'shop', namespace: 'prod', labels: { team: 'payments' } });
+    expect(parsed.root).toEqual(parseTopologySpec(spec).root);
+    expect(parseTopologySpec({ kind: 'SystemTemplate', spec: {} }).metadata).toEqual({});
+  });
+
+  it('folds type into types, tags and tagSelector into tags and labelSelector into labels', () => {
+    const [frontend] = parseTopologySpec(spec).root.components;
+    expect(frontend?.configs).toEqual([
+      {
+        types: ['Kubernetes::Deployment', 'Kubernetes::StatefulSet'],
+        classes: ['Kubernetes'],
+        tags: { zone: 'a', namespace: 'shop', cluster: 'prod' },
+        labels: { app: 'web' },
+      },
+    ]);
+    expect(frontend?.checks).toEqual([{ name: 'shop-home', labelSelector: 'app=shop' }]);
+    expect(parseTopologySpec({ checks: [{ selector: { labelSelector: 'app=shop, canary' } }] }).root.checks).toEqual([{ labelSelector: 'app=shop, canary' }]);
+  });
+
+  it('reads a catalog lookup from selector lists, single selectors and fields on the entry', () => {
+    const parsed = parseTopologySpec({
+      components: [
+        {
+          lookup: {
+            catalog: [{ name: 'pods', selector: [{ type: 'Kubernetes::Pod' }, { name: 'a' }] }, { selector: { id: 'x' } }, { types: ['Kubernetes::Node'], display: { expr: 'x' } }],
+          },
+          forEach: { properties: [{ name: 'ip', configLookup: { field: '$.status.podIP' } }] },
+        },
+      ],
+    });
+    const [lookup] = parsed.root.components;
+    expect(lookup?.name).toBeUndefined();
+    expect(lookup?.lookup).toEqual([{ types: ['Kubernetes::Pod'] }, { name: 'a' }, { id: ['x'] }, { types: ['Kubernetes::Node'] }]);
+    expect(lookup?.forEach?.properties).toEqual([{ property: { name: 'ip' }, configLookup: { selector: null, field: '$.status.podIP' } }]);
+  });
+
+  it('merges label into labels and accepts the fields it ignores', () => {
+    const parsed = parseTopologySpec({
+      label: 'env=prod',
+      labels: { team: 'payments' },
+      id: { javascript: 'x' },
+      groupBy: { tag: 'cluster' },
+      components: [{ name: 'a', id: { expr: 'x' }, tooltip: 't', order: 2, selectors: [{}], statusExpr: 'x', parentLookup: {}, futureField: 1 }],
+    });
+    expect(parsed.root.labels).toEqual({ env: 'prod', team: 'payments' });
+    expect(parsed.root.components[0]?.key).toBeUndefined();
+  });
+
+  it('takes an empty spec as a root without children', () => {
+    expect(parseTopologySpec({}).root.components).toEqual([]);
+    expect(parseTopologySpec(null).schedule).toBeNull();
+  });
+
+  it('accepts nesting ten levels deep', () => {
+    expect(() => parseTopologySpec(nested(10))).not.toThrow();
+    expect(() => parseTopologySpec({ components: [{ name: 'a', components: [{ name: 'b', lookup: { catalog: [{ name: 'x' }] }, forEach: nested(7) }] }] })).not.toThrow();
+  });
+
+  it('refuses every spec it will not run, naming the field', () => {
+    const cases: Array<{ label: string; spec: unknown; details: string; hint?: RegExp }> = [
+      { label: 'a spec that is not an object', spec: 'components: []', details: 'spec' },
+      { label: 'components that is not a list', spec: { components: { name: 'a' } }, details: 'spec.components' },
+      { label: 'a component without a name', spec: { components: [{ type: 'x' }] }, details: 'spec.components[0].name' },
+      { label: 'a name over 255 characters', spec: { components: [{ name: 'n'.repeat(256) }] }, details: 'spec.components[0].name' },
+      { label: 'a label that is not text', spec: { components: [{ name: 'a', labels: { replicas: 3 } }] }, details: 'spec.components[0].labels.replicas' },
+      { label: 'labels that are not a map', spec: { labels: ['a'] }, details: 'spec.labels' },
+      { label: 'a type that is not text', spec: { components: [{ name: 'a', type: 3 }] }, details: 'spec.components[0].type' },
+      { label: 'hidden that is not a flag', spec: { components: [{ name: 'a', hidden: 'yes' }] }, details: 'spec.components[0].hidden' },
+      { label: 'a property without a name', spec: { properties: [{ text: 'x' }] }, details: 'spec.properties[0].name' },
+      { label: 'a property value that is not a number', spec: { properties: [{ name: 'p', value: '3' }] }, details: 'spec.properties[0].value' },
+      { label: 'a property link without url', spec: { properties: [{ name: 'p', links: [{ text: 'x' }] }] }, details: 'spec.properties[0].links[0].url' },
+      { label: 'a property lookup', spec: { properties: [{ name: 'p', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.properties[0].lookup', hint: /configLookup/ },
+      {
+        label: 'an inline check',
+        spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://169.254.169.254' }] } }] }] },
+        details: 'spec.components[0].checks[1].inline',
+        hint: /canary/,
+      },
+      { label: 'a check without selector', spec: { checks: [{}] }, details: 'spec.checks[0].selector' },
+      { label: 'a check selector without a field', spec: { components: [{ name: 'a', checks: [{ selector: {} }] }] }, details: 'spec.components[0].checks[0].selector' },
+      { label: 'a check label selector that is not key=value', spec: { checks: [{ selector: { labelSelector: 'app in (a,b)' } }] }, details: 'spec.checks[0].selector.labelSelector' },
+      { label: 'a config selector without a field', spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0]' },
+      { label: 'a config selector by class alone', spec: { configs: [{ class: 'Kubernetes' }] }, details: 'spec.configs[0]' },
+      { label: 'a tag selector with !=', spec: { configs: [{ tagSelector: 'env!=prod' }] }, details: 'spec.configs[0].tagSelector' },
+      { label: 'an http lookup', spec: { components: [{ name: 'a', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.components[0].lookup.http', hint: /catalog/ },
+      { label: 'an exec lookup next to a catalog one', spec: { components: [{ lookup: { catalog: [{ name: 'x' }], exec: [{ script: 'rm' }] } }] }, details: 'spec.components[0].lookup.exec' },
+      { label: 'an empty catalog lookup', spec: { components: [{ lookup: { catalog: [] } }] }, details: 'spec.components[0].lookup.catalog' },
+      { label: 'a lookup selector without a field', spec: { components: [{ lookup: { catalog: [{ selector: [{}] }] } }] }, details: 'spec.components[0].lookup.catalog[0].selector[0]' },
+      { label: 'forEach without lookup', spec: { components: [{ name: 'a', forEach: { type: 'x' } }] }, details: 'spec.components[0].forEach' },
+      {
+        label: 'a configLookup without config outside forEach',
+        spec: { components: [{ name: 'a', properties: [{ name: 'p', configLookup: { field: '$.a' } }] }] },
+        details: 'spec.components[0].properties[0].configLookup.config',
+      },
+      {
+        label: 'a JSONPath filter',
+        spec: { components: [{ lookup: { catalog: [{ name: 'x' }] }, forEach: { properties: [{ name: 'p', configLookup: { field: '$.a[?(@.b==1)]' } }] } }] },
+        details: 'spec.components[0].forEach.properties[0].configLookup.field',
+      },
+      { label: 'a JSONPath that does not parse', spec: { properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a[' } }] }, details: 'spec.properties[0].configLookup.field' },
+      { label: 'duplicate sibling names', spec: { components: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }, details: 'spec.components[2].name' },
+      { label: 'duplicate ids', spec: { components: [{ name: 'a', id: 'x' }, { name: 'b', components: [{ name: 'c', externalID: 'x' }] }] }, details: 'spec.components[1].components[0].externalID' },
+      { label: 'nesting eleven levels deep', spec: nested(11), details: `spec${'.components[0]'.repeat(11)}` },
+      {
+        label: 'looked-up children eleven levels deep',
+        // a (1) > b, a grouping parent (2) > its looked-up items (3) > forEach children (4 and on).
+        spec: { components: [{ name: 'a', components: [{ name: 'b', lookup: { catalog: [{ name: 'x' }] }, forEach: nested(8) }] }] },
+        details: `spec.components[0].components[0].forEach${'.components[0]'.repeat(8)}`,
+      },
+      { label: 'a schedule that does not parse', spec: { schedule: '@every never' }, details: 'spec.schedule' },
+      { label: 'a metadata name that is not text', spec: { kind: 'Topology', metadata: { name: 3 }, spec: {} }, details: 'metadata.name' },
+    ];
+    for (const { label, spec: value, details, hint } of cases) {
+      const refused = refusal(value);
+      expect(refused.code, label).toBe('OD_TOPOLOGY_SPEC');
+      expect(refused.details, label).toBe(details);
+      expect(refused.message, label).toContain(details);
+      expect(refused.hint, label).not.toBeNull();
+      if (hint !== undefined) expect(refused.hint, label).toMatch(hint);
+    }
+  });
+});

@@ -1,0 +1,400 @@
+import { TOPOLOGY_MAX_DEPTH, TOPOLOGY_NAME_MAX_LENGTH, type ComponentProperty, type ComponentPropertyLink } from '@opsdeck/shared';
+import { errors } from '../../platform/errors';
+import { isValidSchedule } from '../health';
+import { jsonPathProblem } from '../scrapers';
+import type { CheckSelector, ComponentFields, ConfigSelector } from './types';
+
+/** A catalog selector as parsed; `classes` is matched against each item's config_class after the query. */
+export interface ParsedConfigSelector extends ConfigSelector {
+  classes?: string[];
+}
+
+/** A property's value read by JSONPath from a catalog item; `selector` null reads the looked-up item itself. */
+export interface ParsedConfigLookup {
+  selector: ParsedConfigSelector | null;
+  field: string;
+}
+
+export interface ParsedProperty {
+  property: ComponentProperty;
+  configLookup: ParsedConfigLookup | null;
+}
+
+/** What every looked-up component also gets; its strings still hold the forEach templates, replaced per item. */
+export interface ParsedForEach {
+  type?: string;
+  icon?: string;
+  labels: Record<string, string>;
+  properties: ParsedProperty[];
+  checks: CheckSelector[];
+  configs: ParsedConfigSelector[];
+  components: ParsedComponent[];
+}
+
+export interface ParsedComponent extends ComponentFields {
+  /** Absent on the root (named after the topology) and on a lookup that generates siblings. */
+  name?: string;
+  /** An explicit `id`/`externalID`. */
+  key?: string;
+  properties: ParsedProperty[];
+  checks: CheckSelector[];
+  configs: ParsedConfigSelector[];
+  components: ParsedComponent[];
+  /** The `lookup.catalog` selectors; an item matching any of them becomes a component. */
+  lookup: ParsedConfigSelector[] | null;
+  forEach: ParsedForEach | null;
+}
+
+export interface ParsedTopologySpec {
+  /** The resource's metadata when the whole resource was given. */
+  metadata: { name?: string; namespace?: string; labels?: Record<string, string> } | null;
+  schedule: string | null;
+  root: ParsedComponent;
+}
+
+const INLINE_CHECK_HINT = 'Define a canary and select its checks by name or label: checks: [{selector: {name: my-check}}]';
+const LOOKUP_HINT = 'This server builds topologies from the catalog only (no lookup runs code, SQL or requests): scrape the data into the catalog and use lookup: {catalog: [...]}';
+const PROPERTY_LOOKUP_HINT = "A property lookup runs checks: read a catalog item's content with configLookup: {config: {...}, field: $.path}";
+const SELECTOR_FIELDS_HINT = 'Name at least one of id, name, namespace, type, types, class, tags, tagSelector or labelSelector';
+const PAIRS_HINT = 'Write key=value pairs joined by commas, e.g. app=web,env=prod';
+
+const COMPONENT_TEXT_FIELDS = ['type', 'icon', 'text', 'description', 'owner', 'lifecycle', 'namespace'] as const;
+const PROPERTY_TEXT_FIELDS = ['label', 'type', 'text', 'unit', 'icon', 'color', 'tooltip'] as const;
+const PROPERTY_NUMBER_FIELDS = ['value', 'min', 'max', 'order'] as const;
+const LINK_TEXT_FIELDS = ['type', 'text', 'label', 'icon', 'tooltip'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function join(base: string, key: string | number): string {
+  return typeof key === 'number' ? `${base}[${key}]` : `${base}.${key}`;
+}
+
+function invalid(field: string, problem: string, hint?: string): never {
+  throw errors.topologySpec(field, problem, hint);
+}
+
+function isResource(value: Record<string, unknown>): boolean {
+  return value.kind === 'Topology' || value.kind === 'SystemTemplate' || (typeof value.apiVersion === 'string' && value.spec !== undefined);
+}
+
+function optionalText(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') invalid(field, 'must be text');
+  return value;
+}
+
+function optionalNumber(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) invalid(field, 'must be a number');
+  return value;
+}
+
+function optionalBoolean(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') invalid(field, 'must be true or false');
+  return value;
+}
+
+function list(value: unknown, field: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) invalid(field, 'must be a list');
+  return value;
+}
+
+function object(value: unknown, field: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(field, 'must be an object');
+  return value;
+}
+
+function name(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') invalid(field, 'is required');
+  if (value.length > TOPOLOGY_NAME_MAX_LENGTH) invalid(field, `must be at most ${TOPOLOGY_NAME_MAX_LENGTH} characters`);
+  return value;
+}
+
+function stringMap(value: unknown, field: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) invalid(field, 'must be a map of text values');
+  for (const [key, entry] of Object.entries(value)) {
+    if (typeof entry !== 'string') invalid(join(field, key), 'must be text');
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+/** `a=b,c=d` as a map. */
+function pairs(value: unknown, field: string): Record<string, string> {
+  if (typeof value !== 'string') invalid(field, 'must be text', PAIRS_HINT);
+  const map: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const key = at === -1 ? '' : pair.slice(0, at).trim();
+    const entry = at === -1 ? '' : pair.slice(at + 1).trim();
+    if (key === '' || /[!=<>()]/.test(key) || entry.startsWith('=')) invalid(field, `has '${pair.trim()}', which is not key=value`, PAIRS_HINT);
+    map[key] = entry;
+  }
+  return map;
+}
+
+/** A check's `labelSelector`: `key=value` pairs, or a bare `key` that must only exist, joined by commas. */
+function checkLabelSelector(value: unknown, field: string): string {
+  if (typeof value !== 'string') invalid(field, 'must be text', PAIRS_HINT);
+  for (const part of value.split(',')) {
+    const pair = part.trim();
+    if (pair === '' || (!pair.includes('=') && !/[!<>()\s]/.test(pair))) continue;
+    pairs(pair, field);
+  }
+  return value;
+}
+
+function textList(value: unknown, field: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items = typeof value === 'string' ? [value] : list(value, field);
+  return items.map((item, index) => {
+    if (typeof item !== 'string' || item.trim() === '') invalid(join(field, index), 'must be text');
+    return item;
+  });
+}
+
+function configSelector(value: unknown, field: string): ParsedConfigSelector {
+  const entry = object(value, field);
+  const selector: ParsedConfigSelector = {};
+  const ids = textList(entry.id, join(field, 'id'));
+  if (ids !== undefined) selector.id = ids;
+  const itemName = optionalText(entry.name, join(field, 'name'));
+  if (itemName !== undefined) selector.name = itemName;
+  const namespace = optionalText(entry.namespace, join(field, 'namespace'));
+  if (namespace !== undefined) selector.namespace = namespace;
+  const types = [...(textList(entry.type, join(field, 'type')) ?? []), ...(textList(entry.types, join(field, 'types')) ?? [])];
+  if (types.length > 0) selector.types = types;
+  const configClass = optionalText(entry.class, join(field, 'class'));
+  if (configClass !== undefined) selector.classes = [configClass];
+  const tags = { ...stringMap(entry.tags, join(field, 'tags')), ...(entry.tagSelector === undefined ? {} : pairs(entry.tagSelector, join(field, 'tagSelector'))) };
+  if (Object.keys(tags).length > 0) selector.tags = tags;
+  const labels = entry.labelSelector === undefined ? {} : pairs(entry.labelSelector, join(field, 'labelSelector'));
+  if (Object.keys(labels).length > 0) selector.labels = labels;
+  if (Object.keys(selector).length === 0) invalid(field, 'names no field to select catalog items by', SELECTOR_FIELDS_HINT);
+  // A class alone would read the whole catalog before filtering it.
+  if (Object.keys(selector).length === 1 && selector.classes !== undefined) invalid(field, 'selects by class alone', 'Add a type, name, namespace or tags next to class');
+  return selector;
+}
+
+function checkEntry(value: unknown, field: string): CheckSelector {
+  const entry = object(value, field);
+  if (entry.inline !== undefined) invalid(join(field, 'inline'), 'is an inline check, which topologies do not run', INLINE_CHECK_HINT);
+  if (entry.selector === undefined) invalid(join(field, 'selector'), 'is required', INLINE_CHECK_HINT);
+  const at = join(field, 'selector');
+  const raw = object(entry.selector, at);
+  const selector: CheckSelector = {};
+  const checkName = optionalText(raw.name, join(at, 'name'));
+  if (checkName !== undefined) selector.name = checkName;
+  const namespace = optionalText(raw.namespace, join(at, 'namespace'));
+  if (namespace !== undefined) selector.namespace = namespace;
+  if (raw.labelSelector !== undefined) selector.labelSelector = checkLabelSelector(raw.labelSelector, join(at, 'labelSelector'));
+  const types = textList(raw.types, join(at, 'types'));
+  if (types !== undefined && types.length > 0) selector.types = types;
+  if (Object.keys(selector).length === 0) invalid(at, 'names no field to select checks by', 'Name at least one of name, namespace, labelSelector or types');
+  return selector;
+}
+
+function checkJsonPath(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') invalid(field, 'is required: a JSONPath such as $.spec.replicas');
+  const problem = jsonPathProblem(value);
+  if (problem !== null) invalid(field, `is not a JSONPath that can be used: '${value}' ${problem}`, 'Write a JSONPath of names, indexes and wildcards, e.g. $.status.replicas; filters and scripts are not evaluated');
+  return value.trim();
+}
+
+function link(value: unknown, field: string): ComponentPropertyLink {
+  const entry = object(value, field);
+  if (typeof entry.url !== 'string' || entry.url.trim() === '') invalid(join(field, 'url'), 'is required');
+  const parsed: ComponentPropertyLink = { url: entry.url };
+  for (const key of LINK_TEXT_FIELDS) {
+    const text = optionalText(entry[key], join(field, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  return parsed;
+}
+
+function property(value: unknown, field: string, lookedUp: boolean): ParsedProperty {
+  const entry = object(value, field);
+  if (entry.lookup !== undefined) invalid(join(field, 'lookup'), 'is a property lookup, which topologies do not run', PROPERTY_LOOKUP_HINT);
+  const parsed: ComponentProperty = { name: name(entry.name, join(field, 'name')) };
+  for (const key of PROPERTY_TEXT_FIELDS) {
+    const text = optionalText(entry[key], join(field, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  for (const key of PROPERTY_NUMBER_FIELDS) {
+    const number = optionalNumber(entry[key], join(field, key));
+    if (number !== undefined) parsed[key] = number;
+  }
+  for (const key of ['headline', 'hidden'] as const) {
+    const flag = optionalBoolean(entry[key], join(field, key));
+    if (flag !== undefined) parsed[key] = flag;
+  }
+  const links = list(entry.links, join(field, 'links'));
+  if (links.length > 0) parsed.links = links.map((item, index) => link(item, join(join(field, 'links'), index)));
+  if (entry.configLookup === undefined || entry.configLookup === null) return { property: parsed, configLookup: null };
+  const at = join(field, 'configLookup');
+  const lookup = object(entry.configLookup, at);
+  const fieldPath = checkJsonPath(lookup.field, join(at, 'field'));
+  const id = optionalText(lookup.id, join(at, 'id'));
+  let selector: ParsedConfigSelector | null = null;
+  if (lookup.config !== undefined && lookup.config !== null) selector = configSelector(lookup.config, join(at, 'config'));
+  else if (id !== undefined && id.trim() !== '') selector = { id: [id] };
+  else if (!lookedUp) invalid(join(at, 'config'), 'is required outside forEach: name the catalog item to read (config or id)');
+  return { property: parsed, configLookup: { selector, field: fieldPath } };
+}
+
+function properties(value: unknown, field: string, lookedUp: boolean): ParsedProperty[] {
+  return list(value, field).map((entry, index) => property(entry, join(field, index), lookedUp));
+}
+
+/** The `lookup.catalog` entries as selectors; every other lookup kind is refused. */
+function lookupSelectors(value: unknown, field: string): ParsedConfigSelector[] {
+  const lookup = object(value, field);
+  for (const kind of Object.keys(lookup)) {
+    if (kind !== 'catalog') invalid(join(field, kind), `is a ${kind} lookup, which this server does not run`, LOOKUP_HINT);
+  }
+  const catalog = list(lookup.catalog, join(field, 'catalog'));
+  if (catalog.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors', LOOKUP_HINT);
+  return catalog.flatMap((raw, index) => {
+    const at = join(join(field, 'catalog'), index);
+    const entry = object(raw, at);
+    if (entry.selector === undefined || entry.selector === null) return [configSelector(entry, at)];
+    optionalText(entry.name, join(at, 'name'));
+    if (Array.isArray(entry.selector)) {
+      if (entry.selector.length === 0) invalid(join(at, 'selector'), 'is an empty list', SELECTOR_FIELDS_HINT);
+      return entry.selector.map((selector: unknown, position) => configSelector(selector, join(join(at, 'selector'), position)));
+    }
+    return [configSelector(entry.selector, join(at, 'selector'))];
+  });
+}
+
+interface Level {
+  depth: number;
+  /** Sibling names (components without an explicit key) and explicit keys seen so far, for duplicates. */
+  siblings: Set<string>;
+  keys: Set<string>;
+}
+
+function explicitKey(entry: Record<string, unknown>, field: string): string | undefined {
+  if (typeof entry.id === 'string') {
+    if (entry.id.trim() === '') invalid(join(field, 'id'), 'must not be empty');
+    return entry.id;
+  }
+  if (entry.id !== undefined && entry.id !== null && !isRecord(entry.id)) invalid(join(field, 'id'), 'must be text (an id expression is accepted and ignored)');
+  const external = optionalText(entry.externalID, join(field, 'externalID'));
+  if (external !== undefined && external.trim() === '') invalid(join(field, 'externalID'), 'must not be empty');
+  return external;
+}
+
+function components(value: unknown, field: string, depth: number, keys: Set<string>): ParsedComponent[] {
+  const siblings = new Set<string>();
+  return list(value, field).map((entry, index) => component(entry, join(field, index), { depth, siblings, keys }));
+}
+
+function forEachOf(value: unknown, field: string, depth: number, keys: Set<string>): ParsedForEach {
+  const entry = object(value, field);
+  const parsed: ParsedForEach = {
+    labels: stringMap(entry.labels, join(field, 'labels')),
+    properties: properties(entry.properties, join(field, 'properties'), true),
+    checks: list(entry.checks, join(field, 'checks')).map((check, index) => checkEntry(check, join(join(field, 'checks'), index))),
+    configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
+    // Every looked-up component gets these children, so their explicit keys repeat by design: they keep their own set.
+    components: components(entry.components, join(field, 'components'), depth, new Set(keys)),
+  };
+  const type = optionalText(entry.type, join(field, 'type'));
+  if (type !== undefined) parsed.type = type;
+  const icon = optionalText(entry.icon, join(field, 'icon'));
+  if (icon !== undefined) parsed.icon = icon;
+  return parsed;
+}
+
+/** The fields the root and every component share. */
+function componentBody(entry: Record<string, unknown>, field: string, depth: number, keys: Set<string>, lookedUp: boolean): ParsedComponent {
+  const parsed: ParsedComponent = {
+    hidden: optionalBoolean(entry.hidden, join(field, 'hidden')) ?? false,
+    labels: stringMap(entry.labels, join(field, 'labels')),
+    properties: properties(entry.properties, join(field, 'properties'), lookedUp),
+    checks: list(entry.checks, join(field, 'checks')).map((check, index) => checkEntry(check, join(join(field, 'checks'), index))),
+    configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
+    components: components(entry.components, join(field, 'components'), depth + 1, keys),
+    lookup: null,
+    forEach: null,
+  };
+  for (const key of COMPONENT_TEXT_FIELDS) {
+    const text = optionalText(entry[key], join(field, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  // A component has nowhere to keep a tooltip or an order (cards sort by health), but a wrong type is still refused.
+  optionalText(entry.tooltip, join(field, 'tooltip'));
+  optionalNumber(entry.order, join(field, 'order'));
+  return parsed;
+}
+
+function component(value: unknown, field: string, level: Level): ParsedComponent {
+  if (level.depth > TOPOLOGY_MAX_DEPTH) invalid(field, `is nested deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree, or group with fewer levels');
+  const entry = object(value, field);
+  const hasLookup = entry.lookup !== undefined && entry.lookup !== null;
+  const componentName = hasLookup && (entry.name === undefined || entry.name === null) ? undefined : name(entry.name, join(field, 'name'));
+  const key = explicitKey(entry, field);
+  if (key !== undefined) {
+    if (level.keys.has(key)) invalid(join(field, typeof entry.id === 'string' ? 'id' : 'externalID'), `'${key}' is the id of another component`, 'Give every component its own id');
+    level.keys.add(key);
+  } else if (componentName !== undefined) {
+    if (level.siblings.has(componentName)) invalid(join(field, 'name'), `'${componentName}' is the name of a sibling`, 'Rename one of them, or give them different ids');
+    level.siblings.add(componentName);
+  }
+  // Without a name the looked-up components take this one's place, so its own fields apply to each of them.
+  const generator = hasLookup && componentName === undefined;
+  const itemDepth = hasLookup && !generator ? level.depth + 1 : level.depth;
+  if (itemDepth > TOPOLOGY_MAX_DEPTH) invalid(join(field, 'lookup'), `would nest its components deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree');
+  const parsed = componentBody(entry, field, level.depth, level.keys, generator);
+  if (componentName !== undefined) parsed.name = componentName;
+  if (key !== undefined) parsed.key = key;
+  if (hasLookup) parsed.lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
+  if (entry.forEach !== undefined && entry.forEach !== null) {
+    if (!hasLookup) invalid(join(field, 'forEach'), 'applies to looked-up components: add a lookup', LOOKUP_HINT);
+    parsed.forEach = forEachOf(entry.forEach, join(field, 'forEach'), itemDepth + 1, level.keys);
+  }
+  return parsed;
+}
+
+function metadataOf(value: unknown): ParsedTopologySpec['metadata'] {
+  if (value === undefined || value === null) return {};
+  const metadata = object(value, 'metadata');
+  const parsed: NonNullable<ParsedTopologySpec['metadata']> = {};
+  const metadataName = optionalText(metadata.name, 'metadata.name');
+  if (metadataName !== undefined && metadataName.trim() !== '') parsed.name = name(metadataName, 'metadata.name');
+  const namespace = optionalText(metadata.namespace, 'metadata.namespace');
+  if (namespace !== undefined && namespace.trim() !== '') parsed.namespace = namespace;
+  if (metadata.labels !== undefined && metadata.labels !== null) parsed.labels = stringMap(metadata.labels, 'metadata.labels');
+  return parsed;
+}
+
+/**
+ * A stored or submitted topology spec, checked and normalized: the whole Mission Control resource or the spec alone;
+ * `type` folded into `types`, `tagSelector`/`tags` into `tags`, `labelSelector` into `labels`. Throws OD_TOPOLOGY_SPEC
+ * naming the field (`spec.components[0].checks[1].selector`) on anything this server will not run: inline checks,
+ * lookups other than the catalog, property lookups, selectors without a field, JSONPath filters, bad types, names
+ * over 255 characters, nesting deeper than 10, duplicate sibling names or ids. Unknown fields are accepted and unused.
+ */
+export function parseTopologySpec(value: unknown): ParsedTopologySpec {
+  const whole = value === undefined || value === null ? {} : object(value, 'spec');
+  const resource = isResource(whole);
+  const spec = resource ? object(whole.spec, 'spec') : whole;
+  let schedule: string | null = null;
+  if (spec.schedule !== undefined && spec.schedule !== null && spec.schedule !== '') {
+    if (typeof spec.schedule !== 'string' || !isValidSchedule(spec.schedule)) {
+      invalid('spec.schedule', `'${String(spec.schedule)}' is not a valid schedule`, 'Write @every 5m, @hourly, @daily or a cron such as */10 * * * *');
+    }
+    schedule = spec.schedule.trim();
+  }
+  const root = componentBody(spec, 'spec', 0, new Set<string>(), false);
+  if (spec.id !== undefined && spec.id !== null && typeof spec.id !== 'string' && !isRecord(spec.id)) invalid('spec.id', 'must be text or an id expression');
+  const label = spec.label;
+  if (label !== undefined && label !== null) root.labels = { ...(typeof label === 'string' ? pairs(label, 'spec.label') : stringMap(label, 'spec.label')), ...root.labels };
+  return { metadata: resource ? metadataOf(whole.metadata) : null, schedule, root };
+}
