@@ -118,6 +118,24 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     (row, area) => ({ name: `feature flag ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
   ),
   '/catalog': CATALOG_SOURCE,
+  // Every component with children is a page of cards; the standalone view of each topology's root renders without the
+  // shell. The `sample` roles open the roots and one branch.
+  '/topology': {
+    api: '/api/db/components?select=id,name,parent_id,path&deleted_at=is.null&is_leaf=is.false&order=path,name',
+    targets: (rows, area, depth) => {
+      const roots = rows.filter((row) => row['parent_id'] === null);
+      const opened = depth === 'every' ? rows : [...roots, ...rows.filter((row) => row['parent_id'] !== null).slice(0, 1)];
+      const named = (row: Row) => new RegExp(`^${escapeRegExp(text(row, 'name'))}$`);
+      return [
+        ...opened.map((row): CrawlTarget => ({ name: `component ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: named(row) })),
+        ...roots.map((row): CrawlTarget => ({ name: `standalone ${text(row, 'name')}`, path: `/view/topology/${text(row, 'id')}`, opening: { kind: 'page' }, title: named(row) })),
+      ];
+    },
+  },
+  '/settings/topologies': eachRow(
+    '/api/db/topologies?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `topology ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
+  ),
   // The seed's two scrapers: demo-manifests (a file scraper that runs) and demo-estate (kinds this server only shows).
   // The same scrapers also through the generic settings pages of spec 002 §2.2.
   '/catalog/scrapers': {
@@ -130,8 +148,11 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
   },
 };
 
+/** Pages whose title is not their sidebar label: spec 001 §2.1 calls the topology page 'Dashboard' in the sidebar. */
+const PAGE_TITLES: Readonly<Record<string, string>> = { '/topology': 'Topology' };
+
 export function navigationTarget(route: NavigationRoute): CrawlTarget {
-  return { name: route.label, path: route.path, opening: { kind: 'page' }, title: route.label, navigation: route };
+  return { name: route.label, path: route.path, opening: { kind: 'page' }, title: PAGE_TITLES[route.path] ?? route.label, navigation: route };
 }
 
 export interface DiscoveredTargets {

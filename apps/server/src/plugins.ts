@@ -7,6 +7,7 @@ import { connectionsPlugin } from './modules/connections';
 import { agentsPlugin } from './modules/agents';
 import { catalogPlugin } from './modules/catalog';
 import { scrapersPlugin } from './modules/scrapers';
+import { topologyPlugin } from './modules/topology';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin];

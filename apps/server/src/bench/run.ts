@@ -14,10 +14,11 @@ import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
 import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
+import { benchTopology } from './topology';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers'] as const;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
@@ -201,6 +202,30 @@ async function main(): Promise<void> {
       console.log(`A file scraper over ${scrape.items.toLocaleString('en')} items in ${scrape.files.toLocaleString('en')} JSON files, through runScrape:`);
       console.log(line('full scrape into an empty scraper', scrape.full, 60_000));
       console.log(line('rescrape with nothing changed', scrape.unchanged, 15_000));
+    }
+
+    if (sections.has('topology')) {
+      heading('Topology');
+      const topology = await benchTopology({ pool: db.pool, url, cookie });
+      console.log(
+        `${topology.components.toLocaleString('en')} components, ${topology.checks.toLocaleString('en')} with a check, ` +
+          `written in ${(topology.seedMs / 1000).toFixed(1)} s (removed afterwards).`,
+      );
+      for (const figure of topology.requests) {
+        console.log(
+          `${figure.label.padEnd(40)} p50 ${ms(figure.p50)}, p95 ${ms(figure.p95)}, max ${ms(figure.max)}, ` +
+            `${figure.components.toLocaleString('en')} components, ${(figure.bytes / 1024).toFixed(0)} kB   (goal p95 < 200 ms: ${figure.p95 < 200 ? 'met' : 'NOT met'})`,
+        );
+      }
+      for (const [label, flip] of [
+        ['check flip on a pod to the root summary', topology.toUnhealthy],
+        ['and back', topology.backToHealthy],
+      ] as const) {
+        console.log(
+          `${label.padEnd(40)} ${ms(flip.ms)} (UPDATE plus a read of the root), ${flip.reflected ? 'counted at the root' : 'NOT counted at the root'}` +
+            `   (goal < 1 s: ${flip.ms < 1000 && flip.reflected ? 'met' : 'NOT met'})`,
+        );
+      }
     }
   } finally {
     await running.close();

@@ -15,6 +15,9 @@ const EXACT: Readonly<Record<string, Resource>> = {
   checks: 'canaries',
   topologies: 'topologies',
   components: 'topologies',
+  // Links a user makes from a component (Link to config, team owners) are topology edits.
+  config_component_relationships: 'topologies',
+  team_components: 'topologies',
   config_scrapers: 'config_scrapers',
   connections: 'connections',
   agents: 'agents',
@@ -39,6 +42,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Resource]> = [
   ['topologies_', 'topologies'],
   ['components_', 'topologies'],
   ['component_', 'topologies'],
+  ['topology_', 'topologies'],
   ['config_scrapers_', 'config_scrapers'],
   ['connections_', 'connections'],
   ['agents_', 'agents'],

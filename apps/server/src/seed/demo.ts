@@ -5,6 +5,7 @@ import { seedCatalogDemo } from './catalog';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
 import { DEMO_SCRAPER_NAME, seedScrapersDemo } from './scrapers';
+import { rebuildTopologyDemo, seedTopologyDemo } from './topology';
 
 export const DEMO_PASSWORD = 'opsdeck-demo';
 
@@ -95,8 +96,12 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     }
     if (admin === undefined) throw new Error('the demo admin was not created');
     await seedHealthDemo(client, { adminId: admin, serverUrl: options.serverUrl });
+    // The topologies come before the incidents, whose evidence points at their components; the catalog comes after
+    // the incidents, which it links to, and the topologies are built again to find its items.
+    await seedTopologyDemo(client, admin);
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await seedCatalogDemo(client);
+    await rebuildTopologyDemo(client);
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { formatMention, logEvidenceLineIndexes } from '@opsdeck/shared';
+import { DEMO_TOPOLOGY_NAME, seedTopologyDemo } from './topology';
 
 export interface IncidentsDemoContext {
   peopleByRole: Record<string, string>;
@@ -27,6 +28,25 @@ async function existing(client: pg.PoolClient, sql: string): Promise<string | nu
   return (await client.query<{ id: string }>(sql)).rows[0]?.id ?? null;
 }
 
+/** A component of the demo topology by name, building the demo topologies first when they are not there. */
+async function demoComponent(client: pg.PoolClient, name: string): Promise<string> {
+  const find = async (): Promise<string | null> =>
+    (
+      await client.query<{ id: string }>(
+        `select c.id from components c join topologies t on t.id = c.topology_id
+          where t.name = $1 and t.deleted_at is null and c.name = $2 and c.deleted_at is null
+          order by c.created_at limit 1`,
+        [DEMO_TOPOLOGY_NAME, name],
+      )
+    ).rows[0]?.id ?? null;
+  const found = await find();
+  if (found !== null) return found;
+  await seedTopologyDemo(client, null);
+  const built = await find();
+  if (built === null) throw new Error(`the demo topology has no component named ${name}`);
+  return built;
+}
+
 /** Uses what other seeds created when it is there; otherwise creates the few items incident evidence points at. */
 async function linkedItems(client: pg.PoolClient): Promise<Linked> {
   let checkHealthy = await existing(client, `select id from checks where deleted_at is null and status = 'healthy' order by name limit 1`);
@@ -46,22 +66,8 @@ async function linkedItems(client: pg.PoolClient): Promise<Linked> {
       [canary],
     );
   }
-  let component = await existing(client, `select id from components where deleted_at is null and status = 'unhealthy' order by name limit 1`);
-  let componentHealthy = await existing(client, `select id from components where deleted_at is null and status = 'healthy' order by name limit 1`);
-  if (component === null || componentHealthy === null) {
-    const topology = await one(client, `insert into topologies (name, namespace, icon) values ('Shop', 'shop', 'cart') returning id`);
-    const root = await one(client, `insert into components (topology_id, name, type, icon, status) values ($1, 'Shop', 'system', 'cart', 'warning') returning id`, [topology]);
-    component ??= await one(
-      client,
-      `insert into components (topology_id, parent_id, name, type, icon, status, status_reason) values ($1, $2, 'checkout', 'service', 'kubernetes', 'unhealthy', 'p95 latency above 2s') returning id`,
-      [topology, root],
-    );
-    componentHealthy ??= await one(
-      client,
-      `insert into components (topology_id, parent_id, name, type, icon, status) values ($1, $2, 'payments', 'service', 'kubernetes', 'healthy') returning id`,
-      [topology, root],
-    );
-  }
+  const component = await demoComponent(client, 'checkout');
+  const componentHealthy = await demoComponent(client, 'payments-db');
   let config = await existing(client, `select id from config_items where deleted_at is null order by type, name limit 1`);
   config ??= await one(
     client,

@@ -4,6 +4,7 @@ import type { DomainPlugin } from '../../platform/http';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
+import { startScheduleWorkers } from '../../platform/schedule-workers';
 import { DB_WRITTEN_EVENT } from '../../data-api/write-hooks';
 import { registerScrapeConfigSchemaRoute, registerScraperSpecHooks } from './spec-hooks';
 import { startDemoRewrites } from './demo-rewrites';
@@ -12,51 +13,28 @@ import { requestScrape, ScrapeScheduler, syncScrapeSchedule } from './scrape-sch
 /** Published by Run Now; the scheduler of this process claims the scraper at once instead of at its next poll. */
 export const SCRAPE_REQUESTED_EVENT = 'scraper.run-requested';
 const WRITE = { resource: 'config_scrapers', action: 'write' } as const;
-/** Catches edits the bus does not carry: those of other processes, and of scrapers written outside the data API. */
-const RECONCILE_MS = 10_000;
 
 const idParams = z.object({ id: z.uuid() });
 const runQueuedSchema = z.object({ id: z.uuid(), status: z.literal('queued') });
 
 function startWorkers(app: Parameters<DomainPlugin['register']>[0], context: AppContext): void {
   const { pool } = context.db;
-  const scheduler = new ScrapeScheduler({
-    pool,
-    secretKey: context.config.secretKey,
-    roots: context.config.scrapeRoots,
-    ownDatabaseUrl: context.config.databaseUrl ?? null,
-    onError: (error) => app.log.error({ err: error }, 'scrape scheduler'),
-  });
-  let reconciling: Promise<unknown> = Promise.resolve();
-  const reconcile = (): void => {
-    reconciling = reconciling
-      .then(() => syncScrapeSchedule(pool))
-      .then((due) => {
-        if (due > 0) scheduler.wake();
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'scrape schedule sync'));
-  };
-  const timer = setInterval(reconcile, RECONCILE_MS);
-  const unsubscribe = [
-    context.bus.subscribe(SCRAPE_REQUESTED_EVENT, () => scheduler.wake()),
-    context.bus.subscribe(DB_WRITTEN_EVENT, (event) => {
-      if (event.payload.table === 'config_scrapers') reconcile();
+  if (context.config.seedDemo) {
+    const stopRewrites = startDemoRewrites(context.config.dataDir, (error) => app.log.warn({ err: error }, 'demo manifest rewrite'));
+    app.addHook('preClose', async () => stopRewrites());
+  }
+  startScheduleWorkers(app, context.bus, {
+    scheduler: new ScrapeScheduler({
+      pool,
+      secretKey: context.config.secretKey,
+      roots: context.config.scrapeRoots,
+      ownDatabaseUrl: context.config.databaseUrl ?? null,
+      onError: (error) => app.log.error({ err: error }, 'scrape scheduler'),
     }),
-  ];
-  const stopRewrites = context.config.seedDemo
-    ? startDemoRewrites(context.config.dataDir, (error) => app.log.warn({ err: error }, 'demo manifest rewrite'))
-    : null;
-  app.addHook('onReady', async () => {
-    reconcile();
-    await reconciling;
-    scheduler.start();
-  });
-  app.addHook('preClose', async () => {
-    clearInterval(timer);
-    stopRewrites?.();
-    for (const stop of unsubscribe) stop();
-    await reconciling;
-    await scheduler.stop();
+    sync: () => syncScrapeSchedule(pool),
+    requestedEvent: SCRAPE_REQUESTED_EVENT,
+    written: { event: DB_WRITTEN_EVENT, matches: (event) => event.payload.table === 'config_scrapers' },
+    label: 'scrape',
   });
 }
 
