@@ -1,4 +1,4 @@
-import { Boxes, Flag, HeartPulse, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { Boxes, Flag, HeartPulse, LayoutDashboard, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -17,6 +17,8 @@ export interface NavigationEntry {
  * An area gets its line here in the same change that ships its routes, so the sidebar never links to a missing page.
  */
 export const primaryNavigation: readonly NavigationEntry[] = [
+  // Spec 001 §2.1 calls the topology dashboard 'Dashboard'; it is also where `/` leads.
+  { label: 'Dashboard', path: '/topology', icon: LayoutDashboard, feature: 'topology', resource: 'topologies' },
   { label: 'Health', path: '/health', icon: HeartPulse, feature: 'health', resource: 'canaries' },
   { label: 'Incidents', path: '/incidents', icon: Siren, feature: 'incidents', resource: 'incident' },
   { label: 'Catalog', path: '/catalog', icon: Boxes, feature: 'config', resource: 'database' },
@@ -26,6 +28,7 @@ export const primaryNavigation: readonly NavigationEntry[] = [
 export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Connections', path: '/settings/connections', icon: Plug, feature: 'settings.connections', resource: 'connections' },
   { label: 'Health Checks', path: '/settings/canaries', icon: Stethoscope, feature: 'settings.health', resource: 'canaries' },
+  { label: 'Topologies', path: '/settings/topologies', icon: Network, feature: 'settings.topology', resource: 'topologies' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
   // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.
   { label: 'Catalog Scrapers', path: '/catalog/scrapers', icon: ScanSearch, feature: 'settings.config_scraper', resource: 'config_scrapers' },
@@ -62,8 +65,9 @@ export const TOPOLOGY_PATH = '/topology';
 export const PREFERENCES_PATH = '/preferences';
 
 /**
- * Where `/` leads. The spec sends everyone to the topology dashboard; until that area ships, the first page the
- * user can see, and Preferences (open to every signed-in user) when there is none.
+ * Where `/` leads. The spec sends everyone to the topology dashboard; a user who cannot see it (no read on topologies,
+ * or the area switched off) goes to the first page they can see, and to Preferences (open to every signed-in user)
+ * when there is none.
  */
 export function homePath(navigation: VisibleNavigation): string {
   const all = [...navigation.primary, ...navigation.settings];

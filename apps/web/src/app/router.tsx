@@ -11,6 +11,7 @@ import { healthRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
 import { settingsResourcesRoutes } from '@/features/settings/routes';
+import { topologyRoutes, topologyStandaloneRoutes } from '@/features/topology/routes';
 import { ErrorScreen } from './errors/error-screen';
 import { FlowErrorScreen } from './errors/flow-error-screen';
 import { NotFoundPage } from './errors/not-found-page';
@@ -44,6 +45,8 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteErrorBoundary />,
     children: [
       ...authRoutes,
+      // The standalone topology view is embedded in other dashboards: no shell, no wait for feature flags.
+      ...topologyStandaloneRoutes,
       { path: 'error', element: <ErrorScreen /> },
       { path: 'error/:id', element: <FlowErrorScreen /> },
       {
@@ -61,6 +64,7 @@ export const appRoutes: RouteObject[] = [
                 element: <FeatureGate />,
                 children: [
                   { index: true, element: <HomeRedirect /> },
+                  ...topologyRoutes,
                   { element: <HealthWithAgentEditor />, children: healthRoutes },
                   ...incidentsRoutes,
                   ...catalogRoutes,

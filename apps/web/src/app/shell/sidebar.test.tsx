@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp } from '@/test/render-app';
 import { SIDEBAR_STORAGE_KEY } from './use-sidebar-collapsed';
+import { settingsNavigation } from '../navigation';
 
 interface Property {
   name: string;
@@ -73,7 +74,7 @@ describe('Sidebar', () => {
   });
 
   it('hides the whole Settings submenu when every settings entry is disabled', async () => {
-    properties = ['settings.feature_flags', 'settings.connections', 'settings.health', 'settings.config_scraper'].map((feature) => ({
+    properties = settingsNavigation.map(({ feature }) => ({
       name: `${feature}.disable`,
       value: 'true',
     }));

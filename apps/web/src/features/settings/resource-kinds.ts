@@ -34,7 +34,7 @@ export const HIDDEN_COLUMNS: Readonly<Record<string, readonly SettingsColumn[]>>
  */
 export type ResourceService = { kind: 'service'; path: string } | { kind: 'data-api' };
 
-export type SpecEditor = 'health-check' | 'scrape-config' | 'yaml';
+export type SpecEditor = 'health-check' | 'scrape-config' | 'topology' | 'yaml';
 
 /** Everything the generic list and detail pages need to know about one settings table. */
 export interface SettingsResourceKind {
@@ -47,6 +47,8 @@ export interface SettingsResourceKind {
   service: ResourceService;
   tabs: readonly SettingsTab[];
   specEditor: SpecEditor;
+  /** What the editor of a new resource starts with, so the user edits a working example instead of a blank. */
+  newSpec?: Readonly<Record<string, unknown>>;
 }
 
 export const CANARIES_KIND: SettingsResourceKind = {
@@ -70,6 +72,32 @@ export const CONFIG_SCRAPERS_KIND: SettingsResourceKind = {
   service: { kind: 'data-api' },
   tabs: ['spec', 'jobHistory'],
   specEditor: 'scrape-config',
+};
+
+/**
+ * A root (named after the topology) with one static child and a group made of the catalog's pods: the two ways a
+ * topology gets its components.
+ */
+export const TOPOLOGY_EXAMPLE_SPEC: Readonly<Record<string, unknown>> = {
+  type: 'Application',
+  icon: 'application',
+  components: [
+    { name: 'Web', type: 'Service' },
+    { name: 'Pods', type: 'Group', lookup: { catalog: [{ types: ['Kubernetes::Pod'] }] } },
+  ],
+};
+
+/** Topologies are written through the data API, whose write hooks check the spec and fill the schedule. */
+export const TOPOLOGIES_KIND: SettingsResourceKind = {
+  table: 'topologies',
+  title: 'Topologies',
+  singular: 'Topology',
+  resource: 'topologies',
+  listView: 'topologies_with_status',
+  service: { kind: 'data-api' },
+  tabs: ['spec', 'jobHistory'],
+  specEditor: 'topology',
+  newSpec: TOPOLOGY_EXAMPLE_SPEC,
 };
 
 export function hiddenColumns(kind: SettingsResourceKind): ReadonlySet<SettingsColumn> {

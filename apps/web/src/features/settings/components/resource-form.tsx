@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { canarySpecJsonSchema, scrapeConfigJsonSchema } from '@opsdeck/shared';
+import { canarySpecJsonSchema, scrapeConfigJsonSchema, topologySpecJsonSchema } from '@opsdeck/shared';
+import type { JsonSchema } from '@/components/code-editor/code-editor';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FormActions } from '@/components/form-actions/form-actions';
 import { TextField } from '@/components/forms/text-field';
@@ -18,12 +19,25 @@ import { ObjectTextField } from './object-text-field';
 const DEFAULT_CHECK_TYPE = 'http';
 const NO_FORM_MESSAGE = 'This spec cannot be shown as a form; edit it as YAML.';
 
+function specSchemaFor(editor: SettingsResourceKind['specEditor']): JsonSchema | undefined {
+  switch (editor) {
+    case 'health-check':
+      return canarySpecJsonSchema();
+    case 'scrape-config':
+      return scrapeConfigJsonSchema;
+    case 'topology':
+      return topologySpecJsonSchema;
+    case 'yaml':
+      return undefined;
+  }
+}
+
 function stringLabels(labels: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(labels).filter(([, value]) => value !== null && typeof value !== 'object').map(([key, value]) => [key, String(value)]));
 }
 
 function initialValues(kind: SettingsResourceKind, resource: SettingsResource | undefined): ResourceFormValues {
-  const spec = resource?.spec ?? {};
+  const spec = resource?.spec ?? { ...kind.newSpec };
   const fromSpec = kind.specEditor === 'health-check' && resource ? checkFormFromSpec(spec) : null;
   const showForm = kind.specEditor === 'health-check' && (resource === undefined || fromSpec !== null);
   return {
@@ -77,7 +91,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
   const { roles } = usePermissions();
   const typeOptions = checkTypeOptionsFor(roles, checkType);
   // Built once per form: a new schema object would make the editor set itself up again.
-  const specSchema = useMemo(() => (kind.specEditor === 'health-check' ? canarySpecJsonSchema() : kind.specEditor === 'scrape-config' ? scrapeConfigJsonSchema : undefined), [kind.specEditor]);
+  const specSchema = useMemo(() => specSchemaFor(kind.specEditor), [kind.specEditor]);
 
   const handleModeChange = (next: SpecMode) => {
     setModeMessage(null);

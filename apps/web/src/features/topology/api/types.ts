@@ -1,0 +1,10 @@
+export type {
+  ComponentProperty,
+  ComponentPropertyLink,
+  ComponentStatus,
+  ComponentSummary,
+  TopologyComponent,
+  TopologyComponentRow,
+  TopologyQuery,
+  TopologyResponse,
+} from '@opsdeck/shared';
