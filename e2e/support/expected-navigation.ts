@@ -13,10 +13,10 @@ export interface ExpectedSidebar {
  * When an area ships its sidebar entry, it is added here.
  */
 export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
-  admin: { areas: ['Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks'] },
-  editor: { areas: ['Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks'] },
+  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
   // Commanders and responders may not read connections.
-  commander: { areas: ['Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks'] },
-  responder: { areas: ['Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks'] },
-  viewer: { areas: ['Health', 'Incidents', 'Catalog'], settings: null },
+  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: null },
 };
