@@ -114,7 +114,7 @@ function zipEntryNames(zip: Buffer): string[] {
   return names;
 }
 
-/** Console errors and failed API calls of the page under test: any of them is a bug the flow ran into. */
+/** Console errors and failed API calls of the page under test; each of them is a bug the flow ran into. */
 const problems = new WeakMap<Page, string[]>();
 
 test.beforeEach(({ page }) => {
