@@ -272,6 +272,21 @@ describe('running topologies: the store, Run Now, the scheduler and job history'
     expect(relinked.rows.map((row) => row.selector_id.startsWith('topology:') ? 'topology' : row.selector_id)).toEqual(['manual', 'topology']);
   });
 
+  it('leaves a component someone added by hand to the topology in place when a run removes what the spec no longer makes', async () => {
+    await fixture('lambda');
+    const topology = await createTopology('lambda', suiteSpec('lambda'));
+    await runTopology(server.pool, topology);
+    const manual = await server.pool.query<{ id: string }>(
+      `insert into components (name, topology_id, type, status) values ('hand-made', $1, 'service', 'healthy') returning id`,
+      [topology.id],
+    );
+    const shrunk = await runTopology(server.pool, { ...topology, spec: suiteSpec('lambda', false) });
+    expect(shrunk.summary).toMatchObject({ deleted: 1 });
+    const rows = await components(topology.id);
+    expect(rows.find((row) => row.name === 'db')?.deleted).toBe(true);
+    expect(rows.find((row) => row.id === manual.rows[0]?.id)?.deleted).toBe(false);
+  });
+
   it('moves the team link when the owner changes and leaves manual team links alone', async () => {
     await fixture('delta');
     const topology = await createTopology('delta', suiteSpec('delta'));

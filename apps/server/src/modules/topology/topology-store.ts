@@ -369,8 +369,10 @@ export async function storeTopology(client: Queryable, topology: TopologyRow, bu
     topology.id,
     kept.map((component) => componentRecord(topology, component)),
   );
+  // Only what runs made (they key it by external_id): a component someone added by hand is theirs to remove.
   const removed = await client.query(
-    `update components set deleted_at = now() where topology_id = $1 and deleted_at is null and id <> all ($2::uuid[])`,
+    `update components set deleted_at = now()
+      where topology_id = $1 and deleted_at is null and external_id is not null and id <> all ($2::uuid[])`,
     [topology.id, placed.map((component) => component.id)],
   );
   await storeLinks(client, topology.id, placed);
