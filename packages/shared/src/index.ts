@@ -17,3 +17,6 @@ export * from './catalog';
 export * from './scrape-config';
 export * from './topology';
 export * from './topology-spec';
+export * from './playbooks';
+export * from './playbook-spec';
+export * from './playbook-params';

@@ -84,6 +84,8 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     const { parsed, relation, root } = startWrite(request, reply, 'DELETE');
     requireRootFilter(root, 'DELETE');
     authorizeWrite(rolesOf(request), relation, 'delete', []);
+    // Validators see no rows here: a table whose rows only the server writes refuses DELETE outright.
+    hooks.validate(relation.name, [], 'DELETE', request.principal);
     return finishWrite(request, reply, parsed, relation, planDelete(root, parsed));
   };
 

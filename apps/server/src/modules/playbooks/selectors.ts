@@ -1,0 +1,317 @@
+import type pg from 'pg';
+import type { PlaybookResourceSelector, PlaybookSpec, PlaybookTargetType } from '@opsdeck/shared';
+import type { PlaybookTarget } from './types';
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** One requirement of a `tagSelector` or `labelSelector`, in the Kubernetes label-selector grammar. */
+export type SelectorRequirement =
+  | { key: string; op: 'exists' | 'absent' }
+  | { key: string; op: 'equals' | 'differs'; value: string }
+  | { key: string; op: 'in' | 'notin'; values: string[] };
+
+const KEY = /^[A-Za-z0-9]([A-Za-z0-9_./-]*[A-Za-z0-9])?$/;
+const SET = /^(\S+)\s+(in|notin)\s*\((.*)\)$/;
+const COMPARISON = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Splits at the commas outside parentheses, so `env in (a,b),app=web` is two requirements. */
+function splitRequirements(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  parts.push(current);
+  return parts.map((part) => part.trim());
+}
+
+function requirementOf(part: string): SelectorRequirement | string {
+  const set = SET.exec(part);
+  if (set !== null) {
+    const key = set[1] ?? '';
+    const values = (set[3] ?? '').split(',').map((value) => value.trim());
+    if (!KEY.test(key)) return `'${key}' is not a key`;
+    if (values.some((value) => value === '')) return `'${part}' lists an empty value`;
+    return { key, op: set[2] === 'in' ? 'in' : 'notin', values };
+  }
+  const comparison = COMPARISON.exec(part);
+  if (comparison !== null) {
+    const key = (comparison[1] ?? '').trim();
+    if (!KEY.test(key)) return `'${key}' is not a key`;
+    return { key, op: comparison[2] === '!=' ? 'differs' : 'equals', value: (comparison[3] ?? '').trim() };
+  }
+  const absent = part.startsWith('!');
+  const key = absent ? part.slice(1).trim() : part;
+  if (!KEY.test(key)) return `'${part}' is not a requirement`;
+  return { key, op: absent ? 'absent' : 'exists' };
+}
+
+/**
+ * `app=web,env!=dev,tier,!canary,zone in (a,b),size notin (xl)` as requirements; the problem as text when it does not
+ * parse, so the spec parser can name the field.
+ */
+export function parseSelectorRequirements(text: string): SelectorRequirement[] | string {
+  if (text.trim() === '') return [];
+  const requirements: SelectorRequirement[] = [];
+  for (const part of splitRequirements(text)) {
+    if (part === '') return 'has an empty requirement between commas';
+    const requirement = requirementOf(part);
+    if (typeof requirement === 'string') return requirement;
+    requirements.push(requirement);
+  }
+  return requirements;
+}
+
+/** Kubernetes semantics: `!=` and `notin` also hold when the key is missing. */
+function requirementHolds(requirement: SelectorRequirement, map: Record<string, string>): boolean {
+  const present = Object.hasOwn(map, requirement.key);
+  const value = present ? map[requirement.key] : undefined;
+  switch (requirement.op) {
+    case 'exists':
+      return present;
+    case 'absent':
+      return !present;
+    case 'equals':
+      return value === requirement.value;
+    case 'differs':
+      return value !== requirement.value;
+    case 'in':
+      return value !== undefined && requirement.values.includes(value);
+    case 'notin':
+      return value === undefined || !requirement.values.includes(value);
+  }
+}
+
+function selectorTextHolds(text: string | undefined, map: Record<string, string>): boolean {
+  if (text === undefined) return true;
+  const requirements = parseSelectorRequirements(text);
+  // A selector that does not parse matches nothing: the save refuses it, so only an old stored spec gets here.
+  if (typeof requirements === 'string') return false;
+  return requirements.every((requirement) => requirementHolds(requirement, map));
+}
+
+function globMatches(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${source}$`, 's').test(value);
+}
+
+/** `[A, !B]`: the value is not B and, when any entry is positive, matches one of them. Case-insensitive when asked. */
+function listMatches(entries: readonly string[] | undefined, value: string | null, caseless: boolean): boolean {
+  if (entries === undefined || entries.length === 0) return true;
+  const fold = (text: string): string => (caseless ? text.toLowerCase() : text);
+  const subject = value === null ? null : fold(value);
+  const excluded = entries.filter((entry) => entry.startsWith('!')).map((entry) => fold(entry.slice(1)));
+  const wanted = entries.filter((entry) => !entry.startsWith('!')).map(fold);
+  if (subject !== null && excluded.some((pattern) => globMatches(pattern, subject))) return false;
+  if (wanted.length === 0) return true;
+  return subject !== null && wanted.some((pattern) => globMatches(pattern, subject));
+}
+
+function mapContains(wanted: Record<string, string> | undefined, map: Record<string, string>): boolean {
+  if (wanted === undefined) return true;
+  return Object.entries(wanted).every(([key, value]) => map[key] === value);
+}
+
+/** Every field the selector gives must match; a selector that gives none matches nothing. */
+export function selectorMatches(selector: PlaybookResourceSelector, target: PlaybookTarget): boolean {
+  if (Object.values(selector).every((value) => value === undefined)) return false;
+  if (selector.id !== undefined && selector.id !== target.id) return false;
+  if (selector.name !== undefined && !globMatches(selector.name, target.name)) return false;
+  if (selector.namespace !== undefined && selector.namespace !== target.namespace) return false;
+  return (
+    listMatches(selector.types, target.kind, false) &&
+    listMatches(selector.statuses, target.status, true) &&
+    listMatches(selector.healths, target.health, true) &&
+    mapContains(selector.tags, target.tags) &&
+    mapContains(selector.labels, target.labels) &&
+    selectorTextHolds(selector.tagSelector, target.tags) &&
+    selectorTextHolds(selector.labelSelector, target.labels)
+  );
+}
+
+const SELECTORS_OF: Readonly<Record<PlaybookTargetType, 'configs' | 'components' | 'checks'>> = {
+  config: 'configs',
+  component: 'components',
+  check: 'checks',
+};
+
+/**
+ * Whether the playbook is offered on the target: any selector of the target's kind matches. A spec with no selector
+ * of that kind is not offered there (and one with none at all runs only without a target).
+ */
+export function targetMatches(spec: PlaybookSpec, target: PlaybookTarget): boolean {
+  const selectors = spec[SELECTORS_OF[target.type]] ?? [];
+  return selectors.some((selector) => selectorMatches(selector, target));
+}
+
+function textMap(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const map: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry !== null && entry !== undefined) map[key] = typeof entry === 'string' ? entry : JSON.stringify(entry);
+  }
+  return map;
+}
+
+interface ConfigRow {
+  id: string;
+  name: string;
+  type: string;
+  config_class: string;
+  status: string | null;
+  health: string | null;
+  description: string | null;
+  tags: unknown;
+  labels: unknown;
+  config: unknown;
+}
+
+interface ComponentRow {
+  id: string;
+  name: string;
+  type: string | null;
+  namespace: string | null;
+  status: string | null;
+  labels: unknown;
+  properties: unknown;
+  topology_id: string | null;
+}
+
+interface CheckRow {
+  id: string;
+  name: string;
+  type: string;
+  /** Its canary's, which the canary sync also copies to the check; a check written another way may have none. */
+  namespace: string;
+  status: string | null;
+  labels: unknown;
+  canary_id: string;
+  canary_name: string | null;
+}
+
+async function loadConfig(client: Queryable, id: string): Promise<PlaybookTarget | null> {
+  const result = await client.query<ConfigRow>(
+    `select id, name, type, config_class, status, health, description, tags, labels, config
+       from config_items where id = $1 and deleted_at is null`,
+    [id],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  const tags = textMap(row.tags);
+  const labels = textMap(row.labels);
+  const namespace = tags.namespace ?? null;
+  return {
+    type: 'config',
+    id: row.id,
+    name: row.name,
+    kind: row.type,
+    namespace,
+    tags,
+    labels,
+    status: row.status,
+    health: row.health,
+    row: {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      config_class: row.config_class,
+      namespace,
+      description: row.description,
+      tags,
+      labels,
+      status: row.status,
+      health: row.health,
+      config: row.config ?? null,
+    },
+  };
+}
+
+async function loadComponent(client: Queryable, id: string): Promise<PlaybookTarget | null> {
+  const result = await client.query<ComponentRow>(
+    `select id, name, type, namespace, status, labels, properties, topology_id
+       from components where id = $1 and deleted_at is null`,
+    [id],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  const labels = textMap(row.labels);
+  return {
+    type: 'component',
+    id: row.id,
+    name: row.name,
+    kind: row.type,
+    namespace: row.namespace,
+    tags: {},
+    labels,
+    status: row.status,
+    // A component's status is its health (healthy, unhealthy, warning, unknown).
+    health: row.status,
+    row: {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      namespace: row.namespace,
+      labels,
+      status: row.status,
+      properties: row.properties ?? [],
+      topology_id: row.topology_id,
+    },
+  };
+}
+
+async function loadCheck(client: Queryable, id: string): Promise<PlaybookTarget | null> {
+  const result = await client.query<CheckRow>(
+    `select k.id, k.name, k.type, c.namespace, k.status, k.labels, k.canary_id,
+            c.name as canary_name
+       from checks k join canaries c on c.id = k.canary_id
+      where k.id = $1 and k.deleted_at is null and c.deleted_at is null`,
+    [id],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  const labels = textMap(row.labels);
+  return {
+    type: 'check',
+    id: row.id,
+    name: row.name,
+    kind: row.type,
+    namespace: row.namespace,
+    tags: {},
+    labels,
+    status: row.status,
+    // A check is healthy or unhealthy; that is its health too.
+    health: row.status,
+    row: {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      namespace: row.namespace,
+      labels,
+      status: row.status,
+      canary_id: row.canary_id,
+      canary_name: row.canary_name,
+    },
+  };
+}
+
+const LOADERS: Readonly<Record<PlaybookTargetType, (client: Queryable, id: string) => Promise<PlaybookTarget | null>>> = {
+  config: loadConfig,
+  component: loadComponent,
+  check: loadCheck,
+};
+
+/** The live config item, component or check a run targets, or null when there is none with that id. */
+export async function loadTarget(client: Queryable, type: PlaybookTargetType, id: string): Promise<PlaybookTarget | null> {
+  if (!UUID.test(id)) return null;
+  return LOADERS[type](client, id);
+}

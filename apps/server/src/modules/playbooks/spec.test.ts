@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../platform/errors';
+import { durationMs, parsePlaybookResource, parsePlaybookSpec, playbookSpecRunsExec } from './spec';
+
+const missionControlYaml = `
+apiVersion: mission-control.flanksource.com/v1
+kind: Playbook
+metadata:
+  name: restart-pod
+  namespace: ops
+spec:
+  title: Restart pod
+  category: Kubernetes
+  icon: kubernetes
+  description: Deletes the pod so its deployment makes a new one
+  on:
+    config:
+      - event: updated
+  permissions:
+    - role: admin
+  timeout: 10m
+  runsOn: [local]
+  configs:
+    - types: [Kubernetes::Pod]
+      tagSelector: cluster=prod
+  parameters:
+    - name: reason
+      label: Reason
+      properties:
+        multiline: "true"
+        maxLength: "200"
+    - name: replicas
+      type: text
+      default: 3
+      properties:
+        format: number
+        min: "1"
+        max: "10"
+    - name: size
+      type: list
+      properties:
+        options:
+          - label: Small
+            value: s
+          - m
+  actions:
+    - name: restart
+      timeout: 1m
+      exec:
+        script: kubectl delete pod "$CONFIG_NAME" -n "$PARAM_NAMESPACE"
+        env:
+          - name: REASON
+            value: "{{ params.reason }}"
+    - name: tell
+      if: always()
+      notification:
+        connection: connection://ops/slack
+        title: Restarted {{ config.name }}
+        message: "{{ actions['restart'].result.stdout }}"
+`;
+
+/** The failure a parse throws: its code, the field path and the message. */
+function refusal(raw: unknown): { code: string; path: string | null; message: string; hint: string | null } {
+  try {
+    parsePlaybookSpec(raw);
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, path: error.details, message: error.message, hint: error.hint };
+    throw error;
+  }
+  throw new Error('the spec was accepted');
+}
+
+function withAction(action: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...extra, actions: [action] };
+}
+
+const echo = { name: 'echo', exec: { script: 'echo hello' } };
+
+describe('parsing playbook specs', () => {
+  it('accepts a pasted Mission Control resource, keeping its metadata and dropping the fields it ignores', () => {
+    const { spec, metadata } = parsePlaybookResource(missionControlYaml);
+    expect(metadata).toEqual({ name: 'restart-pod', namespace: 'ops' });
+    expect(spec.title).toBe('Restart pod');
+    expect(spec.category).toBe('Kubernetes');
+    expect(spec).not.toHaveProperty('on');
+    expect(spec).not.toHaveProperty('runsOn');
+    expect(spec.configs).toEqual([{ types: ['Kubernetes::Pod'], tagSelector: 'cluster=prod' }]);
+    expect(spec.actions.map((action) => action.name)).toEqual(['restart', 'tell']);
+    expect(spec.actions[1]?.if).toBe('always()');
+  });
+
+  it('turns parameter properties written as text into native values and defaults the type to text', () => {
+    const parameters = parsePlaybookSpec(missionControlYaml).parameters ?? [];
+    expect(parameters[0]).toEqual({ name: 'reason', label: 'Reason', type: 'text', properties: { multiline: true, maxLength: 200 } });
+    expect(parameters[1]).toEqual({ name: 'replicas', type: 'text', default: '3', properties: { format: 'number', min: 1, max: 10 } });
+    expect(parameters[2]?.properties?.options).toEqual([
+      { label: 'Small', value: 's' },
+      { label: 'm', value: 'm' },
+    ]);
+  });
+
+  it('parses its own output to the same spec, so a stored spec reads back unchanged', () => {
+    const once = parsePlaybookSpec(missionControlYaml);
+    expect(parsePlaybookSpec(once)).toEqual(once);
+  });
+
+  it('accepts the spec alone, as an object or as JSON text', () => {
+    expect(parsePlaybookResource(withAction(echo)).metadata).toBeNull();
+    expect(parsePlaybookSpec(JSON.stringify(withAction(echo))).actions).toEqual([echo]);
+  });
+
+  it('refuses a spec without actions, and text that is not YAML', () => {
+    expect(refusal({ title: 'x' })).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path: 'spec.actions' });
+    expect(refusal({ actions: [] }).path).toBe('spec.actions');
+    expect(refusal('actions: [').message).toContain('is not valid YAML');
+    expect(refusal(null).path).toBe('spec');
+  });
+
+  it('refuses actions without a name, with a repeated name, or with no or two action types', () => {
+    expect(refusal(withAction({ exec: { script: 'true' } })).path).toBe('spec.actions[0].name');
+    expect(refusal({ actions: [echo, { ...echo }] })).toMatchObject({ path: 'spec.actions[1].name', message: expect.stringContaining("'echo' is the name of another action") });
+    expect(refusal(withAction({ name: 'a' })).message).toContain('exec, http, sql and notification');
+    expect(refusal(withAction({ name: 'a', exec: { script: 'true' }, http: { url: 'https://x.test' } })).path).toBe('spec.actions[0]');
+  });
+
+  it('refuses the Mission Control action types this server does not run, naming the four it runs', () => {
+    for (const type of ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs']) {
+      const found = refusal(withAction({ name: 'a', [type]: {} }));
+      expect(found.path).toBe(`spec.actions[0].${type}`);
+      expect(found.message).toContain(`is a ${type} action, which this server does not run: it runs exec, http, sql and notification actions`);
+    }
+    expect(refusal(withAction({ ...echo, retry: { limit: 3 } })).message).toContain('never retried');
+  });
+
+  it('refuses runsOn other than local, at the top and on an action', () => {
+    expect(refusal(withAction(echo, { runsOn: ['agent-1'] }))).toMatchObject({ path: 'spec.runsOn', hint: 'Remove runsOn, or write runsOn: [local]' });
+    expect(refusal(withAction({ ...echo, runsOn: ['local', 'agent-1'] })).path).toBe('spec.actions[0].runsOn');
+    expect(parsePlaybookSpec(withAction({ ...echo, runsOn: [] }, { runsOn: ['local'] })).actions).toEqual([echo]);
+  });
+
+  it('checks durations: their format, a timeout of at most 1h and a delay of at most 24h', () => {
+    expect(parsePlaybookSpec(withAction({ ...echo, timeout: '1h', delay: '1h30m' })).actions[0]).toMatchObject({ timeout: '1h', delay: '1h30m' });
+    expect(refusal(withAction({ ...echo, timeout: '61m' })).message).toContain("'61m' is longer than the 1h allowed");
+    expect(refusal(withAction({ ...echo, timeout: '0s' })).path).toBe('spec.actions[0].timeout');
+    expect(refusal(withAction({ ...echo, delay: '25h' })).path).toBe('spec.actions[0].delay');
+    expect(refusal(withAction({ ...echo, delay: 'soon' })).message).toContain("'soon' is not a duration");
+    expect(refusal(withAction({ ...echo, timeout: '30' })).path).toBe('spec.actions[0].timeout');
+  });
+
+  it('refuses templates in scripts and queries, with a hint to pass values through env or args', () => {
+    const script = refusal(withAction({ name: 'a', exec: { script: 'echo {{ params.x }}' } }));
+    expect(script).toMatchObject({ path: 'spec.actions[0].exec.script', message: expect.stringContaining('never templated') });
+    expect(script.hint).toContain('exec env');
+    expect(refusal(withAction({ name: 'a', sql: { connection: 'connection://db', query: 'select {% raw %}1' } })).path).toBe('spec.actions[0].sql.query');
+  });
+
+  it('checks the template syntax of templated fields and the CEL of conditions', () => {
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test/{{ params.x' } })).path).toBe('spec.actions[0].http.url');
+    expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', value: '{% if %}' }] } })).path).toBe('spec.actions[0].exec.env[0].value');
+    expect(refusal(withAction({ name: 'a', notification: { connection: 'c', title: '{{ x', message: 'm' } })).path).toBe('spec.actions[0].notification.title');
+    expect(refusal(withAction({ ...echo, if: 'success( &&' })).path).toBe('spec.actions[0].if');
+    const goStyle = withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', value: '{{.params.reason}}' }] } });
+    expect(parsePlaybookSpec(goStyle).actions[0]?.exec?.env).toEqual([{ name: 'A', value: '{{.params.reason}}' }]);
+    expect(parsePlaybookSpec(withAction({ ...echo, if: "failure() || params.env == 'prod'" })).actions[0]?.if).toBe("failure() || params.env == 'prod'");
+  });
+
+  it('refuses an http action without url or connection, with an unknown method, or with fields it does not run', () => {
+    expect(refusal(withAction({ name: 'a', http: { method: 'GET' } })).path).toBe('spec.actions[0].http.url');
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', method: 'FETCH' } })).path).toBe('spec.actions[0].http.method');
+    expect(refusal(withAction({ name: 'a', http: { url: 'ftp://x.test' } })).path).toBe('spec.actions[0].http.url');
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', password: 'x' } })).path).toBe('spec.actions[0].http.password');
+    const action = parsePlaybookSpec(withAction({ name: 'a', http: { connection: 'connection://api', url: '/health', method: 'post' } })).actions[0];
+    expect(action?.http).toEqual({ connection: 'connection://api', url: '/health', method: 'POST' });
+  });
+
+  it('refuses an sql action without connection or query and a notification without connection, title or message', () => {
+    expect(refusal(withAction({ name: 'a', sql: { query: 'select 1' } })).path).toBe('spec.actions[0].sql.connection');
+    expect(refusal(withAction({ name: 'a', sql: { connection: 'connection://db' } })).path).toBe('spec.actions[0].sql.query');
+    expect(refusal(withAction({ name: 'a', notification: { title: 't', message: 'm' } })).path).toBe('spec.actions[0].notification.connection');
+    expect(refusal(withAction({ name: 'a', notification: { connection: 'c', message: 'm' } })).path).toBe('spec.actions[0].notification.title');
+    expect(refusal(withAction({ name: 'a', notification: { connection: 'c', title: 't' } })).path).toBe('spec.actions[0].notification.message');
+  });
+
+  it('refuses exec env entries that are not variable names or that read values from elsewhere', () => {
+    expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: '1A', value: 'x' }] } })).path).toBe('spec.actions[0].exec.env[0].name');
+    expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', valueFrom: { secretKeyRef: {} } }] } })).path).toBe('spec.actions[0].exec.env[0].valueFrom');
+    expect(refusal(withAction({ name: 'a', exec: { script: 'true', checkout: { url: 'x' } } })).path).toBe('spec.actions[0].exec.checkout');
+  });
+
+  it('checks parameters: unique names of letters, digits, _ and -, list options, regexes and bounds', () => {
+    const spec = (parameters: unknown[]): Record<string, unknown> => withAction(echo, { parameters });
+    expect(refusal(spec([{ name: 'a' }, { name: 'a' }])).path).toBe('spec.parameters[1].name');
+    expect(refusal(spec([{ name: 'a-b' }, { name: 'A_b' }])).message).toContain("'A_b' and 'a-b' would both reach exec scripts as PARAM_A_B");
+    expect(refusal(spec([{ name: '9lives' }])).path).toBe('spec.parameters[0].name');
+    expect(refusal(spec([{ name: 'with space' }])).path).toBe('spec.parameters[0].name');
+    expect(refusal(spec([{ name: 'size', type: 'list' }])).path).toBe('spec.parameters[0].properties.options');
+    expect(refusal(spec([{ name: 'size', type: 'list', properties: { options: [] } }])).path).toBe('spec.parameters[0].properties.options');
+    expect(refusal(spec([{ name: 'a', properties: { regex: '(' } }])).path).toBe('spec.parameters[0].properties.regex');
+    expect(refusal(spec([{ name: 'a', properties: { min: 5, max: 1 } }])).path).toBe('spec.parameters[0].properties.min');
+    expect(refusal(spec([{ name: 'a', properties: { minLength: '5', maxLength: '1' } }])).path).toBe('spec.parameters[0].properties.minLength');
+    expect(refusal(spec([{ name: 'a', properties: { maxLength: 'many' } }])).path).toBe('spec.parameters[0].properties.maxLength');
+    expect(refusal(spec([{ name: 'a', type: 'slider' }])).path).toBe('spec.parameters[0].type');
+    expect(refusal(spec([{ name: 'a', properties: { size: 'huge' } }])).path).toBe('spec.parameters[0].properties.size');
+    expect(refusal(spec([{ name: 'a', default: '{{ config.name' }])).path).toBe('spec.parameters[0].default');
+    expect(parsePlaybookSpec(spec([{ name: 'my-param_2', type: 'checkbox', required: 'false' }])).parameters).toEqual([{ name: 'my-param_2', type: 'checkbox', required: false }]);
+  });
+
+  it('checks approvals name somebody and selectors name something that parses', () => {
+    expect(refusal(withAction(echo, { approval: { approvers: {} } })).path).toBe('spec.approval.approvers');
+    expect(refusal(withAction(echo, { approval: { type: 'some', approvers: { people: ['a@x.test'] } } })).path).toBe('spec.approval.type');
+    expect(parsePlaybookSpec(withAction(echo, { approval: { approvers: { teams: ['ops'] } } })).approval).toEqual({ approvers: { teams: ['ops'] } });
+    expect(refusal(withAction(echo, { configs: [{}] })).path).toBe('spec.configs[0]');
+    expect(refusal(withAction(echo, { checks: [{ labelSelector: 'a in (x' }] })).path).toBe('spec.checks[0].labelSelector');
+    expect(refusal(withAction(echo, { components: [{ agent: 'local' }] })).path).toBe('spec.components[0].agent');
+    expect(parsePlaybookSpec(withAction(echo, { components: [{ types: 'Service', labels: { team: 'ops' } }] })).components).toEqual([{ types: ['Service'], labels: { team: 'ops' } }]);
+  });
+
+  it('refuses a resource of another kind', () => {
+    expect(refusal({ kind: 'Canary', spec: withAction(echo) }).path).toBe('kind');
+  });
+});
+
+describe('whether a playbook spec runs exec', () => {
+  it('sees exec actions in the spec alone, inside a resource and in YAML text', () => {
+    expect(playbookSpecRunsExec(withAction(echo))).toBe(true);
+    expect(playbookSpecRunsExec({ kind: 'Playbook', spec: withAction(echo) })).toBe(true);
+    expect(playbookSpecRunsExec(missionControlYaml)).toBe(true);
+    expect(playbookSpecRunsExec(withAction({ name: 'h', http: { url: 'https://x.test' } }))).toBe(false);
+    expect(playbookSpecRunsExec(undefined)).toBe(false);
+  });
+
+  it('counts an exec action in a spec that does not validate or does not parse', () => {
+    expect(playbookSpecRunsExec({ actions: [{ exec: {} }, 'junk'] })).toBe(true);
+    expect(playbookSpecRunsExec('actions:\n  - name: a\n    exec: {script: "x"\n  [')).toBe(true);
+  });
+});
+
+describe('durations', () => {
+  it('reads durations with units and refuses the rest', () => {
+    expect(durationMs('30s')).toBe(30_000);
+    expect(durationMs('1h30m')).toBe(5_400_000);
+    expect(durationMs('500ms')).toBe(500);
+    expect(() => durationMs('5')).toThrow(AppError);
+    expect(() => durationMs('five minutes')).toThrow(AppError);
+  });
+});

@@ -1,0 +1,544 @@
+import { parse as parseYaml } from 'yaml';
+import {
+  PLAYBOOK_ACTION_MAX_TIMEOUT,
+  PLAYBOOK_ACTION_TYPES,
+  PLAYBOOK_CODE_TEMPLATE_PATTERN,
+  PLAYBOOK_DURATION_PATTERN,
+  PLAYBOOK_LOCAL_RUNNER,
+  PLAYBOOK_MAX_DELAY,
+  PLAYBOOK_PARAMETER_NAME_PATTERN,
+  PLAYBOOK_PARAMETER_SIZES,
+  PLAYBOOK_PARAMETER_TYPES,
+  PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
+  parseDurationMs,
+  type ExecAction,
+  type HttpAction,
+  type NotificationAction,
+  type PlaybookAction,
+  type PlaybookApproval,
+  type PlaybookParameter,
+  type PlaybookParameterOption,
+  type PlaybookParameterProperties,
+  type PlaybookResourceSelector,
+  type PlaybookSpec,
+  type SqlAction,
+} from '@opsdeck/shared';
+import { AppError } from '../../platform/errors';
+import { parseSelectorRequirements } from './selectors';
+import { checkConditionSyntax, checkTemplateSyntax } from './templating';
+
+/** The resource's metadata, when the whole Mission Control resource was given. */
+export interface PlaybookMetadata {
+  name?: string;
+  namespace?: string;
+}
+
+export interface ParsedPlaybook {
+  spec: PlaybookSpec;
+  metadata: PlaybookMetadata | null;
+}
+
+const SPEC_CODE = 'OD_PLAYBOOK_SPEC';
+const FIX_HINT = 'Fix the field named in details and save again';
+const ACTION_TYPES_TEXT = `${PLAYBOOK_ACTION_TYPES.slice(0, -1).join(', ')} and ${PLAYBOOK_ACTION_TYPES.at(-1) ?? ''}`;
+const ACTION_TYPE_HINT = `Give each action one of ${PLAYBOOK_ACTION_TYPES.join(', ')}`;
+const CODE_HINT =
+  'Scripts and queries are never templated: pass values with exec env (parameters are already $PARAM_<NAME>) or sql args ($1, $2…). In bash a literal {{ can be written {""{';
+const RUNS_ON_HINT = `Remove runsOn, or write runsOn: [${PLAYBOOK_LOCAL_RUNNER}]`;
+const SELECTOR_HINT = "Name at least one of id, name, namespace, types, statuses, healths, tags, labels, tagSelector or labelSelector; name: '*' matches every name";
+const DURATION = new RegExp(PLAYBOOK_DURATION_PATTERN);
+const PARAMETER_NAME = new RegExp(PLAYBOOK_PARAMETER_NAME_PATTERN);
+const CODE_TEMPLATE = new RegExp(PLAYBOOK_CODE_TEMPLATE_PATTERN);
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+const SQL_DRIVERS = ['postgres', 'mysql'] as const;
+const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
+const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
+const EXEC_FIELDS = new Set(['script', 'env']);
+const HTTP_FIELDS = new Set(['url', 'connection', 'method', 'headers', 'body', 'templateBody']);
+const SQL_FIELDS = new Set(['query', 'args', 'connection', 'driver']);
+const NOTIFICATION_FIELDS = new Set(['connection', 'title', 'message', 'properties']);
+
+function invalid(path: string, problem: string, hint = FIX_HINT): never {
+  throw new AppError(400, SPEC_CODE, `The playbook spec is not valid: ${path} ${problem}`, path, hint);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function join(base: string, key: string | number): string {
+  return typeof key === 'number' ? `${base}[${key}]` : `${base}.${key}`;
+}
+
+function given(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function object(value: unknown, path: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(path, 'must be an object');
+  return value;
+}
+
+function list(value: unknown, path: string): unknown[] {
+  if (!given(value)) return [];
+  if (!Array.isArray(value)) invalid(path, 'must be a list');
+  return value;
+}
+
+function optionalText(value: unknown, path: string): string | undefined {
+  if (!given(value)) return undefined;
+  if (typeof value !== 'string') invalid(path, 'must be text');
+  return value;
+}
+
+function requiredText(value: unknown, path: string, hint?: string): string {
+  if (typeof value !== 'string' || value.trim() === '') invalid(path, 'is required', hint);
+  return value;
+}
+
+/** Text, or a number or boolean written without quotes (Mission Control writes `default: 10`). */
+function scalarText(value: unknown, path: string): string | undefined {
+  if (!given(value)) return undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') invalid(path, 'must be text');
+  return value;
+}
+
+function textList(value: unknown, path: string): string[] | undefined {
+  if (!given(value)) return undefined;
+  const entries = typeof value === 'string' ? [value] : list(value, path);
+  return entries.map((entry, index) => {
+    if (typeof entry !== 'string' || entry.trim() === '') invalid(join(path, index), 'must be non-empty text');
+    return entry;
+  });
+}
+
+function textMap(value: unknown, path: string): Record<string, string> | undefined {
+  if (!given(value)) return undefined;
+  const map = object(value, path);
+  const parsed: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(map)) {
+    const text = scalarText(entry, join(path, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  return parsed;
+}
+
+/** `true`, `false`, or Mission Control's "true" / "false". */
+function flag(value: unknown, path: string): boolean | undefined {
+  if (!given(value)) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  invalid(path, 'must be true or false');
+}
+
+/** A number, or Mission Control's "10". */
+function numeric(value: unknown, path: string, integer: boolean): number | undefined {
+  if (!given(value)) return undefined;
+  const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof parsed !== 'number' || !Number.isFinite(parsed)) invalid(path, 'must be a number');
+  if (integer && (!Number.isInteger(parsed) || parsed < 0)) invalid(path, 'must be a whole number, 0 or more');
+  return parsed;
+}
+
+function oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[], fold: (text: string) => string = (text) => text): T | undefined {
+  if (!given(value)) return undefined;
+  const text = typeof value === 'string' ? fold(value.trim()) : value;
+  const match = allowed.find((entry) => entry === text);
+  if (match === undefined) invalid(path, `must be one of ${allowed.join(', ')}`);
+  return match;
+}
+
+function onlyFields(entry: Record<string, unknown>, path: string, known: ReadonlySet<string>, what: string, hint: string): void {
+  for (const key of Object.keys(entry)) {
+    if (!known.has(key)) invalid(join(path, key), `is not a field ${what} this server runs`, hint);
+  }
+}
+
+function templateField(value: unknown, path: string, required: boolean): string | undefined {
+  const text = required ? requiredText(value, path) : scalarText(value, path);
+  if (text === undefined) return undefined;
+  const problem = checkTemplateSyntax(text);
+  if (problem !== null) invalid(path, `is not a valid template: ${problem}`, "Templates are liquid: {{ params.name }}, {{ config.name }}, {{ actions['step'].result.stdout }}");
+  return text;
+}
+
+function codeField(value: unknown, path: string, what: string): string {
+  const text = requiredText(value, path);
+  if (CODE_TEMPLATE.test(text)) invalid(path, `holds a template ({{ or {%), but the ${what} is never templated`, CODE_HINT);
+  return text;
+}
+
+/** A duration's milliseconds, or null when the text is not one (30s, 5m, 1h30m, 500ms). */
+function durationOf(text: string): number | null {
+  const trimmed = text.trim();
+  return DURATION.test(trimmed) ? parseDurationMs(trimmed) : null;
+}
+
+/**
+ * Milliseconds of a duration as specs write it (`30s`, `5m`, `1h30m`). Throws OD_PLAYBOOK_SPEC on anything else; the
+ * save refuses such a spec, so the engine meets one only in a run whose stored spec predates a rule.
+ */
+export function durationMs(text: string): number {
+  const ms = durationOf(text);
+  if (ms === null) invalid('duration', `'${text}' is not a duration`, 'Write a duration such as 30s, 5m or 1h30m');
+  return ms;
+}
+
+function durationField(value: unknown, path: string, max: string, positive: boolean): string | undefined {
+  const text = optionalText(value, path);
+  if (text === undefined) return undefined;
+  const ms = durationOf(text);
+  if (ms === null) invalid(path, `'${text}' is not a duration`, 'Write a duration such as 30s, 5m or 1h30m');
+  if (positive && ms <= 0) invalid(path, 'must be longer than 0s');
+  if (ms > durationMs(max)) invalid(path, `'${text}' is longer than the ${max} allowed`);
+  return text.trim();
+}
+
+function runsOnField(value: unknown, path: string): void {
+  const runners = textList(value, path) ?? [];
+  const other = runners.find((runner) => runner !== PLAYBOOK_LOCAL_RUNNER);
+  if (other !== undefined) invalid(path, `names '${other}': this server runs playbooks itself, running them on agents is not supported yet`, RUNS_ON_HINT);
+}
+
+function selectorText(value: unknown, path: string): string | undefined {
+  const text = optionalText(value, path);
+  if (text === undefined) return undefined;
+  const parsed = parseSelectorRequirements(text);
+  if (typeof parsed === 'string') invalid(path, `does not parse: ${parsed}`, 'Write key=value, key!=value, key, !key or key in (a,b), joined by commas');
+  return text;
+}
+
+function selector(value: unknown, path: string): PlaybookResourceSelector {
+  const entry = object(value, path);
+  onlyFields(entry, path, new Set(SELECTOR_FIELDS), 'of a selector', SELECTOR_HINT);
+  const parsed: PlaybookResourceSelector = {};
+  for (const key of ['id', 'name', 'namespace'] as const) {
+    const text = optionalText(entry[key], join(path, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  for (const key of ['types', 'statuses', 'healths'] as const) {
+    const texts = textList(entry[key], join(path, key));
+    if (texts !== undefined && texts.length > 0) parsed[key] = texts;
+  }
+  for (const key of ['tagSelector', 'labelSelector'] as const) {
+    const text = selectorText(entry[key], join(path, key));
+    if (text !== undefined && text.trim() !== '') parsed[key] = text;
+  }
+  for (const key of ['tags', 'labels'] as const) {
+    const map = textMap(entry[key], join(path, key));
+    if (map !== undefined && Object.keys(map).length > 0) parsed[key] = map;
+  }
+  if (Object.keys(parsed).length === 0) invalid(path, 'names no field to select resources by', SELECTOR_HINT);
+  return parsed;
+}
+
+function selectors(value: unknown, path: string): PlaybookResourceSelector[] | undefined {
+  if (!given(value)) return undefined;
+  return list(value, path).map((entry, index) => selector(entry, join(path, index)));
+}
+
+function option(value: unknown, path: string): PlaybookParameterOption {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return { label: String(value), value: String(value) };
+  const entry = object(value, path);
+  const optionValue = scalarText(entry.value, join(path, 'value'));
+  if (optionValue === undefined) invalid(join(path, 'value'), 'is required');
+  return { label: scalarText(entry.label, join(path, 'label')) ?? optionValue, value: optionValue };
+}
+
+function parameterProperties(value: unknown, path: string, type: PlaybookParameter['type']): PlaybookParameterProperties | undefined {
+  if (!given(value)) {
+    if (type === 'list') invalid(join(path, 'options'), 'is required for a list parameter', 'List the choices: properties: {options: [{label: Small, value: s}]}');
+    return undefined;
+  }
+  const entry = object(value, path);
+  const parsed: PlaybookParameterProperties = {};
+  const size = oneOf(entry.size, join(path, 'size'), PLAYBOOK_PARAMETER_SIZES);
+  if (size !== undefined) parsed.size = size;
+  const language = oneOf(entry.language, join(path, 'language'), ['yaml', 'json'] as const, (text) => text.toLowerCase());
+  if (language !== undefined) parsed.language = language;
+  for (const key of ['jsonSchemaUrl', 'format'] as const) {
+    const text = optionalText(entry[key], join(path, key));
+    if (text !== undefined && text.trim() !== '') parsed[key] = text.trim();
+  }
+  const options = list(entry.options, join(path, 'options')).map((item, index) => option(item, join(join(path, 'options'), index)));
+  if (type === 'list' && options.length === 0) invalid(join(path, 'options'), 'is required for a list parameter', 'List the choices: options: [{label: Small, value: s}]');
+  if (options.length > 0) parsed.options = options;
+  const filter = selectors(entry.filter, join(path, 'filter'));
+  if (filter !== undefined && filter.length > 0) parsed.filter = filter;
+  const multiline = flag(entry.multiline, join(path, 'multiline'));
+  if (multiline !== undefined) parsed.multiline = multiline;
+  const minLength = numeric(entry.minLength, join(path, 'minLength'), true);
+  const maxLength = numeric(entry.maxLength, join(path, 'maxLength'), true);
+  if (minLength !== undefined) parsed.minLength = minLength;
+  if (maxLength !== undefined) parsed.maxLength = maxLength;
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) invalid(join(path, 'minLength'), `(${minLength}) is more than maxLength (${maxLength})`);
+  const min = numeric(entry.min, join(path, 'min'), false);
+  const max = numeric(entry.max, join(path, 'max'), false);
+  if (min !== undefined) parsed.min = min;
+  if (max !== undefined) parsed.max = max;
+  if (min !== undefined && max !== undefined && min > max) invalid(join(path, 'min'), `(${min}) is more than max (${max})`);
+  const regex = optionalText(entry.regex, join(path, 'regex'));
+  if (regex !== undefined && regex !== '') {
+    try {
+      new RegExp(regex);
+    } catch (error) {
+      invalid(join(path, 'regex'), `is not a regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    parsed.regex = regex;
+  }
+  return Object.keys(parsed).length === 0 ? undefined : parsed;
+}
+
+/** The variable an exec script reads the parameter from: PARAM_ and the name upper-cased, `-` as `_`. */
+function environmentName(name: string): string {
+  return `PARAM_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** `names` maps each parameter's environment variable to the parameter that has it. */
+function parameter(value: unknown, path: string, names: Map<string, string>): PlaybookParameter {
+  const entry = object(value, path);
+  const name = requiredText(entry.name, join(path, 'name'));
+  if (!PARAMETER_NAME.test(name)) invalid(join(path, 'name'), `'${name}' must start with a letter or _ and hold only letters, digits, _ and -`);
+  const variable = environmentName(name);
+  const other = names.get(variable);
+  if (other === name) invalid(join(path, 'name'), `'${name}' is the name of another parameter`, 'Give every parameter its own name');
+  if (other !== undefined) invalid(join(path, 'name'), `'${name}' and '${other}' would both reach exec scripts as ${variable}`, 'Give every parameter a name that differs in more than case, - and _');
+  names.set(variable, name);
+  const parsed: PlaybookParameter = { name, type: oneOf(entry.type, join(path, 'type'), PLAYBOOK_PARAMETER_TYPES) ?? 'text' };
+  for (const key of ['label', 'description', 'icon'] as const) {
+    const text = optionalText(entry[key], join(path, key));
+    if (text !== undefined) parsed[key] = text;
+  }
+  const required = flag(entry.required, join(path, 'required'));
+  if (required !== undefined) parsed.required = required;
+  const fallback = templateField(entry.default, join(path, 'default'), false);
+  if (fallback !== undefined) parsed.default = fallback;
+  const properties = parameterProperties(entry.properties, join(path, 'properties'), parsed.type);
+  if (properties !== undefined) parsed.properties = properties;
+  return parsed;
+}
+
+function nameValues(value: unknown, path: string, envNames: boolean): Array<{ name: string; value: string }> | undefined {
+  if (!given(value)) return undefined;
+  return list(value, path).map((raw, index) => {
+    const at = join(path, index);
+    const entry = object(raw, at);
+    if (given(entry.valueFrom)) invalid(join(at, 'valueFrom'), 'is not supported: values come from the spec, the parameters and the target', 'Keep secrets in a connection, or write value');
+    const name = requiredText(entry.name, join(at, 'name'));
+    if (envNames && !ENV_NAME.test(name)) invalid(join(at, 'name'), `'${name}' is not an environment variable name`, 'Use letters, digits and _, not starting with a digit');
+    return { name, value: templateField(entry.value, join(at, 'value'), false) ?? '' };
+  });
+}
+
+function execAction(value: unknown, path: string): ExecAction {
+  const entry = object(value, path);
+  onlyFields(entry, path, EXEC_FIELDS, 'of an exec action', 'An exec action takes script and env; pass values and secrets with env');
+  const parsed: ExecAction = { script: codeField(entry.script, join(path, 'script'), 'script') };
+  const env = nameValues(entry.env, join(path, 'env'), true);
+  if (env !== undefined) parsed.env = env;
+  return parsed;
+}
+
+function isAbsoluteHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function httpAction(value: unknown, path: string): HttpAction {
+  const entry = object(value, path);
+  onlyFields(entry, path, HTTP_FIELDS, 'of an http action', 'An http action takes url, connection, method, headers and body; keep credentials in a connection');
+  const parsed: HttpAction = {};
+  const connection = optionalText(entry.connection, join(path, 'connection'));
+  if (connection !== undefined && connection.trim() !== '') parsed.connection = connection.trim();
+  const url = templateField(entry.url, join(path, 'url'), false);
+  if ((url === undefined || url.trim() === '') && parsed.connection === undefined) {
+    invalid(join(path, 'url'), 'is required when no connection is named', 'Write url: https://…, or name a connection whose URL is used');
+  }
+  if (url !== undefined && url.trim() !== '') {
+    if (parsed.connection === undefined && !url.includes('{{') && !isAbsoluteHttpUrl(url.trim())) {
+      invalid(join(path, 'url'), `'${url}' is not an http or https URL`, 'Write a whole URL, or name a connection and give a path under its URL');
+    }
+    parsed.url = url.trim();
+  }
+  const method = oneOf(entry.method, join(path, 'method'), HTTP_METHODS, (text) => text.toUpperCase());
+  if (method !== undefined) parsed.method = method;
+  const headers = nameValues(entry.headers, join(path, 'headers'), false);
+  if (headers !== undefined) parsed.headers = headers;
+  const body = templateField(entry.body, join(path, 'body'), false);
+  if (body !== undefined) parsed.body = body;
+  return parsed;
+}
+
+function sqlAction(value: unknown, path: string): SqlAction {
+  const entry = object(value, path);
+  onlyFields(entry, path, SQL_FIELDS, 'of an sql action', 'An sql action takes connection, query, args and driver; keep the DSN in a connection');
+  const parsed: SqlAction = {
+    query: codeField(entry.query, join(path, 'query'), 'query'),
+    connection: requiredText(entry.connection, join(path, 'connection'), 'Name the database connection: connection://namespace/name').trim(),
+  };
+  if (given(entry.args)) {
+    parsed.args = list(entry.args, join(path, 'args')).map((arg, index) => templateField(arg, join(join(path, 'args'), index), false) ?? '');
+  }
+  const driver = oneOf(entry.driver, join(path, 'driver'), SQL_DRIVERS, (text) => text.toLowerCase());
+  if (driver !== undefined) parsed.driver = driver;
+  return parsed;
+}
+
+function notificationAction(value: unknown, path: string): NotificationAction {
+  const entry = object(value, path);
+  onlyFields(entry, path, NOTIFICATION_FIELDS, 'of a notification action', 'A notification action takes connection, title, message and properties');
+  const parsed: NotificationAction = {
+    connection: requiredText(entry.connection, join(path, 'connection'), 'Name the notification connection: connection://namespace/name').trim(),
+    title: templateField(entry.title, join(path, 'title'), true) ?? '',
+    message: templateField(entry.message, join(path, 'message'), true) ?? '',
+  };
+  const properties = textMap(entry.properties, join(path, 'properties'));
+  if (properties !== undefined) {
+    for (const [key, text] of Object.entries(properties)) templateField(text, join(join(path, 'properties'), key), false);
+    parsed.properties = properties;
+  }
+  return parsed;
+}
+
+function actionTypeRefusal(key: string, path: string): never {
+  if (key === 'retry') invalid(path, 'is not supported: actions are never retried, since they may not be idempotent', 'Remove retry; re-run the playbook from its run page instead');
+  const known = (PLAYBOOK_UNSUPPORTED_ACTION_TYPES as readonly string[]).includes(key);
+  invalid(path, known ? `is a ${key} action, which this server does not run: it runs ${ACTION_TYPES_TEXT} actions` : `is not a field of an action: actions run ${ACTION_TYPES_TEXT}`, ACTION_TYPE_HINT);
+}
+
+function action(value: unknown, path: string, names: Set<string>): PlaybookAction {
+  const entry = object(value, path);
+  for (const key of Object.keys(entry)) if (!ACTION_FIELDS.has(key)) actionTypeRefusal(key, join(path, key));
+  const name = requiredText(entry.name, join(path, 'name'), 'Give every action a name; later actions read its result by it');
+  if (names.has(name)) invalid(join(path, 'name'), `'${name}' is the name of another action`, 'Give every action its own name');
+  names.add(name);
+  const types = PLAYBOOK_ACTION_TYPES.filter((type) => given(entry[type]));
+  if (types.length === 0) invalid(path, `holds no action: it needs one of ${ACTION_TYPES_TEXT}`, ACTION_TYPE_HINT);
+  if (types.length > 1) invalid(path, `holds ${types.join(' and ')}: an action is exactly one of ${ACTION_TYPES_TEXT}`, 'Split it into one action per type');
+  const parsed: PlaybookAction = { name };
+  const condition = optionalText(entry.if, join(path, 'if'));
+  if (condition !== undefined && condition.trim() !== '') {
+    const problem = checkConditionSyntax(condition);
+    if (problem !== null) invalid(join(path, 'if'), `is not a valid CEL condition: ${problem}`, 'Write CEL such as success(), failure(), always() or params.env == "prod"');
+    parsed.if = condition.trim();
+  }
+  const delay = durationField(entry.delay, join(path, 'delay'), PLAYBOOK_MAX_DELAY, false);
+  if (delay !== undefined) parsed.delay = delay;
+  const timeout = durationField(entry.timeout, join(path, 'timeout'), PLAYBOOK_ACTION_MAX_TIMEOUT, true);
+  if (timeout !== undefined) parsed.timeout = timeout;
+  if (given(entry.runsOn)) runsOnField(entry.runsOn, join(path, 'runsOn'));
+  if (given(entry.exec)) parsed.exec = execAction(entry.exec, join(path, 'exec'));
+  if (given(entry.http)) parsed.http = httpAction(entry.http, join(path, 'http'));
+  if (given(entry.sql)) parsed.sql = sqlAction(entry.sql, join(path, 'sql'));
+  if (given(entry.notification)) parsed.notification = notificationAction(entry.notification, join(path, 'notification'));
+  return parsed;
+}
+
+function approval(value: unknown, path: string): PlaybookApproval {
+  const entry = object(value, path);
+  const approvers = object(entry.approvers, join(path, 'approvers'));
+  const people = textList(approvers.people, join(join(path, 'approvers'), 'people')) ?? [];
+  const teams = textList(approvers.teams, join(join(path, 'approvers'), 'teams')) ?? [];
+  if (people.length === 0 && teams.length === 0) invalid(join(path, 'approvers'), 'names nobody', 'List people (e-mail or id) or teams (name or id) who may approve');
+  const parsed: PlaybookApproval = { approvers: {} };
+  const type = oneOf(entry.type, join(path, 'type'), ['any', 'all'] as const, (text) => text.toLowerCase());
+  if (type !== undefined) parsed.type = type;
+  if (people.length > 0) parsed.approvers.people = people;
+  if (teams.length > 0) parsed.approvers.teams = teams;
+  return parsed;
+}
+
+function isResource(value: Record<string, unknown>): boolean {
+  return given(value.kind) || (typeof value.apiVersion === 'string' && given(value.spec));
+}
+
+function documentOf(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string') {
+    if (!given(raw)) invalid('spec', 'is required: a playbook needs at least one action');
+    return object(raw, 'spec');
+  }
+  if (raw.trim() === '') invalid('spec', 'is required: a playbook needs at least one action');
+  let document: unknown;
+  try {
+    document = parseYaml(raw);
+  } catch (error) {
+    invalid('spec', `is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return object(document, 'spec');
+}
+
+function metadataOf(value: unknown): PlaybookMetadata {
+  if (!given(value)) return {};
+  const metadata = object(value, 'metadata');
+  const parsed: PlaybookMetadata = {};
+  for (const key of ['name', 'namespace'] as const) {
+    const text = optionalText(metadata[key], join('metadata', key));
+    if (text !== undefined && text.trim() !== '') parsed[key] = text.trim();
+  }
+  return parsed;
+}
+
+/**
+ * A stored or submitted playbook (an object, or YAML/JSON text): Mission Control's `kind: Playbook` resource or its spec
+ * alone, checked against every save-time rule and normalised (parameter properties as native values, `type` text by
+ * default, unknown and ignored Mission Control fields dropped). Throws OD_PLAYBOOK_SPEC naming the field.
+ */
+export function parsePlaybookResource(raw: unknown): ParsedPlaybook {
+  const whole = documentOf(raw);
+  const resource = isResource(whole);
+  if (resource && given(whole.kind) && whole.kind !== 'Playbook') invalid('kind', `is '${String(whole.kind)}', not Playbook`, 'Paste a kind: Playbook resource, or the spec alone');
+  const source = resource ? object(whole.spec, 'spec') : whole;
+  const spec: PlaybookSpec = { actions: [] };
+  for (const key of ['title', 'description', 'icon', 'category'] as const) {
+    const text = optionalText(source[key], join('spec', key));
+    if (text !== undefined && text.trim() !== '') spec[key] = text;
+  }
+  if (given(source.runsOn)) runsOnField(source.runsOn, 'spec.runsOn');
+  for (const key of ['configs', 'components', 'checks'] as const) {
+    const parsed = selectors(source[key], join('spec', key));
+    if (parsed !== undefined && parsed.length > 0) spec[key] = parsed;
+  }
+  const parameterNames = new Map<string, string>();
+  const parameters = list(source.parameters, 'spec.parameters').map((entry, index) => parameter(entry, join('spec.parameters', index), parameterNames));
+  if (parameters.length > 0) spec.parameters = parameters;
+  const actions = list(source.actions, 'spec.actions');
+  if (actions.length === 0) invalid('spec.actions', 'is required: a playbook needs at least one action', `Add actions, each with a name and one of ${PLAYBOOK_ACTION_TYPES.join(', ')}`);
+  const actionNames = new Set<string>();
+  spec.actions = actions.map((entry, index) => action(entry, join('spec.actions', index), actionNames));
+  if (given(source.approval)) spec.approval = approval(source.approval, 'spec.approval');
+  return { spec, metadata: resource ? metadataOf(whole.metadata) : null };
+}
+
+/** The spec of parsePlaybookResource, for callers that need nothing from the resource around it. */
+export function parsePlaybookSpec(raw: unknown): PlaybookSpec {
+  return parsePlaybookResource(raw).spec;
+}
+
+function actionsRunExec(actions: unknown): boolean {
+  const entries = Array.isArray(actions) ? actions : isRecord(actions) ? Object.values(actions) : [];
+  return entries.some((entry) => isRecord(entry) && Object.hasOwn(entry, 'exec'));
+}
+
+/**
+ * True when any action holds an `exec` key, in the spec alone or inside a resource, as an object or as YAML text. Wider
+ * than the parser on purpose (like canarySpecRunsExec): a spec that does not validate still counts, and text that does
+ * not parse counts when it mentions an exec key, so a spec cannot slip an exec action past the permission.
+ */
+export function playbookSpecRunsExec(raw: unknown): boolean {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = parseYaml(raw);
+    } catch {
+      return /(^|[\s{,"'-])exec["']?\s*:/m.test(raw);
+    }
+  }
+  if (!isRecord(value)) return false;
+  return actionsRunExec(value.actions) || (isRecord(value.spec) && actionsRunExec(value.spec.actions));
+}

@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import type { PlaybookAction, PlaybookParameter } from '@opsdeck/shared';
+import { AppError } from '../../platform/errors';
+import {
+  TEMPLATE_OUTPUT_LIMIT,
+  checkConditionSyntax,
+  checkTemplateSyntax,
+  evaluateCondition,
+  renderAction,
+  renderTemplate,
+  resolveParameterDefaults,
+} from './templating';
+import type { ActionState, TemplateContext } from './types';
+
+function context(overrides: Partial<TemplateContext> = {}): TemplateContext {
+  return {
+    params: { namespace: 'shop', replicas: '3' },
+    config: { id: 'c1', name: 'checkout', type: 'Kubernetes::Deployment', tags: { cluster: 'eu-1' }, created_at: new Date('2026-01-02T03:04:05Z') },
+    playbook: { id: 'p1', name: 'scale', title: 'Scale' },
+    run: { id: 'r1' },
+    user: { id: 'u1', name: 'Ada', email: 'ada@example.com' },
+    actions: {},
+    ...overrides,
+  };
+}
+
+function completed(stdout: string): ActionState {
+  return { status: 'completed', error: null, result: { stdout, exitCode: 0 } };
+}
+
+async function renderError(text: string, ctx = context()): Promise<AppError> {
+  const error: unknown = await renderTemplate(text, ctx).catch((caught: unknown) => caught);
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
+}
+
+describe('renderTemplate', () => {
+  it('reads the parameters, the target and the playbook', async () => {
+    await expect(renderTemplate('kubectl -n {{ params.namespace }} scale {{ config.name }} --replicas={{ params.replicas }}', context())).resolves.toBe(
+      'kubectl -n shop scale checkout --replicas=3',
+    );
+    await expect(renderTemplate('{{ config.tags.cluster }}/{{ playbook.name }}/{{ run.id }}/{{ user.email }}', context())).resolves.toBe(
+      'eu-1/scale/r1/ada@example.com',
+    );
+  });
+
+  it("reads the results of earlier actions by name", async () => {
+    const ctx = context({ actions: { first: completed('pod-1\n') } });
+    await expect(renderTemplate("{{ actions['first'].result.stdout | strip }}:{{ actions.first.status }}", ctx)).resolves.toBe('pod-1:completed');
+  });
+
+  it('accepts Mission Control Go-style references with a leading dot', async () => {
+    await expect(renderTemplate('{{.params.namespace}}/{{ .config.name }}/{{- .params.replicas -}}', context())).resolves.toBe('shop/checkout/3');
+  });
+
+  it('prints objects as JSON and dates as ISO text', async () => {
+    await expect(renderTemplate('{{ config.tags }} {{ config.created_at }}', context())).resolves.toBe('{"cluster":"eu-1"} 2026-01-02T03:04:05.000Z');
+  });
+
+  it('renders a missing value as nothing', async () => {
+    await expect(renderTemplate('[{{ params.nope }}][{{ component.name }}]', context())).resolves.toBe('[][]');
+  });
+
+  it('renders text without template syntax as it is', async () => {
+    await expect(renderTemplate('plain text', context())).resolves.toBe('plain text');
+  });
+
+  it.each(['{% include "secrets" %}', '{% render "/etc/passwd" %}', '{% layout "base" %}', '{% liquid\ninclude "x" %}'])(
+    'refuses %j, which would read a file',
+    async (text) => {
+      const error = await renderError(text);
+      expect(error.code).toBe('OD_PLAYBOOK_TEMPLATE');
+      expect(error.message).toContain('not found');
+    },
+  );
+
+  it('gives nothing for prototype properties', async () => {
+    await expect(
+      renderTemplate('[{{ params.constructor }}][{{ params.__proto__ }}][{{ params.namespace.constructor.constructor }}][{{ config.toString }}]', context()),
+    ).resolves.toBe('[][][][]');
+  });
+
+  it('refuses an unknown filter rather than skipping it', async () => {
+    const error = await renderError('{{ params.namespace | shell }}');
+    expect(error.message).toContain('undefined filter: shell');
+  });
+
+  it('stops a loop that allocates too much', async () => {
+    const error = await renderError('{% for i in (1..100000000) %}x{% endfor %}');
+    expect(error.message).toContain('limit exceeded');
+  });
+
+  it('stops a loop that renders for too long', async () => {
+    const error = await renderError('{% for a in (1..1000) %}{% for b in (1..1000) %}{% for c in (1..1000) %}{% endfor %}{% endfor %}{% endfor %}');
+    expect(error.message).toContain('template render limit exceeded');
+  });
+
+  it('refuses output longer than the limit', async () => {
+    const ctx = context({ params: { chunk: 'x'.repeat(1000) } });
+    const loops = TEMPLATE_OUTPUT_LIMIT / 1000 + 1;
+    const error = await renderError(`{% for i in (1..${loops}) %}{{ params.chunk }}{% endfor %}`, ctx);
+    expect(error.message).toContain(`more than ${TEMPLATE_OUTPUT_LIMIT} characters`);
+  });
+
+  it('names the field it could not render', async () => {
+    const error: unknown = await renderTemplate('{{ x | nope }}', context(), 'check.http.url').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'OD_PLAYBOOK_TEMPLATE', statusCode: 400, details: 'check.http.url' });
+  });
+});
+
+describe('renderAction', () => {
+  it('renders only the templated fields of each action type and leaves the original alone', async () => {
+    const action: PlaybookAction = {
+      name: 'all',
+      timeout: '1m',
+      exec: { script: 'echo "$NS"', env: [{ name: 'NS', value: '{{ params.namespace }}' }] },
+      http: {
+        url: 'https://example.com/{{ config.name }}',
+        method: 'POST',
+        headers: [{ name: 'X-Run', value: '{{ run.id }}' }],
+        body: '{"replicas": {{ params.replicas }}}',
+      },
+      sql: { query: 'select $1::text', args: ['{{ config.name }}'], connection: 'connection://db' },
+      notification: { connection: 'connection://slack', title: 'Scaled {{ config.name }}', message: 'by {{ user.name }}', properties: { channel: '#{{ params.namespace }}' } },
+    };
+    const rendered = await renderAction(action, context());
+    expect(rendered).toEqual({
+      name: 'all',
+      timeout: '1m',
+      exec: { script: 'echo "$NS"', env: [{ name: 'NS', value: 'shop' }] },
+      http: { url: 'https://example.com/checkout', method: 'POST', headers: [{ name: 'X-Run', value: 'r1' }], body: '{"replicas": 3}' },
+      sql: { query: 'select $1::text', args: ['checkout'], connection: 'connection://db' },
+      notification: { connection: 'connection://slack', title: 'Scaled checkout', message: 'by Ada', properties: { channel: '#shop' } },
+    });
+    expect(action.exec?.env?.[0]?.value).toBe('{{ params.namespace }}');
+  });
+
+  it('never renders a script or a query', async () => {
+    const action: PlaybookAction = {
+      name: 'code',
+      exec: { script: 'echo {{ params.namespace }}' },
+      sql: { query: "select '{{ params.namespace }}'", connection: 'connection://db' },
+    };
+    const rendered = await renderAction(action, context());
+    expect(rendered.exec?.script).toBe('echo {{ params.namespace }}');
+    expect(rendered.sql?.query).toBe("select '{{ params.namespace }}'");
+  });
+
+  it('says which action and field failed to render', async () => {
+    const action: PlaybookAction = { name: 'call', http: { url: 'https://example.com', headers: [{ name: 'A', value: '{{ x | nope }}' }] } };
+    await expect(renderAction(action, context())).rejects.toMatchObject({ code: 'OD_PLAYBOOK_TEMPLATE', details: 'call.http.headers[0].value' });
+  });
+});
+
+describe('resolveParameterDefaults', () => {
+  it('renders each default for the chosen target and leaves the rest of the definition as it is', async () => {
+    const parameters: PlaybookParameter[] = [
+      { name: 'name', type: 'text', default: '{{ config.name }}' },
+      { name: 'cluster', type: 'text', default: '{{.config.tags.cluster}}', properties: { maxLength: 10 } },
+      { name: 'force', type: 'checkbox', default: 'false' },
+      { name: 'note', type: 'text' },
+    ];
+    await expect(resolveParameterDefaults(parameters, context({ params: {} }))).resolves.toEqual([
+      { name: 'name', type: 'text', default: 'checkout' },
+      { name: 'cluster', type: 'text', default: 'eu-1', properties: { maxLength: 10 } },
+      { name: 'force', type: 'checkbox', default: 'false' },
+      { name: 'note', type: 'text' },
+    ]);
+  });
+
+  it('leaves a default that cannot be rendered empty instead of failing', async () => {
+    const parameters: PlaybookParameter[] = [{ name: 'name', type: 'text', default: '{% include "x" %}' }];
+    await expect(resolveParameterDefaults(parameters, context())).resolves.toEqual([{ name: 'name', type: 'text', default: '' }]);
+  });
+});
+
+describe('checkTemplateSyntax', () => {
+  it('accepts templates, Go-style ones included', () => {
+    expect(checkTemplateSyntax("{{ params.a | upcase }} {{.config.name}} {% if params.b == 'x' %}y{% endif %}")).toBeNull();
+  });
+
+  it('explains a template that does not parse, without rendering it', () => {
+    expect(checkTemplateSyntax('{{ params.a ')).toMatch(/not closed/);
+    expect(checkTemplateSyntax('{% include "x" %}')).toContain('tag "include" not found');
+    expect(checkTemplateSyntax('{{ params.a | nope }}')).toContain('undefined filter: nope');
+  });
+});
+
+describe('evaluateCondition', () => {
+  const failed: ActionState = { status: 'failed', error: 'exit status 1', result: { exitCode: 1 } };
+  const skipped: ActionState = { status: 'skipped', error: null, result: null };
+
+  it('runs an action with no condition only when no earlier action failed', () => {
+    expect(evaluateCondition(undefined, context())).toBe(true);
+    expect(evaluateCondition('  ', context({ actions: { first: completed(''), second: skipped } }))).toBe(true);
+    expect(evaluateCondition(undefined, context({ actions: { first: failed } }))).toBe(false);
+  });
+
+  it('answers success(), failure() and always() from the earlier actions', () => {
+    const ok = context({ actions: { first: completed('') } });
+    const broken = context({ actions: { first: completed(''), second: failed } });
+    expect([evaluateCondition('success()', ok), evaluateCondition('failure()', ok), evaluateCondition('always()', ok)]).toEqual([true, false, true]);
+    expect([evaluateCondition('success()', broken), evaluateCondition('failure()', broken), evaluateCondition('always()', broken)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+
+  it('reads params, the target and earlier actions', () => {
+    const ctx = context({ actions: { first: completed('ready') } });
+    expect(evaluateCondition('params.namespace == "shop" && config.name == "checkout"', ctx)).toBe(true);
+    expect(evaluateCondition('config.tags.cluster == "eu-2"', ctx)).toBe(false);
+    expect(evaluateCondition('actions.first.result.exitCode == 0 && actions["first"].result.stdout.startsWith("ready")', ctx)).toBe(true);
+    expect(evaluateCondition('success() && int(params.replicas) > 2', ctx)).toBe(true);
+  });
+
+  it('sees empty maps for the target types the run does not have', () => {
+    expect(evaluateCondition('size(component) == 0 && !has(check.name)', context())).toBe(true);
+  });
+
+  it.each([
+    ['params.namespace ==', 'Unexpected token'],
+    ['params.namespace', 'not a bool'],
+    ['params.missing == "x"', 'No such key: missing'],
+    ['launch()', 'no matching overload'],
+  ])('refuses %j with OD_PLAYBOOK_CONDITION', (expression, problem) => {
+    let caught: unknown;
+    try {
+      evaluateCondition(expression, context());
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    expect(caught).toMatchObject({ code: 'OD_PLAYBOOK_CONDITION', statusCode: 400 });
+    expect((caught as AppError).message).toContain(problem);
+  });
+});
+
+describe('checkConditionSyntax', () => {
+  it.each(['success()', 'always()', 'failure() || params.force == "true"', 'config.name.startsWith("api")', 'actions.first.status == "failed"'])(
+    'accepts %j',
+    (expression) => {
+      expect(checkConditionSyntax(expression)).toBeNull();
+    },
+  );
+
+  it('explains a condition that does not parse', () => {
+    expect(checkConditionSyntax('success() &&')).toContain('Unexpected token');
+  });
+
+  it('explains a condition that uses unknown names or returns no bool', () => {
+    expect(checkConditionSyntax('env.HOME == "/"')).toContain('Unknown variable: env');
+    expect(checkConditionSyntax('"yes"')).toBe('it must return a bool, not string');
+  });
+});

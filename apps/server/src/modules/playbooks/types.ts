@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import type { PlaybookAction, PlaybookActionResult, PlaybookTargetType } from '@opsdeck/shared';
+
+/**
+ * The contract between the playbook spec (spec.ts, selectors.ts), templating (templating.ts), the run engine
+ * (run-store.ts, playbook-worker.ts, playbook-routes.ts) and the action runners (actions/).
+ */
+
+/** The resource a run targets, as selectors match it and templates read it. */
+export interface PlaybookTarget {
+  type: PlaybookTargetType;
+  id: string;
+  name: string;
+  /** Config type (`Kubernetes::Pod`), component type or check type. */
+  kind: string | null;
+  namespace: string | null;
+  /** Config tags; empty for components and checks. */
+  tags: Record<string, string>;
+  labels: Record<string, string>;
+  status: string | null;
+  health: string | null;
+  /** The whole row as templates and CEL see it under `config`, `component` or `check` (config content under `config.config`). */
+  row: Record<string, unknown>;
+}
+
+export interface ActionState {
+  status: string;
+  error: string | null;
+  result: PlaybookActionResult | null;
+}
+
+/** What templates and `if` conditions see. */
+export interface TemplateContext {
+  params: Record<string, string>;
+  /** Exactly one of these is set when the run has a target. */
+  config?: Record<string, unknown>;
+  component?: Record<string, unknown>;
+  check?: Record<string, unknown>;
+  playbook: { id: string; name: string; title: string | null };
+  run: { id: string };
+  user: { id: string; name: string; email: string | null } | null;
+  /** Earlier actions of this run by name. */
+  actions: Record<string, ActionState>;
+}
+
+/** What a runner gets besides its rendered action. */
+export interface ActionRunContext {
+  pool: pg.Pool;
+  /** The key that opens sealed connection secrets. */
+  secretKey: Buffer;
+  runId: string;
+  actionId: string;
+  /** Aborted on timeout or cancel; the runner stops its work (kills the process group, aborts the request, the query). */
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** The run's parameters, handed to an exec script as environment variables. */
+  params: Record<string, string>;
+  target: PlaybookTarget | null;
+}
+
+export interface ActionOutcome {
+  status: 'completed' | 'failed';
+  result: PlaybookActionResult;
+  error?: string;
+}
+
+/** One action type; `action` holds that type's block already templated (templating.ts renderAction). */
+export type ActionRunner = (action: PlaybookAction, context: ActionRunContext) => Promise<ActionOutcome>;

@@ -1,0 +1,283 @@
+import {
+  PLAYBOOK_ACTION_DEFAULT_TIMEOUT,
+  PLAYBOOK_ACTION_MAX_TIMEOUT,
+  PLAYBOOK_ACTION_TYPES,
+  PLAYBOOK_MAX_DELAY,
+  PLAYBOOK_PARAMETER_SIZES,
+  PLAYBOOK_PARAMETER_TYPES,
+  PLAYBOOK_TEXT_FORMATS,
+} from './playbooks';
+
+/**
+ * The JSON Schema of a playbook spec (issue #14), as the YAML editor checks it while it is typed and as
+ * `GET /api/schemas/playbook-spec.schema.json` serves it. The server's save-time rules
+ * (apps/server/src/modules/playbooks/spec.ts) go further than a schema can: unique names, templates and CEL that parse,
+ * duration limits, regexes that compile.
+ */
+
+/** A parameter name: what `{{ params.<name> }}` and the `PARAM_<NAME>` variable of an exec script are made from. */
+export const PLAYBOOK_PARAMETER_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]*$';
+
+/** A duration with units, one or more parts: 30s, 5m, 1h30m, 500ms. */
+export const PLAYBOOK_DURATION_PATTERN = '^(\\d+(\\.\\d+)?(ms|s|m|h|d))+$';
+
+/** Mission Control action types this server does not run; named so the refusal can say which four it runs. */
+export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs'] as const;
+
+/** Mission Control spec fields accepted so a pasted playbook saves, and ignored. */
+export const PLAYBOOK_IGNORED_FIELDS = ['on', 'templatesOn', 'timeout', 'filters', 'permissions'] as const;
+
+/** The only `runsOn` entry this server takes: running on agents is not supported yet. */
+export const PLAYBOOK_LOCAL_RUNNER = 'local';
+
+/** Placed before a template or a template tag: refused in `exec.script` and `sql.query`, which are code. */
+export const PLAYBOOK_CODE_TEMPLATE_PATTERN = '\\{[{%]';
+
+type JsonSchema = Record<string, unknown>;
+
+const text = (description: string): JsonSchema => ({ type: 'string', description });
+const texts = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
+const ignored = (description: string): JsonSchema => ({ description: `Accepted so Mission Control playbooks paste unchanged; ignored. ${description}` });
+const refused = (description: string): JsonSchema => ({ description: `Refused at save. ${description}`, not: {} });
+const duration = (description: string): JsonSchema => ({ type: 'string', pattern: PLAYBOOK_DURATION_PATTERN, description });
+/** Mission Control writes parameter properties as text ("true", "10"); both forms are accepted. */
+const flag = (description: string): JsonSchema => ({ description, anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] });
+const number = (description: string, integer: boolean): JsonSchema => ({
+  description,
+  anyOf: [{ type: integer ? 'integer' : 'number', ...(integer ? { minimum: 0 } : {}) }, { type: 'string', pattern: integer ? '^\\d+$' : '^-?\\d+(\\.\\d+)?$' }],
+});
+const templated = (description: string): JsonSchema => text(`${description} Templated: {{ params.name }}, {{ config.name }}, {{ actions['earlier'].result.stdout }}.`);
+const code = (description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  description: `${description} Never templated: a {{ or {% in it is refused; pass values with exec env or sql args.`,
+  not: { pattern: PLAYBOOK_CODE_TEMPLATE_PATTERN },
+});
+
+const selectorFields = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  minProperties: 1,
+  additionalProperties: false,
+  properties: {
+    id: text('The id of the resource'),
+    name: text('Its name, exact or a glob with * (web-*)'),
+    namespace: text('Its namespace (for a catalog item, its namespace tag)'),
+    types: {
+      description: 'Its type, one of these (Kubernetes::Pod for a catalog item, http for a check); !Type excludes one',
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    },
+    statuses: texts('Its status, one of these; !status excludes one'),
+    healths: texts('Its health, one of these (healthy, unhealthy, warning, unknown); !health excludes one'),
+    tagSelector: text('Tags it must carry: key=value, key!=value, key, !key, key in (a,b) joined by commas (catalog items)'),
+    labelSelector: text('Labels it must carry: key=value, key!=value, key, !key, key in (a,b) joined by commas'),
+    tags: { type: 'object', additionalProperties: { type: 'string' }, description: 'Tags it must carry, as a map' },
+    labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Labels it must carry, as a map' },
+  },
+});
+
+const option: JsonSchema = {
+  description: 'A choice: {label, value}, or a text used as both',
+  anyOf: [
+    { type: 'string' },
+    { type: 'object', required: ['value'], properties: { label: text('What the list shows'), value: text('What the parameter is set to') } },
+  ],
+};
+
+const parameterProperties: JsonSchema = {
+  type: 'object',
+  description: 'How the field is shown and the bounds its value must keep',
+  properties: {
+    size: { enum: [...PLAYBOOK_PARAMETER_SIZES], description: 'Width of the field' },
+    language: { enum: ['yaml', 'json'], description: 'code: the language the value must parse as' },
+    jsonSchemaUrl: text('code: a JSON Schema the editor checks the value against (the server never fetches it)'),
+    options: { type: 'array', items: option, minItems: 1, description: 'list: the choices (required)' },
+    filter: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'team, people, component, config, check: which resources may be chosen' },
+    multiline: flag('text: a text area rather than one line'),
+    minLength: number('text: the fewest characters', true),
+    maxLength: number('text: the most characters', true),
+    regex: text('text: a regular expression the whole value must match'),
+    format: text(`text: ${PLAYBOOK_TEXT_FORMATS.join(', ')} have their own rules; anything else is an input type (number, email, url, date…)`),
+    min: number('text with a numeric format: the smallest value', false),
+    max: number('text with a numeric format: the largest value', false),
+  },
+};
+
+const parameter: JsonSchema = {
+  type: 'object',
+  description: 'A value the person running the playbook gives; exec scripts read it as PARAM_<NAME>',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', pattern: PLAYBOOK_PARAMETER_NAME_PATTERN, description: 'Unique among the parameters; letters, digits, _ and -, not starting with a digit' },
+    label: text('What the form shows'),
+    description: text('Help shown with the field'),
+    icon: text('Its icon'),
+    type: { enum: [...PLAYBOOK_PARAMETER_TYPES], default: 'text', description: 'The kind of field (text when left out)' },
+    required: flag('Whether the form needs a value'),
+    default: { description: 'The value the form starts with; may be a template of the target ({{ config.name }})', anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    properties: parameterProperties,
+  },
+  if: { required: ['type'], properties: { type: { const: 'list' } } },
+  then: { required: ['properties'], properties: { properties: { required: ['options'] } } },
+};
+
+const nameValue = (description: string, valueDescription: string): JsonSchema => ({
+  type: 'object',
+  description,
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, description: 'Its name' }, value: templated(valueDescription) },
+});
+
+const exec: JsonSchema = {
+  type: 'object',
+  description: 'Runs a bash script on the server in the exec-check sandbox, with the parameters as PARAM_<NAME> environment variables; stdout, stderr and the exit code are kept',
+  required: ['script'],
+  additionalProperties: false,
+  properties: {
+    script: code('The bash script.'),
+    env: { type: 'array', items: nameValue('An environment variable of the script', 'Its value.'), description: 'More environment variables' },
+  },
+};
+
+const http: JsonSchema = {
+  type: 'object',
+  description: 'An HTTP request; the status and body are kept, bounded in size and time',
+  additionalProperties: false,
+  anyOf: [{ required: ['url'] }, { required: ['connection'] }],
+  properties: {
+    url: templated('The URL, or a path under the connection\'s URL when connection is set.'),
+    connection: text('A connection (connection://namespace/name, connection://name or its id) whose URL and credentials are used'),
+    method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'], default: 'GET', description: 'The method (GET when left out)' },
+    headers: { type: 'array', items: nameValue('A request header', 'Its value.'), description: 'Request headers' },
+    body: templated('The request body.'),
+    templateBody: ignored('The body is always templated.'),
+  },
+};
+
+const sql: JsonSchema = {
+  type: 'object',
+  description: 'A query through a database connection; the rows are kept',
+  required: ['query', 'connection'],
+  additionalProperties: false,
+  properties: {
+    query: code('The SQL query; values reach it as bound parameters $1, $2… (postgres) or ? (mysql) from args.'),
+    args: { type: 'array', items: templated('A bound value.'), description: 'The values bound to the query\'s parameters, in order' },
+    connection: text('The database connection (connection://namespace/name, connection://name or its id)'),
+    driver: { enum: ['postgres', 'mysql'], description: 'The database kind; the connection\'s type when left out' },
+  },
+};
+
+const notification: JsonSchema = {
+  type: 'object',
+  description: 'A message sent through a notification connection',
+  required: ['connection', 'title', 'message'],
+  additionalProperties: false,
+  properties: {
+    connection: text('The notification connection (connection://namespace/name, connection://name or its id)'),
+    title: templated('The title.'),
+    message: templated('The message.'),
+    properties: { type: 'object', additionalProperties: templated('A value.'), description: 'More fields of the notification' },
+  },
+};
+
+const runsOn: JsonSchema = {
+  type: 'array',
+  items: { const: PLAYBOOK_LOCAL_RUNNER },
+  description: `Where it runs: only ${PLAYBOOK_LOCAL_RUNNER} (this server); running on agents is not supported yet`,
+};
+
+const actionTypes = PLAYBOOK_ACTION_TYPES.join(', ');
+
+const action: JsonSchema = {
+  type: 'object',
+  description: `One step, run in order; it holds exactly one of ${actionTypes}`,
+  required: ['name'],
+  additionalProperties: false,
+  oneOf: PLAYBOOK_ACTION_TYPES.map((type) => ({ required: [type] })),
+  properties: {
+    name: { type: 'string', minLength: 1, description: 'Unique among the actions; later actions read its result as actions[\'name\']' },
+    if: text('A CEL condition over params, config/component/check and actions, with success(), failure() and always(); success() when left out. The action is skipped when it is false'),
+    delay: duration(`How long to wait before it runs (30s, 5m, 1h30m), at most ${PLAYBOOK_MAX_DELAY}`),
+    timeout: duration(`How long it may run (${PLAYBOOK_ACTION_DEFAULT_TIMEOUT} when left out), at most ${PLAYBOOK_ACTION_MAX_TIMEOUT}; it is stopped after that`),
+    exec,
+    http,
+    sql,
+    notification,
+    runsOn,
+    templatesOn: ignored(''),
+    retry: refused('Actions are never retried: they may not be idempotent.'),
+    ...Object.fromEntries(PLAYBOOK_UNSUPPORTED_ACTION_TYPES.map((type) => [type, refused(`This server runs ${actionTypes} actions only.`)])),
+  },
+};
+
+const approval: JsonSchema = {
+  type: 'object',
+  description: 'Runs wait until they are approved',
+  required: ['approvers'],
+  properties: {
+    type: { enum: ['any', 'all'], default: 'any', description: 'any: one approval starts the run; all: every listed person and one member of every listed team' },
+    approvers: {
+      type: 'object',
+      description: 'Who may approve (at least one person or team)',
+      anyOf: [{ required: ['people'], properties: { people: { minItems: 1 } } }, { required: ['teams'], properties: { teams: { minItems: 1 } } }],
+      properties: { people: texts('People, by e-mail or id'), teams: texts('Teams, by name or id') },
+    },
+  },
+};
+
+const specSchema: JsonSchema = {
+  type: 'object',
+  description: 'The playbook spec',
+  required: ['actions'],
+  properties: {
+    title: text('What the playbook is called on its card (the name when left out)'),
+    description: text('What it does'),
+    icon: text('Its icon'),
+    category: text('The group its card is shown in (Other when left out)'),
+    configs: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'The catalog items it is offered on: those matching any of these' },
+    components: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'The topology components it is offered on' },
+    checks: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'The health checks it is offered on' },
+    parameters: { type: 'array', items: { $ref: '#/$defs/parameter' }, description: 'The values asked for when it runs' },
+    actions: { type: 'array', items: { $ref: '#/$defs/action' }, minItems: 1, description: 'The steps, run in order' },
+    approval,
+    runsOn,
+    ...Object.fromEntries(PLAYBOOK_IGNORED_FIELDS.map((field) => [field, ignored('')])),
+  },
+};
+
+const resourceSchema: JsonSchema = {
+  type: 'object',
+  description: 'The whole Mission Control Playbook resource',
+  required: ['spec'],
+  properties: {
+    apiVersion: text('mission-control.flanksource.com/v1'),
+    kind: { const: 'Playbook', description: 'Playbook' },
+    metadata: {
+      type: 'object',
+      description: 'Fills the name and namespace of a new playbook that leaves them out',
+      properties: { name: text('The playbook name'), namespace: text('The playbook namespace'), labels: { type: 'object', description: 'Accepted; ignored' }, annotations: { type: 'object', description: 'Accepted; ignored' } },
+    },
+    spec: { $ref: '#/$defs/spec' },
+  },
+};
+
+/**
+ * A playbook spec as the YAML editor holds it (JSON Schema draft 2020-12): the whole Mission Control resource or its spec
+ * alone. Fields this server does not run are refused rather than ignored wherever ignoring them would change what a
+ * run does (other action types, retries, agents, unknown action or selector fields).
+ */
+export const PLAYBOOK_SPEC_SCHEMA: Readonly<JsonSchema> = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Playbook',
+  if: { type: 'object', anyOf: [{ required: ['kind'] }, { required: ['apiVersion', 'spec'] }] },
+  then: { $ref: '#/$defs/resource' },
+  else: { $ref: '#/$defs/spec' },
+  $defs: {
+    resource: resourceSchema,
+    spec: specSchema,
+    selector: selectorFields('Resources matching every field given (at least one field)'),
+    parameter,
+    action,
+  },
+};

@@ -1,0 +1,289 @@
+/**
+ * Playbooks (spec 001 §2.3–2.5, §3, §4, §5, §7, §9): the spec's shape as the server runs it, the run request, runs and
+ * their actions as the API answers them. The spec keeps Mission Control's Playbook shape so a pasted one works.
+ */
+
+export const PLAYBOOK_RUN_STATUSES = ['pending', 'scheduled', 'running', 'waiting', 'completed', 'failed', 'cancelled'] as const;
+export type PlaybookRunStatus = (typeof PLAYBOOK_RUN_STATUSES)[number];
+
+export const PLAYBOOK_ACTION_STATUSES = ['pending', 'running', 'sleeping', 'completed', 'failed', 'skipped', 'cancelled'] as const;
+export type PlaybookActionStatus = (typeof PLAYBOOK_ACTION_STATUSES)[number];
+
+/** The run detail polls while a run is in one of these (spec 001 §4 names running, waiting and pending; a delayed run is scheduled). */
+export const ACTIVE_PLAYBOOK_RUN_STATUSES: readonly PlaybookRunStatus[] = ['pending', 'scheduled', 'running', 'waiting'];
+export const FINAL_PLAYBOOK_RUN_STATUSES: readonly PlaybookRunStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const PLAYBOOK_RUN_POLL_MS = 5000;
+export const PLAYBOOK_RUNS_PAGE_SIZE = 150;
+export const PLAYBOOK_RUNS_CONFIG_PAGE_SIZE = 200;
+export const PLAYBOOK_RUNS_DEFAULT_RANGE = 'now-7d';
+/** Cards of playbooks without a category are grouped under this. */
+export const PLAYBOOK_OTHER_CATEGORY = 'Other';
+
+export const PLAYBOOK_PARAMETER_TYPES = ['code', 'checkbox', 'list', 'team', 'people', 'component', 'config', 'check', 'text'] as const;
+export type PlaybookParameterType = (typeof PLAYBOOK_PARAMETER_TYPES)[number];
+export const PLAYBOOK_PARAMETER_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;
+export type PlaybookParameterSize = (typeof PLAYBOOK_PARAMETER_SIZES)[number];
+
+/** Text formats with their own rule; any other `format` is an HTML input type hint (number, email, url, date…). */
+export const PLAYBOOK_TEXT_FORMATS = ['bytes', 'millicores', 'dns1123'] as const;
+
+/**
+ * A resource selector of the spec's top-level `configs`, `components` and `checks` (where the playbook is offered) and
+ * of a resource parameter's `filter`. Mission Control's ResourceSelector fields; every one given must match.
+ */
+export interface PlaybookResourceSelector {
+  id?: string;
+  /** Exact, or a glob with `*`. */
+  name?: string;
+  namespace?: string;
+  types?: string[];
+  statuses?: string[];
+  healths?: string[];
+  /** `key=value` pairs, comma separated, on tags (configs) or labels (components, checks). */
+  tagSelector?: string;
+  labelSelector?: string;
+  /** A map form of the above, as older specs wrote it. */
+  tags?: Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+export interface PlaybookParameterOption {
+  label: string;
+  value: string;
+}
+
+/**
+ * `properties` of a parameter. Mission Control writes them as strings ("true", "10"); both strings and native values
+ * are accepted and normalised by the parser.
+ */
+export interface PlaybookParameterProperties {
+  size?: PlaybookParameterSize;
+  /** code: yaml or json. */
+  language?: 'yaml' | 'json';
+  /** code: shown to the editor only; the server never fetches it. */
+  jsonSchemaUrl?: string;
+  /** list */
+  options?: PlaybookParameterOption[];
+  /** team, people, component, config, check: which resources may be chosen. */
+  filter?: PlaybookResourceSelector[];
+  /** text */
+  multiline?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  regex?: string;
+  format?: string;
+  /** text with a numeric format (number, bytes, millicores): bounds of the value. */
+  min?: number;
+  max?: number;
+}
+
+export interface PlaybookParameter {
+  name: string;
+  label?: string;
+  description?: string;
+  icon?: string;
+  /** Default text. */
+  type: PlaybookParameterType;
+  required?: boolean;
+  /** May be a template of the target (`{{ config.name }}`), resolved by the get-params call. */
+  default?: string;
+  properties?: PlaybookParameterProperties;
+}
+
+/** An `env` entry of an exec action: the value is templated; the script text never is. */
+export interface PlaybookEnvVar {
+  name: string;
+  value: string;
+}
+
+export interface PlaybookHeader {
+  name: string;
+  value: string;
+}
+
+export interface ExecAction {
+  script: string;
+  env?: PlaybookEnvVar[];
+}
+
+export interface HttpAction {
+  /** A URL, or a path under the connection's URL when `connection` is set. Templated. */
+  url?: string;
+  /** `connection://<namespace>/<name>`, `connection://<name>` or a connection id. */
+  connection?: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  headers?: PlaybookHeader[];
+  /** Templated. */
+  body?: string;
+}
+
+export interface SqlAction {
+  /** Never templated: values reach it only as bound `args`. */
+  query: string;
+  /** Bound as $1, $2 … (postgres) or ? (mysql); each is templated. */
+  args?: string[];
+  connection: string;
+  /** postgres or mysql; defaults to the connection's type. */
+  driver?: 'postgres' | 'mysql';
+}
+
+export interface NotificationAction {
+  /** A notification connection (`connection://…` or id). */
+  connection: string;
+  /** Templated. */
+  title: string;
+  /** Templated. */
+  message: string;
+  properties?: Record<string, string>;
+}
+
+export const PLAYBOOK_ACTION_TYPES = ['exec', 'http', 'sql', 'notification'] as const;
+export type PlaybookActionType = (typeof PLAYBOOK_ACTION_TYPES)[number];
+
+export interface PlaybookAction {
+  name: string;
+  /** CEL; absent means `success()` (every earlier action completed or was skipped). */
+  if?: string;
+  /** A duration (`30s`, `5m`): the action sleeps this long before it runs. */
+  delay?: string;
+  /** A duration; default PLAYBOOK_ACTION_DEFAULT_TIMEOUT, at most PLAYBOOK_ACTION_MAX_TIMEOUT. */
+  timeout?: string;
+  exec?: ExecAction;
+  http?: HttpAction;
+  sql?: SqlAction;
+  notification?: NotificationAction;
+}
+
+export const PLAYBOOK_ACTION_DEFAULT_TIMEOUT = '5m';
+export const PLAYBOOK_ACTION_MAX_TIMEOUT = '1h';
+export const PLAYBOOK_MAX_DELAY = '24h';
+
+export interface PlaybookApproval {
+  /** any: one approval starts the run; all: every listed person, and one member of every listed team. */
+  type?: 'any' | 'all';
+  approvers: { people?: string[]; teams?: string[] };
+}
+
+/** The spec as parsed: Mission Control's `kind: Playbook` resource or its spec alone are both accepted on save. */
+export interface PlaybookSpec {
+  title?: string;
+  description?: string;
+  icon?: string;
+  category?: string;
+  configs?: PlaybookResourceSelector[];
+  components?: PlaybookResourceSelector[];
+  checks?: PlaybookResourceSelector[];
+  parameters?: PlaybookParameter[];
+  actions: PlaybookAction[];
+  approval?: PlaybookApproval;
+}
+
+export type PlaybookTargetType = 'config' | 'component' | 'check';
+
+/** POST /api/playbook/run (spec 001 §3 "Playbook run request"). At most one target id. */
+export interface PlaybookRunRequest {
+  /** The playbook. */
+  id: string;
+  config_id?: string;
+  component_id?: string;
+  check_id?: string;
+  params?: Record<string, string>;
+}
+
+export interface PlaybookRunResponse {
+  run_id: string;
+}
+
+/** A parameter as the get-params call answers it: the definition with `default` resolved for the chosen target. */
+export type ResolvedPlaybookParameter = PlaybookParameter;
+
+/** POST /api/playbook/{id}/params, body { config_id?, component_id?, check_id? }. */
+export interface PlaybookParamsResponse {
+  params: ResolvedPlaybookParameter[];
+}
+
+/** GET /api/playbook/list?config_id=|component_id=|check_id= : the live playbooks offered for that target. */
+export interface RunnablePlaybook {
+  id: string;
+  name: string;
+  title: string | null;
+  icon: string | null;
+  category: string | null;
+  description: string | null;
+  /** The parameters are part of the answer so the modal needs no second call for an untargeted form. */
+  spec: PlaybookSpec;
+}
+
+export interface PlaybookActionResult {
+  stdout?: string;
+  stderr?: string;
+  /** Free text the runner adds (an http status line, the rows of an sql query summarised, a notification recorded). */
+  logs?: string;
+  exitCode?: number;
+  /** http */
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** sql */
+  rows?: Record<string, unknown>[];
+  rowCount?: number;
+  /** Set when stdout, stderr, body or rows were cut at the size limit. */
+  truncated?: boolean;
+}
+
+/** GET /api/playbook/run/action/{id}, and each entry of a run's `actions`. */
+export interface PlaybookRunAction {
+  id: string;
+  playbook_run_id: string;
+  name: string;
+  status: PlaybookActionStatus;
+  scheduled_time: string;
+  start_time: string | null;
+  end_time: string | null;
+  error: string | null;
+  result: PlaybookActionResult | null;
+}
+
+export interface PlaybookRef {
+  id: string;
+  name: string;
+  title: string | null;
+  icon: string | null;
+}
+
+export interface PlaybookRunTarget {
+  type: PlaybookTargetType;
+  id: string;
+  name: string;
+  /** config type, component type or check type. */
+  kind: string | null;
+}
+
+/** GET /api/playbook/run/{id} (spec 001 §3 "Playbook run"), actions in the order they ran. */
+export interface PlaybookRun {
+  id: string;
+  playbook_id: string;
+  playbooks: PlaybookRef | null;
+  status: PlaybookRunStatus;
+  parameters: Record<string, string>;
+  config_id: string | null;
+  component_id: string | null;
+  check_id: string | null;
+  target: PlaybookRunTarget | null;
+  scheduled_time: string;
+  start_time: string | null;
+  end_time: string | null;
+  created_at: string;
+  created_by: string | null;
+  /** The name of the person who requested it. */
+  created_by_name: string | null;
+  error: string | null;
+  /** Set while the run waits for approval. */
+  approval: { type: 'any' | 'all'; people: string[]; teams: string[]; approved_by: string[] } | null;
+  actions: PlaybookRunAction[];
+}
+
+export function isActivePlaybookRun(status: PlaybookRunStatus): boolean {
+  return ACTIVE_PLAYBOOK_RUN_STATUSES.includes(status);
+}
