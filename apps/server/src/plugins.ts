@@ -8,6 +8,7 @@ import { agentsPlugin } from './modules/agents';
 import { catalogPlugin } from './modules/catalog';
 import { scrapersPlugin } from './modules/scrapers';
 import { topologyPlugin } from './modules/topology';
+import { playbooksPlugin } from './modules/playbooks';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin];

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ExecCheckSpec } from '@opsdeck/shared';
-import { chooseExecSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type ExecSandbox, type SandboxUser } from '../exec-sandbox';
+import { currentSandbox, removeAsUser } from '../exec-host';
+import { execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type SandboxUser } from '../exec-sandbox';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 /** Output kept per stream; the rest is dropped and the result says so. */
@@ -31,30 +31,6 @@ function capture(stream: NodeJS.ReadableStream): Captured {
     size += chunk.length;
   });
   return captured;
-}
-
-function currentSandbox(): ExecSandbox {
-  let passwd = '';
-  try {
-    passwd = readFileSync('/etc/passwd', 'utf8');
-  } catch {
-    // No passwd file: the sandbox user cannot be found, which chooseExecSandbox reports.
-  }
-  return chooseExecSandbox({
-    serverUid: typeof process.geteuid === 'function' ? process.geteuid() : null,
-    configuredUser: process.env.OPSDECK_EXEC_USER,
-    passwd,
-    prlimitAvailable: existsSync(PRLIMIT_PATH),
-  });
-}
-
-/** Removed as the sandbox user, so a symlink the script planted cannot turn the removal against the server's files. */
-async function removeAsUser(folder: string, user: SandboxUser): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const rm = spawn('/bin/rm', ['-rf', '--', folder], { uid: user.uid, gid: user.gid, env: {}, stdio: 'ignore' });
-    rm.on('error', () => resolve());
-    rm.on('close', () => resolve());
-  });
 }
 
 /**

@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chown, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { PlaybookEnvVar } from '@opsdeck/shared';
+import { currentSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, removeAsUser, sandboxEnvironment, type SandboxUser } from '../../health';
+import type { ActionOutcome, ActionRunContext, ActionRunner, PlaybookTarget } from '../types';
+import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
+
+/** Between SIGTERM to the script's process group and SIGKILL: time for a trap to clean up, not to keep working. */
+export const EXEC_KILL_GRACE_MS = 2000;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `PARAM_<NAME>`: the parameter name upper-cased, every character that is not a letter or digit turned into `_`. */
+export function paramEnvName(name: string): string {
+  return `PARAM_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+const TARGET_PREFIX: Record<PlaybookTarget['type'], string> = { config: 'CONFIG', component: 'COMPONENT', check: 'CHECK' };
+
+/**
+ * The script's own variables (the sandbox adds PATH, HOME, TMPDIR and LANG): the parameters, the run id, the target,
+ * then the action's `env`. Values reach the script only this way, never inside its text, so a parameter holding
+ * `$(rm -rf /)` is data the script reads, not code it runs.
+ */
+export function execEnvironment(context: Pick<ActionRunContext, 'params' | 'runId' | 'target'>, env: readonly PlaybookEnvVar[] | undefined): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(context.params)) variables[paramEnvName(name)] = value;
+  variables.PLAYBOOK_RUN_ID = context.runId;
+  if (context.target !== null) {
+    const prefix = TARGET_PREFIX[context.target.type];
+    variables[`${prefix}_ID`] = context.target.id;
+    variables[`${prefix}_NAME`] = context.target.name;
+    variables[`${prefix}_TYPE`] = context.target.kind ?? '';
+  }
+  for (const entry of env ?? []) variables[entry.name] = entry.value;
+  return variables;
+}
+
+/** The first variable the operating system would refuse, described; null when all are fine. */
+export function invalidEnvironment(variables: Readonly<Record<string, string>>): string | null {
+  for (const [name, value] of Object.entries(variables)) {
+    if (!ENV_NAME.test(name)) return `'${name}' is not a valid environment variable name`;
+    if (value.includes('\0')) return `the value of ${name} holds a NUL character`;
+  }
+  return null;
+}
+
+interface Capture {
+  text(): string;
+  truncated(): boolean;
+}
+
+/** Keeps the first ACTION_OUTPUT_CAP_BYTES of a stream, decoded once at the end so no character is split between chunks. */
+function capture(stream: NodeJS.ReadableStream): Capture {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  stream.on('data', (chunk: Buffer) => {
+    const room = ACTION_OUTPUT_CAP_BYTES - size;
+    if (room <= 0) {
+      cut = true;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    cut ||= kept.length < chunk.length;
+    chunks.push(kept);
+    size += kept.length;
+  });
+  return { text: () => Buffer.concat(chunks).toString('utf8'), truncated: () => cut };
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already empty.
+  }
+}
+
+async function runSandboxed(script: string, variables: Record<string, string>, context: ActionRunContext, user: SandboxUser, folder: string): Promise<ActionOutcome> {
+  const startedAt = performance.now();
+  let child: ChildProcess;
+  try {
+    child = spawn(PRLIMIT_PATH, [...prlimitArguments(execLimits(context.timeoutMs)), '--', '/bin/bash', '-c', script], {
+      // Its own process group: a timeout or cancel reaches everything the script started, not only bash.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: folder,
+      uid: user.uid,
+      gid: user.gid,
+      env: sandboxEnvironment(folder, variables),
+    });
+  } catch (error) {
+    return failedOutcome(`The script could not start: ${errorText(error)}`);
+  }
+  const stdout = child.stdout === null ? null : capture(child.stdout);
+  const stderr = child.stderr === null ? null : capture(child.stderr);
+  let stopped: string | null = null;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = (message: string): void => {
+    if (stopped !== null) return;
+    stopped = message;
+    signalGroup(child, 'SIGTERM');
+    killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), EXEC_KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => stop(timeoutMessage(context.timeoutMs)), context.timeoutMs);
+  const onAbort = (): void => stop(stopMessage(context.signal, context.timeoutMs, startedAt));
+  context.signal.addEventListener('abort', onAbort, { once: true });
+  if (context.signal.aborted) onAbort();
+  child.on('exit', () => {
+    // Processes the script left behind do not outlive it (and would hold its output pipes open); a stopped
+    // script's group gets the rest of its grace period from killTimer.
+    if (stopped === null) signalGroup(child, 'SIGKILL');
+  });
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  try {
+    exit = await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
+    });
+  } catch (error) {
+    return failedOutcome(`The script could not start: ${errorText(error)}`);
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(killTimer);
+    context.signal.removeEventListener('abort', onAbort);
+    // The grace period ends with the script: whatever of a stopped one still runs, detached from its output, goes now.
+    if (stopped !== null) signalGroup(child, 'SIGKILL');
+  }
+  const truncated = (stdout?.truncated() ?? false) || (stderr?.truncated() ?? false);
+  const result = {
+    stdout: stdout?.text() ?? '',
+    stderr: stderr?.text() ?? '',
+    ...(exit.code === null ? {} : { exitCode: exit.code }),
+    ...(truncated ? { truncated } : {}),
+  };
+  if (stopped !== null) return failedOutcome(stopped, result);
+  if (exit.code === 0) return completedOutcome(result);
+  if (exit.code !== null) return failedOutcome(`exit code ${exit.code}`, result);
+  return failedOutcome(`killed by ${exit.signal ?? 'a signal'}`, result);
+}
+
+/**
+ * Runs the action's script with bash exactly as exec checks run theirs (exec-sandbox.ts, ADR 0042): as an
+ * unprivileged user, in a fresh private folder, with a clean environment and bounded resources, in its own process
+ * group. Exit code 0 completes the action.
+ */
+export const runExecAction: ActionRunner = async (action, context) => {
+  if (action.exec === undefined) throw new Error(`Action '${action.name}' has no exec block`);
+  const variables = execEnvironment(context, action.exec.env);
+  const invalid = invalidEnvironment(variables);
+  if (invalid !== null) return failedOutcome(`The script was not started: ${invalid}`);
+  const sandbox = currentSandbox();
+  if (sandbox.kind === 'refuse') return failedOutcome(sandbox.reason);
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-playbook-'));
+  try {
+    await chown(folder, sandbox.user.uid, sandbox.user.gid);
+    return await runSandboxed(action.exec.script, variables, context, sandbox.user, folder);
+  } finally {
+    await removeAsUser(folder, sandbox.user);
+  }
+};

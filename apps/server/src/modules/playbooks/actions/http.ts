@@ -1,0 +1,129 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PlaybookActionResult } from '@opsdeck/shared';
+import { connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
+import { scrubSecrets, SecretCollector } from '../../health';
+import type { ActionOutcome, ActionRunner } from '../types';
+import { completedOutcome, errorText, failedOutcome, stopMessage } from './action-outcome';
+
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+export type RequestTarget = { url: string } | { error: string };
+
+/**
+ * Where a request through a connection goes: the connection's URL, a path (and query) under it, or an absolute URL
+ * on its origin. Anything that ends up elsewhere is refused: the connection's secret goes only to its own endpoint.
+ */
+export function connectionRequestUrl(connectionUrl: string, url: string | undefined): RequestTarget {
+  const text = url?.trim() ?? '';
+  let target: string;
+  if (text === '') target = connectionUrl;
+  else if (ABSOLUTE_URL.test(text)) target = text;
+  else {
+    let base: URL;
+    try {
+      base = new URL(connectionUrl);
+    } catch {
+      return { error: `The connection's URL '${connectionUrl}' is not a valid URL` };
+    }
+    const queryAt = text.indexOf('?');
+    const relativePath = queryAt === -1 ? text : text.slice(0, queryAt);
+    base.pathname = `${base.pathname.replace(/\/+$/, '')}/${relativePath.replace(/^\/+/, '')}`;
+    if (queryAt !== -1) base.search = text.slice(queryAt + 1);
+    base.hash = '';
+    target = base.toString();
+  }
+  return leavesConnectionOrigin(connectionUrl, target) ? { error: connectionOriginMessage('url') } : { url: target };
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** The URL as the log line shows it: without a user name or password written into it. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+function addUrlCredentials(url: string, secrets: SecretCollector): void {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') secrets.addCredentials(decodeURIComponent(parsed.username), decodeURIComponent(parsed.password));
+  } catch {
+    // Not a URL: the request itself reports that.
+  }
+}
+
+async function request(action: Parameters<ActionRunner>[0], context: Parameters<ActionRunner>[1], secrets: SecretCollector): Promise<ActionOutcome> {
+  const startedAt = performance.now();
+  const spec = action.http;
+  if (spec === undefined) throw new Error(`Action '${action.name}' has no http block`);
+  let url = spec.url?.trim() ?? '';
+  let connection: ResolvedConnection | null = null;
+  if (spec.connection !== undefined && spec.connection !== '') {
+    try {
+      connection = await resolveConnection(context.pool, context.secretKey, spec.connection);
+    } catch (error) {
+      return failedOutcome(errorText(error));
+    }
+    secrets.addConnection(connection);
+    if (connection.url === null || connection.url === '') return failedOutcome(`Connection ${connection.namespace}/${connection.name} has no URL`);
+    const target = connectionRequestUrl(connection.url, spec.url);
+    if ('error' in target) return failedOutcome(target.error);
+    url = target.url;
+  }
+  if (url === '') return failedOutcome('No URL: set url or connection');
+  addUrlCredentials(url, secrets);
+  const method = spec.method ?? 'GET';
+  const headers: Record<string, string> = { 'user-agent': 'opsdeck-playbook' };
+  for (const header of spec.headers ?? []) headers[header.name] = header.value;
+  if (context.signal.aborted) return failedOutcome(stopMessage(context.signal, context.timeoutMs, startedAt));
+  let response: Awaited<ReturnType<typeof httpProbe>>;
+  try {
+    response = await httpProbe({
+      url,
+      method,
+      headers,
+      body: spec.body,
+      username: connection?.username ?? null,
+      password: connection?.password ?? null,
+      insecureTls: connection?.insecureTls ?? false,
+      timeoutMs: context.timeoutMs,
+      maxBytes: MAX_RESPONSE_BYTES,
+      signal: context.signal,
+    });
+  } catch (error) {
+    return failedOutcome(context.signal.aborted ? stopMessage(context.signal, context.timeoutMs, startedAt) : errorText(error));
+  }
+  const responseHeaders = flatHeaders(response.headers);
+  const redirect = response.status >= 300 && response.status < 400 ? `; redirects are not followed${response.headers.location === undefined ? '' : ` (Location: ${response.headers.location})`}` : '';
+  const result: PlaybookActionResult = {
+    logs: `${method} ${shownUrl(url)} → HTTP ${response.status} in ${response.durationMs}ms${redirect}`,
+    status: response.status,
+    headers: responseHeaders,
+    body: response.body,
+    ...(response.truncated ? { truncated: true } : {}),
+  };
+  return response.status >= 200 && response.status < 400 ? completedOutcome(result) : failedOutcome(`HTTP ${response.status}`, result);
+}
+
+/**
+ * One HTTP request through the bounded client health checks use (connections/probes/bounded-http.ts): redirects are
+ * never followed, the body is read up to 1 MB, the exchange ends at the action's timeout (at most that client's own
+ * ceiling) or cancel. 2xx and 3xx complete the action. The connection's credentials are scrubbed from everything kept.
+ */
+export const runHttpAction: ActionRunner = async (action, context) => {
+  const secrets = new SecretCollector();
+  const outcome = await request(action, context, secrets);
+  return scrubSecrets(outcome, secrets.values());
+};

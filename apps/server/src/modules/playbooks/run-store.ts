@@ -1,0 +1,437 @@
+import os from 'node:os';
+import type pg from 'pg';
+import {
+  normalizeParameterValue,
+  validatePlaybookParams,
+  type PlaybookApproval,
+  type PlaybookParameter,
+  type PlaybookSpec,
+  type PlaybookTargetType,
+} from '@opsdeck/shared';
+import { AppError } from '../../platform/errors';
+import type { EventBus } from '../../platform/event-bus';
+import { enqueue } from '../../platform/event-queue';
+import { parsePlaybookSpec } from './spec';
+import { loadTarget, selectorMatches, targetMatches } from './selectors';
+import { resolveParameterDefaults } from './templating';
+import type { ActionState, PlaybookTarget, TemplateContext } from './types';
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** Published once a run is stored, so the workers of this process claim it at once instead of at their next poll. */
+export const PLAYBOOK_RUN_REQUESTED_EVENT = 'playbook.run-requested';
+
+/** Published by the cancel route, so the worker of this process holding the run aborts its action at once. */
+export const PLAYBOOK_RUN_CANCELLED_EVENT = 'playbook.run-cancelled';
+export const PLAYBOOK_APPROVAL_EVENT = 'playbook.approval.inserted';
+export const PLAYBOOK_CANCELLED_ERROR = 'The run was cancelled';
+export const PLAYBOOK_JOB_NAME = 'PlaybookRun';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How the run request and the screens name each kind of target (spec 001 §2.4 labels the picker so). */
+export const TARGET_LABELS: Readonly<Record<PlaybookTargetType, string>> = {
+  config: 'catalog item',
+  component: 'component',
+  check: 'check',
+};
+
+export const playbookErrors = {
+  notFound: () => new AppError(404, 'OD_PLAYBOOK_NOT_FOUND', 'Playbook not found', null, 'It may have been deleted; choose another playbook'),
+  target: (message: string, details?: string) =>
+    new AppError(400, 'OD_PLAYBOOK_TARGET', message, details ?? null, 'Run the playbook on a resource it is offered for'),
+  /** `details` is the JSON text of parameter name → message, the shape the run form shows next to each field. */
+  params: (problems: Record<string, string>) =>
+    new AppError(
+      400,
+      'OD_PLAYBOOK_PARAMS',
+      `The parameters are not valid: ${Object.entries(problems)
+        .map(([name, message]) => `${name}: ${message}`)
+        .join('; ')}`,
+      JSON.stringify(problems),
+      'Fix the parameters named in details and run again',
+    ),
+  runNotFound: () => new AppError(404, 'OD404', 'Playbook run not found'),
+  actionNotFound: () => new AppError(404, 'OD404', 'Playbook run action not found'),
+  runFinished: (status: string) =>
+    new AppError(400, 'OD_PLAYBOOK_RUN_FINISHED', `The run has already finished: it is ${status}`, status, 'Re-run the playbook to run it again'),
+  notWaiting: (status: string) =>
+    new AppError(400, 'OD_PLAYBOOK_RUN_NOT_WAITING', `The run is not waiting for approval: it is ${status}`, status),
+  notApprover: () =>
+    new AppError(
+      403,
+      'OD_PLAYBOOK_NOT_APPROVER',
+      'You are not an approver of this playbook',
+      null,
+      "Ask one of the people or teams listed in the playbook's approval to approve the run",
+    ),
+} as const;
+
+export interface LivePlaybook {
+  id: string;
+  name: string;
+  title: string | null;
+  icon: string | null;
+  category: string | null;
+  description: string | null;
+  /** As stored: parsePlaybookSpec checks it. */
+  spec: unknown;
+}
+
+export async function loadLivePlaybook(client: Queryable, id: string): Promise<LivePlaybook | null> {
+  if (!UUID.test(id)) return null;
+  const found = await client.query<LivePlaybook>(
+    'select id, name, title, icon, category, description, spec from playbooks where id = $1 and deleted_at is null',
+    [id],
+  );
+  return found.rows[0] ?? null;
+}
+
+export interface TargetRef {
+  type: PlaybookTargetType;
+  id: string;
+}
+
+/** The one target id of a request (config_id, component_id or check_id); refuses more than one. */
+export function targetOfRequest(ids: { config_id?: string | undefined; component_id?: string | undefined; check_id?: string | undefined }): TargetRef | null {
+  const given: TargetRef[] = [];
+  if (ids.config_id !== undefined) given.push({ type: 'config', id: ids.config_id });
+  if (ids.component_id !== undefined) given.push({ type: 'component', id: ids.component_id });
+  if (ids.check_id !== undefined) given.push({ type: 'check', id: ids.check_id });
+  if (given.length > 1) throw playbookErrors.target('A run has one target: give only one of config_id, component_id and check_id');
+  return given[0] ?? null;
+}
+
+export function offersTargets(spec: PlaybookSpec): boolean {
+  return (spec.configs?.length ?? 0) + (spec.components?.length ?? 0) + (spec.checks?.length ?? 0) > 0;
+}
+
+/** The target row, matched against the playbook's selectors; refuses an unknown one or one the playbook is not for. */
+export async function resolveTarget(client: Queryable, spec: PlaybookSpec, ref: TargetRef | null): Promise<PlaybookTarget | null> {
+  if (ref === null) {
+    if (offersTargets(spec)) throw playbookErrors.target('This playbook runs on a resource: choose the catalog item, component or check to run it on');
+    return null;
+  }
+  const target = await loadTargetOf(client, ref);
+  if (!targetMatches(spec, target)) {
+    throw playbookErrors.target(`This playbook is not offered for the ${TARGET_LABELS[ref.type]} '${target.name}'`, `${ref.type}_id`);
+  }
+  return target;
+}
+
+/** The live resource a request names; refuses an unknown one. */
+export async function loadTargetOf(client: Queryable, ref: TargetRef): Promise<PlaybookTarget> {
+  const target = UUID.test(ref.id) ? await loadTarget(client, ref.type, ref.id) : null;
+  if (target === null) throw playbookErrors.target(`The ${TARGET_LABELS[ref.type]} ${ref.id} does not exist`, `${ref.type}_id`);
+  return target;
+}
+
+export interface RunPerson {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export async function loadPerson(client: Queryable, id: string | null): Promise<RunPerson | null> {
+  if (id === null) return null;
+  const found = await client.query<RunPerson>('select id, name, email from people where id = $1', [id]);
+  return found.rows[0] ?? null;
+}
+
+export interface ContextInput {
+  playbook: { id: string; name: string; title: string | null };
+  runId: string;
+  params: Record<string, string>;
+  target: PlaybookTarget | null;
+  user: RunPerson | null;
+  actions?: Record<string, ActionState>;
+}
+
+/** What templates and `if` conditions of a run see (types.ts TemplateContext). */
+export function templateContext(input: ContextInput): TemplateContext {
+  const context: TemplateContext = {
+    params: input.params,
+    playbook: input.playbook,
+    run: { id: input.runId },
+    user: input.user,
+    actions: input.actions ?? {},
+  };
+  if (input.target !== null) context[input.target.type] = input.target.row;
+  return context;
+}
+
+/** The parameters with their defaults resolved for the target, as the get-params call answers and a run fills them in. */
+export async function parametersFor(
+  playbook: LivePlaybook,
+  spec: PlaybookSpec,
+  target: PlaybookTarget | null,
+  user: RunPerson | null,
+): Promise<PlaybookParameter[]> {
+  const context = templateContext({ playbook, runId: '', params: {}, target, user });
+  return resolveParameterDefaults(spec.parameters ?? [], context);
+}
+
+const RESOURCE_TABLES: Readonly<Record<'team' | 'people', string>> = { team: 'teams', people: 'people' };
+const GONE: Readonly<Record<'team' | 'people' | PlaybookTargetType, string>> = {
+  team: 'This team does not exist',
+  people: 'This person does not exist',
+  config: 'This catalog item does not exist',
+  component: 'This component does not exist',
+  check: 'This check does not exist',
+};
+
+/** A resource parameter's value must name a live row, and one of those its filter offers. */
+async function resourceMessage(client: Queryable, definition: PlaybookParameter, value: string): Promise<string | null> {
+  const { type } = definition;
+  if (value.trim() === '') return null;
+  if (type === 'team' || type === 'people') {
+    const found = await client.query(`select 1 from ${RESOURCE_TABLES[type]} where id = $1 and deleted_at is null`, [value.trim()]);
+    return found.rowCount === 0 ? GONE[type] : null;
+  }
+  if (type !== 'config' && type !== 'component' && type !== 'check') return null;
+  const row = await loadTarget(client, type, value.trim());
+  if (row === null) return GONE[type];
+  const filter = definition.properties?.filter ?? [];
+  if (filter.length > 0 && !filter.some((selector) => selectorMatches(selector, row))) {
+    return `This ${TARGET_LABELS[type]} is not one this parameter offers`;
+  }
+  return null;
+}
+
+/** An own property even for a name such as __proto__, which plain assignment would take for the prototype. */
+function setOwn(values: Record<string, string>, name: string, value: string): void {
+  Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The values a run keeps: each normalised to text, a missing one filled with its resolved default, then checked with
+ * the rules the run form uses (playbook-params.ts) and, for resource parameters, against the database.
+ */
+export async function checkedParameters(
+  client: Queryable,
+  definitions: PlaybookParameter[],
+  given: Readonly<Record<string, unknown>>,
+): Promise<Record<string, string>> {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const values: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(given)) {
+    const definition = byName.get(name);
+    setOwn(values, name, definition === undefined ? (typeof raw === 'string' ? raw : JSON.stringify(raw)) : normalizeParameterValue(definition, raw));
+  }
+  for (const definition of definitions) {
+    if (!Object.hasOwn(values, definition.name) && definition.default !== undefined) setOwn(values, definition.name, definition.default);
+  }
+  const problems = validatePlaybookParams(definitions, values);
+  for (const definition of definitions) {
+    if (Object.hasOwn(problems, definition.name)) continue;
+    const message = await resourceMessage(client, definition, values[definition.name] ?? '');
+    if (message !== null) problems[definition.name] = message;
+  }
+  if (Object.keys(problems).length > 0) throw playbookErrors.params(problems);
+  return values;
+}
+
+export interface PlaybookRunInput {
+  playbookId: string;
+  target: TargetRef | null;
+  /** Parameter name → value; strings, or what a pasted request holds (true, 3, an object for code). */
+  params: Readonly<Record<string, unknown>>;
+  createdBy: string | null;
+  parentId?: string | null;
+  /** Wakes this process's workers once the run is stored. Leave it out inside a transaction: they find it when they poll. */
+  bus?: EventBus;
+}
+
+/**
+ * Requests a run (POST /api/playbook/run, the seed, the bench): the live playbook, its target matched against the
+ * spec's selectors, the parameters checked with their defaults filled in. The run keeps the spec as it is now, and
+ * starts `waiting` when the spec asks for approval, else `pending` for a worker to claim.
+ */
+export async function requestPlaybookRun(client: Queryable, input: PlaybookRunInput): Promise<{ runId: string }> {
+  const playbook = await loadLivePlaybook(client, input.playbookId);
+  if (playbook === null) throw playbookErrors.notFound();
+  const spec = parsePlaybookSpec(playbook.spec);
+  const target = await resolveTarget(client, spec, input.target);
+  const definitions = await parametersFor(playbook, spec, target, await loadPerson(client, input.createdBy));
+  const params = await checkedParameters(client, definitions, input.params);
+  const inserted = await client.query<{ id: string }>(
+    `insert into playbook_runs (playbook_id, status, parameters, config_id, component_id, check_id, parent_id, created_by, spec)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+    [
+      playbook.id,
+      spec.approval === undefined ? 'pending' : 'waiting',
+      JSON.stringify(params),
+      target?.type === 'config' ? target.id : null,
+      target?.type === 'component' ? target.id : null,
+      target?.type === 'check' ? target.id : null,
+      input.parentId ?? null,
+      input.createdBy,
+      JSON.stringify(spec),
+    ],
+  );
+  const runId = inserted.rows[0]?.id;
+  if (runId === undefined) throw new Error('playbook_runs insert returned no id');
+  input.bus?.publish({ name: PLAYBOOK_RUN_REQUESTED_EVENT, payload: { id: runId } });
+  return { runId };
+}
+
+/** Actions of a cancelled run that had not finished: they will not run, and a sleeping one will not wake. */
+export async function cancelUnfinishedActions(client: Queryable, runId: string): Promise<void> {
+  await client.query(
+    `update playbook_run_actions set status = 'cancelled', error = coalesce(error, $2), end_time = now()
+      where playbook_run_id = $1 and status in ('pending', 'running', 'sleeping')`,
+    [runId, PLAYBOOK_CANCELLED_ERROR],
+  );
+}
+
+/**
+ * The end of a run, in the caller's transaction: its job_history row (SUCCESS, FAILED, or STOPPED when cancelled; the
+ * run's own error and each failed action's in details.errors) and a `playbook.run.<status>` event.
+ */
+export async function recordRunEnd(client: Queryable, runId: string): Promise<void> {
+  const recorded = await client.query<{ playbook_id: string; status: string; error: string | null }>(
+    `insert into job_history (name, resource_type, resource_id, status, success_count, error_count, duration_millis, hostname,
+                              time_start, time_end, details, agent_id)
+     select $2, 'playbook', r.playbook_id,
+            case r.status when 'completed' then 'SUCCESS' when 'failed' then 'FAILED' else 'STOPPED' end,
+            (select count(*) from playbook_run_actions a where a.playbook_run_id = r.id and a.status = 'completed'),
+            (select count(*) from playbook_run_actions a where a.playbook_run_id = r.id and a.status = 'failed'),
+            greatest(0, round(extract(epoch from (coalesce(r.end_time, now()) - coalesce(r.start_time, r.created_at))) * 1000))::integer,
+            $3, coalesce(r.start_time, r.created_at), coalesce(r.end_time, now()),
+            jsonb_build_object(
+              'run_id', r.id,
+              'status', r.status,
+              'errors', (select coalesce(jsonb_agg(e.message order by e.position), '[]'::jsonb)
+                           from (select -1 as position, r.error as message where r.error is not null
+                                 union all
+                                 select a.position, a.name || ': ' || a.error from playbook_run_actions a
+                                  where a.playbook_run_id = r.id and a.status = 'failed' and a.error is not null) e)),
+            r.agent_id
+       from playbook_runs r where r.id = $1
+     returning resource_id as playbook_id, (details ->> 'status') as status, (details -> 'errors' ->> 0) as error`,
+    [runId, PLAYBOOK_JOB_NAME, os.hostname()],
+  );
+  const row = recorded.rows[0];
+  if (row === undefined) return;
+  await enqueue(client, `playbook.run.${row.status}`, { run_id: runId, playbook_id: row.playbook_id, status: row.status, error: row.error });
+}
+
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Cancels a run that has not finished. A worker that holds the run (a live lease) sees the status, aborts its action
+ * and records the end; otherwise the run is closed here: its sleeping or interrupted action cancelled, job_history and
+ * the event written. `closed` says which.
+ */
+export async function cancelPlaybookRun(pool: pg.Pool, runId: string): Promise<{ closed: boolean }> {
+  if (!UUID.test(runId)) throw playbookErrors.runNotFound();
+  return inTransaction(pool, async (client) => {
+    const found = await client.query<{ status: string; held: boolean }>(
+      `select status, (status = 'running' and locked_by is not null and locked_until > now()) as held
+         from playbook_runs where id = $1 for update`,
+      [runId],
+    );
+    const run = found.rows[0];
+    if (run === undefined) throw playbookErrors.runNotFound();
+    if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') throw playbookErrors.runFinished(run.status);
+    if (run.held) {
+      await client.query(`update playbook_runs set status = 'cancelled', end_time = now() where id = $1`, [runId]);
+      return { closed: false };
+    }
+    await client.query(`update playbook_runs set status = 'cancelled', end_time = now(), locked_by = null, locked_until = null where id = $1`, [runId]);
+    await cancelUnfinishedActions(client, runId);
+    await recordRunEnd(client, runId);
+    return { closed: true };
+  });
+}
+
+export interface Approver {
+  id: string;
+  email: string | null;
+}
+
+interface ApprovalRow {
+  status: string;
+  playbook_id: string;
+  approval: PlaybookApproval | null;
+}
+
+/** Listed people match by id or e-mail (any case), listed teams by id or name. */
+function listsPerson(entries: readonly string[], person: Approver): boolean {
+  const email = person.email?.toLowerCase() ?? null;
+  return entries.some((entry) => entry === person.id || (email !== null && entry.toLowerCase() === email));
+}
+
+async function inListedTeam(client: Queryable, teams: readonly string[], personId: string): Promise<boolean> {
+  if (teams.length === 0) return false;
+  const found = await client.query(
+    `select 1 from teams t join team_members m on m.team_id = t.id
+      where m.person_id = $1 and t.deleted_at is null and (t.id::text = any($2::text[]) or t.name = any($2::text[])) limit 1`,
+    [personId, teams],
+  );
+  return (found.rowCount ?? 0) > 0;
+}
+
+/** `all`: every listed person approved, and for every listed team one of its members. */
+async function everyoneApproved(client: Queryable, runId: string, approval: PlaybookApproval): Promise<boolean> {
+  const approved = await client.query<Approver>(
+    `select p.id, p.email from playbook_run_approvals a join people p on p.id = a.person_id where a.playbook_run_id = $1`,
+    [runId],
+  );
+  const people = approval.approvers.people ?? [];
+  if (!people.every((entry) => approved.rows.some((person) => listsPerson([entry], person)))) return false;
+  for (const team of approval.approvers.teams ?? []) {
+    const found = await client.query(
+      `select 1 from teams t join team_members m on m.team_id = t.id
+         join playbook_run_approvals a on a.person_id = m.person_id and a.playbook_run_id = $2
+        where t.deleted_at is null and (t.id::text = $1 or t.name = $1) limit 1`,
+      [team, runId],
+    );
+    if (found.rowCount === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Records `person`'s approval of a waiting run (POST /api/playbook/run/approve/{playbook_id}/{run_id}) and writes the
+ * playbook.approval.inserted event. The run becomes pending with the first approval (`any`, the default) or once every
+ * listed approver has approved (`all`); `started` says whether it did.
+ */
+export async function approvePlaybookRun(pool: pg.Pool, playbookId: string, runId: string, person: Approver): Promise<{ started: boolean }> {
+  if (!UUID.test(runId) || !UUID.test(playbookId)) throw playbookErrors.runNotFound();
+  return inTransaction(pool, async (client) => {
+    const found = await client.query<ApprovalRow>(
+      `select r.status, r.playbook_id, coalesce(r.spec, p.spec) -> 'approval' as approval
+         from playbook_runs r join playbooks p on p.id = r.playbook_id where r.id = $1 for update of r`,
+      [runId],
+    );
+    const run = found.rows[0];
+    if (run === undefined || run.playbook_id !== playbookId) throw playbookErrors.runNotFound();
+    if (run.status !== 'waiting' || run.approval === null) throw playbookErrors.notWaiting(run.status);
+    const { approval } = run;
+    const listed = listsPerson(approval.approvers.people ?? [], person) || (await inListedTeam(client, approval.approvers.teams ?? [], person.id));
+    if (!listed) throw playbookErrors.notApprover();
+    await client.query(
+      `insert into playbook_run_approvals (playbook_run_id, person_id) values ($1, $2) on conflict (playbook_run_id, person_id) do nothing`,
+      [runId, person.id],
+    );
+    await enqueue(client, PLAYBOOK_APPROVAL_EVENT, { run_id: runId, playbook_id: playbookId, person_id: person.id });
+    const started = approval.type === 'all' ? await everyoneApproved(client, runId, approval) : true;
+    if (started) await client.query(`update playbook_runs set status = 'pending', scheduled_time = now() where id = $1`, [runId]);
+    return { started };
+  });
+}
