@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { seedCatalogDemo } from './catalog';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
+import { seedPlaybooksDemo } from './playbooks';
 import { DEMO_SCRAPER_NAME, seedScrapersDemo } from './scrapers';
 import { rebuildTopologyDemo, seedTopologyDemo } from './topology';
 
@@ -102,6 +103,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedIncidentsDemo(client, { peopleByRole: Object.fromEntries(ids), teamIds });
     await seedCatalogDemo(client);
     await rebuildTopologyDemo(client);
+    await seedPlaybooksDemo(client, { peopleByRole: Object.fromEntries(ids), serverUrl: options.serverUrl, secretKey: options.secretKey });
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
