@@ -34,6 +34,8 @@ interface DetailSource {
   /** The data API path that lists the area's entities as the signed-in role may see them. */
   api: string;
   targets(rows: Row[], area: NavigationRoute, depth: CrawlDepth): CrawlTarget[];
+  /** Further lists of the same area (the playbooks' runs). */
+  also?: DetailSource[];
 }
 
 /** A source whose every row is one address to crawl. */
@@ -132,6 +134,35 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
       ];
     },
   },
+  // Each demo playbook's page, the run list, and one run of every status (`every`) or the newest run (`sample`): runs
+  // of one status render alike.
+  '/playbooks': {
+    api: '/api/db/playbooks?select=id,name,title&deleted_at=is.null&order=name',
+    targets: (rows, area) => [
+      ...rows.map((row): CrawlTarget => ({
+        name: `playbook ${text(row, 'name')}`,
+        path: `${area.path}/${text(row, 'id')}`,
+        opening: { kind: 'page' },
+        title: new RegExp(escapeRegExp(typeof row['title'] === 'string' && row['title'] !== '' ? row['title'] : text(row, 'name'))),
+      })),
+      { name: 'playbook runs', path: `${area.path}/runs`, opening: { kind: 'page' }, title: 'Playbook Runs' },
+    ],
+    also: [
+      {
+        api: '/api/db/playbook_runs?select=id,status,playbooks(name,title)&order=created_at.desc',
+        targets: (rows, area, depth) => {
+          const firstOfStatus = new Map<string, Row>();
+          for (const row of rows) if (!firstOfStatus.has(text(row, 'status'))) firstOfStatus.set(text(row, 'status'), row);
+          const opened = depth === 'every' ? [...firstOfStatus.values()] : rows.slice(0, 1);
+          return opened.map((row) => {
+            const playbook = (row['playbooks'] ?? {}) as Row;
+            const named = typeof playbook['title'] === 'string' && playbook['title'] !== '' ? playbook['title'] : text(playbook, 'name');
+            return { name: `playbook run ${text(row, 'status')}`, path: `${area.path}/runs/${text(row, 'id')}`, opening: { kind: 'page' }, title: new RegExp(escapeRegExp(named)) };
+          });
+        },
+      },
+    ],
+  },
   '/settings/topologies': eachRow(
     '/api/db/topologies?select=id,name&deleted_at=is.null&order=name',
     (row, area) => ({ name: `topology ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
@@ -172,12 +203,14 @@ export async function discoverDetailTargets(request: APIRequestContext, areas: r
     }
     const source = DETAIL_SOURCES[area.path];
     if (!source) continue;
-    const response = await request.get(source.api);
-    if (response.status() >= 500) problems.push(`${area.path}: ${response.status()} from GET ${source.api}`);
-    // A role that may not read the area gets 401/403 here, and its Unauthorized panel is crawled as the area's page.
-    if (!response.ok()) continue;
-    const rows = (await response.json()) as Row[];
-    targets.push(...source.targets(rows, area, depth));
+    for (const list of [source, ...(source.also ?? [])]) {
+      const response = await request.get(list.api);
+      if (response.status() >= 500) problems.push(`${area.path}: ${response.status()} from GET ${list.api}`);
+      // A role that may not read the area gets 401/403 here, and its Unauthorized panel is crawled as the area's page.
+      if (!response.ok()) continue;
+      const rows = (await response.json()) as Row[];
+      targets.push(...list.targets(rows, area, depth));
+    }
   }
   return { targets, problems };
 }

@@ -13,10 +13,10 @@ export interface ExpectedSidebar {
  * When an area ships its sidebar entry, it is added here.
  */
 export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
-  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
-  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
   // Commanders and responders may not read connections.
-  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
-  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
-  viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog'], settings: null },
+  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: null },
 };

@@ -1,4 +1,4 @@
-import { Boxes, Flag, HeartPulse, LayoutDashboard, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { BookOpenCheck, Boxes, Flag, HeartPulse, LayoutDashboard, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -22,6 +22,7 @@ export const primaryNavigation: readonly NavigationEntry[] = [
   { label: 'Health', path: '/health', icon: HeartPulse, feature: 'health', resource: 'canaries' },
   { label: 'Incidents', path: '/incidents', icon: Siren, feature: 'incidents', resource: 'incident' },
   { label: 'Catalog', path: '/catalog', icon: Boxes, feature: 'config', resource: 'database' },
+  { label: 'Playbooks', path: '/playbooks', icon: BookOpenCheck, feature: 'playbooks', resource: 'playbooks' },
 ];
 
 /** Settings pages; the sidebar sorts them by label. */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { AppToaster } from '@/components/toast/app-toaster';
 import { IncidentLinkComposition } from './incident-link';
+import { PlaybookRunComposition } from './playbook-run';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -11,7 +12,9 @@ export interface AppProvidersProps {
 export function AppProviders({ queryClient, children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <IncidentLinkComposition>{children}</IncidentLinkComposition>
+      <IncidentLinkComposition>
+        <PlaybookRunComposition>{children}</PlaybookRunComposition>
+      </IncidentLinkComposition>
       <AppToaster />
     </QueryClientProvider>
   );

@@ -9,6 +9,7 @@ import { connectionsRoutes } from '@/features/connections/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
 import { healthRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
+import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
 import { settingsResourcesRoutes } from '@/features/settings/routes';
 import { topologyRoutes, topologyStandaloneRoutes } from '@/features/topology/routes';
@@ -68,6 +69,7 @@ export const appRoutes: RouteObject[] = [
                   { element: <HealthWithAgentEditor />, children: healthRoutes },
                   ...incidentsRoutes,
                   ...catalogRoutes,
+                  ...playbooksRoutes,
                   ...connectionsRoutes,
                   ...settingsResourcesRoutes,
                   ...featureFlagsRoutes,

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { IncidentLinkProvider, type IncidentLinkProps, type LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import { PlaybooksMenuProvider, type PlaybooksMenuProps } from '@/lib/playbook-run/playbook-run-slot';
 import type { CheckStatusEntry } from '../api/types';
 import { currentSearch, makeCheck, makeDetail, renderAtHealth } from '../health-test-support';
 import { DURATION_FILTER_ERROR } from '../utils/duration-filter';
@@ -293,5 +294,33 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
     renderModal();
     await screen.findByRole('group', { name: 'Uptime' });
     expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['editor', true],
+    ['admin', true],
+    ['responder', false],
+    ['viewer', false],
+  ])('offers the %s role the Playbooks menu of the check in the footer: %s', async (role, shown) => {
+    roles = [role];
+    const targets: PlaybooksMenuProps[] = [];
+    function Menu(props: PlaybooksMenuProps) {
+      targets.push(props);
+      return <button type="button">Playbooks</button>;
+    }
+    renderAtHealth(
+      <PlaybooksMenuProvider component={Menu}>
+        <CheckDetailModal checkId={check.id} initialCheck={check} onClose={() => {}} />
+      </PlaybooksMenuProvider>,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    await within(dialog).findByRole('group', { name: 'Uptime' });
+    if (shown) {
+      expect(await within(dialog).findByRole('button', { name: 'Playbooks' })).toBeInTheDocument();
+      expect(targets.at(-1)).toEqual({ target: { type: 'check', id: check.id } });
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(within(dialog).queryByRole('button', { name: 'Playbooks' })).not.toBeInTheDocument();
+    }
   });
 });

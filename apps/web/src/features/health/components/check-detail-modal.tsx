@@ -12,6 +12,7 @@ import { QueryError } from '@/components/status/query-error';
 import { TimeRangePicker } from '@/components/time-range/time-range-picker';
 import { usePermissions } from '@/lib/auth/permissions';
 import { IncidentLinkSlot } from '@/lib/incident-link/incident-link-slot';
+import { PlaybooksMenuSlot } from '@/lib/playbook-run/playbook-run-slot';
 import { useCheckDetailQuery } from '../api/get-check-detail';
 import { healthKeys } from '../api/keys';
 import { useRunCheckMutation } from '../api/run-check';
@@ -103,6 +104,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
           Edit
         </Link>
       )}
+      {can('playbook_runs', 'write') && <PlaybooksMenuSlot target={{ type: 'check', id: check.id }} />}
       <IncidentLinkSlot evidence={{ type: 'check', check_id: check.id, description: check.name }} />
       {canRunNow && (
         <Button onClick={() => runCheck.mutate(check.id)} isPending={runCheck.isPending}>

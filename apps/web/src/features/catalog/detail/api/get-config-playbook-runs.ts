@@ -1,10 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DEFAULT_PAGE_SIZE } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { configDetailKeys } from './keys';
 
-/** Spec 002 §2.1 and §9 page a config's playbook runs 50 at a time, as the insights panels, unless the user picks another size. */
-export const PLAYBOOK_RUNS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 /** The largest page the pagination offers, which is also the most rows the data API returns at once. */
 export const PLAYBOOK_RUNS_MAX_PAGE_SIZE = 1000;
 

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { PlaybooksMenuProvider, type PlaybooksMenuProps } from '@/lib/playbook-run/playbook-run-slot';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
 import { renderWithProviders } from '@/test/render';
 import { COMPONENT_ID, ROOT_ID, TOPOLOGY_ID, topologyComponent } from './panel-test-support';
@@ -119,6 +120,31 @@ describe('Topology side panel', { timeout: 30_000 }, () => {
     await openSection(title);
     expect(await screen.findByText(emptyText)).toBeInTheDocument();
     expect(paramsOf(requestsTo(view)[0])).toMatchObject(params);
+  });
+
+  it("offers the component's playbooks behind a Run button and links each run to its page", async () => {
+    const RUN_ID = '70000000-0000-4000-8000-000000000001';
+    server.use(
+      http.get('*/api/db/playbook_runs', () =>
+        HttpResponse.json([
+          { id: RUN_ID, status: 'completed', created_at: '2024-01-06T10:00:00Z', start_time: null, end_time: null, playbook: { id: 'p1', name: 'restart', title: 'Restart service' } },
+        ]),
+      ),
+    );
+    const menus: PlaybooksMenuProps[] = [];
+    function Menu(props: PlaybooksMenuProps) {
+      menus.push(props);
+      return <button type="button">Run</button>;
+    }
+    renderWithProviders(
+      <PlaybooksMenuProvider component={Menu}>
+        <TopologySidePanel component={topologyComponent()} open onOpenChange={() => undefined} />
+      </PlaybooksMenuProvider>,
+    );
+    await openSection('Playbooks');
+    expect(await screen.findByRole('link', { name: 'Restart service' })).toHaveAttribute('href', `/playbooks/runs/${RUN_ID}`);
+    expect(screen.getByRole('button', { name: 'Run' })).toBeInTheDocument();
+    expect(menus.at(-1)).toEqual({ variant: 'button', target: { type: 'component', id: COMPONENT_ID } });
   });
 
   it('shows the server message in place of a section that failed to load', async () => {

@@ -1,0 +1,81 @@
+import { PLAYBOOK_ACTION_TYPES, type PlaybookAction, type PlaybookSpec } from '@opsdeck/shared';
+
+function actionKind(action: PlaybookAction): string {
+  return PLAYBOOK_ACTION_TYPES.find((type) => action[type] !== undefined) ?? 'unknown';
+}
+
+function targetsOf(spec: PlaybookSpec): string[] {
+  const described: string[] = [];
+  const add = (label: string, selectors: PlaybookSpec['configs']) => {
+    for (const selector of selectors ?? []) {
+      const parts = [selector.types?.join(', '), selector.name && `name ${selector.name}`, selector.tagSelector ?? selector.labelSelector].filter(Boolean);
+      described.push(parts.length === 0 ? `Any ${label.toLowerCase()}` : `${label}: ${parts.join('; ')}`);
+    }
+  };
+  add('Catalog item', spec.configs);
+  add('Component', spec.components);
+  add('Check', spec.checks);
+  return described;
+}
+
+/** Where a playbook runs, what it asks and what it does, read from its spec. */
+export function PlaybookSummary({ spec }: { spec: PlaybookSpec }) {
+  const targets = targetsOf(spec);
+  const parameters = spec.parameters ?? [];
+  const actions = spec.actions ?? [];
+  return (
+    <div className="grid gap-4 md:grid-cols-3">
+      <section aria-labelledby="playbook-targets" className="flex flex-col gap-1">
+        <h2 id="playbook-targets" className="text-sm font-semibold text-gray-900">
+          Runs on
+        </h2>
+        {targets.length === 0 ? (
+          <p className="text-sm text-gray-500">No resource: runs on its own</p>
+        ) : (
+          <ul className="text-sm text-gray-700">
+            {targets.map((target, index) => (
+              <li key={`${index}-${target}`}>{target}</li>
+            ))}
+          </ul>
+        )}
+        {spec.approval && <p className="text-sm text-amber-700">Needs approval before it runs</p>}
+      </section>
+      <section aria-labelledby="playbook-parameters" className="flex flex-col gap-1">
+        <h2 id="playbook-parameters" className="text-sm font-semibold text-gray-900">
+          Parameters
+        </h2>
+        {parameters.length === 0 ? (
+          <p className="text-sm text-gray-500">No parameters</p>
+        ) : (
+          <ul className="text-sm text-gray-700">
+            {parameters.map((parameter) => (
+              <li key={parameter.name}>
+                <span className="font-medium">{parameter.label ?? parameter.name}</span>{' '}
+                <span className="text-gray-500">
+                  ({parameter.type}
+                  {parameter.required ? ', required' : ''})
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="playbook-actions" className="flex flex-col gap-1">
+        <h2 id="playbook-actions" className="text-sm font-semibold text-gray-900">
+          Actions
+        </h2>
+        {actions.length === 0 ? (
+          <p className="text-sm text-gray-500">No actions</p>
+        ) : (
+          <ol className="list-inside list-decimal text-sm text-gray-700">
+            {actions.map((action, index) => (
+              <li key={`${action.name}-${index}`}>
+                <span className="font-medium">{action.name}</span> <span className="text-gray-500">({actionKind(action)})</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
