@@ -121,7 +121,8 @@ describe('playbook specs saved through the data API', () => {
     ];
     for (const { label, spec, details, message } of cases) {
       const name = `bad-${label.replaceAll(' ', '-')}`;
-      const saved = await save({ name, spec });
+      // As an admin, whom the execute rule lets through to the spec rules.
+      const saved = await save({ name, spec }, admin);
       expect(saved.status, label).toBe(400);
       expect(saved.json, label).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', details });
       if (message !== undefined) expect(String(saved.json.message), label).toContain(message);
@@ -144,7 +145,7 @@ describe('playbook specs saved through the data API', () => {
   });
 
   it('takes a PATCH with a good spec, storing it normalised and the title it brings', async () => {
-    const patched = await update(playbookId, { spec: `title: Renamed\n${'actions:\n  - name: count\n    sql: {connection: connection://demo-db, query: select 1}\n'}` });
+    const patched = await update(playbookId, { spec: `title: Renamed\n${'actions:\n  - name: count\n    sql: {connection: connection://demo-db, query: select 1}\n'}` }, admin);
     expect(patched.status, patched.text).toBe(200);
     expect((patched.json as unknown as PlaybookRow[])[0]).toMatchObject({
       title: 'Renamed',
@@ -165,9 +166,13 @@ describe('playbook specs saved through the data API', () => {
     expect((good.json as unknown as PlaybookRow[])[0]).toMatchObject({ title: 'Restart the pod', spec: { configs: [{ types: ['Kubernetes::Pod'] }] } });
   });
 
-  it('lets an editor save http and sql playbooks', async () => {
+  it('lets an editor save an http playbook, but not an sql one (a query with stored credentials is code), which an admin may save', async () => {
     expect((await save({ name: 'editor-http', spec: httpSpec })).status).toBe(201);
-    expect((await save({ name: 'editor-sql', spec: sqlSpec })).status).toBe(201);
+    const refused = await save({ name: 'editor-sql', spec: sqlSpec });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: 'OD_EXEC_FORBIDDEN' });
+    expect(await count('editor-sql')).toBe(0);
+    expect((await save({ name: 'admin-sql', spec: sqlSpec }, admin)).status).toBe(201);
   });
 
   it('refuses an exec playbook from an editor with the execute permission error, and saves it for an admin', async () => {

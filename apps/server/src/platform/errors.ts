@@ -91,6 +91,14 @@ export const errors = {
       details,
       'Only administrators may create, change or remove exec checks; ask one to make this change',
     ),
+  playbookExecuteRequired: (details: string) =>
+    new AppError(
+      403,
+      'OD_EXEC_FORBIDDEN',
+      'Playbooks with exec or sql actions need the execute permission',
+      details,
+      'Only administrators may write scripts and queries that run with the server and its stored credentials; ask one to make this change, or use http and notification actions',
+    ),
   lastAdmin: () =>
     new AppError(409, 'OD_LAST_ADMIN', 'The last administrator cannot be removed or disabled', null, 'Give another active person the admin role first'),
   jsonTooDeep: (limit: number) =>

@@ -5,7 +5,7 @@ import { AppError, errors } from '../../platform/errors';
 import type { Principal } from '../../platform/principal';
 import { registerSchemaRoute } from '../../platform/schema-route';
 import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
-import { parsePlaybookResource, playbookSpecRunsExec, type ParsedPlaybook } from './spec';
+import { parsePlaybookResource, playbookSpecRunsCode, type ParsedPlaybook } from './spec';
 
 const TABLE = 'playbooks';
 const READ = { resource: 'playbooks', action: 'read' } as const;
@@ -45,8 +45,8 @@ function parsedSpecs(rows: ReadonlyArray<Record<string, unknown>>): Array<Parsed
  */
 export function validatePlaybookRows(rows: ReadonlyArray<Record<string, unknown>>, method: WriteMethod, principal: Principal | null): void {
   if (method === 'DELETE') return;
-  if (rows.some((row) => playbookSpecRunsExec(row.spec)) && !can(principal?.roles ?? [], 'playbooks', 'execute')) {
-    throw errors.execPermissionRequired(`${method} of a playbook with exec actions`);
+  if (rows.some((row) => playbookSpecRunsCode(row.spec)) && !can(principal?.roles ?? [], 'playbooks', 'execute')) {
+    throw errors.playbookExecuteRequired(`${method} of a playbook with exec or sql actions`);
   }
   const specs = parsedSpecs(rows);
   rows.forEach((row, index) => {

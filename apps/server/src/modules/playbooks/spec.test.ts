@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
-import { durationMs, parsePlaybookResource, parsePlaybookSpec, playbookSpecRunsExec } from './spec';
+import { durationMs, parsePlaybookResource, parsePlaybookSpec, playbookSpecRunsCode } from './spec';
 
 const missionControlYaml = `
 apiVersion: mission-control.flanksource.com/v1
@@ -220,18 +220,20 @@ describe('parsing playbook specs', () => {
   });
 });
 
-describe('whether a playbook spec runs exec', () => {
-  it('sees exec actions in the spec alone, inside a resource and in YAML text', () => {
-    expect(playbookSpecRunsExec(withAction(echo))).toBe(true);
-    expect(playbookSpecRunsExec({ kind: 'Playbook', spec: withAction(echo) })).toBe(true);
-    expect(playbookSpecRunsExec(missionControlYaml)).toBe(true);
-    expect(playbookSpecRunsExec(withAction({ name: 'h', http: { url: 'https://x.test' } }))).toBe(false);
-    expect(playbookSpecRunsExec(undefined)).toBe(false);
+describe('whether a playbook spec runs code (exec or sql)', () => {
+  it('sees exec actions in the spec alone, inside a resource and in YAML text, and sql actions alike', () => {
+    expect(playbookSpecRunsCode(withAction(echo))).toBe(true);
+    expect(playbookSpecRunsCode({ kind: 'Playbook', spec: withAction(echo) })).toBe(true);
+    expect(playbookSpecRunsCode(missionControlYaml)).toBe(true);
+    expect(playbookSpecRunsCode(withAction({ name: 'h', http: { url: 'https://x.test' } }))).toBe(false);
+    expect(playbookSpecRunsCode(undefined)).toBe(false);
+    expect(playbookSpecRunsCode(withAction({ name: 'q', sql: { connection: 'connection://db', query: 'select 1' } }))).toBe(true);
+    expect(playbookSpecRunsCode('actions:\n  - name: q\n    sql: {query: "x"\n  [')).toBe(true);
   });
 
   it('counts an exec action in a spec that does not validate or does not parse', () => {
-    expect(playbookSpecRunsExec({ actions: [{ exec: {} }, 'junk'] })).toBe(true);
-    expect(playbookSpecRunsExec('actions:\n  - name: a\n    exec: {script: "x"\n  [')).toBe(true);
+    expect(playbookSpecRunsCode({ actions: [{ exec: {} }, 'junk'] })).toBe(true);
+    expect(playbookSpecRunsCode('actions:\n  - name: a\n    exec: {script: "x"\n  [')).toBe(true);
   });
 });
 

@@ -520,25 +520,28 @@ export function parsePlaybookSpec(raw: unknown): PlaybookSpec {
   return parsePlaybookResource(raw).spec;
 }
 
-function actionsRunExec(actions: unknown): boolean {
+/** Action types that run code the spec's author wrote: a script on this host, or SQL with a stored connection's credentials. */
+const CODE_ACTION_KEYS = ['exec', 'sql'] as const;
+
+function actionsRunCode(actions: unknown): boolean {
   const entries = Array.isArray(actions) ? actions : isRecord(actions) ? Object.values(actions) : [];
-  return entries.some((entry) => isRecord(entry) && Object.hasOwn(entry, 'exec'));
+  return entries.some((entry) => isRecord(entry) && CODE_ACTION_KEYS.some((key) => Object.hasOwn(entry, key)));
 }
 
 /**
- * True when any action holds an `exec` key, in the spec alone or inside a resource, as an object or as YAML text. Wider
- * than the parser on purpose (like canarySpecRunsExec): a spec that does not validate still counts, and text that does
- * not parse counts when it mentions an exec key, so a spec cannot slip an exec action past the permission.
+ * True when any action holds an `exec` or `sql` key, in the spec alone or inside a resource, as an object or as YAML
+ * text. Wider than the parser on purpose (like canarySpecRunsExec): a spec that does not validate still counts, and
+ * text that does not parse counts when it mentions such a key, so a spec cannot slip one past the permission.
  */
-export function playbookSpecRunsExec(raw: unknown): boolean {
+export function playbookSpecRunsCode(raw: unknown): boolean {
   let value = raw;
   if (typeof raw === 'string') {
     try {
       value = parseYaml(raw);
     } catch {
-      return /(^|[\s{,"'-])exec["']?\s*:/m.test(raw);
+      return /(^|[\s{,"'-])(exec|sql)["']?\s*:/m.test(raw);
     }
   }
   if (!isRecord(value)) return false;
-  return actionsRunExec(value.actions) || (isRecord(value.spec) && actionsRunExec(value.spec.actions));
+  return actionsRunCode(value.actions) || (isRecord(value.spec) && actionsRunCode(value.spec.actions));
 }
