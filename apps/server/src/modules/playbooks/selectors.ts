@@ -176,25 +176,21 @@ interface ConfigRow {
   config: unknown;
 }
 
-interface ComponentRow {
+interface LabelledRow {
   id: string;
   name: string;
   type: string | null;
   namespace: string | null;
   status: string | null;
   labels: unknown;
+}
+
+interface ComponentRow extends LabelledRow {
   properties: unknown;
   topology_id: string | null;
 }
 
-interface CheckRow {
-  id: string;
-  name: string;
-  type: string;
-  /** Its canary's, which the canary sync also copies to the check; a check written another way may have none. */
-  namespace: string;
-  status: string | null;
-  labels: unknown;
+interface CheckRow extends LabelledRow {
   canary_id: string;
   canary_name: string | null;
 }
@@ -236,17 +232,14 @@ async function loadConfig(client: Queryable, id: string): Promise<PlaybookTarget
   };
 }
 
-async function loadComponent(client: Queryable, id: string): Promise<PlaybookTarget | null> {
-  const result = await client.query<ComponentRow>(
-    `select id, name, type, namespace, status, labels, properties, topology_id
-       from components where id = $1 and deleted_at is null`,
-    [id],
-  );
-  const row = result.rows[0];
-  if (row === undefined) return null;
+/**
+ * Components and checks alike: labels but no tags, and their status is their health (a component's healthy, unhealthy,
+ * warning or unknown; a check's healthy or unhealthy). `extra` adds the row's own fields for templates.
+ */
+function labelledTarget(type: 'component' | 'check', row: LabelledRow, extra: Record<string, unknown>): PlaybookTarget {
   const labels = textMap(row.labels);
   return {
-    type: 'component',
+    type,
     id: row.id,
     name: row.name,
     kind: row.type,
@@ -254,19 +247,19 @@ async function loadComponent(client: Queryable, id: string): Promise<PlaybookTar
     tags: {},
     labels,
     status: row.status,
-    // A component's status is its health (healthy, unhealthy, warning, unknown).
     health: row.status,
-    row: {
-      id: row.id,
-      name: row.name,
-      type: row.type,
-      namespace: row.namespace,
-      labels,
-      status: row.status,
-      properties: row.properties ?? [],
-      topology_id: row.topology_id,
-    },
+    row: { id: row.id, name: row.name, type: row.type, namespace: row.namespace, labels, status: row.status, ...extra },
   };
+}
+
+async function loadComponent(client: Queryable, id: string): Promise<PlaybookTarget | null> {
+  const result = await client.query<ComponentRow>(
+    `select id, name, type, namespace, status, labels, properties, topology_id
+       from components where id = $1 and deleted_at is null`,
+    [id],
+  );
+  const row = result.rows[0];
+  return row === undefined ? null : labelledTarget('component', row, { properties: row.properties ?? [], topology_id: row.topology_id });
 }
 
 async function loadCheck(client: Queryable, id: string): Promise<PlaybookTarget | null> {
@@ -278,30 +271,7 @@ async function loadCheck(client: Queryable, id: string): Promise<PlaybookTarget 
     [id],
   );
   const row = result.rows[0];
-  if (row === undefined) return null;
-  const labels = textMap(row.labels);
-  return {
-    type: 'check',
-    id: row.id,
-    name: row.name,
-    kind: row.type,
-    namespace: row.namespace,
-    tags: {},
-    labels,
-    status: row.status,
-    // A check is healthy or unhealthy; that is its health too.
-    health: row.status,
-    row: {
-      id: row.id,
-      name: row.name,
-      type: row.type,
-      namespace: row.namespace,
-      labels,
-      status: row.status,
-      canary_id: row.canary_id,
-      canary_name: row.canary_name,
-    },
-  };
+  return row === undefined ? null : labelledTarget('check', row, { canary_id: row.canary_id, canary_name: row.canary_name });
 }
 
 const LOADERS: Readonly<Record<PlaybookTargetType, (client: Queryable, id: string) => Promise<PlaybookTarget | null>>> = {
