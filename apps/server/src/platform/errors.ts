@@ -83,22 +83,12 @@ export const errors = {
       reason,
       'Send writes from the console itself, as JSON or with an X-Requested-With header; behind a TLS proxy set OPSDECK_TRUST_PROXY=true',
     ),
-  execPermissionRequired: (details: string) =>
-    new AppError(
-      403,
-      'OD_EXEC_FORBIDDEN',
-      'Exec checks need the execute permission',
-      details,
-      'Only administrators may create, change or remove exec checks; ask one to make this change',
-    ),
-  playbookExecuteRequired: (details: string) =>
-    new AppError(
-      403,
-      'OD_EXEC_FORBIDDEN',
-      'Playbooks with exec or sql actions need the execute permission',
-      details,
-      'Only administrators may write scripts and queries that run with the server and its stored credentials; ask one to make this change, or use http and notification actions',
-    ),
+  /** Exec checks by default; playbooks name their own subject and alternative. */
+  execPermissionRequired: (
+    details: string,
+    message = 'Exec checks need the execute permission',
+    hint = 'Only administrators may create, change or remove exec checks; ask one to make this change',
+  ) => new AppError(403, 'OD_EXEC_FORBIDDEN', message, details, hint),
   lastAdmin: () =>
     new AppError(409, 'OD_LAST_ADMIN', 'The last administrator cannot be removed or disabled', null, 'Give another active person the admin role first'),
   jsonTooDeep: (limit: number) =>

@@ -46,7 +46,11 @@ function parsedSpecs(rows: ReadonlyArray<Record<string, unknown>>): Array<Parsed
 export function validatePlaybookRows(rows: ReadonlyArray<Record<string, unknown>>, method: WriteMethod, principal: Principal | null): void {
   if (method === 'DELETE') return;
   if (rows.some((row) => playbookSpecRunsCode(row.spec)) && !can(principal?.roles ?? [], 'playbooks', 'execute')) {
-    throw errors.playbookExecuteRequired(`${method} of a playbook with exec or sql actions`);
+    throw errors.execPermissionRequired(
+      `${method} of a playbook with exec or sql actions`,
+      'Playbooks with exec or sql actions need the execute permission',
+      'Only administrators may write scripts and queries that run with the server and its stored credentials; ask one to make this change, or use http and notification actions',
+    );
   }
   const specs = parsedSpecs(rows);
   rows.forEach((row, index) => {
