@@ -146,7 +146,7 @@ const SELECTORS_OF: Readonly<Record<PlaybookTargetType, 'configs' | 'components'
 };
 
 /**
- * Whether the playbook is offered on the target: any selector of the target's kind matches. A spec with no selector
+ * Whether the playbook is offered on the target: one matching selector of the target's kind is enough. A spec with no selector
  * of that kind is not offered there (and one with none at all runs only without a target).
  */
 export function targetMatches(spec: PlaybookSpec, target: PlaybookTarget): boolean {
