@@ -32,10 +32,7 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
       schedule: '@every 1m',
       spec: {
         http: [
-          // 10 s, not 2: on a busy 2-core host the first probes after start wait behind the startup work (seed, first
-          // scrapes, topology builds, playbook runs) on the embedded database's one connection, and a demo check that
-          // fails at start would show the console itself as degraded.
-          { name: 'opsdeck/healthz', url: `${serverUrl}/healthz`, responseCodes: [200], responseContent: 'ok', thresholdMillis: 10000 },
+          { name: 'opsdeck/healthz', url: `${serverUrl}/healthz`, responseCodes: [200], responseContent: 'ok', thresholdMillis: 2000 },
           { name: 'opsdeck/version', url: `${serverUrl}/api/version`, responseCodes: [200] },
         ],
         tcp: [{ name: 'opsdeck/port', endpoint: `${server.hostname}:${port}`, thresholdMillis: 1000 }],
