@@ -102,6 +102,11 @@ async function main() {
   let server;
   const stopAndClean = async () => {
     await server?.stop();
+    // E2E_KEEP_DATA=1 keeps the data folders and logs to inspect what the specs left behind.
+    if (process.env.E2E_KEEP_DATA === '1') {
+      console.log(`e2e: kept ${runDir}`);
+      return;
+    }
     rmSync(runDir, { recursive: true, force: true });
     // The saved sessions belong to this run's database, which is gone now.
     rmSync(path.join(ROOT, 'e2e/.auth', runId), { recursive: true, force: true });

@@ -173,6 +173,28 @@ describe('canaries, the check scheduler and the health summary', () => {
     expect((await newScheduler().runDue()).map((run) => run.checkId)).toContain(checkId);
   });
 
+  it('records nothing for a check cut short by a stop and leaves it due for the next scheduler', async () => {
+    const canary = await createCanary('cut-short', `exec:\n  - name: slow\n    script: sleep 20\n`);
+    const checkId = canary.checks[0]?.id ?? '';
+    const scheduler = newScheduler();
+    scheduler.start();
+    await expect
+      .poll(async () => (await server.pool.query<{ owner: string | null }>('select lease_owner as owner from checks where id = $1', [checkId])).rows[0]?.owner, {
+        timeout: 10_000,
+      })
+      .toBe(scheduler.owner);
+    await scheduler.stop();
+    const statuses = await server.pool.query('select 1 from check_statuses where check_id = $1', [checkId]);
+    expect(statuses.rowCount).toBe(0);
+    const jobs = await server.pool.query(`select 1 from job_history where resource_id = $1`, [canary.id]);
+    expect(jobs.rowCount).toBe(0);
+    const state = await server.pool.query<{ owner: string | null; due: boolean }>(
+      'select lease_owner as owner, next_runtime <= now() as due from checks where id = $1',
+      [checkId],
+    );
+    expect(state.rows[0]).toEqual({ owner: null, due: true });
+  });
+
   it('syncs checks from a canary edited outside this API, soft-deleting removed ones', async () => {
     const canary = await createCanary('edited-elsewhere', `exec:\n  - name: keep\n    script: echo 1\n  - name: drop\n    script: echo 2\n`);
     const reconciler = new CanaryReconciler(server.pool, () => undefined);

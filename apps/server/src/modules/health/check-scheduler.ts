@@ -143,6 +143,8 @@ export class CheckScheduler {
       }
     }
     const first = checks[0];
+    // Nothing recorded and nothing failed: every check was abandoned at shutdown or taken over, so there was no run.
+    if (recorded.length === 0 && errors.length === 0) return recorded;
     if (first !== undefined) await this.recordJob(first, started, recorded, errors).catch((error: unknown) => this.options.onError?.(error));
     return recorded;
   }
@@ -155,7 +157,20 @@ export class CheckScheduler {
     } finally {
       this.inflight -= 1;
     }
+    // A failure after stop aborted the run says nothing about the target (a probe cut short, or of a server that is
+    // going away): it is not recorded, and the check runs again as soon as a scheduler is back.
+    if (this.loop.signal.aborted && !result.pass) {
+      await this.release(check);
+      return null;
+    }
     return this.record(check, startedAt, result);
+  }
+
+  private async release(check: ClaimedCheck): Promise<void> {
+    await this.options.pool.query(`update checks set lease_owner = null, lease_until = null where id = $1 and lease_owner = $2`, [
+      check.id,
+      this.owner,
+    ]);
   }
 
   /**

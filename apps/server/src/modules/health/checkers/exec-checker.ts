@@ -78,6 +78,8 @@ async function runSandboxed(spec: ExecCheckSpec, context: CheckerContext, user: 
   }, context.timeoutMs);
   const onAbort = (): void => kill();
   context.signal.addEventListener('abort', onAbort, { once: true });
+  // Aborted while the folder was being prepared: the listener above will not fire.
+  if (context.signal.aborted) kill();
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exitCode) => resolve(exitCode));

@@ -83,6 +83,8 @@ export async function runCheck(
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort();
   context.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  // A listener added to an already-aborted signal never fires: a stop between claim and start must still count.
+  if (context.signal?.aborted === true) controller.abort();
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<CheckOutcome>((resolve) => {
