@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'scripts/**/*.test.mjs'],
+          // Pure functions without mocks or global state: importing each module once per worker, not once per file.
+          isolate: false,
         },
       },
       {
@@ -28,9 +30,13 @@ export default defineConfig({
           environment: 'node',
           include: ['apps/server/test/**/*.test.ts'],
           globalSetup: ['apps/server/test/global-setup.ts'],
+          setupFiles: ['apps/server/test/restore-env.ts'],
           testTimeout: 30000,
           hookTimeout: 120000,
           fileParallelism: false,
+          // One process imports the server once for all files (per-file isolation re-imported it for each, minutes of
+          // CI time); restore-env.ts keeps one file's environment changes from reaching the next.
+          isolate: false,
         },
       },
     ],
