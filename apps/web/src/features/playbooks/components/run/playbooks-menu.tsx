@@ -1,12 +1,16 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { DropdownMenu } from 'radix-ui';
 import { BookOpenCheck, ChevronDown, Play } from 'lucide-react';
 import type { RunnablePlaybook } from '@opsdeck/shared';
 import { usePermissions } from '@/lib/auth/permissions';
+import { lazyPage } from '@/lib/lazy-page';
 import type { PlaybooksMenuProps } from '@/lib/playbook-run/playbook-run-slot';
 import { useRunnablePlaybooksQuery } from '../../api/get-runnable-playbooks';
 import { PlaybookIcon } from '../list/playbook-icon';
-import { RunPlaybookModal } from './run-playbook-modal';
+
+// The menu sits in every check modal, config page and topology panel; the form behind it loads when a playbook is
+// chosen, so those screens do not wait for its code.
+const RunPlaybookModal = lazyPage(() => import('./run-playbook-modal').then((module) => module.RunPlaybookModal));
 
 export const NO_PLAYBOOKS_MESSAGE = 'No playbooks';
 
@@ -82,7 +86,11 @@ export function PlaybooksMenu({ target, variant = 'menu' }: PlaybooksMenuProps) 
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      {chosen !== null && <RunPlaybookModal playbook={chosen} target={target} onClose={() => setChosen(null)} />}
+      {chosen !== null && (
+        <Suspense fallback={null}>
+          <RunPlaybookModal playbook={chosen} target={target} onClose={() => setChosen(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
