@@ -12,6 +12,7 @@ export * from './incidents';
 export * from './incident-commands';
 export * from './health';
 export * from './agents';
+export * from './agent-status';
 export * from './connections';
 export * from './catalog';
 export * from './scrape-config';

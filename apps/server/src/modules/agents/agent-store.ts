@@ -72,3 +72,57 @@ export async function updateAgent(pool: pg.Pool, id: string, patch: AgentPatch):
   const row = result.rows[0];
   return row === undefined ? null : toDetail(row);
 }
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The resources an agent created that deletion with cleanup soft-deletes, in the order they are written. */
+const CLEANUP_TABLES = ['checks', 'canaries', 'config_items', 'config_scrapers'] as const;
+
+export type CleanupCounts = Record<(typeof CLEANUP_TABLES)[number], number>;
+
+/**
+ * Soft-deletes a live agent (spec 001 §4) and clears its token hash, so the token stops working at once; with cleanup
+ * its live checks, canaries, config items and scrapers are soft-deleted in the same transaction, so a failure leaves
+ * the agent and everything it created as they were. Returns null when there is no live agent with that id.
+ */
+export async function deleteAgent(pool: pg.Pool, id: string, cleanup: boolean): Promise<CleanupCounts | null> {
+  return inTransaction(pool, async (client) => {
+    const deleted = await client.query(
+      'update agents set deleted_at = now(), access_token_hash = null where id = $1 and deleted_at is null returning id',
+      [id],
+    );
+    if (deleted.rowCount === 0) return null;
+    const counts: CleanupCounts = { checks: 0, canaries: 0, config_items: 0, config_scrapers: 0 };
+    if (!cleanup) return counts;
+    for (const table of CLEANUP_TABLES) {
+      // The table name comes from the constant list above, never from the request.
+      const result = await client.query(`update ${table} set deleted_at = now() where agent_id = $1 and deleted_at is null`, [id]);
+      counts[table] = result.rowCount ?? 0;
+    }
+    return counts;
+  });
+}
+
+/** Gives a live agent a new access token, replacing the stored hash so the old token stops working; null when none. */
+export async function rotateAgentToken(pool: pg.Pool, id: string): Promise<{ id: string; name: string; accessToken: string } | null> {
+  const accessToken = newAgentToken();
+  const result = await pool.query<{ id: string; name: string }>(
+    'update agents set access_token_hash = $2 where id = $1 and deleted_at is null returning id, name',
+    [id, hashToken(accessToken)],
+  );
+  const row = result.rows[0];
+  return row === undefined ? null : { id: row.id, name: row.name, accessToken };
+}

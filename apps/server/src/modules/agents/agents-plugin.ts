@@ -6,7 +6,7 @@ import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { writeHooksFor } from '../../data-api/write-hooks';
 import { agentSettings, describeIssues, kubernetesSettings, pushTelemetrySettings } from './agent-settings';
-import { createAgent, getAgent, updateAgent } from './agent-store';
+import { createAgent, deleteAgent, getAgent, rotateAgentToken, updateAgent } from './agent-store';
 
 const READ = { resource: 'agents', action: 'read' } as const;
 const WRITE = { resource: 'agents', action: 'write' } as const;
@@ -40,6 +40,15 @@ const createBody = z.object({ name, ...fields });
 // The name may be sent back unchanged (a form posts what it shows), but never changed.
 const updateBody = z.object({ name: name.optional(), ...fields });
 const idParams = z.object({ id: z.uuid() });
+const deleteQuery = z.object({
+  // Spec 001 §4: the flag says whether the resources the agent created go too; leaving it out keeps them.
+  cleanup: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+});
+const deletedAgent = z.object({
+  id: z.guid(),
+  cleanup: z.boolean(),
+  deleted: z.object({ checks: z.number().int(), canaries: z.number().int(), config_items: z.number().int(), config_scrapers: z.number().int() }),
+});
 
 function nameTaken(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -48,8 +57,9 @@ function nameTaken(error: unknown): boolean {
 }
 
 /**
- * Agents of spec 001 §2.6: create (answering the access token once), read and update. The list and deletion are read
- * and written through the data API (agents_summary, PATCH /agents), whose writes of `settings` are checked here too.
+ * Agents of spec 001 §2.6: create and token rotation (each answering the token once), read, update and delete with an
+ * optional cleanup of what the agent created. The list is read through the data API (agents_summary), whose writes of
+ * `settings` are checked here too.
  */
 export const agentsPlugin: DomainPlugin = {
   name: 'agents',
@@ -99,6 +109,29 @@ export const agentsPlugin: DomainPlugin = {
         const updated = await updateAgent(pool, request.params.id, patch);
         if (updated === null) throw errors.notFound('Agent');
         return updated;
+      },
+    );
+
+    app.delete(
+      '/api/agents/:id',
+      {
+        config: { permission: WRITE },
+        schema: { tags: ['agents'], params: idParams, querystring: deleteQuery, response: { 200: deletedAgent, ...errorResponses(404) } },
+      },
+      async (request) => {
+        const deleted = await deleteAgent(pool, request.params.id, request.query.cleanup);
+        if (deleted === null) throw errors.notFound('Agent');
+        return { id: request.params.id, cleanup: request.query.cleanup, deleted };
+      },
+    );
+
+    app.post(
+      '/api/agents/:id/token',
+      { config: { permission: WRITE }, schema: { tags: ['agents'], params: idParams, response: { 200: createdAgentSchema, ...errorResponses(404) } } },
+      async (request) => {
+        const rotated = await rotateAgentToken(pool, request.params.id);
+        if (rotated === null) throw errors.notFound('Agent');
+        return { id: rotated.id, name: rotated.name, access_token: rotated.accessToken };
       },
     );
   },
