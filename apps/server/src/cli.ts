@@ -5,6 +5,7 @@ import { serve } from './main';
 import { benchDataDir, openBenchDatabase } from './bench/bench-database';
 import { seedScaleCatalog } from './seed/scale-catalog';
 import { seedScaleHealth } from './seed/scale-health';
+import { agentCommand } from './agent/run-agent';
 
 function numberFlag(args: string[], name: string): number | undefined {
   const index = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
@@ -55,7 +56,7 @@ async function seedScale(args: string[]): Promise<void> {
   }
 }
 
-const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all] | seed-scale [--checks N] [--statuses N] [--configs N]';
+const USAGE = 'usage: opsdeck [serve|migrate] [--role=api|worker|all] | seed-scale [--checks N] [--statuses N] [--configs N] | agent --upstream URL [--token TOKEN] [--data-dir DIR]';
 
 /** `--role=api|worker|all` on the command line wins over OPSDECK_ROLE. */
 function envWithFlags(args: string[]): NodeJS.ProcessEnv {
@@ -85,6 +86,9 @@ async function run(command: string, args: string[]): Promise<void> {
     }
     case 'seed-scale':
       await seedScale(args);
+      return;
+    case 'agent':
+      await agentCommand(args);
       return;
     default:
       console.error(USAGE);

@@ -134,7 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   app.addHook('preValidation', async (request) => {
     if (request.is404) return;
     const permission = request.routeOptions.config.permission;
-    if (permission === 'public') return;
+    if (permission === 'public' || permission === 'agent') return;
     request.principal = await options.authenticate(request);
     if (permission === undefined) throw errors.forbidden('call an undeclared route');
     if (request.principal === null) throw errors.unauthenticated();

@@ -11,6 +11,7 @@ export interface Principal {
 
 /**
  * What a route needs: a (resource, action) pair, any signed-in user ('authenticated', for routes such as whoami or
- * the data API which checks each table itself), or nobody ('public').
+ * the data API which checks each table itself), nobody ('public'), or a remote agent's bearer token ('agent': the route
+ * authenticates the token itself, and no session is accepted there).
  */
-export type RoutePermission = { resource: Resource; action: Action } | 'authenticated' | 'public';
+export type RoutePermission = { resource: Resource; action: Action } | 'authenticated' | 'public' | 'agent';

@@ -1,0 +1,184 @@
+import type pg from 'pg';
+import type { PushBody, PushRow } from './protocol';
+
+/**
+ * Applies one pushed batch (ADR 0056) in one transaction. Every statement scopes its writes to the token's agent: rows
+ * are created with that agent_id, and an upsert that meets a row of another agent or of this server (a forged or
+ * colliding id) leaves it untouched. Consecutive rows of one kind are applied as one set-based statement, in batch
+ * order, so ten thousand check results cost a handful of statements rather than ten thousand.
+ */
+
+export interface ApplyResult {
+  applied: number;
+  duplicate: boolean;
+}
+
+type Segment = { kind: PushRow['kind']; payloads: unknown[] };
+
+function segments(rows: PushRow[]): Segment[] {
+  const out: Segment[] = [];
+  for (const row of rows) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.kind === row.kind) last.payloads.push(row.payload);
+    else out.push({ kind: row.kind, payloads: [row.payload] });
+  }
+  return out;
+}
+
+async function applyCheckStatuses(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
+  const rows = JSON.stringify(payloads);
+  await client.query(
+    `insert into canaries (name, namespace, agent_id, source)
+     select distinct r.canary, coalesce(r.namespace, 'default'), $1::uuid, 'Agent'
+       from jsonb_to_recordset($2::jsonb) r(canary text, namespace text)
+      where not exists (select 1 from canaries c where c.agent_id = $1 and c.name = r.canary and c.deleted_at is null)`,
+    [agentId, rows],
+  );
+  await client.query(
+    `insert into checks (canary_id, agent_id, type, name, description, endpoint, labels, spec)
+     select distinct on (c.id, r.type, r.name) c.id, $1::uuid, r.type, r.name, r.description, r.endpoint,
+            coalesce(r.labels, '{}'::jsonb), coalesce(r.spec, '{}'::jsonb)
+       from jsonb_to_recordset($2::jsonb) r(canary text, type text, name text, description text, endpoint text, labels jsonb,
+                                            spec jsonb)
+       join canaries c on c.agent_id = $1 and c.name = r.canary and c.deleted_at is null
+      order by c.id, r.type, r.name
+     on conflict (canary_id, type, name) where deleted_at is null do nothing`,
+    [agentId, rows],
+  );
+  await client.query(
+    `with incoming as (
+       select k.id as check_id, r.time, r.status, r.duration, r.message, r.error, r.details
+         from jsonb_to_recordset($2::jsonb) r(canary text, type text, name text, time timestamptz, status boolean,
+                                              duration integer, message text, error text, details jsonb)
+         join canaries c on c.agent_id = $1 and c.name = r.canary and c.deleted_at is null
+         join checks k on k.canary_id = c.id and k.agent_id = $1 and k.type = r.type and k.name = r.name and k.deleted_at is null
+     ), inserted as (
+       insert into check_statuses (check_id, time, status, duration, message, error, details)
+       select check_id, time, status, duration, message, error, details from incoming
+       on conflict (check_id, time) do nothing
+       returning check_id, time, status
+     ), latest as (
+       select distinct on (check_id) check_id, time, status from inserted order by check_id, time desc
+     )
+     update checks k
+        set status = case when l.status then 'healthy' else 'unhealthy' end, last_runtime = l.time
+       from latest l
+      where k.id = l.check_id and (k.last_runtime is null or k.last_runtime <= l.time)`,
+    [agentId, rows],
+  );
+}
+
+async function applyJobHistory(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
+  await client.query(
+    `insert into job_history (id, name, resource_type, resource_id, status, success_count, error_count, duration_millis,
+                              hostname, time_start, time_end, details, agent_id, created_at)
+     select distinct on (r.id) r.id, r.name, r.resource_type, r.resource_id, r.status, coalesce(r.success_count, 0),
+            coalesce(r.error_count, 0), r.duration_millis, r.hostname, coalesce(r.time_start, now()), r.time_end,
+            coalesce(r.details, '{}'::jsonb), $1::uuid, coalesce(r.created_at, now())
+       from jsonb_array_elements($2::jsonb) with ordinality e(doc, ord),
+            jsonb_to_record(e.doc) r(id uuid, name text, resource_type text, resource_id uuid, status text,
+            success_count integer, error_count integer, duration_millis integer, hostname text, time_start timestamptz,
+            time_end timestamptz, details jsonb, created_at timestamptz)
+      order by r.id, e.ord desc
+     on conflict (id) do update
+        set status = excluded.status, success_count = excluded.success_count, error_count = excluded.error_count,
+            duration_millis = excluded.duration_millis, time_end = excluded.time_end, details = excluded.details
+      where job_history.agent_id = $1`,
+    [agentId, JSON.stringify(payloads)],
+  );
+}
+
+async function applyConfigItems(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
+  const rows = JSON.stringify(payloads);
+  await client.query(
+    `insert into config_items (id, agent_id, external_id, type, config_class, name, description, status, health, ready,
+                               tags, labels, properties, config, format, source, last_scraped_time, delete_reason,
+                               created_at, deleted_at)
+     select distinct on (r.id) r.id, $1::uuid, coalesce(r.external_id, '{}'), r.type, split_part(r.type, '::', 1), r.name,
+            r.description, r.status, r.health, r.ready, coalesce(r.tags, '{}'::jsonb), coalesce(r.labels, '{}'::jsonb),
+            coalesce(r.properties, '[]'::jsonb), r.config, r.format, r.source, r.last_scraped_time, r.delete_reason,
+            coalesce(r.created_at, now()), r.deleted_at
+       from jsonb_array_elements($2::jsonb) with ordinality e(doc, ord),
+            jsonb_to_record(e.doc) r(id uuid, external_id text[], type text, name text, description text,
+            status text, health text, ready boolean, tags jsonb, labels jsonb, properties jsonb, config jsonb, format text,
+            source text, last_scraped_time timestamptz, delete_reason text, created_at timestamptz, deleted_at timestamptz)
+      order by r.id, e.ord desc
+     on conflict (id) do update
+        set external_id = excluded.external_id, type = excluded.type, config_class = excluded.config_class,
+            name = excluded.name, description = excluded.description, status = excluded.status, health = excluded.health,
+            ready = excluded.ready, tags = excluded.tags, labels = excluded.labels, properties = excluded.properties,
+            config = excluded.config, format = excluded.format, source = excluded.source,
+            last_scraped_time = excluded.last_scraped_time, delete_reason = excluded.delete_reason,
+            deleted_at = excluded.deleted_at
+      where config_items.agent_id = $1`,
+    [agentId, rows],
+  );
+  // A parent is linked only when it is one of this agent's items, after the insert so a parent pushed in the same
+  // statement counts.
+  await client.query(
+    `update config_items c set parent_id = r.parent_id
+       from jsonb_to_recordset($2::jsonb) r(id uuid, parent_id uuid)
+      where c.id = r.id and c.agent_id = $1 and r.parent_id is not null and c.parent_id is distinct from r.parent_id
+        and exists (select 1 from config_items p where p.id = r.parent_id and p.agent_id = $1)`,
+    [agentId, rows],
+  );
+}
+
+async function applyConfigDeletes(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
+  await client.query(
+    `update config_items c set deleted_at = coalesce(c.deleted_at, now())
+       from jsonb_to_recordset($2::jsonb) r(id uuid)
+      where c.id = r.id and c.agent_id = $1`,
+    [agentId, JSON.stringify(payloads)],
+  );
+}
+
+async function applyConfigChanges(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
+  await client.query(
+    `insert into config_changes (id, config_id, external_change_id, change_type, severity, source, summary, diff, details,
+                                 patches, fingerprint, count, first_observed, external_created_by, created_at)
+     select r.id, r.config_id, r.external_change_id, r.change_type, r.severity, r.source, r.summary, r.diff, r.details,
+            r.patches, r.fingerprint, coalesce(r.count, 1), coalesce(r.first_observed, now()), r.external_created_by,
+            coalesce(r.created_at, now())
+       from jsonb_to_recordset($2::jsonb) r(id uuid, config_id uuid, external_change_id text, change_type text, severity text,
+            source text, summary text, diff text, details jsonb, patches text, fingerprint text, count integer,
+            first_observed timestamptz, external_created_by text, created_at timestamptz)
+      where exists (select 1 from config_items c where c.id = r.config_id and c.agent_id = $1)
+     on conflict (id) do nothing`,
+    [agentId, JSON.stringify(payloads)],
+  );
+}
+
+const APPLIERS: Record<PushRow['kind'], (client: pg.PoolClient, agentId: string, payloads: unknown[]) => Promise<void>> = {
+  check_status: applyCheckStatuses,
+  job_history: applyJobHistory,
+  config_item: applyConfigItems,
+  config_item_deleted: applyConfigDeletes,
+  config_change: applyConfigChanges,
+};
+
+export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody): Promise<ApplyResult> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    // One agent's batches apply one at a time, so two in flight cannot both create the same canary.
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1::text, 0))', [agentId]);
+    const recorded = await client.query(
+      `insert into agent_push_batches (agent_id, batch_id, row_count) values ($1, $2, $3) on conflict do nothing`,
+      [agentId, body.batchId, body.rows.length],
+    );
+    if (recorded.rowCount === 0) {
+      await client.query('rollback');
+      return { applied: 0, duplicate: true };
+    }
+    for (const segment of segments(body.rows)) await APPLIERS[segment.kind](client, agentId, segment.payloads);
+    await client.query('update agents set last_received = now() where id = $1', [agentId]);
+    await client.query('commit');
+    return { applied: body.rows.length, duplicate: false };
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
