@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { EventBus } from './event-bus';
 
@@ -31,6 +32,12 @@ export type EventHandler = (event: QueuedEvent) => Promise<void>;
 
 export interface EventQueueOptions {
   pool: pg.Pool;
+  /**
+   * Names this consumer: it subscribes to its handlers' event names and gets its own copy of each event written after
+   * that (ADR 0055), and each pass that handled events writes a job_history row 'EventQueueConsumer:<consumer>'.
+   * Without it the consumer takes the events nobody subscribed to.
+   */
+  consumer?: string;
   bus: EventBus;
   handlers: Readonly<Record<string, EventHandler>>;
   /** How often to look for work when nothing woke the consumer. */
@@ -64,7 +71,9 @@ interface ClaimedRow {
  * deletes the row; failure records the error and leaves it for a later attempt.
  */
 export class EventQueueConsumer {
-  private readonly options: Required<Omit<EventQueueOptions, 'onError'>> & Pick<EventQueueOptions, 'onError'>;
+  private readonly options: Required<Omit<EventQueueOptions, 'onError' | 'consumer'>> & Pick<EventQueueOptions, 'onError'>;
+  readonly consumer: string | null;
+  private subscribed: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private wakeRequested = false;
@@ -81,6 +90,24 @@ export class EventQueueConsumer {
       maxAttempts: 5,
       ...options,
     };
+    this.consumer = options.consumer ?? null;
+  }
+
+  /**
+   * Records the subscriptions of a named consumer: it gets a copy of every event of its names written from then on.
+   * Older events stay with consumer null (shown as pending) until retention removes them, so a consumer starting on a
+   * busy database does not first work through a backlog its own start-up already covers.
+   */
+  subscribe(): Promise<void> {
+    if (this.consumer === null) return Promise.resolve();
+    this.subscribed ??= this.options.pool
+      .query(`insert into event_queue_subscriptions (consumer, name) select $1, unnest($2::text[]) on conflict do nothing`, [this.consumer, this.names])
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        this.subscribed = null;
+        throw error;
+      });
+    return this.subscribed;
   }
 
   get names(): string[] {
@@ -133,25 +160,53 @@ export class EventQueueConsumer {
 
   /** Handles events until none is claimable; returns how many were handled. Also used directly by tests. */
   async drain(): Promise<number> {
+    await this.subscribe();
+    const started = new Date();
     let handled = 0;
+    const errors: string[] = [];
     for (;;) {
       const event = await this.claim();
       if (event === null) break;
       handled += 1;
-      await this.handle(event);
+      const error = await this.handle(event);
+      if (error !== null) errors.push(error);
       if (this.stopping) break;
     }
+    if (handled > 0 && this.consumer !== null) await this.recordPass(started, handled, errors);
     return handled;
+  }
+
+  private async recordPass(started: Date, handled: number, errors: readonly string[]): Promise<void> {
+    const ended = new Date();
+    const status = errors.length === 0 ? 'SUCCESS' : errors.length === handled ? 'FAILED' : 'WARNING';
+    await this.options.pool.query(
+      `insert into job_history (name, resource_type, status, success_count, error_count, duration_millis, hostname, time_start, time_end, details)
+       values ($1, 'event_queue', $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        `EventQueueConsumer:${this.consumer ?? ''}`,
+        status,
+        handled - errors.length,
+        errors.length,
+        ended.getTime() - started.getTime(),
+        hostname(),
+        started.toISOString(),
+        ended.toISOString(),
+        JSON.stringify(errors.length === 0 ? {} : { errors: errors.slice(0, 20) }),
+      ],
+    );
   }
 
   private async claim(): Promise<QueuedEvent | null> {
     const o = this.options;
+    const params: unknown[] = [this.names, o.maxAttempts, o.leaseMs, o.backoffMs, o.maxBackoffMs];
+    // Two spellings rather than one `is not distinct from`, so the claim stays on event_queue_pick_idx.
     const result = await o.pool.query<ClaimedRow>(
       `update event_queue q
           set attempts = q.attempts + 1, last_attempt = clock_timestamp()
         where q.id = (
           select e.id from event_queue e
            where e.name = any ($1::text[])
+             and ${this.consumer === null ? 'e.consumer is null' : 'e.consumer = $6'}
              and e.attempts < $2
              and (e.last_attempt is null
                   or e.last_attempt <= clock_timestamp() - make_interval(secs => greatest(
@@ -161,23 +216,26 @@ export class EventQueueConsumer {
            limit 1
            for update skip locked)
        returning q.id, q.name, q.properties, q.attempts, q.priority, q.created_at`,
-      [this.names, o.maxAttempts, o.leaseMs, o.backoffMs, o.maxBackoffMs],
+      this.consumer === null ? params : [...params, this.consumer],
     );
     const row = result.rows[0];
     if (row === undefined) return null;
     return { ...row, properties: row.properties ?? {} };
   }
 
-  private async handle(event: QueuedEvent): Promise<void> {
+  /** Returns the error message of a failed event, null when it was handled. */
+  private async handle(event: QueuedEvent): Promise<string | null> {
     const handler = this.options.handlers[event.name];
     try {
       if (handler === undefined) throw new Error(`No handler for event ${event.name}`);
       await handler(event);
       await this.options.pool.query('delete from event_queue where id = $1', [event.id]);
+      return null;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.options.pool.query('update event_queue set error = $2 where id = $1', [event.id, message.slice(0, 4000)]);
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 4000);
+      await this.options.pool.query('update event_queue set error = $2 where id = $1', [event.id, message]);
       this.options.onError?.(error, event);
+      return message;
     }
   }
 }

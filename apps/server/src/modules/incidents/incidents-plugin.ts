@@ -8,7 +8,7 @@ import { EventQueueConsumer } from '../../platform/event-queue';
 import type { DomainPlugin } from '../../platform/http';
 import { validateDefinitionOfDoneScript } from './definition-of-done';
 import { DB_WRITTEN_EVENT, writeHooksFor } from '../../data-api/write-hooks';
-import { DefinitionOfDoneScheduler } from './definition-of-done-scheduler';
+import { DEFINITION_OF_DONE_CONSUMER, DefinitionOfDoneScheduler, definitionOfDoneHandlers } from './definition-of-done-scheduler';
 import { registerIncidentCommands } from './incident-command-routes';
 import { loadPostmortem, renderPostmortem } from './postmortem';
 import { resourceSearchBody, resourceSearchResponse, searchResources } from './resource-search';
@@ -92,12 +92,25 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
     bus: context.bus,
     onError: (error) => log.warn({ err: error }, 'definition of done evaluation failed'),
   });
+  const definitionOfDone = new EventQueueConsumer({
+    pool: context.db.pool,
+    bus: context.bus,
+    consumer: DEFINITION_OF_DONE_CONSUMER,
+    handlers: definitionOfDoneHandlers(scheduler),
+    // The bus already re-evaluates at once for changes this process makes; the queue catches up on the rest, so a
+    // slow poll keeps this consumer from competing with requests on the embedded database's one connection.
+    pollIntervalMs: 10_000,
+    backoffMs: 5_000,
+    onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'definition of done event failed'),
+  });
   app.addHook('onReady', async () => {
     consumer.start();
     scheduler.start();
+    definitionOfDone.start();
   });
   app.addHook('onClose', async () => {
     await consumer.stop();
+    await definitionOfDone.stop();
     await scheduler.stop();
   });
 }
