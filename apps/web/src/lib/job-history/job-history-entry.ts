@@ -1,4 +1,4 @@
-/** One row of job_history as a Job History tab lists it. */
+/** One row of job_history as the Job History tab and page list it; the page's view adds the resource and agent. */
 export interface JobHistoryEntry {
   id: string;
   name: string;
@@ -8,4 +8,10 @@ export interface JobHistoryEntry {
   success_count: number | null;
   error_count: number | null;
   created_at: string;
+  /** {errors, scrape_summary, summary} as the writer left them (spec 001 §3); read through job-details.ts. */
+  details: unknown;
+  resource_type?: string | null;
+  resource_id?: string | null;
+  resource_name?: string | null;
+  agent?: { id: string; name: string } | null;
 }

@@ -3,13 +3,13 @@ import { db } from '@/lib/api/db';
 import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import { settingsResourceKeys } from './keys';
 
-/** Spec 001 §9: history page size 50. */
-export const JOB_HISTORY_LIMIT = 50;
+/** Spec 001 §9: the Job History component shows 150 runs. */
+export const JOB_HISTORY_LIMIT = 150;
 
 export async function getJobHistory(resourceId: string, signal?: AbortSignal): Promise<JobHistoryEntry[]> {
   const query = db
     .from('job_history')
-    .select('id,name,status,time_start,duration_millis,success_count,error_count,created_at')
+    .select('id,name,status,time_start,duration_millis,success_count,error_count,created_at,details')
     .eq('resource_id', resourceId)
     .order('created_at', { ascending: false })
     .limit(JOB_HISTORY_LIMIT);
