@@ -119,7 +119,21 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     '/api/db/properties?select=name&order=name',
     (row, area) => ({ name: `feature flag ${text(row, 'name')}`, path: area.path, opening: { kind: 'row', rowText: text(row, 'name') }, title: area.label }),
   ),
+  // The same page at /agents, and the editor each demo agent opens through ?id= (`sample`: the first one only).
+  '/settings/agents': {
+    api: '/api/db/agents_summary?select=id,name&order=name',
+    targets: (rows, area, depth) => [
+      { name: 'agents', path: '/agents', opening: { kind: 'page' }, title: 'Agents' },
+      ...(depth === 'every' ? rows : rows.slice(0, 1)).map(
+        (row): CrawlTarget => ({ name: `agent ${text(row, 'name')}`, path: `${area.path}?id=${text(row, 'id')}`, opening: { kind: 'modal' }, title: 'Agents' }),
+      ),
+    ],
+  },
   '/catalog': CATALOG_SOURCE,
+  // Job runs open in a dialog on the list page, which the crawl opens as the area's page.
+  '/settings/jobs': null,
+  // The most common error opens in a dialog on the list page; the crawl opens the page itself.
+  '/settings/event-queue-status': null,
   // Every component with children is a page of cards; the standalone view of each topology's root renders without the
   // shell. The `sample` roles open the roots and one branch.
   '/topology': {
@@ -180,7 +194,7 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
 };
 
 /** Pages whose title is not their sidebar label: spec 001 §2.1 calls the topology page 'Dashboard' in the sidebar. */
-const PAGE_TITLES: Readonly<Record<string, string>> = { '/topology': 'Topology' };
+const PAGE_TITLES: Readonly<Record<string, string>> = { '/topology': 'Topology', '/settings/jobs': 'Job History' };
 
 export function navigationTarget(route: NavigationRoute): CrawlTarget {
   return { name: route.label, path: route.path, opening: { kind: 'page' }, title: PAGE_TITLES[route.path] ?? route.label, navigation: route };

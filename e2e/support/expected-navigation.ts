@@ -13,10 +13,10 @@ export interface ExpectedSidebar {
  * When an area ships its sidebar entry, it is added here.
  */
 export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
-  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
-  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Connections', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Topologies'] },
+  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Topologies'] },
   // Commanders and responders may not read connections.
-  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
-  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Catalog Scrapers', 'Feature Flags', 'Health Checks', 'Topologies'] },
+  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Topologies'] },
+  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Topologies'] },
   viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: null },
 };

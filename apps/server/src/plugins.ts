@@ -9,6 +9,8 @@ import { catalogPlugin } from './modules/catalog';
 import { scrapersPlugin } from './modules/scrapers';
 import { topologyPlugin } from './modules/topology';
 import { playbooksPlugin } from './modules/playbooks';
+import { eventsPlugin } from './modules/events';
+import { agentPushPlugin } from './modules/agent-push';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin];

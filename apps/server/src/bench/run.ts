@@ -13,16 +13,18 @@ import { benchDashboardFirstRows } from './dashboard-first-rows';
 import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
 import { benchPlaybooks } from './playbooks';
+import { reportEventQueue } from './event-queue';
+import { reportAgentPush } from './agent-push';
 import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks'] as const;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -129,6 +131,8 @@ async function main(): Promise<void> {
   if (sections.has('startup')) await reportStartup();
   if (sections.has('catalog-browser')) await reportCatalogBrowser();
   if (sections.has('playbooks')) await reportPlaybooks();
+  if (sections.has('event-queue')) await reportEventQueue(heading);
+  if (sections.has('agent-push')) await reportAgentPush(heading);
   if (![...sections].some((section) => !OWN_SERVER_SECTIONS.has(section))) return;
   const db = await openBenchDatabase();
   console.log(`Bench database: ${db.mode === 'embedded' ? `embedded PGlite in ${benchDataDir()}` : 'PostgreSQL (DATABASE_URL)'}`);

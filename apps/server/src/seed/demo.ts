@@ -1,9 +1,12 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
 import { hashPassword } from '../auth/passwords';
+import { seedAgentsDemo } from './agents';
 import { seedCatalogDemo } from './catalog';
+import { seedEventsDemo } from './events';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
+import { seedJobsDemo } from './jobs';
 import { seedPlaybooksDemo } from './playbooks';
 import { DEMO_SCRAPER_NAME, seedScrapersDemo } from './scrapers';
 import { rebuildTopologyDemo, seedTopologyDemo } from './topology';
@@ -104,6 +107,9 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedCatalogDemo(client);
     await rebuildTopologyDemo(client);
     await seedPlaybooksDemo(client, { peopleByRole: Object.fromEntries(ids), serverUrl: options.serverUrl, secretKey: options.secretKey });
+    await seedAgentsDemo(client, { adminId: admin });
+    await seedJobsDemo(client);
+    await seedEventsDemo(client);
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };

@@ -1,4 +1,4 @@
-import { BookOpenCheck, Boxes, Flag, HeartPulse, LayoutDashboard, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { BookOpenCheck, Boxes, Cpu, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -27,10 +27,14 @@ export const primaryNavigation: readonly NavigationEntry[] = [
 
 /** Settings pages; the sidebar sorts them by label. */
 export const settingsNavigation: readonly NavigationEntry[] = [
+  { label: 'Agents', path: '/settings/agents', icon: Cpu, feature: 'agents', resource: 'agents' },
   { label: 'Connections', path: '/settings/connections', icon: Plug, feature: 'settings.connections', resource: 'connections' },
   { label: 'Health Checks', path: '/settings/canaries', icon: Stethoscope, feature: 'settings.health', resource: 'canaries' },
   { label: 'Topologies', path: '/settings/topologies', icon: Network, feature: 'settings.topology', resource: 'topologies' },
+  // Spec 001 §2.1 spells the entry 'Jobs History'; job_histories falls to the data API's `database` resource.
+  { label: 'Jobs History', path: '/settings/jobs', icon: History, feature: 'settings.job_history', resource: 'database' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
+  { label: 'Event Queue', path: '/settings/event-queue-status', icon: ListRestart, feature: 'settings.event_queue_status', resource: 'database' },
   // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.
   { label: 'Catalog Scrapers', path: '/catalog/scrapers', icon: ScanSearch, feature: 'settings.config_scraper', resource: 'config_scrapers' },
 ];

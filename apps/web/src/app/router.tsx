@@ -2,13 +2,16 @@ import { Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { setAppNavigator } from '@/lib/app-navigator';
 import { lazyPage } from '@/lib/lazy-page';
+import { agentsRoutes } from '@/features/agents/routes';
 import { apiDocsRoutes } from '@/features/api-docs/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { catalogRoutes } from '@/features/catalog/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
+import { eventQueueRoutes } from '@/features/event-queue/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
 import { healthRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
+import { jobsRoutes } from '@/features/jobs/routes';
 import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
 import { settingsResourcesRoutes } from '@/features/settings/routes';
@@ -71,8 +74,11 @@ export const appRoutes: RouteObject[] = [
                   ...catalogRoutes,
                   ...playbooksRoutes,
                   ...connectionsRoutes,
+                  ...agentsRoutes,
                   ...settingsResourcesRoutes,
                   ...featureFlagsRoutes,
+                  ...eventQueueRoutes,
+                  ...jobsRoutes,
                   ...preferencesRoutes,
                   ...apiDocsRoutes,
                   { path: '*', element: <NotFoundPage /> },
