@@ -77,10 +77,19 @@ describe('definition-of-done evaluation on the server', () => {
     // The evaluator and the event-queue consumer run only in worker roles.
     fx = await startIncidentFixture({ workers: true });
     const { pool } = fx.server;
-    const canary = await pool.query<{ id: string }>(`insert into canaries (name) values ('dod-canary') returning id`);
+    // The canary's spec names the check, so the reconciler keeps it; an agent's canary is never run by this server.
+    const agent = await pool.query<{ id: string }>(`insert into agents (name) values ('dod-agent') returning id`);
+    const canary = await pool.query<{ id: string }>(
+      `insert into canaries (name, agent_id, spec) values ('dod-canary', $1, $2) returning id`,
+      [agent.rows[0]?.id, JSON.stringify({ http: [{ name: 'dod-check', url: 'https://example.invalid/' }] })],
+    );
     const check = await pool.query<{ id: string }>(
-      `insert into checks (canary_id, type, name, status, last_transition_time) values ($1, 'http', 'dod-check', 'healthy', now() - interval '10 minutes') returning id`,
-      [canary.rows[0]?.id],
+      `insert into checks (canary_id, agent_id, type, name, status, last_transition_time)
+       values ($1, $2, 'http', 'dod-check', 'healthy', now() - interval '10 minutes')
+       on conflict (canary_id, type, name) where deleted_at is null
+       do update set status = excluded.status, last_transition_time = excluded.last_transition_time
+       returning id`,
+      [canary.rows[0]?.id, agent.rows[0]?.id],
     );
     checkId = check.rows[0]?.id ?? '';
     const incident = await pool.query<{ id: string }>(`insert into incidents (title) values ('DoD incident') returning id`);
@@ -150,17 +159,33 @@ describe('definition-of-done evaluation on the server', () => {
     expect((await state(notInDefinition)).done).toBe(false);
   });
 
-  it('re-evaluates evidence of a check when the running server hears check.failed', async () => {
+  it('re-evaluates evidence of a check when check.failed and check.passed reach the event queue with the change', async () => {
     const byDefault = await evidence({});
     const scheduler = new DefinitionOfDoneScheduler({ pool: fx.server.pool, bus: fx.server.running.context.bus });
     await scheduler.evaluateLinkedTo([checkId]);
     expect((await state(byDefault)).done).toBe(true);
-    await fx.server.pool.query(`update checks set status = 'unhealthy' where id = $1`, [checkId]);
-    fx.server.running.context.bus.publish({ name: 'check.failed', payload: { check_id: checkId } });
+    const transition = async (status: string, event: string): Promise<void> => {
+      const client = await fx.server.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`update checks set status = $2, last_runtime = now() - interval '1 hour' where id = $1`, [checkId, status]);
+        await client.query(`insert into event_queue (name, properties) values ($1, $2)`, [event, JSON.stringify({ check_id: checkId })]);
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+      // What the check scheduler does after its commit: the bus only wakes the queue's consumer.
+      fx.server.running.context.bus.publish({ name: event, payload: { check_id: checkId } });
+    };
+    await transition('unhealthy', 'check.failed');
     await waitFor(async () => ((await state(byDefault)).done ? undefined : true));
-    await fx.server.pool.query(`update checks set status = 'healthy', last_runtime = now() - interval '1 hour' where id = $1`, [checkId]);
-    fx.server.running.context.bus.publish({ name: 'check.passed', payload: { check_id: checkId } });
+    await transition('healthy', 'check.passed');
     await waitFor(async () => ((await state(byDefault)).done ? true : undefined));
+    const consumed = await fx.server.pool.query<{ pending: number }>(
+      `select count(*)::integer as pending from event_queue where consumer = 'definition-of-done' and name like 'check.%' and properties ->> 'check_id' = $1`,
+      [checkId],
+    );
+    expect(consumed.rows[0]?.pending).toBe(0);
   });
 
   it('evaluates a newly written evidence when the server hears evidence.updated', async () => {

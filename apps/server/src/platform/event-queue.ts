@@ -118,7 +118,11 @@ export class EventQueueConsumer {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    this.unsubscribe = this.options.bus.subscribe(EVENT_QUEUE_WAKE, () => this.wake());
+    // A bus event of one of its names means this process just committed such an event: look now, not at the next poll.
+    const unsubscribers = [EVENT_QUEUE_WAKE, ...this.names].map((name) => this.options.bus.subscribe(name, () => this.wake()));
+    this.unsubscribe = () => {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+    };
     this.wake();
   }
 

@@ -9,8 +9,6 @@ import { evaluateDefinitionOfDone, type LinkedRow } from './definition-of-done';
  * evidence.updated) are evaluated again. Any of the payload's id fields is matched.
  */
 export const DEFINITION_OF_DONE_TRIGGERS = [
-  'check.passed',
-  'check.failed',
   'check.updated',
   'component.updated',
   'component.status_updated',
@@ -24,11 +22,12 @@ export const DEFINITION_OF_DONE_TRIGGERS = [
 export const DEFINITION_OF_DONE_CONSUMER = 'definition-of-done';
 
 /**
- * Queued domain events after which the linked evidences are evaluated again: the health and status changes of items
- * and components, whoever wrote them. Check results stay on the bus the check scheduler publishes to (#15: consuming
- * them from the queue too broke incidents-definition-of-done.test.ts on PGlite, not yet understood).
+ * Queued domain events after which the linked evidences are evaluated again: check results and the health and status
+ * changes of items and components, whoever wrote them (the check scheduler, an agent's push, a scraper, a topology run).
  */
 export const DEFINITION_OF_DONE_QUEUED_EVENTS = [
+  'check.passed',
+  'check.failed',
   'config.healthy',
   'config.unhealthy',
   'config.warning',

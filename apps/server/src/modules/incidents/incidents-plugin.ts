@@ -97,8 +97,8 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
     bus: context.bus,
     consumer: DEFINITION_OF_DONE_CONSUMER,
     handlers: definitionOfDoneHandlers(scheduler),
-    // The bus already re-evaluates at once for changes this process makes; the queue catches up on the rest, so a
-    // slow poll keeps this consumer from competing with requests on the embedded database's one connection.
+    // Events this process commits wake it through the bus at once; the slow poll catches up on other writers' events
+    // without competing with requests on the embedded database's one connection.
     pollIntervalMs: 10_000,
     backoffMs: 5_000,
     onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'definition of done event failed'),
