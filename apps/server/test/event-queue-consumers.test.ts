@@ -8,7 +8,8 @@ describe('event queue: domain events, several consumers, retry', () => {
   // Domain events are written only for names some consumer subscribed to; this listener never drains, so the rows
   // it is given stay to be looked at.
   const LISTENER = 'events-test-listener';
-  const DOMAIN_EVENTS = ['config.created', 'config.updated', 'config.deleted', 'config.healthy', 'config.unhealthy', 'component.warning'];
+  const DOMAIN_EVENTS = ['config.created', 'config.updated', 'config.deleted', 'config.healthy', 'config.unhealthy', 'component.warning',
+    'incident.created', 'incident.status_updated', 'hypothesis.created', 'playbook.spec.approval.updated'];
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -111,6 +112,26 @@ describe('event queue: domain events, several consumers, retry', () => {
     expect(await eventsAbout(id)).toEqual(['component.warning']);
     const row = await server.pool.query<{ properties: Record<string, unknown> }>(`select properties from event_queue where properties ->> 'id' = $1`, [id]);
     expect(row.rows[0]?.properties).toMatchObject({ component_id: id, status: 'warning', previous_status: 'healthy' });
+  });
+
+  it('writes incident changes from the changelog in the same transaction: created, status updated, hypothesis', async () => {
+    const incident = await server.pool.query<{ id: string }>(`insert into incidents (title) values ('queued incident') returning id`);
+    const id = incident.rows[0]?.id ?? '';
+    await server.pool.query(`update incidents set status = 'closed' where id = $1`, [id]);
+    await server.pool.query(`insert into hypotheses (incident_id, title) values ($1, 'root cause')`, [id]);
+    await server.pool.query(`update incidents set title = 'renamed, same status' where id = $1`, [id]);
+    expect(await eventsAbout(id)).toEqual(['hypothesis.created', 'incident.created', 'incident.status_updated']);
+  });
+
+  it('writes playbook.spec.approval.updated only when who may approve a playbook changes', async () => {
+    const inserted = await server.pool.query<{ id: string }>(
+      `insert into playbooks (name, spec) values ('approval-events', '{"actions": []}') returning id`,
+    );
+    const id = inserted.rows[0]?.id ?? '';
+    await server.pool.query(`update playbooks set description = 'no approval change' where id = $1`, [id]);
+    expect(await eventsAbout(id)).toEqual([]);
+    await server.pool.query(`update playbooks set spec = spec || '{"approval": {"approvers": {"people": ["a@example.com"]}}}' where id = $1`, [id]);
+    expect(await eventsAbout(id)).toEqual(['playbook.spec.approval.updated']);
   });
 
   it('hands each event once to every consumer subscribed to its name, each with its own attempts and error', async () => {
