@@ -206,6 +206,55 @@ describe('agent push ingestion', () => {
     expect(empty.status).toBe(400);
   });
 
+  it('counts every applied batch in the agent’s ingestion job of the hour, and a refused one as its error with a 400', async () => {
+    const agent = await createAgent(`ingest-${randomUUID()}`);
+    for (let i = 0; i < 2; i += 1) {
+      const reply = await push(agent.token, { batchId: randomUUID(), rows: [statusRow('ingested', new Date(Date.now() - 10_000 + i)), statusRow('other', new Date(Date.now() - 10_000 + i))] });
+      expect(reply.status).toBe(200);
+    }
+    const refused = await push(agent.token, {
+      batchId: randomUUID(),
+      rows: [{ kind: 'job_history', payload: { id: randomUUID(), name: 'Scraper', status: 'SUCCESS', time_start: 'not a time' } }],
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.json.code).toBe('OD_INVALID_VALUE');
+    const jobs = await server.pool.query<{ status: string; success_count: number; error_count: number; resource_type: string; details: { batches: number; errors: string[] } }>(
+      `select status, success_count, error_count, resource_type, details from job_history where name = 'AgentPushIngestion' and resource_id = $1`,
+      [agent.id],
+    );
+    expect(jobs.rows).toHaveLength(1);
+    expect(jobs.rows[0]).toMatchObject({ status: 'WARNING', success_count: 4, error_count: 1, resource_type: 'agent' });
+    expect(jobs.rows[0]?.details.batches).toBe(3);
+    expect(jobs.rows[0]?.details.errors[0]).toMatch(/not a time/);
+  });
+
+  it('queues check.failed and check.passed with the batch when a pushed result changes a check’s status, and nothing when it stays', async () => {
+    const agent = await createAgent(`events-${randomUUID()}`);
+    await server.pool.query(`insert into event_queue_subscriptions (consumer, name) values ('agent-push-test', 'check.failed'), ('agent-push-test', 'check.passed') on conflict do nothing`);
+    try {
+      const base = Date.now() - 50_000;
+      const send = async (offset: number, status: boolean) => {
+        const reply = await push(agent.token, { batchId: randomUUID(), rows: [statusRow('flapping', new Date(base + offset), status)] });
+        expect(reply.status).toBe(200);
+      };
+      await send(0, true);
+      await send(1000, true);
+      await send(2000, false);
+      await send(3000, false);
+      await send(4000, true);
+      const events = await server.pool.query<{ name: string; previous: string | null }>(
+        `select q.name, q.properties ->> 'previous_status' as previous from event_queue q join checks k on k.id = (q.properties ->> 'check_id')::uuid
+          where q.consumer = 'agent-push-test' and k.agent_id = $1 order by q.created_at, q.id`,
+        [agent.id],
+      );
+      expect(events.rows.map((row) => row.name)).toEqual(['check.passed', 'check.failed', 'check.passed']);
+      expect(events.rows.map((row) => row.previous)).toEqual([null, 'healthy', 'unhealthy']);
+    } finally {
+      await server.pool.query(`delete from event_queue_subscriptions where consumer = 'agent-push-test'`);
+      await server.pool.query(`delete from event_queue where consumer = 'agent-push-test'`);
+    }
+  });
+
   it('records a heartbeat in last_seen, hostname and version', async () => {
     const agent = await createAgent(`beat-${randomUUID()}`);
     const before = Date.now();

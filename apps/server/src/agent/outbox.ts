@@ -32,7 +32,9 @@ export interface OutboxBatch {
  * a new one of the oldest rows. Only one batch exists at a time, so batches always leave in seq order.
  */
 export async function nextBatch(pool: pg.Pool, maxRows: number): Promise<OutboxBatch | null> {
-  const pending = await pool.query<{ batch_id: string }>('select batch_id from agent_outbox where batch_id is not null order by seq limit 1');
+  const pending = await pool.query<{ batch_id: string }>(
+    'select batch_id from agent_outbox where batch_id is not null and refused_at is null order by seq limit 1',
+  );
   let batchId = pending.rows[0]?.batch_id;
   if (batchId === undefined) {
     const formed = randomUUID();
@@ -52,7 +54,13 @@ export async function acknowledge(pool: pg.Pool, batchId: string): Promise<void>
   await pool.query('delete from agent_outbox where batch_id = $1', [batchId]);
 }
 
+/** Sets a batch upstream refused aside: kept with upstream's answer, never sent again, no longer in the way. */
+export async function refuse(pool: pg.Pool, batchId: string, refusal: string): Promise<void> {
+  await pool.query('update agent_outbox set refused_at = now(), refusal = $2 where batch_id = $1', [batchId, refusal.slice(0, 4000)]);
+}
+
+/** Rows still to deliver (refused ones excluded). */
 export async function outboxSize(pool: pg.Pool): Promise<number> {
-  const result = await pool.query<{ n: number }>('select count(*)::int as n from agent_outbox');
+  const result = await pool.query<{ n: number }>('select count(*)::int as n from agent_outbox where refused_at is null');
   return result.rows[0]?.n ?? 0;
 }

@@ -91,6 +91,8 @@ export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = p
     idleMs: interval(env, 'OPSDECK_AGENT_PUSH_IDLE_MS', 1000),
     minBackoffMs: interval(env, 'OPSDECK_AGENT_MIN_BACKOFF_MS', 1000),
     maxBackoffMs: interval(env, 'OPSDECK_AGENT_MAX_BACKOFF_MS', 30_000),
+    onRefused: (batchId, rows, reason) =>
+      log.error({ batchId, rows, reason }, 'upstream refused a batch as malformed; it is kept in agent_outbox (refused_at) and not sent again'),
   });
   const pushLoop = new Loop(
     () => pusher.step(),

@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import type pg from 'pg';
+import { fromDataException } from '../../platform/errors';
 import type { PushBody, PushRow } from './protocol';
 
 /**
@@ -56,14 +58,25 @@ async function applyCheckStatuses(client: pg.PoolClient, agentId: string, payloa
        insert into check_statuses (check_id, time, status, duration, message, error, details)
        select check_id, time, status, duration, message, error, details from incoming
        on conflict (check_id, time) do nothing
-       returning check_id, time, status
+       returning check_id, time, status, message, error
      ), latest as (
-       select distinct on (check_id) check_id, time, status from inserted order by check_id, time desc
+       select distinct on (check_id) check_id, time, status, message, error from inserted order by check_id, time desc
+     ), prev as (
+       select k.id, k.status from checks k join latest l on l.check_id = k.id
+     ), upd as (
+       update checks k
+          set status = case when l.status then 'healthy' else 'unhealthy' end, last_runtime = l.time
+         from latest l
+        where k.id = l.check_id and (k.last_runtime is null or k.last_runtime <= l.time)
+       returning k.id, k.status, k.canary_id, k.name, k.type, l.time, l.message, l.error
      )
-     update checks k
-        set status = case when l.status then 'healthy' else 'unhealthy' end, last_runtime = l.time
-       from latest l
-      where k.id = l.check_id and (k.last_runtime is null or k.last_runtime <= l.time)`,
+     insert into event_queue (name, properties)
+     select case when upd.status = 'healthy' then 'check.passed' else 'check.failed' end,
+            jsonb_build_object('id', upd.id, 'check_id', upd.id, 'canary_id', upd.canary_id, 'name', upd.name, 'type', upd.type,
+                               'status', upd.status, 'previous_status', prev.status, 'message', upd.message, 'error', upd.error,
+                               'time', upd.time, 'agent_id', $1::uuid)
+       from upd join prev on prev.id = upd.id
+      where prev.status is distinct from upd.status`,
     [agentId, rows],
   );
 }
@@ -157,7 +170,39 @@ const APPLIERS: Record<PushRow['kind'], (client: pg.PoolClient, agentId: string,
   config_change: applyConfigChanges,
 };
 
+/** The name of upstream's own job_history rows for what agents push: one row per agent per hour. */
+export const INGESTION_JOB = 'AgentPushIngestion';
+
+/**
+ * Adds one batch to the agent's ingestion row of the current hour (its id derives from agent and hour), so agents
+ * pushing every few seconds leave 24 rows a day each rather than thousands; a refused batch counts as an error.
+ */
+async function recordIngestion(db: pg.Pool | pg.PoolClient, agentId: string, rows: number, startedAt: number, error: string | null): Promise<void> {
+  await db.query(
+    `insert into job_history (id, name, resource_type, resource_id, status, success_count, error_count, duration_millis, hostname,
+                              time_start, time_end, details)
+     values (md5($1::text || date_trunc('hour', now())::text)::uuid, '${INGESTION_JOB}', 'agent', $1::uuid, case when $4::text is null then 'SUCCESS' else 'FAILED' end,
+             $2, case when $4::text is null then 0 else 1 end, $3, $5, date_trunc('hour', now()), now(),
+             jsonb_build_object('batches', 1) || case when $4::text is null then '{}'::jsonb else jsonb_build_object('errors', jsonb_build_array($4::text)) end)
+     on conflict (id) do update set
+       success_count = job_history.success_count + excluded.success_count,
+       error_count = job_history.error_count + excluded.error_count,
+       duration_millis = coalesce(job_history.duration_millis, 0) + excluded.duration_millis,
+       time_end = excluded.time_end,
+       status = case when job_history.error_count + excluded.error_count = 0 then 'SUCCESS'
+                     when job_history.success_count + excluded.success_count = 0 then 'FAILED' else 'WARNING' end,
+       details = job_history.details
+         || jsonb_build_object('batches', coalesce((job_history.details ->> 'batches')::integer, 0) + 1)
+         || case when excluded.details ? 'errors' and jsonb_array_length(coalesce(job_history.details -> 'errors', '[]'::jsonb)) < 20
+                 then jsonb_build_object('errors', coalesce(job_history.details -> 'errors', '[]'::jsonb) || (excluded.details -> 'errors'))
+                 else '{}'::jsonb end`,
+    [agentId, rows, Date.now() - startedAt, error, hostname()],
+  );
+}
+
 export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody): Promise<ApplyResult> {
+  const startedAt = Date.now();
+  let failure: unknown;
   const client = await pool.connect();
   try {
     await client.query('begin');
@@ -173,12 +218,18 @@ export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody)
     }
     for (const segment of segments(body.rows)) await APPLIERS[segment.kind](client, agentId, segment.payloads);
     await client.query('update agents set last_received = now() where id = $1', [agentId]);
+    await recordIngestion(client, agentId, body.rows.length, startedAt, null);
     await client.query('commit');
     return { applied: body.rows.length, duplicate: false };
   } catch (error) {
     await client.query('rollback');
-    throw error;
+    failure = error;
   } finally {
     client.release();
   }
+  // A value the database refuses (a bad timestamp, a number out of range) is the agent's 400, counted on its row.
+  const refused = fromDataException(failure);
+  if (refused === null) throw failure;
+  await recordIngestion(pool, agentId, 0, startedAt, `batch ${body.batchId}: ${refused.details ?? refused.message}`);
+  throw refused;
 }
