@@ -36,6 +36,30 @@ describe('event queue consumer', () => {
     expect(await row(id)).toBeUndefined();
   });
 
+  it('claims several events in one pass, handles them in order, and gives back the ones it had not started when stopped', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n += 1) ids.push(await enqueue(server.pool, 'test.batch', { n }));
+    const seen: number[] = [];
+    let stopping: Promise<void> | null = null;
+    const batch = consumer(
+      {
+        'test.batch': async (event) => {
+          seen.push(Number(event.properties.n));
+          if (seen.length === 2) stopping = batch.stop();
+        },
+      },
+      { claimBatch: 5, leaseMs: 60_000 },
+    );
+    expect(await batch.drain()).toBe(2);
+    await stopping;
+    expect(seen).toEqual([0, 1]);
+    expect(await row(ids[0] ?? '')).toBeUndefined();
+    expect(await row(ids[1] ?? '')).toBeUndefined();
+    for (const id of ids.slice(2)) expect(await row(id)).toMatchObject({ attempts: 0, last_attempt: null });
+    expect(await consumer({ 'test.batch': async (event) => void seen.push(Number(event.properties.n)) }).drain()).toBe(3);
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('records the error and attempts of a failure and retries after the backoff', async () => {
     const id = await enqueue(server.pool, 'test.flaky', {});
     let calls = 0;

@@ -85,6 +85,8 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
     pool: context.db.pool,
     bus: context.bus,
     handlers: { [RESPONDER_CREATED_EVENT]: responderNotifier(context.db.pool, context.config.secretKey) },
+    // A notifier talks to outside services: one event per claim keeps each within its own lease.
+    claimBatch: 1,
     onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'responder notification failed'),
   });
   const scheduler = new DefinitionOfDoneScheduler({
