@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../src/db/database';
 import { freePort } from '../src/bench/server-process';
 import { hashToken } from '../src/auth/session-token';
 import { newAgentToken } from '../src/modules/agents/agent-token';
+import { AGENT_ONLINE_THRESHOLD_MS, agentStatus } from '@opsdeck/shared';
 import { TEST_SECRET_KEY } from './global-setup';
 
 const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
@@ -56,7 +57,7 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
     for (const step of cleanup.reverse()) await step();
   });
 
-  it('runs its assigned check and scraper, and delivers everything made while upstream was down exactly once', { timeout: 300_000 }, async () => {
+  it('runs its assigned check and scraper, delivers everything made while upstream was down exactly once, and goes Offline 61 s after it stops', { timeout: 300_000 }, async () => {
     const upstreamDir = mkdtempSync(path.join(inject('testRoot'), 'agent-upstream-'));
     cpSync(inject('templateDir'), upstreamDir, { recursive: true });
     rmSync(path.join(upstreamDir, 'opsdeck.lock'), { force: true });
@@ -151,6 +152,18 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
       );
       child.kill('SIGTERM');
       await exited;
+      const stoppedAt = new Date();
+      const lastSeen = async (): Promise<Date> => {
+        const row = await upstream.db.pool.query<{ last_seen: Date | string }>('select last_seen from agents where id = $1', [agentId]);
+        return new Date(row.rows[0]?.last_seen ?? 0);
+      };
+      const finalSeen = await lastSeen();
+      expect(agentStatus(finalSeen, stoppedAt)).toBe('Online');
+      // A stopped agent sends no more heartbeats; the clock is then moved past the threshold instead of waited out.
+      await sleep(2000);
+      expect((await lastSeen()).getTime()).toBe(finalSeen.getTime());
+      expect(agentStatus(finalSeen, new Date(finalSeen.getTime() + AGENT_ONLINE_THRESHOLD_MS))).toBe('Online');
+      expect(agentStatus(finalSeen, new Date(finalSeen.getTime() + AGENT_ONLINE_THRESHOLD_MS + 1))).toBe('Offline');
 
       const upstreamTimes = await upstream.db.pool.query<{ time: string }>(
         `select to_char(s.time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as time
@@ -191,6 +204,11 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
       expect(failed.rows[0]?.n).toBeGreaterThan(0);
       const jobs = await upstream.db.pool.query<{ n: number }>('select count(*)::int as n from job_history where agent_id = $1', [agentId]);
       expect(jobs.rows[0]?.n).toBeGreaterThan(0);
+      const ingestion = await upstream.db.pool.query<{ applied: number }>(
+        `select coalesce(sum(success_count), 0)::int as applied from job_history where name = 'AgentPushIngestion' and resource_id = $1`,
+        [agentId],
+      );
+      expect(ingestion.rows[0]?.applied).toBeGreaterThanOrEqual(delivered.length);
     } catch (error) {
       const jobs = await upstream.db.pool
         .query<{ name: string; status: string; details: unknown }>('select name, status, details from job_history where agent_id = $1', [agentId])

@@ -9,6 +9,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 describe('remote agent tokens', () => {
   let server: TestServer;
   let tokenA: string;
+  let agentA: string;
   let agentB: string;
 
   async function createAgent(name: string): Promise<{ id: string; token: string }> {
@@ -19,7 +20,9 @@ describe('remote agent tokens', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    tokenA = (await createAgent(`sec-a-${randomUUID()}`)).token;
+    const a = await createAgent(`sec-a-${randomUUID()}`);
+    tokenA = a.token;
+    agentA = a.id;
     agentB = (await createAgent(`sec-b-${randomUUID()}`)).id;
   });
   afterAll(async () => {
@@ -74,6 +77,19 @@ describe('remote agent tokens', () => {
     expect(item.rows).toEqual([{ name: 'b-item', agent_id: agentB, deleted_at: null }]);
     const job = await server.pool.query('select status from job_history where id = $1', [jobB.rows[0]?.id]);
     expect(job.rows).toEqual([{ status: 'SUCCESS' }]);
+  });
+
+  it('never hands a sealed secret to an agent: an editor who assigns a canary holding a password to their agent gets no password', async () => {
+    const editor = await server.cookieFor('editor');
+    const password = `stolen-${randomUUID()}`;
+    const spec = { http: [{ name: 'billing', url: 'https://billing.example.com/health', authentication: { username: 'ops', password } }] };
+    const created = await server.call('POST', '/api/db/canaries', editor, { name: `exfil-${randomUUID()}`, agent_id: agentA, spec });
+    expect(created.status, created.text).toBeLessThan(300);
+    const specs = await server.call('GET', '/api/agent/specs', '', undefined, { authorization: `Bearer ${tokenA}` });
+    expect(specs.status).toBe(200);
+    expect(specs.text).toContain('billing.example.com');
+    expect(specs.text).toContain('$encrypted');
+    expect(specs.text).not.toContain(password);
   });
 
   it('is refused by every other API route', async () => {
