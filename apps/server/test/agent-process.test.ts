@@ -80,7 +80,7 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
       agentId,
       JSON.stringify({ http: [{ name: 'upstream-healthz', url: `${upstreamUrl}/healthz`, responseCodes: [200] }] }),
     ]);
-    await upstream.db.pool.query(`insert into config_scrapers (name, agent_id, schedule, spec) values ('edge-files', $1, '@every 1h', $2)`, [
+    const scraperRow = await upstream.db.pool.query<{ id: string }>(`insert into config_scrapers (name, agent_id, schedule, spec) values ('edge-files', $1, '@every 1h', $2) returning id`, [
       agentId,
       JSON.stringify({ file: [{ class: 'Kubernetes', type: '$.kind', id: '$.metadata.uid', name: '$.metadata.name', format: 'yaml', paths: [`${scrapeDir}/*.yaml`] }] }),
     ]);
@@ -122,9 +122,11 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
       await waitFor(
         'the scraped file upstream',
         async () => {
-          const found = await upstream.db.pool.query('select 1 from config_items where agent_id = $1 and name = $2 and deleted_at is null', [
+          // Linked to upstream's scraper, not to the agent's local copy of it.
+          const found = await upstream.db.pool.query('select 1 from config_items where agent_id = $1 and name = $2 and scraper_id = $3 and deleted_at is null', [
             agentId,
             'agent-app-config',
+            scraperRow.rows[0]?.id,
           ]);
           return found.rowCount === 1 ? true : null;
         },
@@ -204,6 +206,11 @@ describe.runIf(inject('dbMode') === 'pglite')('a remote agent process', () => {
       expect(failed.rows[0]?.n).toBeGreaterThan(0);
       const jobs = await upstream.db.pool.query<{ n: number }>('select count(*)::int as n from job_history where agent_id = $1', [agentId]);
       expect(jobs.rows[0]?.n).toBeGreaterThan(0);
+      const scrapeJobs = await upstream.db.pool.query<{ n: number }>(
+        `select count(*)::int as n from job_history where agent_id = $1 and name = 'Scraper' and resource_id = $2`,
+        [agentId, scraperRow.rows[0]?.id],
+      );
+      expect(scrapeJobs.rows[0]?.n).toBeGreaterThan(0);
       const ingestion = await upstream.db.pool.query<{ applied: number }>(
         `select coalesce(sum(success_count), 0)::int as applied from job_history where name = 'AgentPushIngestion' and resource_id = $1`,
         [agentId],

@@ -165,6 +165,47 @@ describe('agent push ingestion', () => {
     expect(job.rows).toEqual([{ status: 'SUCCESS', agent_id: null }]);
   });
 
+  it('links a pushed item to its scraper only when the scraper is assigned to the agent, and updates a folded change’s count', async () => {
+    const agent = await createAgent(`links-${randomUUID()}`);
+    const other = await createAgent(`links-other-${randomUUID()}`);
+    const scraper = await server.pool.query<{ id: string }>(`insert into config_scrapers (name, agent_id, spec) values ($1, $2, '{}') returning id`, [
+      `agent-files-${randomUUID()}`,
+      agent.id,
+    ]);
+    const foreign = await server.pool.query<{ id: string }>(`insert into config_scrapers (name, agent_id, spec) values ($1, $2, '{}') returning id`, [
+      `other-files-${randomUUID()}`,
+      other.id,
+    ]);
+    const linked = randomUUID();
+    const unlinked = randomUUID();
+    const change = randomUUID();
+    const first = await push(agent.token, {
+      batchId: randomUUID(),
+      rows: [
+        { kind: 'config_item', payload: { id: linked, type: 'File::Yaml', name: 'linked', scraper_id: scraper.rows[0]?.id } },
+        { kind: 'config_item', payload: { id: unlinked, type: 'File::Yaml', name: 'unlinked', scraper_id: foreign.rows[0]?.id } },
+        { kind: 'config_change', payload: { id: change, config_id: linked, change_type: 'diff', count: 1 } },
+        { kind: 'config_change', payload: { id: change, config_id: linked, change_type: 'diff', count: 2 } },
+      ],
+    });
+    expect(first.status, first.text).toBe(200);
+    const second = await push(agent.token, {
+      batchId: randomUUID(),
+      rows: [{ kind: 'config_change', payload: { id: change, config_id: linked, change_type: 'diff', count: 5 } }],
+    });
+    expect(second.status, second.text).toBe(200);
+    const items = await server.pool.query<{ name: string; scraper_id: string | null }>(
+      'select name, scraper_id from config_items where id = any($1) order by name',
+      [[linked, unlinked]],
+    );
+    expect(items.rows).toEqual([
+      { name: 'linked', scraper_id: scraper.rows[0]?.id },
+      { name: 'unlinked', scraper_id: null },
+    ]);
+    const counted = await server.pool.query<{ count: number }>('select count from config_changes where id = $1', [change]);
+    expect(counted.rows).toEqual([{ count: 5 }]);
+  });
+
   it('ignores an agent id in the payload and files results under the token’s agent', async () => {
     const agent = await createAgent(`honest-${randomUUID()}`);
     const other = await createAgent(`other-${randomUUID()}`);

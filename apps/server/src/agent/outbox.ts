@@ -10,7 +10,7 @@ const CAPTURED: ReadonlyArray<{ table: string; events: string }> = [
   { table: 'check_statuses', events: 'insert' },
   { table: 'job_history', events: 'insert or update' },
   { table: 'config_items', events: 'insert or update or delete' },
-  { table: 'config_changes', events: 'insert' },
+  { table: 'config_changes', events: 'insert or update' },
 ];
 
 export async function installOutboxTriggers(pool: pg.Pool): Promise<void> {

@@ -127,12 +127,17 @@ async function applyConfigItems(client: pg.PoolClient, agentId: string, payloads
     [agentId, rows],
   );
   // A parent is linked only when it is one of this agent's items, after the insert so a parent pushed in the same
-  // statement counts.
+  // statement counts; a scraper only when it is one assigned to this agent.
   await client.query(
-    `update config_items c set parent_id = r.parent_id
-       from jsonb_to_recordset($2::jsonb) r(id uuid, parent_id uuid)
-      where c.id = r.id and c.agent_id = $1 and r.parent_id is not null and c.parent_id is distinct from r.parent_id
-        and exists (select 1 from config_items p where p.id = r.parent_id and p.agent_id = $1)`,
+    `update config_items c
+        set parent_id = case when exists (select 1 from config_items p where p.id = r.parent_id and p.agent_id = $1)
+                             then r.parent_id else c.parent_id end,
+            scraper_id = case when exists (select 1 from config_scrapers s where s.id = r.scraper_id and s.agent_id = $1)
+                              then r.scraper_id else c.scraper_id end
+       from jsonb_to_recordset($2::jsonb) r(id uuid, parent_id uuid, scraper_id uuid)
+      where c.id = r.id and c.agent_id = $1
+        and ((r.parent_id is not null and c.parent_id is distinct from r.parent_id)
+             or (r.scraper_id is not null and c.scraper_id is distinct from r.scraper_id))`,
     [agentId, rows],
   );
 }
@@ -150,14 +155,19 @@ async function applyConfigChanges(client: pg.PoolClient, agentId: string, payloa
   await client.query(
     `insert into config_changes (id, config_id, external_change_id, change_type, severity, source, summary, diff, details,
                                  patches, fingerprint, count, first_observed, external_created_by, created_at)
-     select r.id, r.config_id, r.external_change_id, r.change_type, r.severity, r.source, r.summary, r.diff, r.details,
-            r.patches, r.fingerprint, coalesce(r.count, 1), coalesce(r.first_observed, now()), r.external_created_by,
+     select distinct on (r.id) r.id, r.config_id, r.external_change_id, r.change_type, r.severity, r.source, r.summary, r.diff,
+            r.details, r.patches, r.fingerprint, coalesce(r.count, 1), coalesce(r.first_observed, now()), r.external_created_by,
             coalesce(r.created_at, now())
-       from jsonb_to_recordset($2::jsonb) r(id uuid, config_id uuid, external_change_id text, change_type text, severity text,
+       from jsonb_array_elements($2::jsonb) with ordinality e(doc, ord),
+            jsonb_to_record(e.doc) r(id uuid, config_id uuid, external_change_id text, change_type text, severity text,
             source text, summary text, diff text, details jsonb, patches text, fingerprint text, count integer,
             first_observed timestamptz, external_created_by text, created_at timestamptz)
       where exists (select 1 from config_items c where c.id = r.config_id and c.agent_id = $1)
-     on conflict (id) do nothing`,
+      order by r.id, e.ord desc
+     on conflict (id) do update
+        set count = excluded.count, details = excluded.details, summary = excluded.summary, diff = excluded.diff,
+            patches = excluded.patches, created_at = excluded.created_at
+      where exists (select 1 from config_items c where c.id = config_changes.config_id and c.agent_id = $1)`,
     [agentId, JSON.stringify(payloads)],
   );
 }

@@ -56,6 +56,8 @@ export const configItemPayload = z.object({
   health: z.enum(['healthy', 'unhealthy', 'warning', 'unknown']).nullish(),
   ready: z.boolean().nullish(),
   parent_id: z.string().uuid().nullish(),
+  /** Upstream's id of the scraper that found the item (the agent maps its local copy back). */
+  scraper_id: z.string().uuid().nullish(),
   tags: json.optional(),
   labels: json.optional(),
   properties: json.optional(),
