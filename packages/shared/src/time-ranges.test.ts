@@ -6,6 +6,7 @@ import {
   nextAllowedRefreshRate,
   isRefreshRateAllowed,
   parseDateMath,
+  relativeRangeLabel,
   relativeTimeRange,
   resolveTimeRange,
   timeRangeKeyLabel,
@@ -38,6 +39,14 @@ describe('time ranges', () => {
     expect(timeRangeKeyLabel('3mo')).toBe('Last 3 months');
     expect(timeRangeLabel(relativeTimeRange('2d'))).toBe('Last 2 days');
     expect(MAPPED_TIME_RANGES.map(timeRangeLabel)).toContain('Yesterday');
+  });
+
+  it('labels lengths that are not keys, calendar months included, and refuses what is not a length', () => {
+    expect(relativeRangeLabel('5m')).toBe('Last 5 minutes');
+    expect(relativeRangeLabel('24h')).toBe('Last 24 hours');
+    expect(relativeRangeLabel('1M')).toBe('Last 1 month');
+    expect(relativeRangeLabel('6M')).toBe('Last 6 months');
+    expect(() => relativeRangeLabel('now-5m')).toThrow();
   });
 
   it('parses now-2d as two days before now', () => {

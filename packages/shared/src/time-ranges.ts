@@ -46,11 +46,19 @@ export function isTimeRangeKey(value: string): value is TimeRangeKey {
   return Object.hasOwn(TIME_RANGE_MINUTES, value);
 }
 
-/** 'Last 15 minutes', 'Last 1 hour', 'Last 2 weeks'… */
-export function timeRangeKeyLabel(key: TimeRangeKey): string {
-  const { amount, unit } = parseDuration(key);
+/**
+ * 'Last 5 minutes', 'Last 24 hours', 'Last 6 months': the words for any relative length, for pickers whose lengths are
+ * not time-range keys (the job history's '5m', '24h' or '6M').
+ */
+export function relativeRangeLabel(duration: string): string {
+  const { amount, unit } = parseDuration(duration);
   const name = UNIT_NAMES[unit];
   return `Last ${amount} ${amount === 1 ? name : `${name}s`}`;
+}
+
+/** 'Last 15 minutes', 'Last 1 hour', 'Last 2 weeks'… */
+export function timeRangeKeyLabel(key: TimeRangeKey): string {
+  return relativeRangeLabel(key);
 }
 
 export interface RelativeTimeRange {

@@ -60,6 +60,24 @@ describe('DataTable', () => {
     expect(onRowClick).toHaveBeenLastCalledWith({ id: 'i2', name: 'Item 2', size: 2 });
   });
 
+  it('leaves a row that is not clickable inert to clicks and Enter, unfocusable and without the pointer, and keeps it a row', async () => {
+    const user = userEvent.setup();
+    const onRowClick = vi.fn();
+    renderTable({ onRowClick, isRowClickable: (item) => item.id !== 'i1' });
+    const [first, inert] = bodyRows();
+    if (!first || !inert) throw new Error('rows missing');
+    await user.click(screen.getByText('Item 1'));
+    fireEvent.keyDown(inert, { key: 'Enter' });
+    expect(onRowClick).not.toHaveBeenCalled();
+    expect(inert).not.toHaveAttribute('tabindex');
+    expect(inert).not.toHaveClass('cursor-pointer');
+    expect(screen.queryByRole('button', { name: /Item 1/ })).not.toBeInTheDocument();
+    expect(first).toHaveAttribute('tabindex', '0');
+    expect(first).toHaveClass('cursor-pointer');
+    await user.click(screen.getByText('Item 0'));
+    expect(onRowClick).toHaveBeenCalledWith({ id: 'i0', name: 'Item 0', size: 0 });
+  });
+
   it('asks the server for a new sort through sortable headers only', async () => {
     const user = userEvent.setup();
     const onSortingChange = vi.fn();

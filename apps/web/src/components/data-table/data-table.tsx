@@ -55,6 +55,11 @@ export interface DataTableProps<TData> {
   emptyText?: ReactNode;
   getRowId?: (row: TData, index: number) => string;
   onRowClick?: (row: TData) => void;
+  /**
+   * Which rows `onRowClick` opens; the others are neither focusable nor pointer-styled, so a row with nothing to open
+   * does not look as if it had. Every row by default.
+   */
+  isRowClickable?: (row: TData) => boolean;
   /** Server-side paging: the table asks for pages, the caller fetches them. */
   pagination?: DataTablePagination;
   /** Server-side sorting. */
@@ -95,6 +100,7 @@ export function DataTable<TData>({
   emptyText = 'No data available',
   getRowId,
   onRowClick,
+  isRowClickable,
   pagination,
   sorting,
   growPageSize = false,
@@ -176,10 +182,10 @@ export function DataTable<TData>({
     saveTimer.current = setTimeout(() => setScrollMemory({ top }), SCROLL_SAVE_DELAY_MS);
   };
 
-  const handleRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, row: TData) => {
-    if (event.key === 'Enter' && onRowClick) {
+  const handleRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, open: () => void) => {
+    if (event.key === 'Enter') {
       event.preventDefault();
-      onRowClick(row);
+      open();
     }
   };
 
@@ -268,15 +274,16 @@ export function DataTable<TData>({
               virtualRows.map((virtualRow) => {
                 const row = rows[virtualRow.index];
                 if (!row) return null;
+                const open = onRowClick && (isRowClickable?.(row.original) ?? true) ? () => onRowClick(row.original) : undefined;
                 return (
                   <Fragment key={row.id}>
                     <tr
                       data-index={virtualRow.index}
-                      tabIndex={onRowClick ? 0 : undefined}
-                      onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                      onKeyDown={onRowClick ? (event) => handleRowKeyDown(event, row.original) : undefined}
+                      tabIndex={open ? 0 : undefined}
+                      onClick={open}
+                      onKeyDown={open ? (event) => handleRowKeyDown(event, open) : undefined}
                       style={{ height: VIRTUAL_ROW_ESTIMATE_PX }}
-                      className={clsx('group border-b border-gray-100', onRowClick && 'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none')}
+                      className={clsx('group border-b border-gray-100', open && 'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none')}
                     >
                       {row
                         .getVisibleCells()
@@ -289,7 +296,7 @@ export function DataTable<TData>({
                               'truncate px-3 py-1.5 text-gray-800',
                               // Opaque, or the cells scrolling under it would show through; it follows the row's highlight.
                               cell.column.id === stickyId && 'sticky left-0 z-[1] bg-white',
-                              cell.column.id === stickyId && onRowClick && 'group-hover:bg-gray-50 group-focus:bg-blue-50',
+                              cell.column.id === stickyId && open && 'group-hover:bg-gray-50 group-focus:bg-blue-50',
                             )}
                           >
                             {flexRender(cell.column.columnDef.cell, cell.getContext())}

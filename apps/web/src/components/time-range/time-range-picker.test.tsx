@@ -5,20 +5,29 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { relativeTimeRange, type TimeRange } from '@opsdeck/shared';
 import { RECENT_TIME_RANGES_STORAGE_KEY, addRecentTimeRange } from './recent-time-ranges';
-import { TimeRangePicker } from './time-range-picker';
+import { TimeRangePicker, type RelativeRangeOption } from './time-range-picker';
 
-function Harness({ onChange }: { onChange: (range: TimeRange) => void }) {
-  const [value, setValue] = useState<TimeRange>(relativeTimeRange('1h'));
-  return (
-    <TimeRangePicker
-      value={value}
-      onChange={(range) => {
-        setValue(range);
-        onChange(range);
-      }}
-    />
+interface HarnessProps {
+  onChange: (range: TimeRange) => void;
+  initial?: TimeRange;
+  relativeRanges?: readonly RelativeRangeOption[];
+}
+
+function Harness({ onChange, initial = relativeTimeRange('1h'), relativeRanges }: HarnessProps) {
+  const [value, setValue] = useState<TimeRange>(initial);
+  const handleChange = (range: TimeRange) => {
+    setValue(range);
+    onChange(range);
+  };
+  return relativeRanges ? (
+    <TimeRangePicker value={value} onChange={handleChange} relativeRanges={relativeRanges} />
+  ) : (
+    <TimeRangePicker value={value} onChange={handleChange} />
   );
 }
+
+const option = (length: string, label: string): RelativeRangeOption => ({ range: { type: 'relative', range: `now-${length}` }, label });
+const OWN_RANGES = [option('5m', 'Last 5 minutes'), option('30m', 'Last 30 minutes'), option('24h', 'Last 24 hours'), option('6M', 'Last 6 months')];
 
 describe('TimeRangePicker', () => {
   it('offers the twenty relative ranges and picks one', async () => {
@@ -31,6 +40,32 @@ describe('TimeRangePicker', () => {
     await user.click(within(relative).getByRole('button', { name: 'Last 2 days' }));
     expect(onChange).toHaveBeenCalledWith({ type: 'relative', range: 'now-2d' });
     expect(screen.getByRole('button', { name: 'Time range: Last 2 days' })).toBeInTheDocument();
+  });
+
+  it('offers only the relative ranges it is given, in order, and picks 30m as now-30m under its own label', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<Harness onChange={onChange} initial={{ type: 'relative', range: 'now-24h' }} relativeRanges={OWN_RANGES} />);
+    await user.click(screen.getByRole('button', { name: 'Time range: Last 24 hours' }));
+    const relative = await screen.findByRole('region', { name: 'Relative time ranges' });
+    expect(within(relative).getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Last 5 minutes',
+      'Last 30 minutes',
+      'Last 24 hours',
+      'Last 6 months',
+    ]);
+    expect(within(relative).getByRole('button', { name: 'Last 24 hours' })).toHaveAttribute('aria-current', 'true');
+    await user.click(within(relative).getByRole('button', { name: 'Last 30 minutes' }));
+    expect(onChange).toHaveBeenCalledWith({ type: 'relative', range: 'now-30m' });
+    expect(screen.getByRole('button', { name: 'Time range: Last 30 minutes' })).toBeInTheDocument();
+  });
+
+  it('still offers quick and absolute ranges beside its own relative ranges', async () => {
+    const user = userEvent.setup();
+    render(<Harness onChange={vi.fn()} relativeRanges={OWN_RANGES} />);
+    await user.click(screen.getByRole('button', { name: 'Time range: Last 1 hour' }));
+    expect(await screen.findByRole('region', { name: 'Quick ranges' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Absolute time range' })).toBeInTheDocument();
   });
 
   it('offers mapped quick ranges', async () => {

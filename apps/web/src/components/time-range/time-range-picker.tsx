@@ -11,21 +11,40 @@ import {
   timeRangeKeyLabel,
   timeRangeLabel,
   type AbsoluteTimeRange,
+  type RelativeTimeRange,
   type TimeRange,
   type TimeRangeKey,
 } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { useRecentTimeRanges } from './recent-time-ranges';
 
-export interface TimeRangePickerProps {
+export interface RelativeRangeOption {
+  range: RelativeTimeRange;
+  label: string;
+}
+
+interface TimeRangePickerBaseProps {
   value: TimeRange;
   onChange: (range: TimeRange) => void;
-  /** The relative choices; all of spec 000 §9 by default. */
-  keys?: readonly TimeRangeKey[];
   showMapped?: boolean;
   showAbsolute?: boolean;
   className?: string;
 }
+
+/** The relative choices come either from time-range keys or, for lengths that are not keys, as a labelled list. */
+export type TimeRangePickerProps = TimeRangePickerBaseProps &
+  (
+    | {
+        /** All of spec 000 §9 by default. */
+        keys?: readonly TimeRangeKey[];
+        relativeRanges?: never;
+      }
+    | {
+        /** Offered in this order, each under its own label, which also names the chosen range on the trigger. */
+        relativeRanges: readonly RelativeRangeOption[];
+        keys?: never;
+      }
+  );
 
 export function describeTimeRange(range: TimeRange): string {
   if (range.type === 'absolute') return `${formatDate(range.from)} – ${formatDate(range.to)}`;
@@ -41,7 +60,14 @@ function isSameRange(a: TimeRange, b: TimeRange): boolean {
 
 const OPTION = 'w-full rounded px-2 py-1 text-left text-sm hover:bg-gray-100 aria-[current=true]:bg-blue-50 aria-[current=true]:text-blue-700';
 
-export function TimeRangePicker({ value, onChange, keys = TIME_RANGE_KEYS, showMapped = true, showAbsolute = true, className }: TimeRangePickerProps) {
+function keyOption(key: TimeRangeKey): RelativeRangeOption {
+  return { range: relativeTimeRange(key), label: timeRangeKeyLabel(key) };
+}
+
+export function TimeRangePicker({ value, onChange, keys = TIME_RANGE_KEYS, relativeRanges, showMapped = true, showAbsolute = true, className }: TimeRangePickerProps) {
+  const relativeOptions = relativeRanges ?? keys.map(keyOption);
+  // timeRangeLabel knows only keys, so a range such as now-5m is named by the option that offered it.
+  const description = relativeOptions.find((option) => isSameRange(option.range, value))?.label ?? describeTimeRange(value);
   const [open, setOpen] = useState(false);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -63,14 +89,14 @@ export function TimeRangePicker({ value, onChange, keys = TIME_RANGE_KEYS, showM
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger
-        aria-label={`Time range: ${describeTimeRange(value)}`}
+        aria-label={`Time range: ${description}`}
         className={clsx(
           'inline-flex h-8 items-center gap-1.5 rounded-md bg-white px-2.5 text-sm text-gray-700 ring-1 ring-gray-300 ring-inset hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-500',
           className,
         )}
       >
         <CalendarClock aria-hidden="true" className="size-4 text-gray-500" />
-        {describeTimeRange(value)}
+        {description}
         <ChevronDown aria-hidden="true" className="size-4 text-gray-500" />
       </Popover.Trigger>
       <Popover.Portal>
@@ -115,14 +141,11 @@ export function TimeRangePicker({ value, onChange, keys = TIME_RANGE_KEYS, showM
           )}
           <section aria-label="Relative time ranges" className="flex w-40 flex-col">
             <h3 className="text-xs font-semibold text-gray-500 uppercase">Relative</h3>
-            {keys.map((key) => {
-              const range = relativeTimeRange(key);
-              return (
-                <button key={key} type="button" aria-current={isSameRange(range, value)} className={OPTION} onClick={() => choose(range)}>
-                  {timeRangeKeyLabel(key)}
-                </button>
-              );
-            })}
+            {relativeOptions.map(({ range, label }) => (
+              <button key={range.range} type="button" aria-current={isSameRange(range, value)} className={OPTION} onClick={() => choose(range)}>
+                {label}
+              </button>
+            ))}
           </section>
         </Popover.Content>
       </Popover.Portal>

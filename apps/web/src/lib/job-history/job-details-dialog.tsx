@@ -1,6 +1,6 @@
 import { Dialog } from '@/components/dialog/dialog';
 import { JobDetailsJson } from '@/components/job-status/job-status-cell';
-import { hasJobDetailContent, hasJobDetails, jobDetail, jobErrors } from './job-details';
+import { hasJobDetailContent, jobDetail, jobErrors } from './job-details';
 import type { JobHistoryEntry } from './job-history-entry';
 
 export interface JobDetailsDialogProps {
@@ -8,7 +8,7 @@ export interface JobDetailsDialogProps {
   onClose: () => void;
 }
 
-/** A run's errors, scrape summary and summary (spec 001 §2.7). */
+/** A run's errors, scrape summary and summary (spec 001 §2.7); the tables open it only for runs that have one of them. */
 export function JobDetailsDialog({ entry, onClose }: JobDetailsDialogProps) {
   const errors = jobErrors(entry.details);
   const scrapeSummary = jobDetail(entry.details, 'scrape_summary');
@@ -16,7 +16,6 @@ export function JobDetailsDialog({ entry, onClose }: JobDetailsDialogProps) {
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={`${entry.name}${entry.resource_name ? ` – ${entry.resource_name}` : ''}`} size="medium">
       <div className="flex flex-col gap-4">
-        {!hasJobDetails(entry.details) && <p className="text-sm text-gray-600">No details for this run</p>}
         {errors.length > 0 && (
           <section aria-label="Errors" className="flex flex-col gap-1">
             <h3 className="text-sm font-semibold text-gray-900">Errors</h3>

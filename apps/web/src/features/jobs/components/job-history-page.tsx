@@ -2,15 +2,15 @@ import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { ChevronRight, RefreshCw } from 'lucide-react';
-import type { TimeRange, TimeRangeKey } from '@opsdeck/shared';
+import { relativeRangeLabel, type TimeRange } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { DataTable, type DataTableLayout } from '@/components/data-table/data-table';
 import { Pagination } from '@/components/data-table/pagination';
 import { Dropdown, type DropdownOption } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
 import { QueryError } from '@/components/status/query-error';
-import { TimeRangePicker } from '@/components/time-range/time-range-picker';
-import { jobResourcePath } from '@/lib/job-history/job-details';
+import { TimeRangePicker, type RelativeRangeOption } from '@/components/time-range/time-range-picker';
+import { hasJobDetails, jobResourcePath } from '@/lib/job-history/job-details';
 import { JobDetailsDialog } from '@/lib/job-history/job-details-dialog';
 import { jobNameColumn, jobRunColumns } from '@/lib/job-history/job-history-columns';
 import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
@@ -21,6 +21,7 @@ import {
   ALL_STATUSES,
   DEFAULT_JOB_SORT,
   JOB_HISTORY_PAGE_SIZES,
+  JOB_HISTORY_RELATIVE_RANGES,
   JOB_RESOURCE_TYPES,
   JOB_SORT_COLUMNS,
   JOB_STATUS_FILTERS,
@@ -35,11 +36,11 @@ const STATUS_OPTIONS: DropdownOption[] = [{ value: ALL_STATUSES, label: 'All' },
 const RESOURCE_TYPE_OPTIONS: DropdownOption[] = [{ value: ANY, label: 'All' }, ...JOB_RESOURCE_TYPES.map((type) => ({ value: type, label: type }))];
 const DURATION_OPTIONS: DropdownOption[] = [{ value: ANY, label: 'None' }, ...RUN_DURATION_KEYS.map((key) => ({ value: key, label: `≥ ${key}` }))];
 
-/**
- * The picker's relative choices nearest to spec 001 §9's job history list (24h is 'Last 1 day', 7d a week, 30d and 90d
- * one and three months of 30 days, 6M six months); 5m and 30m are read from links but not offered.
- */
-const RELATIVE_KEYS: readonly TimeRangeKey[] = ['15m', '1h', '3h', '6h', '12h', '1d', '2d', '1w', '1mo', '3mo', '6mo', '1y', '2y', '5y'];
+/** Spec 001 §9's lengths as written, so 24h stays 'Last 24 hours' and 6M six calendar months rather than nearby keys. */
+const RELATIVE_RANGES: readonly RelativeRangeOption[] = JOB_HISTORY_RELATIVE_RANGES.map((length) => ({
+  range: { type: 'relative', range: `now-${length}` },
+  label: relativeRangeLabel(length),
+}));
 
 /** On a phone the name, status and failed count stay; the rest shows once there is room. */
 const LAYOUT: DataTableLayout = {
@@ -135,7 +136,7 @@ export function JobHistoryPage() {
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>
         <div className="ml-auto">
-          <TimeRangePicker value={params.timeRange} keys={RELATIVE_KEYS} onChange={(timeRange: TimeRange) => update({ timeRange })} />
+          <TimeRangePicker value={params.timeRange} relativeRanges={RELATIVE_RANGES} onChange={(timeRange: TimeRange) => update({ timeRange })} />
         </div>
       </header>
       <FilterBar>
@@ -178,6 +179,8 @@ export function JobHistoryPage() {
           emptyText="No job runs match these filters"
           getRowId={(entry) => entry.id}
           onRowClick={setSelected}
+          // Spec 001 §2.7: a run without errors, scrape summary or summary has nothing for the modal to show.
+          isRowClickable={(entry) => hasJobDetails(entry.details)}
           sorting={{ sorting, onSortingChange: handleSortingChange }}
           layout={LAYOUT}
         />
