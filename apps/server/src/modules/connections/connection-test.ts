@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type pg from 'pg';
 import { urlWithCredentials, type ResolvedConnection } from './connection-store';
 import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } from '@opsdeck/shared';
+import { deliverNotification, isDeliverableType } from '../notification-providers';
 import { httpProbe } from './probes/bounded-http';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 import { ownDatabase } from './probes/own-database';
@@ -11,12 +13,9 @@ export type ConnectionTestResult = { outcome: 'ok'; details: Record<string, unkn
 
 /** Where a notification service is reached when the connection does not name a URL. */
 const NOTIFICATION_HOSTS: Partial<Record<ConnectionType, string>> = {
-  slack: 'https://slack.com/api/api.test',
-  telegram: 'https://api.telegram.org',
   pushover: 'https://api.pushover.net',
   pushbullet: 'https://api.pushbullet.com',
   ifttt: 'https://maker.ifttt.com',
-  teams: 'https://graph.microsoft.com',
 };
 
 function required(value: string | null, what: string): string {
@@ -33,26 +32,44 @@ function hostAndPort(raw: string, defaultPort: number): { host: string; port: nu
 
 function notificationUrl(connection: ResolvedConnection, type: ConnectionType): string {
   if (connection.url !== null && connection.url !== '') return connection.url;
-  if (type === 'ntfy') return `https://${connection.properties.host ?? 'ntfy.sh'}`;
   if (type === 'opsgenie') return `https://${connection.properties.host ?? 'api.opsgenie.com'}:${connection.properties.port ?? '443'}`;
   const fallback = NOTIFICATION_HOSTS[type];
   if (fallback === undefined) throw new Error('URL is required');
   return fallback;
 }
 
+const TEST_MESSAGE = { title: 'Opsdeck connection test', body: 'This is a test message from Opsdeck.' };
+/** Telegram sends once per chat, each bounded by the providers' own 10 s timeout; this caps the whole test. */
+const TEST_DELIVERY_TIMEOUT_MS = 30_000;
+
+/** Email goes to the connection's own `to` property when it has one, else back to its sender. */
+function testRecipients(connection: ResolvedConnection): string[] {
+  const to = connection.properties.to ?? connection.properties.from ?? '';
+  return to
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+}
+
 async function testNotification(connection: ResolvedConnection, type: ConnectionType): Promise<Record<string, unknown>> {
+  if (isDeliverableType(type)) {
+    // A real message is the only proof that the token, channel or address works; the user asked for the test.
+    const receipt = await deliverNotification(
+      connection,
+      { idempotencyKey: `connection-test:${randomUUID()}`, ...TEST_MESSAGE, url: null, to: testRecipients(connection), options: {} },
+      { signal: AbortSignal.timeout(TEST_DELIVERY_TIMEOUT_MS) },
+    );
+    return { delivered: true, providerMessageId: receipt.providerMessageId };
+  }
   const url = notificationUrl(connection, type);
-  if (type === 'generic_webhook' || type === 'webhook') {
-    // The only notification type whose receiver is ours to define, so a real test message is harmless.
-    const method = (connection.properties.requestMethod ?? 'POST').toUpperCase();
-    const messageKey = connection.properties.messageKey ?? 'message';
-    const titleKey = connection.properties.titleKey ?? 'title';
-    const body = JSON.stringify({ [titleKey]: 'Opsdeck connection test', [messageKey]: 'This is a test message from Opsdeck.' });
+  if (type === 'webhook') {
+    // The receiver is ours to define, so a real test message is harmless.
+    const body = JSON.stringify({ title: TEST_MESSAGE.title, message: TEST_MESSAGE.body });
     const response = await httpProbe({
       url,
-      method,
-      headers: { 'content-type': connection.properties.contentType ?? 'application/json' },
-      ...(method === 'GET' ? {} : { body }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
       username: connection.username,
       password: connection.password,
       insecureTls: connection.insecureTls,
@@ -60,7 +77,7 @@ async function testNotification(connection: ResolvedConnection, type: Connection
     if (response.status >= 400) throw new Error(`The webhook answered HTTP ${response.status}`);
     return { status: response.status };
   }
-  // For third-party services a test message would reach real people: reaching the service is the test.
+  // Opsdeck cannot send through these services yet, so reaching the service is the test.
   const response = await httpProbe({ url, method: 'HEAD', insecureTls: connection.insecureTls });
   return { status: response.status, reachable: true };
 }
@@ -115,6 +132,8 @@ async function runTest(pool: pg.Pool, connection: ResolvedConnection, type: Conn
       return { entries };
     }
     case 'email': {
+      // Without a sender there is nothing to send from, so the test stops at greeting and authenticating.
+      if ((connection.properties.from ?? '') !== '') return testNotification(connection, type);
       const { host, port } = hostAndPort(required(connection.url, 'Host'), Number(connection.properties.port ?? '587'));
       await smtpProbe({
         host,
