@@ -11,6 +11,7 @@ import { topologyPlugin } from './modules/topology';
 import { playbooksPlugin } from './modules/playbooks';
 import { eventsPlugin } from './modules/events';
 import { agentPushPlugin } from './modules/agent-push';
+import { notificationsPlugin } from './modules/notifications';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin];

@@ -13,6 +13,7 @@ export * from './incident-commands';
 export * from './health';
 export * from './agents';
 export * from './agent-status';
+export * from './notification-events';
 export * from './connections';
 export * from './catalog';
 export * from './scrape-config';

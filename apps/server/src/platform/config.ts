@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   /** Folders that file and kubernetesFile scrapers may read, as real paths (OPSDECK_SCRAPE_ROOTS). */
   scrapeRoots: string[];
+  /** Where people reach the console (OPSDECK_PUBLIC_URL), for links in notifications; null: the public.url property. */
+  publicUrl: string | null;
 }
 
 const envSchema = z.object({
@@ -44,6 +46,7 @@ const envSchema = z.object({
   OPSDECK_PROPERTIES_FILE: z.string().optional(),
   OPSDECK_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   OPSDECK_SCRAPE_ROOTS: z.string().optional(),
+  OPSDECK_PUBLIC_URL: z.string().url().optional(),
 });
 
 /**
@@ -98,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.OPSDECK_TRUST_PROXY === 'true',
     propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
     scrapeRoots: resolveScrapeRoots(e.OPSDECK_SCRAPE_ROOTS, dataDir),
+    publicUrl: e.OPSDECK_PUBLIC_URL ?? null,
     ...overrides,
   };
 }

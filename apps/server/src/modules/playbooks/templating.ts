@@ -1,7 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js/evaluator';
-import { Liquid, type FS } from 'liquidjs';
 import type { PlaybookAction, PlaybookParameter } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
+import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
 import type { TemplateContext } from './types';
 
 /**
@@ -10,52 +10,12 @@ import type { TemplateContext } from './types';
  * JavaScript, no prototype chain, and bounded in size and time so a spec cannot stall a worker.
  */
 
-/** Longest template text parsed, in characters. */
-const TEMPLATE_PARSE_LIMIT = 500_000;
-/** Wall time of one render. */
-const TEMPLATE_RENDER_LIMIT_MS = 1000;
-/** Liquid's allocation units (range sizes, string and array lengths) for one render. */
-const TEMPLATE_MEMORY_LIMIT = 10_000_000;
 /** Longest rendered value, in characters. */
 export const TEMPLATE_OUTPUT_LIMIT = 1_000_000;
 /** Nesting of context data handed to templates and conditions; deeper values are cut. */
 const CONTEXT_DEPTH_LIMIT = 32;
 
-const refusingFs: FS = {
-  exists: () => Promise.resolve(false),
-  existsSync: () => false,
-  readFile: () => Promise.reject(new Error('Playbook templates cannot read files')),
-  readFileSync: () => {
-    throw new Error('Playbook templates cannot read files');
-  },
-  resolve: (_directory, file) => file,
-};
-
-/** Objects print as JSON rather than '[object Object]', so `{{ actions['q'].result.rows }}` is useful as is. */
-function printValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-const liquid = new Liquid({
-  fs: refusingFs,
-  relativeReference: false,
-  dynamicPartials: false,
-  strictFilters: true,
-  strictVariables: false,
-  ownPropertyOnly: true,
-  jsTruthy: false,
-  outputEscape: printValue,
-  parseLimit: TEMPLATE_PARSE_LIMIT,
-  renderLimit: TEMPLATE_RENDER_LIMIT_MS,
-  memoryLimit: TEMPLATE_MEMORY_LIMIT,
-});
-// The tags that read other templates are the only way out to files; without them a template sees only its context.
-delete liquid.tags.include;
-delete liquid.tags.render;
-delete liquid.tags.layout;
-
+const liquid = sandboxedLiquid('Playbook templates');
 /** Mission Control's Go templates write `{{.params.x}}`; the leading dot of such a reference is dropped. */
 const GO_STYLE_REFERENCE = /\{\{(-?\s*)\.(?=[A-Za-z_])/g;
 
@@ -120,7 +80,7 @@ async function renderScoped(text: string, scope: object, field: string): Promise
   } catch (error) {
     throw templateError(field, firstLine(error));
   }
-  const rendered = printValue(output);
+  const rendered = printTemplateValue(output);
   if (rendered.length > TEMPLATE_OUTPUT_LIMIT) throw templateError(field, `it renders more than ${TEMPLATE_OUTPUT_LIMIT} characters`);
   return rendered;
 }

@@ -1,0 +1,401 @@
+import type pg from 'pg';
+import { EventQueueConsumer, type EventHandler, type QueuedEvent } from '../../platform/event-queue';
+import { resolveConnection, type ResolvedConnection } from '../connections';
+import type { DeliverNotification, NotificationMessage } from '../notification-providers';
+import { evaluateFilter } from './notification-filter';
+import { familyOf, isNotificationEvent, isStateEvent, NOTIFICATION_EVENTS, type EventFamily, type NotificationEvent } from './notification-events';
+import { DEFAULT_TEMPLATES, renderTemplate } from './notification-templates';
+import { resolveRecipients, type Recipient } from './recipients';
+
+/** The event-queue consumer name: it gets its own copy of each of the 15 events (ADR 0055). */
+export const NOTIFICATION_CONSUMER = 'notifications';
+
+/**
+ * The first state change of a resource a notification sends to a recipient opens a window this long; further changes
+ * inside it are recorded as skipped, not sent. A notification overrides it with properties.flapWindowSeconds (0: off).
+ */
+export const DEFAULT_FLAP_WINDOW_MS = 5 * 60_000;
+/** One provider call; the queue retries a failure with its backoff. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+/** The `properties` row naming the console's address for links in messages (e.g. https://opsdeck.example.com). */
+export const PUBLIC_URL_PROPERTY = 'public.url';
+
+const ERROR_LIMIT = 2000;
+/**
+ * How long the console's address and a resolved connection are reused: a burst of events costs one lookup, and a
+ * changed connection or address is used within seconds.
+ */
+const LOOKUP_CACHE_MS = 5000;
+
+/** The value of `load`, fetched again once it is older than `ttlMs`; a failed load is not kept. */
+function cached<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
+  let value: { promise: Promise<T>; at: number } | null = null;
+  return () => {
+    if (value === null || Date.now() - value.at > ttlMs) {
+      const promise = load();
+      const entry = { promise, at: Date.now() };
+      value = entry;
+      promise.catch(() => {
+        if (value === entry) value = null;
+      });
+    }
+    return value.promise;
+  };
+}
+
+interface RecordEntry {
+  notificationId: string;
+  event: QueuedEvent;
+  resourceId: string | null;
+  recipientKey: string;
+  personId: string | null;
+  body: string;
+  /** What a new row starts as. */
+  status: 'sending' | 'skipped' | 'failed';
+  /** Holds a new row back as skipped while a flap window of the notification, resource and recipient is open. */
+  flap: { windowMs: number } | null;
+  reason?: string;
+  error?: string;
+}
+
+/**
+ * The delivery consumer. Its subscriptions are the events live notifications name, kept by a trigger on notifications
+ * (migration 0098), not its handlers' names: subscribing to all 15 would make every catalog write queue events that
+ * no notification reads. It still handles all 15, so events queued before a notification was removed drain.
+ */
+export class NotificationDeliveryConsumer extends EventQueueConsumer {
+  override subscribe(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export interface NotificationEngineOptions {
+  pool: pg.Pool;
+  secretKey: Buffer;
+  deliver: DeliverNotification;
+  /** Links start with this; else with the public.url property, else with fallbackUrl. */
+  publicUrl?: string;
+  fallbackUrl: string;
+  flapWindowMs?: number;
+  deliveryTimeoutMs?: number;
+}
+
+interface NotificationRow {
+  id: string;
+  title: string | null;
+  events: NotificationEvent[];
+  filter: string | null;
+  template: string | null;
+  person_id: string | null;
+  team_id: string | null;
+  custom_services: unknown;
+  properties: Record<string, unknown> | null;
+}
+
+interface LoadedResource {
+  id: string | null;
+  variables: Record<string, Record<string, unknown>>;
+  path: string;
+}
+
+interface Rendered {
+  title: string;
+  body: string;
+  url: string;
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, ERROR_LIMIT);
+}
+
+function stringProperty(properties: Record<string, unknown>, ...names: string[]): string | null {
+  for (const name of names) {
+    const value = properties[name];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidOrNull(value: string | null): string | null {
+  return value !== null && UUID.test(value) ? value : null;
+}
+
+const NOTIFICATIONS_OF_EVENT = `coalesce((
+  select jsonb_agg(to_jsonb(n) order by n.created_at, n.id)
+    from (select id, title, events, filter, template, person_id, team_id, custom_services, properties, created_at
+            from notifications where $1 = any (events) and deleted_at is null) n), '[]'::jsonb)`;
+
+/** The event's resource row (less its large or sensitive columns) and the notifications of the event, in one round trip. */
+interface ResourceQuery {
+  row: string;
+  table: string;
+  idKey: string;
+  variable: string;
+  path: (id: string) => string;
+}
+
+const RESOURCE_QUERIES: Readonly<Record<Exclude<EventFamily, 'playbook'>, ResourceQuery>> = {
+  check: { row: `to_jsonb(c) - 'spec'`, table: 'checks', idKey: 'check_id', variable: 'check', path: (id) => `/health?checkId=${encodeURIComponent(id)}` },
+  config: { row: `to_jsonb(c) - 'config'`, table: 'config_items', idKey: 'config_id', variable: 'config', path: (id) => `/catalog/${encodeURIComponent(id)}` },
+  component: {
+    row: `to_jsonb(c) - 'properties' - 'summary'`,
+    table: 'components',
+    idKey: 'component_id',
+    variable: 'component',
+    path: (id) => `/topology/${encodeURIComponent(id)}`,
+  },
+};
+
+async function loadRow(pool: pg.Pool, sql: string, id: string | null): Promise<Record<string, unknown> | null> {
+  if (uuidOrNull(id) === null) return null;
+  const result = await pool.query<{ row: Record<string, unknown> }>(sql, [id]);
+  return result.rows[0]?.row ?? null;
+}
+
+async function loadPlaybookResource(pool: pg.Pool, event: QueuedEvent): Promise<LoadedResource> {
+  const p = event.properties;
+  const runId = stringProperty(p, 'run_id');
+  const run = (await loadRow(pool, `select to_jsonb(r) - 'parameters' as row from playbook_runs r where r.id = $1`, runId)) ?? {};
+  const playbookId = stringProperty(p, 'playbook_id', 'id') ?? (typeof run.playbook_id === 'string' ? run.playbook_id : null);
+  const playbook =
+    (await loadRow(
+      pool,
+      `select jsonb_build_object('id', p.id, 'name', p.name, 'namespace', p.namespace, 'title', p.title, 'description', p.description,
+                                 'category', p.category, 'approval', p.spec -> 'approval') as row
+         from playbooks p where p.id = $1`,
+      playbookId,
+    )) ?? p;
+  return runId === null
+    ? { id: uuidOrNull(playbookId), variables: { playbook, run }, path: `/playbooks/${encodeURIComponent(playbookId ?? '')}` }
+    : { id: uuidOrNull(runId), variables: { playbook, run }, path: `/playbooks/runs/${encodeURIComponent(runId)}` };
+}
+
+/**
+ * The notifications of the event and, when there are any, its resource as filters and templates see it. Large or
+ * sensitive columns (a check's spec, a config's document, a run's parameters) are left out; a resource already gone
+ * is described by the event's own properties.
+ */
+async function loadEvent(
+  pool: pg.Pool,
+  family: EventFamily,
+  event: QueuedEvent,
+): Promise<{ notifications: NotificationRow[]; resource: LoadedResource }> {
+  if (family === 'playbook') {
+    const result = await pool.query<{ notifications: NotificationRow[] }>(`select ${NOTIFICATIONS_OF_EVENT} as notifications`, [event.name]);
+    const notifications = result.rows[0]?.notifications ?? [];
+    const resource = notifications.length === 0 ? { id: null, variables: {}, path: '' } : await loadPlaybookResource(pool, event);
+    return { notifications, resource };
+  }
+  const query = RESOURCE_QUERIES[family];
+  const id = stringProperty(event.properties, query.idKey, 'id');
+  const result = await pool.query<{ row: Record<string, unknown> | null; notifications: NotificationRow[] }>(
+    `select (select ${query.row} from ${query.table} c where c.id = $2::uuid) as row, ${NOTIFICATIONS_OF_EVENT} as notifications`,
+    [event.name, uuidOrNull(id)],
+  );
+  const row = result.rows[0];
+  return {
+    notifications: row?.notifications ?? [],
+    resource: { id: uuidOrNull(id), variables: { [query.variable]: row?.row ?? event.properties }, path: query.path(id ?? '') },
+  };
+}
+
+function flapWindowOf(properties: Record<string, unknown>, fallback: number): number {
+  const raw = properties.flapWindowSeconds;
+  const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallback;
+}
+
+/**
+ * The delivery consumer's handlers, one per notification event. For each event: the notifications subscribed to it
+ * whose filter passes, rendered, sent to each recipient once. A recipient's send-history row is keyed by notification,
+ * event and recipient, so a retried event re-sends only to those not yet sent or skipped; a failure is recorded and
+ * then thrown, for the queue to retry with its backoff.
+ */
+export function notificationHandlers(options: NotificationEngineOptions): Record<NotificationEvent, EventHandler> {
+  const { pool } = options;
+  const flapWindowMs = options.flapWindowMs ?? DEFAULT_FLAP_WINDOW_MS;
+  const timeoutMs = options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const publicUrl = cached(LOOKUP_CACHE_MS, async () => {
+    if (options.publicUrl !== undefined) return options.publicUrl.replace(/\/+$/, '');
+    const result = await pool.query<{ value: string }>('select value from properties where name = $1', [PUBLIC_URL_PROPERTY]);
+    const configured = result.rows[0]?.value.trim();
+    return (configured === undefined || configured === '' ? options.fallbackUrl : configured).replace(/\/+$/, '');
+  });
+  const connections = new Map<string, () => Promise<ResolvedConnection>>();
+  function connection(reference: string): Promise<ResolvedConnection> {
+    let lookup = connections.get(reference);
+    if (lookup === undefined) {
+      lookup = cached(LOOKUP_CACHE_MS, () => resolveConnection(pool, options.secretKey, reference));
+      connections.set(reference, lookup);
+    }
+    return lookup();
+  }
+
+  /**
+   * Writes the row of one notification, event and recipient, or finds the one an earlier attempt wrote. A new row
+   * starts as `sending` (attempt 1), or `skipped` when a flap window of the notification, resource and recipient is
+   * open; otherwise it opens one. One statement decides it; a retry of a known key touches no window.
+   */
+  async function record(entry: RecordEntry): Promise<{ id: string; status: string; created: boolean }> {
+    const result = await pool.query<{ id: string; status: string; created: boolean }>(
+      `with known as (
+         select 1 from notification_send_history where idempotency_key = $6
+       ), claimed as (
+         insert into notification_flap_windows as w (notification_id, resource_id, recipient, source_event)
+         select $1, $3::uuid, $7, $2 where $9::boolean and not exists (select 1 from known)
+         on conflict (notification_id, resource_id, recipient) do update
+           set source_event = excluded.source_event, opened_at = now()
+           where w.opened_at <= now() - make_interval(secs => $10::double precision / 1000)
+         returning 1
+       ), held as (
+         select $9::boolean and not exists (select 1 from claimed) as skipped
+       ), prior as (
+         select opened_at::text as opened_at, source_event from notification_flap_windows
+          where notification_id = $1 and resource_id = $3::uuid and recipient = $7
+       ), ins as (
+         insert into notification_send_history
+           (notification_id, status, source_event, resource_id, person_id, body, idempotency_key, recipient, reason, error, attempts)
+         select $1, case when h.skipped then 'skipped' else $8 end, $2, $3::uuid, $4, $5, $6, $7,
+                case when h.skipped
+                     then 'Flapping: ' || coalesce(p.source_event || ' was sent at ' || p.opened_at, 'a message was sent')
+                          || ', inside the flap window of ' || round($10::numeric / 1000) || ' s'
+                     else $11::text end,
+                case when h.skipped then null else $12::text end,
+                case when not h.skipped and $8 = 'sending' then 1 else 0 end
+           from held h left join prior p on true
+         on conflict (idempotency_key) do nothing
+         returning id, status
+       )
+       select id, status, true as created from ins
+       union all
+       select id, status, false from notification_send_history where idempotency_key = $6 and not exists (select 1 from ins)`,
+      [
+        entry.notificationId,
+        entry.event.name,
+        entry.resourceId,
+        entry.personId,
+        entry.body,
+        `${entry.notificationId}:${entry.event.id}:${entry.recipientKey}`,
+        entry.recipientKey,
+        entry.status,
+        entry.flap !== null && entry.resourceId !== null,
+        entry.flap?.windowMs ?? 0,
+        entry.reason ?? null,
+        entry.error ?? null,
+      ],
+    );
+    const row = result.rows[0];
+    if (row === undefined) throw new Error(`send history row of ${entry.recipientKey} could not be written`);
+    return row;
+  }
+
+  async function finish(id: string, status: 'sent' | 'failed', fields: { error?: string; durationMs: number; connectionId: string | null }) {
+    await pool.query(
+      `update notification_send_history set status = $2, error = $3, duration_millis = $4, connection_id = coalesce($5, connection_id) where id = $1`,
+      [id, status, fields.error ?? null, fields.durationMs, fields.connectionId],
+    );
+  }
+
+  async function emailConnection(reference: string | null): Promise<string> {
+    if (reference !== null) return reference;
+    const result = await pool.query<{ id: string }>(
+      `select id from connections where type in ('email', 'smtp') and deleted_at is null order by (namespace = 'default') desc, created_at limit 1`,
+    );
+    const id = result.rows[0]?.id;
+    if (id === undefined) throw new Error('No email connection to send with: create one, or name it in the notification properties as connection');
+    return id;
+  }
+
+  /** Sends one history row's message; returns the error, or null when sent. */
+  async function send(historyId: string, recipient: Exclude<Recipient, { kind: 'unreachable' }>, message: Omit<NotificationMessage, 'to' | 'options'>): Promise<string | null> {
+    const started = Date.now();
+    let connectionId: string | null = null;
+    try {
+      const resolved = await connection(recipient.kind === 'email' ? await emailConnection(recipient.connection) : recipient.service.connection);
+      connectionId = resolved.id;
+      await options.deliver(
+        resolved,
+        { ...message, to: recipient.kind === 'email' ? [recipient.email] : [], options: recipient.kind === 'service' ? recipient.service.options : {} },
+        { signal: AbortSignal.timeout(timeoutMs) },
+      );
+      await finish(historyId, 'sent', { durationMs: Date.now() - started, connectionId });
+      return null;
+    } catch (error) {
+      const text = messageOf(error);
+      await finish(historyId, 'failed', { error: text, durationMs: Date.now() - started, connectionId });
+      return text;
+    }
+  }
+
+  async function render(notification: NotificationRow, family: EventFamily, scope: Record<string, unknown>): Promise<Rendered> {
+    const defaults = DEFAULT_TEMPLATES[family];
+    const hasTemplate = notification.template !== null && notification.template.trim() !== '';
+    const hasTitle = notification.title !== null && notification.title.trim() !== '';
+    return {
+      title: (await renderTemplate(hasTitle ? (notification.title ?? '') : defaults.title, scope)).trim(),
+      body: (await renderTemplate(hasTemplate ? (notification.template ?? '') : defaults.body, scope)).trim(),
+      url: String(scope.url),
+    };
+  }
+
+  async function notify(
+    notification: NotificationRow,
+    event: QueuedEvent & { name: NotificationEvent },
+    resource: LoadedResource,
+    eventVariable: Record<string, unknown>,
+    scope: Record<string, unknown>,
+  ): Promise<string[]> {
+    const family = familyOf(event.name);
+    const properties = notification.properties ?? {};
+    const base = { notificationId: notification.id, event, resourceId: resource.id, personId: null, body: '', flap: null };
+    const filter = evaluateFilter(notification.filter, notification.events, { ...resource.variables, event: eventVariable });
+    if ('error' in filter) {
+      await record({ ...base, recipientKey: 'filter', status: 'skipped', reason: `The filter could not be evaluated: ${filter.error}` });
+      return [];
+    }
+    if (!filter.pass) return [];
+    let rendered: Rendered;
+    try {
+      rendered = await render(notification, family, scope);
+    } catch (error) {
+      // A template that cannot render will not render on a retry either: recorded, not retried.
+      await record({ ...base, recipientKey: 'template', status: 'failed', error: `The template could not be rendered: ${messageOf(error)}` });
+      return [];
+    }
+    const windowMs = flapWindowOf(properties, flapWindowMs);
+    const flap = isStateEvent(event.name) && windowMs > 0 ? { windowMs } : null;
+    const recipients = await resolveRecipients(pool, { ...notification, properties });
+    // Recipients are independent: their sends overlap, each with its own row.
+    const outcomes = await Promise.all(
+      recipients.map(async (recipient): Promise<string | null> => {
+        const personId = recipient.kind === 'service' ? null : recipient.personId;
+        const entry = { ...base, recipientKey: recipient.key, personId, body: rendered.body };
+        if (recipient.kind === 'unreachable') {
+          await record({ ...entry, status: 'skipped', reason: recipient.reason });
+          return null;
+        }
+        const row = await record({ ...entry, status: 'sending', flap });
+        if (row.status === 'sent' || row.status === 'skipped') return null;
+        if (!row.created) await pool.query(`update notification_send_history set status = 'sending', attempts = attempts + 1 where id = $1`, [row.id]);
+        return send(row.id, recipient, { idempotencyKey: `${notification.id}:${event.id}:${recipient.key}`, ...rendered });
+      }),
+    );
+    return outcomes.filter((outcome): outcome is string => outcome !== null);
+  }
+
+  async function handle(event: QueuedEvent): Promise<void> {
+    if (!isNotificationEvent(event.name)) return;
+    const typed = event as QueuedEvent & { name: NotificationEvent };
+    const family = familyOf(typed.name);
+    const { notifications, resource } = await loadEvent(pool, family, event);
+    if (notifications.length === 0) return;
+    const eventVariable: Record<string, unknown> = { id: event.id, name: event.name, created_at: event.created_at, properties: event.properties };
+    const scope: Record<string, unknown> = { ...resource.variables, event: eventVariable, url: `${await publicUrl()}${resource.path}` };
+    const failures = (await Promise.all(notifications.map((notification) => notify(notification, typed, resource, eventVariable, scope)))).flat();
+    if (failures.length > 0) throw new Error(`${failures.length} notification deliveries failed: ${failures[0] ?? ''}`.slice(0, ERROR_LIMIT));
+  }
+
+  return Object.fromEntries(NOTIFICATION_EVENTS.map((name) => [name, handle])) as Record<NotificationEvent, EventHandler>;
+}

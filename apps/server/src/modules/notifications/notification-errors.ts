@@ -1,0 +1,50 @@
+import { AppError } from '../../platform/errors';
+import { NOTIFICATION_EVENTS } from './notification-events';
+
+/** The coded 400s of a notification that cannot be saved; `details` names the field at fault. */
+export const notificationErrors = {
+  events: (message: string) =>
+    new AppError(400, 'OD_NOTIFICATION_EVENTS', `The notification's events are not valid: ${message}`, 'events', `Choose one or more of ${NOTIFICATION_EVENTS.join(', ')}`),
+  filter: (problem: string) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_FILTER',
+      `The notification's filter is not a valid CEL expression: ${problem}`,
+      'filter',
+      "Write CEL returning a bool over event and the event's resource, e.g. check.type == 'http' or config.type.startsWith('Kubernetes::')",
+    ),
+  template: (field: 'template' | 'title', problem: string) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_TEMPLATE',
+      `The notification's ${field} is not a valid template: ${problem}`,
+      field,
+      'Templates are Liquid over event, check, component, config, playbook and run, e.g. {{ check.name }} is {{ check.status }}',
+    ),
+  recipient: (message: string) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_RECIPIENT',
+      `The notification's recipient is not valid: ${message}`,
+      'person_id, team_id, custom_services',
+      'Set exactly one of person_id, team_id or custom_services',
+    ),
+  connection: (message: string, supported: readonly string[]) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_CONNECTION',
+      `The notification's connection is not valid: ${message}`,
+      'custom_services',
+      `Name an existing connection (connection://namespace/name or its id) of one of the types ${supported.join(', ')}`,
+    ),
+  properties: (message: string) =>
+    new AppError(400, 'OD_NOTIFICATION_PROPERTIES', `The notification's properties are not valid: ${message}`, 'properties', 'properties is a JSON object'),
+  source: (source: string) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_SOURCE',
+      `This notification comes from ${source} and cannot be changed here`,
+      'source',
+      'Change it where it is defined, or create a new notification from the UI',
+    ),
+};

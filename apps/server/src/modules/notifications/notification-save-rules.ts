@@ -1,0 +1,123 @@
+import type pg from 'pg';
+import type { Principal } from '../../platform/principal';
+import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
+import type { Database } from '../../db/database';
+import { resolveConnection } from '../connections';
+import { notificationErrors } from './notification-errors';
+import { checkFilter } from './notification-filter';
+import { isNotificationEvent, type NotificationEvent } from './notification-events';
+import { checkTemplate } from './notification-templates';
+import { customServicesOf } from './recipients';
+
+const TABLE = 'notifications';
+const RECIPIENT_COLUMNS = ['person_id', 'team_id', 'custom_services'] as const;
+/** Notifications written by other sources (CRDs, GitOps) are changed where they are defined, not in the UI. */
+const UI_SOURCES = new Set(['', 'UI']);
+
+type Row = Readonly<Record<string, unknown>>;
+
+function eventsOf(row: Row, method: WriteMethod): NotificationEvent[] | null {
+  if (!('events' in row)) {
+    if (method === 'POST') throw notificationErrors.events('at least one event is required');
+    return null;
+  }
+  const events = row.events;
+  if (!Array.isArray(events) || events.length === 0) throw notificationErrors.events('at least one event is required');
+  const unknown = events.filter((event) => typeof event !== 'string' || !isNotificationEvent(event));
+  if (unknown.length > 0) throw notificationErrors.events(`${unknown.map((event) => JSON.stringify(event)).join(', ')} is not a notification event`);
+  return events as NotificationEvent[];
+}
+
+function checkTexts(row: Row, events: readonly NotificationEvent[] | null): void {
+  if (typeof row.filter === 'string' && row.filter.trim() !== '') {
+    const problem = checkFilter(row.filter, events);
+    if (problem !== null) throw notificationErrors.filter(problem);
+  }
+  for (const field of ['template', 'title'] as const) {
+    const text = row[field];
+    if (typeof text !== 'string') continue;
+    const problem = checkTemplate(text);
+    if (problem !== null) throw notificationErrors.template(field, problem);
+  }
+}
+
+function isSet(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  return !Array.isArray(value) || value.length > 0;
+}
+
+function checkRecipient(row: Row, method: WriteMethod): void {
+  const named = RECIPIENT_COLUMNS.filter((column) => isSet(row[column]));
+  if (method === 'POST' && named.length === 0) throw notificationErrors.recipient('none of person_id, team_id or custom_services is set');
+  if (named.length > 1) throw notificationErrors.recipient(`${named.join(' and ')} are both set`);
+  if (isSet(row.custom_services) && customServicesOf(row.custom_services) === null) {
+    throw notificationErrors.recipient('custom_services is a list of {connection, name, ...options} with a connection in each');
+  }
+}
+
+function checkRow(row: Row, method: WriteMethod): void {
+  const events = eventsOf(row, method);
+  checkTexts(row, events);
+  checkRecipient(row, method);
+  if ('properties' in row && (typeof row.properties !== 'object' || row.properties === null || Array.isArray(row.properties))) {
+    throw notificationErrors.properties('it must be an object');
+  }
+  if ('source' in row && row.source !== null && !(typeof row.source === 'string' && UI_SOURCES.has(row.source))) {
+    throw notificationErrors.source(String(row.source));
+  }
+}
+
+/** Spec 001 §5/§6 save rules of a notification that need no database; throws a coded 400 on the first problem. */
+export function validateNotificationRows(rows: readonly Row[], method: WriteMethod): void {
+  if (method === 'DELETE') return;
+  for (const row of rows) checkRow(row, method);
+}
+
+/**
+ * The creator is whoever saved it, never what the body claims; `source` is UI for what the UI writes. A PATCH naming a
+ * recipient replaces the previous one, so a row never ends up with two.
+ */
+export function fillNotificationRows(rows: readonly Row[], method: WriteMethod, principal: Principal | null): Array<Record<string, unknown>> {
+  if (method === 'DELETE') return rows.map((row) => ({ ...row }));
+  return rows.map((row) => {
+    const filled: Record<string, unknown> = { ...row };
+    delete filled.created_by;
+    if (method === 'POST') return { ...filled, created_by: principal?.personId ?? null, source: 'UI' };
+    if (RECIPIENT_COLUMNS.some((column) => isSet(row[column]))) {
+      for (const column of RECIPIENT_COLUMNS) if (!isSet(row[column])) filled[column] = null;
+    }
+    return filled;
+  });
+}
+
+/** Each custom service names an existing connection whose type a provider delivers to. */
+export async function checkNotificationConnections(pool: pg.Pool, key: Buffer, deliverable: readonly string[], rows: readonly Row[]): Promise<void> {
+  for (const row of rows) {
+    const services = customServicesOf(row.custom_services);
+    if (services === null) continue;
+    for (const service of services) {
+      let type: string;
+      try {
+        type = (await resolveConnection(pool, key, service.connection)).type;
+      } catch (error) {
+        throw notificationErrors.connection(error instanceof Error ? error.message : String(error), deliverable);
+      }
+      if (!deliverable.includes(type)) {
+        throw notificationErrors.connection(`connection '${service.connection}' is of type ${type}, which notifications cannot deliver to`, deliverable);
+      }
+    }
+  }
+}
+
+/** Registers the save rules on every data-API write of notifications (POST, upsert and PATCH). */
+export function registerNotificationSaveRules(db: Database, key: Buffer, deliverable: readonly string[]): void {
+  const hooks = writeHooksFor(db);
+  hooks.registerCheck(TABLE, async (rows, method) => {
+    if (method === 'DELETE') return;
+    // The cheap rules first, so a bad body is refused with their codes before any connection is looked up.
+    validateNotificationRows(rows, method);
+    await checkNotificationConnections(db.pool, key, deliverable, rows);
+  });
+  hooks.register(TABLE, (rows, method) => validateNotificationRows(rows, method));
+  hooks.registerTransform(TABLE, (rows, method, principal) => fillNotificationRows(rows, method, principal));
+}
