@@ -177,6 +177,12 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
       },
     ],
   },
+  // Each notification opens its editor in a dialog; one without a title is shown by its events.
+  '/settings/notifications': eachRow('/api/db/notifications?select=id,title,events&deleted_at=is.null&order=created_at.desc', (row, area) => {
+    const events = Array.isArray(row['events']) ? row['events'].join(', ') : '';
+    const label = typeof row['title'] === 'string' && row['title'] !== '' ? row['title'] : events;
+    return { name: `notification ${label}`, path: area.path, opening: { kind: 'row', rowText: label }, title: area.label };
+  }),
   '/settings/topologies': eachRow(
     '/api/db/topologies?select=id,name&deleted_at=is.null&order=name',
     (row, area) => ({ name: `topology ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),

@@ -1,4 +1,4 @@
-import { BookOpenCheck, Boxes, Cpu, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { Bell, BookOpenCheck, Boxes, Cpu, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -33,6 +33,7 @@ export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Topologies', path: '/settings/topologies', icon: Network, feature: 'settings.topology', resource: 'topologies' },
   // Spec 001 §2.1 spells the entry 'Jobs History'; job_histories falls to the data API's `database` resource.
   { label: 'Jobs History', path: '/settings/jobs', icon: History, feature: 'settings.job_history', resource: 'database' },
+  { label: 'Notifications', path: '/settings/notifications', icon: Bell, feature: 'settings.notifications', resource: 'notifications' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
   { label: 'Event Queue', path: '/settings/event-queue-status', icon: ListRestart, feature: 'settings.event_queue_status', resource: 'database' },
   // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.

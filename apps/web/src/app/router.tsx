@@ -12,6 +12,7 @@ import { featureFlagsRoutes } from '@/features/feature-flags/routes';
 import { healthRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
 import { jobsRoutes } from '@/features/jobs/routes';
+import { notificationsRoutes } from '@/features/notifications/routes';
 import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
 import { settingsResourcesRoutes } from '@/features/settings/routes';
@@ -79,6 +80,7 @@ export const appRoutes: RouteObject[] = [
                   ...featureFlagsRoutes,
                   ...eventQueueRoutes,
                   ...jobsRoutes,
+                  ...notificationsRoutes,
                   ...preferencesRoutes,
                   ...apiDocsRoutes,
                   { path: '*', element: <NotFoundPage /> },

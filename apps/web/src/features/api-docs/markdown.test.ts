@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from './markdown';
+import { parseMarkdown } from '@/components/markdown/markdown';
 import { projectDocHref } from './project-docs';
 
 describe('parseMarkdown', () => {

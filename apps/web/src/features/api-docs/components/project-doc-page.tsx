@@ -4,7 +4,7 @@ import { QueryError } from '@/components/status/query-error';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { apiDocsKeys } from '../api/keys';
 import { projectDocBySlug, projectDocHref } from '../project-docs';
-import { MarkdownView } from './markdown-view';
+import { MarkdownView } from '@/components/markdown/markdown-view';
 
 /** One bundled doc of the repository (README, docs/*.md, ADRs), at /docs/<slug>. */
 export function ProjectDocPage() {

@@ -11,17 +11,9 @@ import type { EvidencePayload, TeamSpec } from './json-columns';
 
 export type { EvidencePayload, LogLine, LogRecord, ResponderClientSettings, TeamSpec } from './json-columns';
 
-export interface PersonRef {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+import type { PersonRef, TeamRef } from '@/lib/people-refs';
 
-export interface TeamRef {
-  id: string;
-  name: string;
-  icon: string | null;
-}
+export type { PersonRef, TeamRef } from '@/lib/people-refs';
 
 /** A row of the incident list: the incident with its live responders. */
 export interface IncidentListItem {

@@ -1,6 +1,6 @@
 import { Fragment, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { parseMarkdown, type Block, type Inline } from '../markdown';
+import { parseMarkdown, type Block, type Inline } from './markdown';
 
 /** Turns a link of the doc into an in-app address, or null to keep it as written. */
 export type ResolveHref = (href: string) => string | null;

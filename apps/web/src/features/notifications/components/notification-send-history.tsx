@@ -1,0 +1,68 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import { formatDate, formatDuration, formatRelativeTime } from '@opsdeck/shared';
+import { DataTable } from '@/components/data-table/data-table';
+import { QueryError } from '@/components/status/query-error';
+import { SEND_HISTORY_LIMIT, useNotificationSendHistoryQuery } from '../api/get-notification-send-history';
+import type { NotificationSendHistoryRow } from '../api/types';
+import { SendStatusBadge } from './send-status-badge';
+
+function recipientOf(row: NotificationSendHistoryRow): string {
+  if (row.person !== null) return row.person.name;
+  return row.person_id ?? '';
+}
+
+const COLUMNS: ColumnDef<NotificationSendHistoryRow>[] = [
+  { id: 'status', header: 'Status', size: 100, cell: ({ row }) => <SendStatusBadge status={row.original.status} /> },
+  { id: 'source_event', header: 'Event', size: 170, cell: ({ row }) => <span className="font-mono text-xs">{row.original.source_event ?? ''}</span> },
+  {
+    id: 'resource_id',
+    header: 'Resource',
+    size: 130,
+    cell: ({ row }) => (
+      <span className="block truncate font-mono text-xs text-gray-600" title={row.original.resource_id ?? undefined}>
+        {row.original.resource_id ?? ''}
+      </span>
+    ),
+  },
+  { id: 'recipient', header: 'Recipient', size: 140, cell: ({ row }) => recipientOf(row.original) },
+  { id: 'attempts', header: 'Attempts', size: 90, accessorKey: 'attempts' },
+  {
+    id: 'duration_millis',
+    header: 'Duration',
+    size: 100,
+    cell: ({ row }) => (row.original.duration_millis === null ? '' : formatDuration(row.original.duration_millis)),
+  },
+  {
+    id: 'error',
+    header: 'Error',
+    size: 260,
+    cell: ({ row }) => <span className="block text-xs break-words whitespace-pre-wrap text-red-700">{row.original.error ?? ''}</span>,
+  },
+  {
+    id: 'created_at',
+    header: 'Time',
+    size: 150,
+    cell: ({ row }) => <time dateTime={row.original.created_at} title={formatDate(row.original.created_at)}>{formatRelativeTime(row.original.created_at)}</time>,
+  },
+];
+
+/** The deliveries of one notification, newest first, with why each failed or was skipped. */
+export function NotificationSendHistory({ notificationId }: { notificationId: string }) {
+  const history = useNotificationSendHistoryQuery(notificationId);
+  if (history.isError) return <QueryError subject="Delivery history" error={history.error} onRetry={() => void history.refetch()} />;
+  const rows = history.data ?? [];
+  return (
+    <div className="flex flex-col gap-2">
+      <DataTable
+        label="Delivery history"
+        columns={COLUMNS}
+        data={rows}
+        isLoading={history.isPending}
+        emptyText="This notification has not been sent yet"
+        getRowId={(row) => row.id}
+        maxHeight="60vh"
+      />
+      {rows.length === SEND_HISTORY_LIMIT && <p className="text-xs text-gray-500">Showing the latest {SEND_HISTORY_LIMIT} deliveries.</p>}
+    </div>
+  );
+}
