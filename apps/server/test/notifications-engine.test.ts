@@ -1,8 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { enqueue, type QueuedEvent } from '../src/platform/event-queue';
 import type { ResolvedConnection } from '../src/modules/connections';
 import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationHandlers } from '../src/modules/notifications/notification-engine';
-import type { DeliverNotification, NotificationMessage } from '../src/modules/notification-providers';
+import { deliverNotification, type DeliverNotification, type NotificationMessage } from '../src/modules/notification-providers';
 import { TEST_SECRET_KEY } from './global-setup';
 import { startTestServer, type TestServer } from './harness';
 
@@ -160,6 +162,47 @@ describe('notification delivery', () => {
     expect(await history(id)).toMatchObject([{ status: 'sent', attempts: 3, error: null, duration_millis: expect.any(Number) }]);
     const left = await server.pool.query('select 1 from event_queue where id = $1 or (name = $2 and consumer = $3)', [eventId, 'check.failed', NOTIFICATION_CONSUMER]);
     expect(left.rowCount).toBe(0);
+  });
+
+  it('retries through a real webhook that answers 503 twice: three requests with one idempotency key, one delivery', async () => {
+    const requests: Array<{ key: string | undefined; body: string }> = [];
+    const peer = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const key = request.headers['idempotency-key'];
+        requests.push({ key: Array.isArray(key) ? key[0] : key, body });
+        response.writeHead(requests.length <= 2 ? 503 : 200, { 'content-type': 'application/json' }).end(requests.length <= 2 ? '{"error":"busy"}' : '{}');
+      });
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = peer.address() as AddressInfo;
+      await server.pool.query(`insert into connections (name, namespace, type, url, properties) values ('engine-real-hook', 'default', 'generic_webhook', $1, '{}')`, [
+        `http://127.0.0.1:${port}/hook`,
+      ]);
+      const id = await notification({ events: ['check.failed'], custom_services: [{ connection: 'engine-real-hook' }] });
+      await checkEvent('check.failed');
+      const real = new NotificationDeliveryConsumer({
+        pool: server.pool,
+        bus: server.running.context.bus,
+        consumer: NOTIFICATION_CONSUMER,
+        handlers: notificationHandlers({ pool: server.pool, secretKey: TEST_SECRET_KEY, deliver: deliverNotification, publicUrl: 'https://opsdeck.test/', fallbackUrl: 'http://localhost:0' }),
+        leaseMs: 0,
+        backoffMs: 0,
+        claimBatch: 1,
+      });
+      await real.drain();
+      expect(requests).toHaveLength(3);
+      expect(new Set(requests.map((request) => request.key)).size).toBe(1);
+      expect(requests[0]?.key).toEqual(expect.any(String));
+      expect(JSON.parse(requests[2]?.body ?? '{}')).toMatchObject({ title: expect.stringContaining('api health') });
+      expect(await history(id)).toMatchObject([{ status: 'sent', attempts: 3, error: null }]);
+      await real.drain();
+      expect(requests).toHaveLength(3);
+    } finally {
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
   });
 
   it('keeps the failure and its error on the history row once the queue gives up', async () => {
