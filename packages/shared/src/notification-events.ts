@@ -22,3 +22,12 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export function isNotificationEvent(name: string): name is NotificationEvent {
   return (NOTIFICATION_EVENTS as readonly string[]).includes(name);
 }
+
+/** Where the console shows the resource a notification event is about; its messages link there and so does its history. */
+export function notificationResourcePath(event: NotificationEvent, resourceId: string): string {
+  const id = encodeURIComponent(resourceId);
+  if (event.startsWith('check.')) return `/health?checkId=${id}`;
+  if (event.startsWith('config.')) return `/catalog/${id}`;
+  if (event.startsWith('component.')) return `/topology/${id}`;
+  return event === 'playbook.approval.inserted' ? `/playbooks/runs/${id}` : `/playbooks/${id}`;
+}

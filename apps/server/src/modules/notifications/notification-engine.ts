@@ -1,3 +1,4 @@
+import { notificationResourcePath } from '@opsdeck/shared';
 import type pg from 'pg';
 import { EventQueueConsumer, type EventHandler, type QueuedEvent } from '../../platform/event-queue';
 import { resolveConnection, type ResolvedConnection } from '../connections';
@@ -137,14 +138,14 @@ interface ResourceQuery {
 }
 
 const RESOURCE_QUERIES: Readonly<Record<Exclude<EventFamily, 'playbook'>, ResourceQuery>> = {
-  check: { row: `to_jsonb(c) - 'spec'`, table: 'checks', idKey: 'check_id', variable: 'check', path: (id) => `/health?checkId=${encodeURIComponent(id)}` },
-  config: { row: `to_jsonb(c) - 'config'`, table: 'config_items', idKey: 'config_id', variable: 'config', path: (id) => `/catalog/${encodeURIComponent(id)}` },
+  check: { row: `to_jsonb(c) - 'spec'`, table: 'checks', idKey: 'check_id', variable: 'check', path: (id) => notificationResourcePath('check.failed', id) },
+  config: { row: `to_jsonb(c) - 'config'`, table: 'config_items', idKey: 'config_id', variable: 'config', path: (id) => notificationResourcePath('config.updated', id) },
   component: {
     row: `to_jsonb(c) - 'properties' - 'summary'`,
     table: 'components',
     idKey: 'component_id',
     variable: 'component',
-    path: (id) => `/topology/${encodeURIComponent(id)}`,
+    path: (id) => notificationResourcePath('component.healthy', id),
   },
 };
 
@@ -168,8 +169,8 @@ async function loadPlaybookResource(pool: pg.Pool, event: QueuedEvent): Promise<
       playbookId,
     )) ?? p;
   return runId === null
-    ? { id: uuidOrNull(playbookId), variables: { playbook, run }, path: `/playbooks/${encodeURIComponent(playbookId ?? '')}` }
-    : { id: uuidOrNull(runId), variables: { playbook, run }, path: `/playbooks/runs/${encodeURIComponent(runId)}` };
+    ? { id: uuidOrNull(playbookId), variables: { playbook, run }, path: notificationResourcePath('playbook.spec.approval.updated', playbookId ?? '') }
+    : { id: uuidOrNull(runId), variables: { playbook, run }, path: notificationResourcePath('playbook.approval.inserted', runId) };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { NotificationSendHistoryRow } from './types';
 export const SEND_HISTORY_LIMIT = 100;
 
 const SEND_HISTORY_SELECT =
-  'id,notification_id,status,source_event,resource_id,person_id,body,error,duration_millis,attempts,created_at,person:people!notification_send_history_person_id_fkey(id,name,avatar)';
+  'id,notification_id,status,source_event,resource_id,person_id,recipient,body,error,reason,duration_millis,attempts,created_at,person:people!notification_send_history_person_id_fkey(id,name,avatar)';
 
 export async function getNotificationSendHistory(notificationId: string, signal?: AbortSignal): Promise<NotificationSendHistoryRow[]> {
   const query = silentDb

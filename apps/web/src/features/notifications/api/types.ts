@@ -61,8 +61,12 @@ export interface NotificationSendHistoryRow {
   source_event: string | null;
   resource_id: string | null;
   person_id: string | null;
+  /** The email address or connection it went to. */
+  recipient: string | null;
   body: string | null;
   error: string | null;
+  /** Why it was skipped (flapping inside the window). */
+  reason: string | null;
   duration_millis: number | null;
   attempts: number;
   created_at: string;

@@ -16,7 +16,7 @@ let writes: RecordedRequest[] = [];
 let refusal: { code: string; message: string; details: string } | null = null;
 let history: NotificationSendHistoryRow[] = [];
 
-function delivery(id: string, status: NotificationSendHistoryRow['status'], error: string | null): NotificationSendHistoryRow {
+function delivery(id: string, status: NotificationSendHistoryRow['status'], error: string | null, reason: string | null = null): NotificationSendHistoryRow {
   return {
     id,
     notification_id: ID,
@@ -24,8 +24,10 @@ function delivery(id: string, status: NotificationSendHistoryRow['status'], erro
     source_event: 'check.failed',
     resource_id: '66666666-6666-4666-8666-666666666666',
     person_id: ADA.id,
+    recipient: 'ada@example.com',
     body: 'Check failed',
     error,
+    reason,
     duration_millis: 120,
     attempts: status === 'failed' ? 3 : 1,
     created_at: new Date(Date.now() - 60_000).toISOString(),
@@ -182,9 +184,14 @@ describe('Notification editor', { timeout: 20_000 }, () => {
     expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
-  it('lists the deliveries with their status, event, recipient, attempts, duration and error', async () => {
+  it('lists the deliveries with their status, event, a link to the resource, recipient, attempts, duration, error and skip reason', async () => {
     const user = userEvent.setup();
-    history = [delivery('d1', 'sent', null), delivery('d2', 'failed', 'connection refused'), delivery('d3', 'skipped', null), delivery('d4', 'pending', null)];
+    history = [
+      delivery('d1', 'sent', null),
+      delivery('d2', 'failed', 'connection refused'),
+      delivery('d3', 'skipped', null, 'Flapping: a message went out 2 minutes ago'),
+      delivery('d4', 'pending', null),
+    ];
     renderEditor({ kind: 'edit', id: ID });
     const dialog = await screen.findByRole('dialog', { name: 'Edit Notification' });
     await user.click(await within(dialog).findByRole('tab', { name: 'Delivery History' }));
@@ -192,5 +199,7 @@ describe('Notification editor', { timeout: 20_000 }, () => {
     const failed = await within(table).findByRole('row', { name: /Failed/ });
     for (const text of ['check.failed', 'Ada Lovelace', '3', '120ms', 'connection refused']) expect(failed).toHaveTextContent(text);
     for (const status of ['Sent', 'Skipped', 'Pending']) expect(within(table).getByText(status)).toHaveAttribute('data-status', status.toLowerCase());
+    expect(within(failed).getByRole('link', { name: 'check 66666666' })).toHaveAttribute('href', '/health?checkId=66666666-6666-4666-8666-666666666666');
+    expect(within(table).getByRole('row', { name: /Skipped/ })).toHaveTextContent('Flapping: a message went out 2 minutes ago');
   });
 });

@@ -1,5 +1,6 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { formatDate, formatDuration, formatRelativeTime } from '@opsdeck/shared';
+import { Link } from 'react-router';
+import { formatDate, formatDuration, formatRelativeTime, isNotificationEvent, notificationResourcePath } from '@opsdeck/shared';
 import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/status/query-error';
 import { SEND_HISTORY_LIMIT, useNotificationSendHistoryQuery } from '../api/get-notification-send-history';
@@ -8,7 +9,19 @@ import { SendStatusBadge } from './send-status-badge';
 
 function recipientOf(row: NotificationSendHistoryRow): string {
   if (row.person !== null) return row.person.name;
-  return row.person_id ?? '';
+  return row.recipient ?? row.person_id ?? '';
+}
+
+function ResourceLink({ row }: { row: NotificationSendHistoryRow }) {
+  const { source_event: event, resource_id: id } = row;
+  if (id === null) return null;
+  const label = `${event === null ? 'resource' : event.split('.')[0]} ${id.slice(0, 8)}`;
+  if (event === null || !isNotificationEvent(event)) return <span className="font-mono text-xs text-gray-600">{label}</span>;
+  return (
+    <Link to={notificationResourcePath(event, id)} title={id} className="font-mono text-xs text-blue-700 hover:underline">
+      {label}
+    </Link>
+  );
 }
 
 const COLUMNS: ColumnDef<NotificationSendHistoryRow>[] = [
@@ -18,11 +31,7 @@ const COLUMNS: ColumnDef<NotificationSendHistoryRow>[] = [
     id: 'resource_id',
     header: 'Resource',
     size: 130,
-    cell: ({ row }) => (
-      <span className="block truncate font-mono text-xs text-gray-600" title={row.original.resource_id ?? undefined}>
-        {row.original.resource_id ?? ''}
-      </span>
-    ),
+    cell: ({ row }) => <ResourceLink row={row.original} />,
   },
   { id: 'recipient', header: 'Recipient', size: 140, cell: ({ row }) => recipientOf(row.original) },
   { id: 'attempts', header: 'Attempts', size: 90, accessorKey: 'attempts' },
@@ -34,9 +43,14 @@ const COLUMNS: ColumnDef<NotificationSendHistoryRow>[] = [
   },
   {
     id: 'error',
-    header: 'Error',
+    header: 'Error or Reason',
     size: 260,
-    cell: ({ row }) => <span className="block text-xs break-words whitespace-pre-wrap text-red-700">{row.original.error ?? ''}</span>,
+    cell: ({ row }) =>
+      row.original.error === null ? (
+        <span className="block text-xs break-words whitespace-pre-wrap text-gray-600">{row.original.reason ?? ''}</span>
+      ) : (
+        <span className="block text-xs break-words whitespace-pre-wrap text-red-700">{row.original.error}</span>
+      ),
   },
   {
     id: 'created_at',
