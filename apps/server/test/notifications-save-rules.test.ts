@@ -95,6 +95,24 @@ describe('notification save rules on the data API', () => {
     expect(patched.json).toMatchObject([{ person_id: editorId, team_id: null, custom_services: null, created_by: editorId }]);
   });
 
+  it('refuses to change or delete a notification another source owns, leaving it as it was', async () => {
+    const owned = await server.pool.query<{ id: string }>(
+      `insert into notifications (name, events, team_id, source) values ('from-crd', '{check.failed}', $1, 'KubernetesCRD') returning id`,
+      [teamId],
+    );
+    const id = owned.rows[0]?.id ?? '';
+    const patched = await server.call('PATCH', `/api/db/notifications?id=eq.${id}`, editor, { title: 'taken over', source: 'UI' });
+    expect(patched.status).toBe(400);
+    expect(patched.json).toMatchObject({ code: 'OD_NOTIFICATION_SOURCE', message: 'This notification comes from KubernetesCRD and cannot be changed here' });
+    const deleted = await server.call('DELETE', `/api/db/notifications?id=eq.${id}`, editor);
+    expect(deleted.status).toBe(400);
+    expect(deleted.json.code).toBe('OD_NOTIFICATION_SOURCE');
+    const row = await server.pool.query(`select title, source, deleted_at from notifications where id = $1`, [id]);
+    expect(row.rows).toEqual([{ title: null, source: 'KubernetesCRD', deleted_at: null }]);
+    await server.pool.query(`update notifications set title = 'synced' where id = $1`, [id]);
+    expect((await server.pool.query(`select title from notifications where id = $1`, [id])).rows).toEqual([{ title: 'synced' }]);
+  });
+
   it('lets neither a viewer nor a responder write notifications', async () => {
     for (const role of ['viewer', 'responder'] as const) {
       const reply = await post({ events: ['check.failed'], team_id: teamId }, await server.cookieFor(role));

@@ -9,7 +9,7 @@ import { createConnection } from '../src/modules/connections/connection-store';
 import { ACTION_RUNNERS, actionType } from '../src/modules/playbooks/actions';
 import type { ActionOutcome, ActionRunContext, PlaybookTarget } from '../src/modules/playbooks/types';
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
-import { startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
+import { json, startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
 import { startTestServer, type TestServer } from './harness';
 
 const IS_ROOT = process.getuid?.() === 0;
@@ -322,26 +322,60 @@ describe('playbook actions run for real against local peers', () => {
   });
 
   describe('notification', () => {
+    let slack: LocalHttp;
+
     beforeAll(async () => {
+      slack = await startLocalHttp({ '/api/chat.postMessage': json({ ok: true, channel: 'C042', ts: '1700000000.000100' }) });
       const key = server.running.context.config.secretKey;
-      await createConnection(server.pool, key, { name: 'ops-slack', type: 'slack', password: 'xoxb-token-1234', properties: { channel: '#ops' } }, null);
+      await createConnection(server.pool, key, { name: 'ops-slack', type: 'slack', url: slack.url, password: 'xoxb-token-1234', properties: { channel: '#ops' } }, null);
       await createConnection(server.pool, key, { name: 'reports-db', type: 'postgres', url: 'postgres://127.0.0.1:9/reports' }, null);
+      await createConnection(server.pool, key, { name: 'old-hook', type: 'slackwebhook', url: 'http://127.0.0.1:9/hook' }, null);
+    });
+    afterAll(async () => {
+      await slack.close();
     });
 
-    it('records the message for the notification connection until notifications are delivered', async () => {
-      const outcome = await run({ name: 'tell', notification: { connection: 'connection://default/ops-slack', title: 'Disk full on api-7d9f', message: 'Cleaned 2 GB of logs' } });
-      expect(outcome).toEqual({ status: 'completed', result: { logs: 'Recorded for ops-slack (slack): Disk full on api-7d9f', body: 'Cleaned 2 GB of logs' } });
+    it("delivers the message through the connection's provider with its secret, a property overriding the channel", async () => {
+      const runId = randomUUID();
+      const actionId = randomUUID();
+      const outcome = await run(
+        { name: 'tell', notification: { connection: 'connection://default/ops-slack', title: 'Disk full on api-7d9f', message: 'Cleaned **2 GB** of logs', properties: { channel: '#incidents' } } },
+        { runId, actionId },
+      );
+      expect(outcome).toEqual({
+        status: 'completed',
+        result: { logs: 'Sent through ops-slack (slack): Disk full on api-7d9f [1700000000.000100]', body: 'Cleaned **2 GB** of logs' },
+      });
+      const request = slack.requests.at(-1);
+      expect(request?.headers.authorization).toBe('Bearer xoxb-token-1234');
+      expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ channel: '#incidents', text: expect.stringMatching(/^\*Disk full on api-7d9f\*\nCleaned \S*\*2 GB\*\S* of logs/) });
     });
 
-    it('fails on an unknown connection and on one that is not a notification connection', async () => {
+    it('fails with the reason the provider gave, never its secret', async () => {
+      const refusing = await startLocalHttp({
+        '/api/chat.postMessage': (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: 'channel_not_found' })),
+      });
+      try {
+        await createConnection(server.pool, server.running.context.config.secretKey, { name: 'gone-slack', type: 'slack', url: refusing.url, password: 'xoxb-secret-9876' }, null);
+        const outcome = await run({ name: 'tell', notification: { connection: 'gone-slack', title: 't', message: 'm', properties: { channel: '#gone' } } });
+        expect(outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('channel_not_found') });
+        expect(JSON.stringify(outcome)).not.toContain('xoxb-secret-9876');
+      } finally {
+        await refusing.close();
+      }
+    });
+
+    it('fails on an unknown connection, on one that is not a notification connection and on a type it cannot deliver to', async () => {
       expect(await run({ name: 'tell', notification: { connection: 'nobody-home', title: 't', message: 'm' } })).toMatchObject({
         status: 'failed',
         error: "Connection 'nobody-home' not found",
       });
-      expect(await run({ name: 'tell', notification: { connection: 'reports-db', title: 't', message: 'm' } })).toMatchObject({
-        status: 'failed',
-        error: expect.stringMatching(/^Connection default\/reports-db is of type postgres, which is not a notification connection/),
-      });
+      for (const name of ['reports-db', 'old-hook']) {
+        expect(await run({ name: 'tell', notification: { connection: name, title: 't', message: 'm' } })).toMatchObject({
+          status: 'failed',
+          error: expect.stringMatching(new RegExp(`^Connection default/${name} is of type \\w+, which notifications cannot deliver to \\(email, slack, generic_webhook`)),
+        });
+      }
     });
   });
 });

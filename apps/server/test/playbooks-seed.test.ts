@@ -129,7 +129,7 @@ describe('playbook demo data with the workers running', () => {
     await server.close();
   });
 
-  it('completes the pending request for real and leaves the waiting and scheduled runs alone', async () => {
+  it('runs the pending request for real, failing on the unconfigured webhook, and leaves the waiting and scheduled runs alone', async () => {
     const deadline = Date.now() + 20_000;
     let runs = await demoRuns(server);
     while (runs.some((run) => run.status === 'pending' || run.status === 'running') && Date.now() < deadline) {
@@ -137,9 +137,10 @@ describe('playbook demo data with the workers running', () => {
       runs = await demoRuns(server);
     }
     const paged = runs.filter((run) => run.name === 'page-on-call').at(-1);
-    expect(paged?.status).toBe('completed');
-    expect(paged?.actions.map((action) => [action.name, action.status])).toEqual([['page', 'completed']]);
-    expect(String(paged?.actions[0]?.result?.logs)).toContain('ops-alerts');
+    expect(paged?.status).toBe('failed');
+    expect(paged?.actions.map((action) => [action.name, action.status])).toEqual([['page', 'failed']]);
+    expect(paged?.actions[0]?.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(String(paged?.actions[0]?.result?.body)).toContain('the nightly backup failed again');
     expect(runs.filter((run) => run.status === 'waiting')).toHaveLength(1);
     expect(runs.filter((run) => run.status === 'scheduled')).toHaveLength(1);
   });

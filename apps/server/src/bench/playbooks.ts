@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -170,7 +172,7 @@ export async function benchPlaybookRuns(options: PlaybookBenchOptions): Promise<
   return { latency, throughput };
 }
 
-/** The cheapest real action: a notification is recorded in the run without leaving the machine. */
+/** The cheapest real action: a notification posted to a webhook on loopback that answers at once. */
 const BENCH_SPEC: PlaybookSpec = {
   actions: [
     {
@@ -185,7 +187,7 @@ const BENCH_SPEC: PlaybookSpec = {
  * Writes what the bench needs into a database: an editor (who may request runs) with a session, a notification
  * connection and the one-action playbook. Returns the session cookie and the playbook's id.
  */
-export async function preparePlaybookBench(pool: pg.Pool): Promise<{ cookie: string; playbookId: string }> {
+export async function preparePlaybookBench(pool: pg.Pool, hookUrl: string): Promise<{ cookie: string; playbookId: string }> {
   const person = await pool.query<{ id: string }>(
     `insert into people (name, email) values ('Bench Editor', 'bench-playbooks@opsdeck.local') returning id`,
   );
@@ -195,7 +197,7 @@ export async function preparePlaybookBench(pool: pg.Pool): Promise<{ cookie: str
   await pool.query(`insert into person_roles (person_id, role) values ($1, 'editor')`, [personId]);
   const token = newSessionToken();
   await pool.query(`insert into sessions (token_hash, identity_id, expires_at) values ($1, $2, now() + interval '2 hours')`, [hashToken(token), personId]);
-  await pool.query(`insert into connections (name, type, url) values ($1, 'webhook', 'http://127.0.0.1:9/bench')`, [BENCH_CONNECTION]);
+  await pool.query(`insert into connections (name, type, url) values ($1, 'generic_webhook', $2)`, [BENCH_CONNECTION, hookUrl]);
   const playbook = await pool.query<{ id: string }>(`insert into playbooks (name, title, spec, created_by) values ($1, 'Bench notification', $2, $3) returning id`, [
     BENCH_PLAYBOOK,
     JSON.stringify(BENCH_SPEC),
@@ -218,12 +220,17 @@ export async function benchPlaybooks(options: Omit<PlaybookBenchOptions, keyof P
   const entry = compiledServerEntry();
   if (!existsSync(entry)) return { skipped: `needs the compiled server (${entry}): npm run build` };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-playbooks-'));
+  const hook = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
   try {
     const db = await openDatabase({ dataDir, statementTimeoutMs: 0 });
     let prepared: { cookie: string; playbookId: string };
     try {
       await migrate(db.pool);
-      prepared = await preparePlaybookBench(db.pool);
+      prepared = await preparePlaybookBench(db.pool, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/bench`);
     } finally {
       await db.close();
     }
@@ -260,6 +267,7 @@ export async function benchPlaybooks(options: Omit<PlaybookBenchOptions, keyof P
       }
     }
   } finally {
+    await new Promise((resolve) => hook.close(resolve));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -124,11 +124,12 @@ export class Executor {
     const client = await this.pool.connect();
     try {
       await client.query(options.readOnly ? 'begin read only' : 'begin');
-      // The changelog triggers read the author from opsdeck.person_id; both settings end with the transaction.
-      await client.query(`select set_config('statement_timeout', $1, true), set_config('opsdeck.person_id', $2, true)`, [
-        String(LIMITS.statementTimeoutMs),
-        options.personId ?? '',
-      ]);
+      // The changelog triggers read the author from opsdeck.person_id, and guards on rows owned by other sources (a
+      // CRD, GitOps) look for opsdeck.console_write; all three settings end with the transaction.
+      await client.query(
+        `select set_config('statement_timeout', $1, true), set_config('opsdeck.person_id', $2, true), set_config('opsdeck.console_write', $3, true)`,
+        [String(LIMITS.statementTimeoutMs), options.personId ?? '', options.readOnly ? '' : 'on'],
+      );
       const value = await work(client);
       await client.query('commit');
       return value;

@@ -120,10 +120,24 @@ export function fromDataException(error: unknown): AppError | null {
 /** SQLSTATE the people guards (migration 0061) raise when a change would leave no active administrator. */
 export const LAST_ADMIN_SQLSTATE = 'ODA01';
 
+/** SQLSTATE the notification guard (migration 0099) raises when the console changes a notification another source owns. */
+export const NOTIFICATION_SOURCE_SQLSTATE = 'ODN01';
+
 /** The database's own guards, raised from triggers whatever route wrote, as the coded errors they stand for. */
 export function fromGuardViolation(error: unknown): AppError | null {
   if (typeof error !== 'object' || error === null) return null;
-  return (error as { code?: unknown }).code === LAST_ADMIN_SQLSTATE ? errors.lastAdmin() : null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === LAST_ADMIN_SQLSTATE) return errors.lastAdmin();
+  if (code === NOTIFICATION_SOURCE_SQLSTATE) {
+    return new AppError(
+      400,
+      'OD_NOTIFICATION_SOURCE',
+      typeof message === 'string' ? message : 'This notification comes from another source and cannot be changed here',
+      'source',
+      'Change it where it is defined, or create a new notification from the UI',
+    );
+  }
+  return null;
 }
 
 /** The table and key columns of a unique index, when the caller knows them better than the error's detail says. */

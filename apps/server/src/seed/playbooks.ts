@@ -15,7 +15,10 @@ export interface PlaybooksDemoContext {
 export const DEMO_PLAYBOOK_NAME = 'pod-diagnostics';
 /** The postgres connection of the sql playbook: a reporting replica that is not the console's own database. */
 export const DEMO_SQL_CONNECTION = 'payments-replica';
-/** The notification connection of the paging playbook. */
+/**
+ * The notification connection of the paging playbook: a generic webhook on a loopback port nothing listens on, so a
+ * run fails at once with the reason ('connect ECONNREFUSED') until someone points it at their own endpoint.
+ */
 export const DEMO_NOTIFICATION_CONNECTION = 'ops-alerts';
 
 interface DemoPlaybook {
@@ -499,7 +502,7 @@ function demoRuns(targets: DemoTargets, serverUrl: string): DemoRun[] {
           status: 'completed',
           startedAfter: 0,
           seconds: 1,
-          result: { logs: `Recorded for ${DEMO_NOTIFICATION_CONNECTION} (slackwebhook): Pod diagnostics failed for ${healthyPod.name}`, body: 'exit code 1' },
+          result: { logs: `Sent through ${DEMO_NOTIFICATION_CONNECTION} (generic_webhook): Pod diagnostics failed for ${healthyPod.name}`, body: 'exit code 1' },
         },
       ],
     },
@@ -615,7 +618,7 @@ function demoRuns(targets: DemoTargets, serverUrl: string): DemoRun[] {
           startedAfter: 0,
           seconds: 1,
           result: {
-            logs: `Recorded for ${DEMO_NOTIFICATION_CONNECTION} (slackwebhook): backup/nightly-job needs attention`,
+            logs: `Sent through ${DEMO_NOTIFICATION_CONNECTION} (generic_webhook): backup/nightly-job needs attention`,
             body: 'Check backup/nightly-job is unhealthy: no space left on device',
           },
         },
@@ -688,7 +691,7 @@ async function seedConnections(client: pg.PoolClient, ctx: PlaybooksDemoContext,
   );
   await client.query(
     `insert into connections (name, namespace, type, url, properties, created_by)
-     values ($1, 'default', 'slackwebhook', 'https://hooks.slack.com/services/T0000/B0000/opsdeck-demo', '{}', $2)
+     values ($1, 'default', 'generic_webhook', 'http://127.0.0.1:9/hooks/ops-alerts', '{"contentType": "application/json"}', $2)
      on conflict (namespace, name) where deleted_at is null do nothing`,
     [DEMO_NOTIFICATION_CONNECTION, createdBy],
   );
@@ -698,7 +701,8 @@ async function seedConnections(client: pg.PoolClient, ctx: PlaybooksDemoContext,
  * Demo playbooks of every action type and category, and runs in every status a row can safely be left in: runs that
  * finished, one waiting for approval, one sleeping until an hour from now, one that failed before its first action.
  * A pending or running row written here would be executed or reaped by the worker as if a person had asked for it,
- * so the pending run is a real request of the harmless paging playbook, which the worker completes once it starts.
+ * so the pending run is a real request of the harmless paging playbook, which the worker runs once it starts: it fails
+ * with the webhook's refusal, as a paging run does until ops-alerts points at a real endpoint.
  * Returns false when the demo playbooks exist already.
  */
 export async function seedPlaybooksDemo(client: pg.PoolClient, ctx: PlaybooksDemoContext): Promise<boolean> {

@@ -17,6 +17,7 @@ export interface NotificationFormProps {
 }
 
 const FILTER_HINT = 'A CEL expression over the event, e.g. check.type == "http". Empty sends every event.';
+const TITLE_HINT = "The message's title, a template like the body. Empty uses the event's default title.";
 
 export function NotificationForm({ formId, defaultValues, disabled, onSubmit }: NotificationFormProps) {
   const { control, handleSubmit, setValue, setError } = useForm<NotificationFormValues>({ defaultValues, mode: 'onTouched' });
@@ -36,7 +37,7 @@ export function NotificationForm({ formId, defaultValues, disabled, onSubmit }: 
 
   return (
     <form id={formId} noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
-      <TextField control={control} name="title" label="Title" placeholder="e.g. Checkout checks" readOnly={disabled} />
+      <TextField control={control} name="title" label="Title" placeholder="e.g. {{ check.name }} is failing" hint={TITLE_HINT} readOnly={disabled} />
       <EventsField control={control} disabled={disabled} />
       <TextField control={control} name="filter" label="Filter" hint={FILTER_HINT} readOnly={disabled} />
       <RecipientField control={control} setValue={setValue} disabled={disabled} />

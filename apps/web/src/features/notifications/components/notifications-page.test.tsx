@@ -64,6 +64,16 @@ describe('Notifications page', { timeout: 20_000 }, () => {
     expect(listRequests[0]?.searchParams.get('order')).toBe('created_at.desc');
   });
 
+  it('shows a title template as code and a notification without a title by its events', async () => {
+    rows = [notificationRow(CHECKOUT, { title: '{{ check.name }} is failing' }), notificationRow(PAGING, { title: null, events: ['config.updated'] })];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Notifications' });
+    const template = await within(table).findByText('{{ check.name }} is failing', {}, { timeout: 5000 });
+    expect(template).toHaveClass('font-mono');
+    expect(within(table).getAllByText('config.updated')[0]).toBeInTheDocument();
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+  });
+
   it('links the breadcrumb to the job history', async () => {
     renderPage();
     const breadcrumb = await screen.findByRole('navigation', { name: 'Breadcrumb' });

@@ -23,6 +23,18 @@ export function recipientLabel(row: Pick<NotificationSummaryRow, 'person' | 'tea
   return row.person_id ?? row.team_id ?? '';
 }
 
+const TEMPLATE_MARK = /\{\{|\{%/;
+
+/** A title is the message's title template: one with Liquid in it is shown as the code it is, not as finished text. */
+function TitleCell({ title, events }: { title: string | null; events: readonly string[] }) {
+  if (title === null || title.trim() === '') return <span className="block truncate font-medium text-gray-900">{events.join(', ')}</span>;
+  return (
+    <span className={`block truncate text-gray-900 ${TEMPLATE_MARK.test(title) ? 'font-mono text-xs' : 'font-medium'}`} title={title}>
+      {title}
+    </span>
+  );
+}
+
 function CountCell({ value, tone }: { value: number; tone?: string }) {
   return <span className={value > 0 ? tone : 'text-gray-500'}>{value}</span>;
 }
@@ -32,7 +44,7 @@ const COLUMNS: ColumnDef<NotificationSummaryRow>[] = [
     id: 'title',
     header: 'Title',
     size: 200,
-    cell: ({ row }) => <span className="block truncate font-medium text-gray-900">{row.original.title ?? row.original.events.join(', ')}</span>,
+    cell: ({ row }) => <TitleCell title={row.original.title} events={row.original.events} />,
   },
   {
     id: 'events',
