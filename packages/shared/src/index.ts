@@ -22,3 +22,4 @@ export * from './topology-spec';
 export * from './playbooks';
 export * from './playbook-spec';
 export * from './playbook-params';
+export * from './logs';
