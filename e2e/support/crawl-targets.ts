@@ -130,6 +130,21 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     ],
   },
   '/catalog': CATALOG_SOURCE,
+  // The logs of a component as the topology cards' Logs links open them: the first component each kind of log backend
+  // serves (`every`) or the first component (`sample`); components of one backend kind render alike.
+  '/logs': {
+    api: '/api/db/components_with_logs?select=id,name,log_selectors&order=name',
+    targets: (rows, area, depth) => {
+      const firstOfKind = new Map<string, Row>();
+      for (const row of rows) {
+        const selectors = Array.isArray(row['log_selectors']) ? (row['log_selectors'] as Row[]) : [];
+        const kind = selectors.map((selector) => String(selector['type'] ?? '')).join(',');
+        if (!firstOfKind.has(kind)) firstOfKind.set(kind, row);
+      }
+      const opened = depth === 'every' ? [...firstOfKind.values()] : rows.slice(0, 1);
+      return opened.map((row): CrawlTarget => ({ name: `logs of ${text(row, 'name')}`, path: `${area.path}?topologyId=${text(row, 'id')}`, opening: { kind: 'page' }, title: area.label }));
+    },
+  },
   // Job runs open in a dialog on the list page, which the crawl opens as the area's page.
   '/settings/jobs': null,
   // The most common error opens in a dialog on the list page; the crawl opens the page itself.
@@ -187,6 +202,26 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     '/api/db/topologies?select=id,name&deleted_at=is.null&order=name',
     (row, area) => ({ name: `topology ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
   ),
+  '/settings/logging_backends': eachRow(
+    '/api/db/logging_backends?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `log backend ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
+  ),
+  // Each integration's page (`every`) or the first of each type (`sample`). Spec 001 §6: the page needs write on
+  // integrations, so roles without it (commander, responder) are shown the Unauthorized panel there by design.
+  '/settings/integrations': {
+    api: '/api/db/integrations_with_status?select=id,name,integration_type&deleted_at=is.null&order=integration_type,name',
+    targets: (rows, area, depth) => {
+      const firstOfType = new Map<string, Row>();
+      for (const row of rows) if (!firstOfType.has(text(row, 'integration_type'))) firstOfType.set(text(row, 'integration_type'), row);
+      const opened = depth === 'every' ? rows : [...firstOfType.values()];
+      return opened.map((row): CrawlTarget => ({
+        name: `integration ${text(row, 'integration_type')} ${text(row, 'name')}`,
+        path: `${area.path}/${text(row, 'integration_type')}/${text(row, 'id')}`,
+        opening: { kind: 'page' },
+        title: new RegExp(`^(${escapeRegExp(text(row, 'name'))}|Unauthorized)$`),
+      }));
+    },
+  },
   // The seed's two scrapers: demo-manifests (a file scraper that runs) and demo-estate (kinds this server only shows).
   // The same scrapers also through the generic settings pages of spec 002 §2.2.
   '/catalog/scrapers': {

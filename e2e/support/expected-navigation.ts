@@ -13,10 +13,10 @@ export interface ExpectedSidebar {
  * When an area ships its sidebar entry, it is added here.
  */
 export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
-  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Notifications', 'Topologies'] },
-  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Notifications', 'Topologies'] },
+  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Topologies'] },
+  editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Topologies'] },
   // Commanders and responders may not read connections.
-  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Notifications', 'Topologies'] },
-  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Jobs History', 'Notifications', 'Topologies'] },
-  viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks'], settings: null },
+  commander: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Topologies'] },
+  responder: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Event Queue', 'Feature Flags', 'Health Checks', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Topologies'] },
+  viewer: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: null },
 };

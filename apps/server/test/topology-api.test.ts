@@ -217,6 +217,22 @@ describe('GET /api/topology', () => {
     expect(podB.summary).toEqual({ checks: { healthy: 0, unhealthy: 0, warning: 0, unknown: 0 }, incidents: {}, insights: {} });
   });
 
+  it('marks a component as having logs when a log backend route matches it, and not once the backend is deleted', async () => {
+    const backend = await server.pool.query<{ id: string }>(
+      `insert into logging_backends (name, spec) values ('pod-logs', $1) returning id`,
+      [JSON.stringify({ routes: [{ kind: 'component', type: 'po*' }], file: { paths: ['pods/*.log'] } })],
+    );
+    try {
+      const routed = await topology(`?id=${tree.api}`);
+      expect(wholeNamed(routed.components[0]?.components, 'pod-b').logs).toBe(true);
+      await server.pool.query(`update logging_backends set deleted_at = now() where id = $1`, [backend.rows[0]?.id]);
+      const gone = await topology(`?id=${tree.api}`);
+      expect(wholeNamed(gone.components[0]?.components, 'pod-b').logs).toBe(false);
+    } finally {
+      await server.pool.query(`delete from logging_backends where id = $1`, [backend.rows[0]?.id]);
+    }
+  });
+
   it('keeps hidden components, marked hidden, as cards and as rows', async () => {
     const answer = await topology(`?id=${tree.root}`);
     expect(wholeNamed(answer.components[0]?.components, 'cache').hidden).toBe(true);

@@ -30,6 +30,7 @@ export const FEATURE_PARENTS: Readonly<Partial<Record<Feature, Feature>>> = {
   'settings.topology': 'topology',
   'settings.health': 'health',
   'settings.job_history': 'health',
+  'settings.logging_backends': 'logs',
 };
 
 export const FEATURE_DISABLE_SUFFIX = '.disable';

@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   /** Folders that file and kubernetesFile scrapers may read, as real paths (OPSDECK_SCRAPE_ROOTS). */
   scrapeRoots: string[];
+  /** Folders that file log backends may read, as real paths (OPSDECK_LOG_ROOTS). */
+  logRoots: string[];
   /** Where people reach the console (OPSDECK_PUBLIC_URL), for links in notifications; null: the public.url property. */
   publicUrl: string | null;
 }
@@ -46,6 +48,7 @@ const envSchema = z.object({
   OPSDECK_PROPERTIES_FILE: z.string().optional(),
   OPSDECK_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   OPSDECK_SCRAPE_ROOTS: z.string().optional(),
+  OPSDECK_LOG_ROOTS: z.string().optional(),
   OPSDECK_PUBLIC_URL: z.string().url().optional(),
 });
 
@@ -70,8 +73,8 @@ function resolveSecretKey(raw: string | undefined, dataDir: string): Buffer {
  * Real paths, so a root reached through a symlink compares equal to the paths a scraper's files resolve to; a folder
  * that does not exist yet is kept as written and can be created later.
  */
-function resolveScrapeRoots(raw: string | undefined, dataDir: string): string[] {
-  const listed = raw === undefined || raw.trim() === '' ? [path.join(dataDir, 'scrape')] : raw.split(':').filter((part) => part.trim() !== '');
+function resolveRoots(raw: string | undefined, fallback: string): string[] {
+  const listed = raw === undefined || raw.trim() === '' ? [fallback] : raw.split(':').filter((part) => part.trim() !== '');
   return listed.map((root) => {
     const absolute = path.resolve(root.trim());
     return existsSync(absolute) ? realpathSync(absolute) : absolute;
@@ -100,7 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     statementTimeoutMs: e.OPSDECK_STATEMENT_TIMEOUT_MS,
     trustProxy: e.OPSDECK_TRUST_PROXY === 'true',
     propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
-    scrapeRoots: resolveScrapeRoots(e.OPSDECK_SCRAPE_ROOTS, dataDir),
+    scrapeRoots: resolveRoots(e.OPSDECK_SCRAPE_ROOTS, path.join(dataDir, 'scrape')),
+    logRoots: resolveRoots(e.OPSDECK_LOG_ROOTS, path.join(dataDir, 'logs')),
     publicUrl: e.OPSDECK_PUBLIC_URL ?? null,
     ...overrides,
   };

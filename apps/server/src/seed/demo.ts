@@ -7,6 +7,7 @@ import { seedEventsDemo } from './events';
 import { seedHealthDemo } from './health';
 import { seedIncidentsDemo } from './incidents';
 import { seedJobsDemo } from './jobs';
+import { seedLogsDemo } from './logs';
 import { seedNotificationsDemo } from './notifications';
 import { seedPlaybooksDemo } from './playbooks';
 import { DEMO_SCRAPER_NAME, seedScrapersDemo } from './scrapers';
@@ -112,6 +113,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedJobsDemo(client);
     await seedEventsDemo(client);
     await seedNotificationsDemo(client, { adminId: admin, teamId: teamIds[0] ?? '' });
+    await seedLogsDemo(client, { adminId: admin, dataDir: options.dataDir });
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
     return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };

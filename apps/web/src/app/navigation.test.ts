@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Activity, Flag, Network, Users } from 'lucide-react';
 import type { Feature } from '@opsdeck/shared';
 import { permissionsFromRoles } from '@/lib/auth/permissions';
-import { homePath, visibleNavigation, type NavigationEntry } from './navigation';
+import { homePath, primaryNavigation, settingsNavigation, visibleNavigation, type NavigationEntry } from './navigation';
 
 const enabled = () => true;
 
@@ -44,6 +44,24 @@ describe('visibleNavigation', () => {
     const navigation = visibleFor(['admin'], (feature) => feature !== 'health' && feature !== 'settings.feature_flags');
     expect(navigation.primary.map((entry) => entry.label)).toEqual(['Dashboard']);
     expect(navigation.settings.map((entry) => entry.label)).toEqual(['Users']);
+  });
+});
+
+describe('the Logs entry', () => {
+  const app = { primary: primaryNavigation, settings: settingsNavigation };
+  const labels = (access: Parameters<typeof visibleNavigation>[0]) => visibleNavigation(access, app).primary.map((entry) => entry.label);
+
+  it('sits between Catalog and Playbooks, as spec 001 §2.1 orders the sidebar', () => {
+    expect(labels({ permissions: permissionsFromRoles(['viewer']), isEnabled: enabled })).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks']);
+  });
+
+  it('is hidden while the logs area is switched off', () => {
+    expect(labels({ permissions: permissionsFromRoles(['admin']), isEnabled: (feature) => feature !== 'logs' })).not.toContain('Logs');
+  });
+
+  it('is hidden from a user who may not read log backends', () => {
+    const permissions = { can: (resource: string) => resource !== 'logging_backends', isViewer: false };
+    expect(labels({ permissions, isEnabled: enabled })).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Bell, BookOpenCheck, Boxes, Cpu, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import { Bell, Blocks, BookOpenCheck, Boxes, Cpu, FileText, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, ScrollText, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -22,6 +22,7 @@ export const primaryNavigation: readonly NavigationEntry[] = [
   { label: 'Health', path: '/health', icon: HeartPulse, feature: 'health', resource: 'canaries' },
   { label: 'Incidents', path: '/incidents', icon: Siren, feature: 'incidents', resource: 'incident' },
   { label: 'Catalog', path: '/catalog', icon: Boxes, feature: 'config', resource: 'database' },
+  { label: 'Logs', path: '/logs', icon: ScrollText, feature: 'logs', resource: 'logging_backends' },
   { label: 'Playbooks', path: '/playbooks', icon: BookOpenCheck, feature: 'playbooks', resource: 'playbooks' },
 ];
 
@@ -36,6 +37,8 @@ export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Notifications', path: '/settings/notifications', icon: Bell, feature: 'settings.notifications', resource: 'notifications' },
   { label: 'Feature Flags', path: '/settings/feature-flags', icon: Flag, feature: 'settings.feature_flags', resource: 'feature_flags' },
   { label: 'Event Queue', path: '/settings/event-queue-status', icon: ListRestart, feature: 'settings.event_queue_status', resource: 'database' },
+  { label: 'Log Backends', path: '/settings/logging_backends', icon: FileText, feature: 'settings.logging_backends', resource: 'logging_backends' },
+  { label: 'Integrations', path: '/settings/integrations', icon: Blocks, feature: 'settings.integrations', resource: 'integrations' },
   // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.
   { label: 'Catalog Scrapers', path: '/catalog/scrapers', icon: ScanSearch, feature: 'settings.config_scraper', resource: 'config_scrapers' },
 ];

@@ -12,6 +12,7 @@ import { featureFlagsRoutes } from '@/features/feature-flags/routes';
 import { healthRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
 import { jobsRoutes } from '@/features/jobs/routes';
+import { logsRoutes } from '@/features/logs/routes';
 import { notificationsRoutes } from '@/features/notifications/routes';
 import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
@@ -73,6 +74,7 @@ export const appRoutes: RouteObject[] = [
                   { element: <HealthWithAgentEditor />, children: healthRoutes },
                   ...incidentsRoutes,
                   ...catalogRoutes,
+                  ...logsRoutes,
                   ...playbooksRoutes,
                   ...connectionsRoutes,
                   ...agentsRoutes,

@@ -4,3 +4,5 @@ export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperRow }
 export { demoScrapeDir } from './demo-rewrites';
 // The topology spec checks its configLookup JSONPaths by the same grammar.
 export { jsonPathProblem } from './spec';
+// Log backends build their Kubernetes client from a connection by the same rules (no exec, no files, no plain HTTP).
+export { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText } from './sources/kubernetes';

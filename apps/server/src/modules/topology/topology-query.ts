@@ -117,10 +117,14 @@ component_rows as (
     left join team_refs tr on tr.component_id = c.id
 )`;
 
-/** The columns of `component_rows` a `TopologyComponent` is made of. */
+/**
+ * The columns of `component_rows` a `TopologyComponent` is made of. `logs` is true when the component has its own log
+ * selectors or a log backend's route matches it (migration 0100), as `components_with_logs` decides.
+ */
 export const COMPONENT_COLUMNS = `r.id, r.parent_id, r.depth, r.topology_id, r.path, r.name, r.text, r.type, r.icon,
   r.description, r.owner, r.lifecycle, r.namespace, r.status, r.status_reason, r.agent_id, r.external_id, r.is_leaf,
-  r.hidden, r.labels, r.properties, r.summary, r.checks, r.teams, r.log_selectors is not null as logs,
+  r.hidden, r.labels, r.properties, r.summary, r.checks, r.teams,
+  (r.log_selectors is not null or exists (select 1 from logging_backends_matching('component', r.type, r.name, r.labels))) as logs,
   r.cost_per_minute, r.cost_total_1d, r.cost_total_7d, r.cost_total_30d, r.created_at, r.updated_at, r.deleted_at`;
 
 /**

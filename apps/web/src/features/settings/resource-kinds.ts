@@ -1,4 +1,5 @@
 import type { Resource } from '@opsdeck/shared';
+import { logBackendSpecProblems } from './log-backend-spec';
 
 export type SettingsColumn =
   | 'name'
@@ -34,7 +35,7 @@ export const HIDDEN_COLUMNS: Readonly<Record<string, readonly SettingsColumn[]>>
  */
 export type ResourceService = { kind: 'service'; path: string } | { kind: 'data-api' };
 
-export type SpecEditor = 'health-check' | 'scrape-config' | 'topology' | 'yaml';
+export type SpecEditor = 'health-check' | 'scrape-config' | 'topology' | 'log-backend' | 'yaml';
 
 /** Everything the generic list and detail pages need to know about one settings table. */
 export interface SettingsResourceKind {
@@ -49,6 +50,15 @@ export interface SettingsResourceKind {
   specEditor: SpecEditor;
   /** What the editor of a new resource starts with, so the user edits a working example instead of a blank. */
   newSpec?: Readonly<Record<string, unknown>>;
+  /** False for tables whose form has no Namespace field (a log backend is name, labels and spec); shown by default. */
+  hasNamespace?: boolean;
+  /**
+   * What is wrong with a spec beyond what the editor's JSON Schema can say (a rule across fields), one message each.
+   * A kind that has it holds its submit button back until the form is valid and this answers nothing.
+   */
+  specProblems?: (spec: Readonly<Record<string, unknown>>) => string[];
+  /** Fields an update never sends, so the server keeps what it recorded. */
+  updateOmits?: readonly string[];
 }
 
 export const CANARIES_KIND: SettingsResourceKind = {
@@ -100,10 +110,39 @@ export const TOPOLOGIES_KIND: SettingsResourceKind = {
   newSpec: TOPOLOGY_EXAMPLE_SPEC,
 };
 
+/**
+ * A file backend over an application's log files, serving the Service components of the shop namespace. The path is
+ * relative: the server looks it up under each of its log roots (OPSDECK_LOG_ROOTS, by default DATA_DIR/logs) and
+ * refuses an absolute path outside them, so a relative one is the example that saves on every server.
+ */
+export const LOG_BACKEND_EXAMPLE_SPEC: Readonly<Record<string, unknown>> = {
+  routes: [{ kind: 'component', type: 'Service', labels: { namespace: 'shop' } }],
+  file: { paths: ['app/*.log'], format: 'auto' },
+};
+
+/**
+ * Log backends are written through the data API, whose save rules check the spec (400 OD_LOG_BACKEND_SPEC or
+ * OD_LOG_BACKEND_PATH). Spec 001 §7: an update leaves who made it and when to the server.
+ */
+export const LOGGING_BACKENDS_KIND: SettingsResourceKind = {
+  table: 'logging_backends',
+  title: 'Log Backends',
+  singular: 'Log Backend',
+  resource: 'logging_backends',
+  listView: 'logging_backends_with_status',
+  service: { kind: 'data-api' },
+  tabs: ['spec', 'jobHistory'],
+  specEditor: 'log-backend',
+  newSpec: LOG_BACKEND_EXAMPLE_SPEC,
+  hasNamespace: false,
+  specProblems: logBackendSpecProblems,
+  updateOmits: ['created_by', 'created_at', 'updated_at'],
+};
+
 export function hiddenColumns(kind: SettingsResourceKind): ReadonlySet<SettingsColumn> {
   return new Set(HIDDEN_COLUMNS[kind.table] ?? []);
 }
 
-export function resourceListPath(kind: SettingsResourceKind): string {
+export function resourceListPath(kind: Pick<SettingsResourceKind, 'table'>): string {
   return `/settings/${kind.table}`;
 }

@@ -248,7 +248,7 @@ function refusePlainHttp(server: string, insecure: boolean): void {
   }
 }
 
-function kubeConfigFromServer(server: string, token: string | null, insecure: boolean): KubeConfig {
+export function kubeConfigFromServer(server: string, token: string | null, insecure: boolean): KubeConfig {
   refusePlainHttp(server, insecure);
   const config = new KubeConfig();
   config.loadFromOptions({

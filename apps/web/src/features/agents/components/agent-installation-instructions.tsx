@@ -1,7 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { TriangleAlert } from 'lucide-react';
 import { fluxManifest, helmCommand, type InstallationTarget } from '../installation-instructions';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/button/copy-button';
 
 const TAB_TRIGGER =
   'border-b-2 border-transparent px-3 py-1.5 text-sm font-medium text-gray-600 hover:text-gray-900 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';

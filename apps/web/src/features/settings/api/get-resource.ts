@@ -19,6 +19,7 @@ function normalize(row: Partial<SettingsResource> & Pick<SettingsResource, 'id' 
     description: row.description ?? null,
     schedule: row.schedule ?? null,
     source: row.source ?? null,
+    agent_id: row.agent_id ?? null,
     created_by: row.created_by ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,

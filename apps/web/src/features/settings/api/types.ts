@@ -28,6 +28,8 @@ export interface SettingsResource {
   description: string | null;
   schedule: string | null;
   source: string | null;
+  /** The agent that owns the resource; null (or the all-zero id) for none. */
+  agent_id: string | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;

@@ -13,8 +13,14 @@ export interface UpdateResourceInput {
   createdBy: string | null;
 }
 
+/** What an update sends: the form's fields and the current user as creator, less the fields the kind keeps out. */
+export function updateBody(kind: SettingsResourceKind, input: SettingsResourceInput, createdBy: string | null): Record<string, unknown> {
+  const omitted = new Set(kind.updateOmits ?? []);
+  return Object.fromEntries(Object.entries({ ...input, created_by: createdBy }).filter(([key]) => !omitted.has(key)));
+}
+
 export async function updateResource({ kind, id, input, createdBy }: UpdateResourceInput): Promise<void> {
-  const body = { ...input, created_by: createdBy };
+  const body = updateBody(kind, input, createdBy);
   if (kind.service.kind === 'service') {
     await requestJson<unknown>(`${kind.service.path}/${encodeURIComponent(id)}`, { method: 'PATCH', json: body, silent: true });
     return;

@@ -11,13 +11,15 @@ export interface ObjectTextFieldProps {
   hint?: string;
   /** What the object must look like; the editor underlines what it refuses. Pass a stable object (a module constant). */
   schema?: JsonSchema;
+  /** Told on every edit whether the text fails to parse to an object, for a form that holds its submit back meanwhile. */
+  onInvalidChange?: (invalid: boolean) => void;
 }
 
 /**
  * A JSON or YAML editor for an object (labels, spec). Text that does not parse to an object is kept on screen but
  * ignored, so the last good value is what gets saved (spec 002 §2.2).
  */
-export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hint, schema }: ObjectTextFieldProps) {
+export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hint, schema, onInvalidChange }: ObjectTextFieldProps) {
   const [text, setText] = useState(() => objectToText(value));
   const id = useId();
   const invalid = parseObjectText(text) === null;
@@ -25,6 +27,7 @@ export function ObjectTextField({ label, value, onChange, readOnly, rows = 6, hi
   const handleChange = (next: string) => {
     setText(next);
     const parsed = parseObjectText(next);
+    onInvalidChange?.(parsed === null);
     if (parsed !== null) onChange(parsed);
   };
 

@@ -19,22 +19,27 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 
 const TAB_LABELS: Record<SettingsTab, string> = { spec: 'Spec', manageTeam: 'Manage Team', jobHistory: 'Job History' };
 
-interface DetailTabsProps {
+export interface ResourceDetailTabsProps {
   kind: SettingsResourceKind;
   resource: SettingsResource;
+  /** Where a successful update or delete leads; the kind's list by default. */
+  returnTo?: string;
+  /** Shows the resource without edit controls, such as one another source owns. */
+  readOnly?: boolean;
 }
 
-function DetailTabs({ kind, resource }: DetailTabsProps) {
+/** The edit tabs of one resource (Spec and Job History), shared by the generic detail page and integrations. */
+export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false }: ResourceDetailTabsProps) {
   const navigate = useNavigate();
   const { can } = usePermissions();
-  const canWrite = can(kind.resource, 'write');
+  const canWrite = !readOnly && can(kind.resource, 'write');
   const session = useSession();
   const updateResource = useUpdateResource();
   const deleteResource = useDeleteResource();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
   // Teams are managed on their own tab; the rest of the kinds this page serves have Spec and Job History.
   const tabs = kind.tabs.filter((tab) => tab !== 'manageTeam');
-  const backToList = () => void navigate(resourceListPath(kind));
+  const backToList = () => void navigate(returnTo ?? resourceListPath(kind));
 
   const handleUpdate = (input: SettingsResourceInput) => {
     updateResource.mutate({ kind, id: resource.id, input, createdBy: session.data?.person.id ?? null }, { onSuccess: backToList });
@@ -46,7 +51,7 @@ function DetailTabs({ kind, resource }: DetailTabsProps) {
 
   return (
     <Tabs.Root defaultValue={tabs[0]} className="flex flex-col gap-3">
-      <Tabs.List aria-label={`${kind.singular} tabs`} className="flex border-b border-gray-200">
+      <Tabs.List aria-label={`${kind.singular} tabs`} className="flex flex-wrap border-b border-gray-200">
         {tabs.map((tab) => (
           <Tabs.Trigger key={tab} value={tab} className={DETAIL_TAB_CLASS}>
             {TAB_LABELS[tab]}
@@ -61,6 +66,7 @@ function DetailTabs({ kind, resource }: DetailTabsProps) {
           isSaving={updateResource.isPending || deleteResource.isPending}
           onSubmit={handleUpdate}
           onDelete={() => setIsConfirmingDelete(true)}
+          saveError={updateResource.error ?? deleteResource.error}
         />
       </Tabs.Content>
       <Tabs.Content value="jobHistory">
@@ -99,7 +105,7 @@ export function ResourceDetailPage({ kind }: ResourceDetailPageProps) {
       ) : resource.data === null ? (
         <p className="py-8 text-center text-sm text-gray-500">{EMPTY_RESOURCES_MESSAGE}</p>
       ) : (
-        <DetailTabs key={resource.data.updated_at} kind={kind} resource={resource.data} />
+        <ResourceDetailTabs key={resource.data.updated_at} kind={kind} resource={resource.data} />
       )}
     </section>
   );

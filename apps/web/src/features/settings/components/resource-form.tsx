@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { canarySpecJsonSchema, scrapeConfigJsonSchema, topologySpecJsonSchema } from '@opsdeck/shared';
+import { canarySpecJsonSchema, logBackendSpecJsonSchema, scrapeConfigJsonSchema, topologySpecJsonSchema } from '@opsdeck/shared';
 import type { JsonSchema } from '@/components/code-editor/code-editor';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FormActions } from '@/components/form-actions/form-actions';
 import { TextField } from '@/components/forms/text-field';
+import { errorDetails, errorMessage } from '@/components/toast/toast';
 import { usePermissions } from '@/lib/auth/permissions';
 import { isUiSource } from '@/lib/resource-origin/resource-origin';
 import type { SettingsResource, SettingsResourceInput } from '../api/types';
@@ -27,6 +28,8 @@ function specSchemaFor(editor: SettingsResourceKind['specEditor']): JsonSchema |
       return scrapeConfigJsonSchema;
     case 'topology':
       return topologySpecJsonSchema;
+    case 'log-backend':
+      return logBackendSpecJsonSchema();
     case 'yaml':
       return undefined;
   }
@@ -73,17 +76,54 @@ export interface ResourceFormProps {
   onSubmit: (input: SettingsResourceInput) => void;
   onDelete?: () => void;
   onCancel?: () => void;
+  /** The last save's failure, shown above the buttons as well as in its toast so it stays while the user fixes it. */
+  saveError?: unknown;
+}
+
+/**
+ * The explanation beyond the message: an API error's body carries it, a data API error (postgrest-js) has it as its
+ * own `details` and `hint`, such as the spec path a save rule refused.
+ */
+function saveErrorDetails(error: unknown): string | null {
+  const fromBody = errorDetails(error);
+  if (fromBody !== null || typeof error !== 'object' || error === null) return fromBody;
+  const parts = ['details' in error ? error.details : null, 'hint' in error ? error.hint : null].filter(
+    (part): part is string => typeof part === 'string' && part.trim() !== '',
+  );
+  return parts.length === 0 ? null : parts.join(' — ');
+}
+
+function SaveError({ error }: { error: unknown }) {
+  const details = saveErrorDetails(error);
+  return (
+    <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+      <p>{errorMessage(error)}</p>
+      {details !== null && <p className="mt-1 font-mono text-xs break-words whitespace-pre-wrap text-red-800">{details}</p>}
+    </div>
+  );
 }
 
 /**
  * The Spec tab of a settings resource: name and namespace (fixed once created), labels and the spec. Resources with a
  * source other than the UI were defined elsewhere, so their labels and spec are read-only.
  */
-export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onDelete, onCancel }: ResourceFormProps) {
+export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onDelete, onCancel, saveError }: ResourceFormProps) {
   const isEditing = resource !== undefined;
   const isReadOnly = !canWrite || (resource !== undefined && !isUiSource(resource.source));
-  const { control, handleSubmit, setValue, getValues, trigger } = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(kind, resource) });
+  const {
+    control,
+    handleSubmit,
+    setValue,
+    getValues,
+    trigger,
+    formState: { isValid },
+  } = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(kind, resource) });
   const specMode = useWatch({ control, name: 'specMode' });
+  const spec = useWatch({ control, name: 'spec' });
+  const [isSpecTextInvalid, setIsSpecTextInvalid] = useState(false);
+  const specProblems = useMemo(() => (kind.specProblems === undefined || isReadOnly ? [] : kind.specProblems(spec)), [kind, spec, isReadOnly]);
+  // Kinds with their own spec rules (log backends, spec 001 §5) keep Save back until the whole form would pass.
+  const isHeldBack = kind.specProblems !== undefined && (!isValid || isSpecTextInvalid || specProblems.length > 0);
   const checkType = useWatch({ control, name: 'check.type' });
   const checkFields = useWatch({ control, name: 'check.fields' });
   const [specVersion, setSpecVersion] = useState(0);
@@ -125,7 +165,9 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
   return (
     <form noValidate onSubmit={handleSubmit((values) => onSubmit(resourceInput(values)))} aria-label={`${kind.singular} spec`} className="flex flex-col gap-3">
       <TextField control={control} name="name" label="Name" required maxLength={CANARY_LIMITS.name} disabled={isEditing || isSaving} />
-      <TextField control={control} name="namespace" label="Namespace" required maxLength={CANARY_LIMITS.namespace} disabled={isEditing || isSaving} />
+      {kind.hasNamespace !== false && (
+        <TextField control={control} name="namespace" label="Namespace" required maxLength={CANARY_LIMITS.namespace} disabled={isEditing || isSaving} />
+      )}
       <ObjectTextField label="Labels" value={getValues('labels')} onChange={(labels) => setValue('labels', labels, { shouldDirty: true })} readOnly={isReadOnly} rows={3} />
       {kind.specEditor === 'health-check' && !isReadOnly && (
         <div className="flex flex-wrap items-end gap-3">
@@ -168,10 +210,33 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
           rows={14}
           schema={specSchema}
           hint={isReadOnly && canWrite ? 'Defined outside the UI: read-only here' : undefined}
+          onInvalidChange={setIsSpecTextInvalid}
         />
       )}
+      {kind.specProblems !== undefined && !isReadOnly && (
+        // Present before there is anything to say, so screen readers announce the problems as they appear.
+        <div aria-live="polite">
+          {specProblems.length > 0 && (
+            <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+              <p className="font-medium">The spec cannot be saved yet:</p>
+              <ul aria-label="Spec problems" className="mt-1 list-disc pl-5">
+                {specProblems.map((problem, index) => (
+                  <li key={`${index}:${problem}`}>{problem}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      )}
+      {saveError !== undefined && saveError !== null && <SaveError error={saveError} />}
       {canWrite && (
-        <FormActions isEditing={isEditing} isSaving={isSaving} submitDisabled={isReadOnly && isEditing} onDelete={onDelete} onCancel={onCancel} />
+        <FormActions
+          isEditing={isEditing}
+          isSaving={isSaving}
+          submitDisabled={(isReadOnly && isEditing) || isHeldBack}
+          onDelete={onDelete}
+          onCancel={onCancel}
+        />
       )}
     </form>
   );

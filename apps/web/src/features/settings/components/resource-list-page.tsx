@@ -67,6 +67,12 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
   const createResource = useCreateResource();
   const [isAdding, setIsAdding] = useState(false);
 
+  const handleAdd = () => {
+    // A failure from an earlier attempt belongs to that attempt's form.
+    createResource.reset();
+    setIsAdding(true);
+  };
+
   const handleCreate = (input: SettingsResourceInput) => {
     createResource.mutate({ kind, input, createdBy: session.data?.person.id ?? null }, { onSuccess: () => setIsAdding(false) });
   };
@@ -79,7 +85,7 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>
         {canWrite && (
-          <Button variant="primary" aria-label={`Add ${kind.singular}`} className="ml-auto" onClick={() => setIsAdding(true)}>
+          <Button variant="primary" aria-label={`Add ${kind.singular}`} className="ml-auto" onClick={handleAdd}>
             <Plus aria-hidden="true" className="size-4" />
           </Button>
         )}
@@ -102,7 +108,14 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
       )}
       {isAdding && (
         <Dialog open onOpenChange={setIsAdding} title={`Add ${kind.singular}`} size="large">
-          <ResourceForm kind={kind} canWrite={canWrite} isSaving={createResource.isPending} onSubmit={handleCreate} onCancel={() => setIsAdding(false)} />
+          <ResourceForm
+            kind={kind}
+            canWrite={canWrite}
+            isSaving={createResource.isPending}
+            onSubmit={handleCreate}
+            onCancel={() => setIsAdding(false)}
+            saveError={createResource.error}
+          />
         </Dialog>
       )}
     </section>

@@ -4,7 +4,8 @@ import type { SettingsResourceKind } from '../resource-kinds';
 import { resourceListPath } from '../resource-kinds';
 
 export interface SettingsBreadcrumbProps {
-  kind: SettingsResourceKind;
+  /** The settings page the trail passes through: its title and, by table, its list. */
+  kind: Pick<SettingsResourceKind, 'table' | 'title'>;
   /** The resource's name on its detail page. */
   current?: string;
 }

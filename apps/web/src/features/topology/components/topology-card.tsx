@@ -4,6 +4,7 @@ import { ScrollText } from 'lucide-react';
 import { COMPONENT_STATUSES, TOPOLOGY_AVATARS_SHOWN, TOPOLOGY_LIST_MAX_HEIGHT_PX, type ComponentStatus } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { HealthDot } from '@/components/status/health-dot';
+import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
 import type { TopologyComponent, TopologyComponentRow } from '../api/types';
 import { byHealth } from '../utils/sort-components';
 import { componentHref } from '../utils/topology-params';
@@ -110,6 +111,8 @@ export function TopologyCard({ component, layout, search, refererId, onOpenSideP
   const compact = layout.size === 'small' || layout.size === 'medium';
   const children = component.components ?? [];
   const text = component.text ?? component.description;
+  // Spec 001 §6: View Logs is hidden while the logs area is switched off.
+  const { isEnabled } = useFeatureFlags();
   return (
     <article
       aria-label={component.name}
@@ -146,7 +149,7 @@ export function TopologyCard({ component, layout, search, refererId, onOpenSideP
             {component.type}
           </Link>
         )}
-        {component.logs && (
+        {component.logs && isEnabled('logs') && (
           <Link to={`/logs?${new URLSearchParams({ topologyId: component.id }).toString()}`} className={clsx('inline-flex items-center gap-1 text-blue-700', LINK)}>
             <ScrollText aria-hidden="true" className="size-3.5" />
             Logs

@@ -22,6 +22,8 @@ let topologyResponse: () => Response = () => HttpResponse.json(makeResponse([]))
 
 setupMswServer(
   whoamiHandler(() => roles),
+  // The cards read the feature flags (a switched-off logs area hides their Logs link); none are set here.
+  http.get('*/api/db/properties', () => HttpResponse.json([])),
   http.get('*/api/topology', ({ request }) => {
     topologyRequests.push(new URL(request.url));
     return topologyResponse();

@@ -3,6 +3,7 @@ import { clsx } from 'clsx';
 import { ChevronDown, X } from 'lucide-react';
 import { DEBOUNCE_MS } from '@opsdeck/shared';
 import { inputClass } from '@/components/forms/styles';
+import { handleComboboxKey } from '@/components/forms/combobox-keys';
 import {
   RESOURCE_SEARCH_LIMIT,
   usePlaybookResourceQuery,
@@ -59,26 +60,20 @@ export function ResourcePicker({ id, kind, types, value, onChange, disabled, inv
     setText('');
   };
 
-  const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      if (!open) {
-        setOpen(true);
-        return;
-      }
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((index) => (options.length === 0 ? 0 : (index + step + options.length) % options.length));
-    } else if (event.key === 'Enter' && open) {
-      event.preventDefault();
-      const option = options[active];
-      if (option !== undefined) pick(option);
-    } else if (event.key === 'Escape' && open) {
-      // Closes the list only; a second Escape reaches the dialog.
-      event.stopPropagation();
-      setOpen(false);
-      setText('');
-    }
-  };
+  const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) =>
+    handleComboboxKey(event, {
+      open,
+      setOpen,
+      items: options,
+      active,
+      setActive,
+      onPick: pick,
+      onClose: () => {
+        setOpen(false);
+        setText('');
+      },
+      stopEscape: true,
+    });
 
   const optionId = (index: number) => `${listId}-option-${index}`;
   return (

@@ -6,10 +6,11 @@ export interface CopyButtonProps {
   text: string;
   /** Accessible name, e.g. 'Copy Flux manifest'. */
   label: string;
+  disabled?: boolean;
 }
 
 /** Copies text with the messages of spec 001 §8. */
-export function CopyButton({ text, label }: CopyButtonProps) {
+export function CopyButton({ text, label, disabled }: CopyButtonProps) {
   const handleCopy = async () => {
     // Browsers leave the clipboard out of pages served over plain http from another machine.
     const clipboard: Clipboard | undefined = navigator.clipboard;
@@ -26,7 +27,7 @@ export function CopyButton({ text, label }: CopyButtonProps) {
   };
 
   return (
-    <Button variant="secondary" aria-label={label} onClick={() => void handleCopy()}>
+    <Button variant="secondary" aria-label={label} disabled={disabled} onClick={() => void handleCopy()}>
       <Copy aria-hidden="true" className="size-4" />
       Copy
     </Button>

@@ -1,0 +1,9 @@
+import type { LogsQuery } from './get-logs';
+
+/** Every logs query key starts with `all`, so one invalidation refreshes the whole page. */
+export const logsKeys = {
+  all: ['logs'] as const,
+  components: () => [...logsKeys.all, 'components'] as const,
+  component: (id: string) => [...logsKeys.all, 'component', id] as const,
+  lines: (query: LogsQuery) => [...logsKeys.all, 'lines', query] as const,
+};

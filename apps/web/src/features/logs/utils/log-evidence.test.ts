@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { LogLine } from '@opsdeck/shared';
+import { EMPTY_SELECTION, selectRange, selectedIndexes, selectionFor, toggleLine } from './line-selection';
+import { logEvidence } from './log-evidence';
+
+const lines: LogLine[] = Array.from({ length: 12 }, (_, index) => ({
+  id: `l${index}`,
+  timestamp: index === 0 ? null : `2024-01-01T12:00:${String(60 - index).padStart(2, '0')}Z`,
+  message: `m${index}`,
+  labels: { n: String(index) },
+}));
+
+describe('line selection', () => {
+  it('toggles lines and adds Shift ranges from the anchor', () => {
+    let selection = toggleLine(EMPTY_SELECTION, lines, 2);
+    selection = selectRange(selection, lines, 5);
+    expect(selectedIndexes(selection, lines)).toEqual([2, 3, 4, 5]);
+    selection = toggleLine(selection, lines, 3);
+    expect(selectedIndexes(selection, lines)).toEqual([2, 4, 5]);
+  });
+
+  it('starts a range without an anchor from the line the keyboard was on', () => {
+    expect(selectedIndexes(selectRange(EMPTY_SELECTION, lines, 4, 1), lines)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('starts empty on another list of lines, such as a new answer or other label filters', () => {
+    const selection = toggleLine(EMPTY_SELECTION, lines, 1);
+    expect(selectionFor(selection, [...lines]).ids.size).toBe(0);
+  });
+});
+
+describe('logEvidence', () => {
+  it('keeps the selected lines with three lines of context either side, in the order shown', () => {
+    const evidence = logEvidence({ component: { id: 'c1', name: 'api' }, selector: 'pods', start: '1h', lines, selected: [0, 9] });
+    expect(evidence.type).toBe('log');
+    expect(evidence.component_id).toBe('c1');
+    expect(evidence.description).toBe('Logs of api (pods)');
+    const payload = evidence.evidence as { lines: { message: string; timestamp?: string }[]; selected_lines: number[]; start: string };
+    expect(payload.lines.map((kept) => kept.message)).toEqual(['m0', 'm1', 'm2', 'm3', 'm6', 'm7', 'm8', 'm9', 'm10', 'm11']);
+    expect(payload.selected_lines).toEqual([0, 7]);
+    expect(payload.start).toBe('1h');
+    // A line without a time is stored without one, and the answer's line ids are not stored.
+    expect(payload.lines[0]).toEqual({ message: 'm0', labels: { n: '0' } });
+    expect(payload.lines[1]).toEqual({ timestamp: '2024-01-01T12:00:59Z', message: 'm1', labels: { n: '1' } });
+  });
+});
