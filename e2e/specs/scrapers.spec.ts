@@ -1,25 +1,11 @@
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { RUN_ID, storageStateFor } from '../support/roles';
+import { storageStateFor } from '../support/roles';
+import { serverDataFolder } from '../support/server-data';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** A run and its ingest on a 2-core machine shared with the browser. */
 const RUN_TIMEOUT_MS = 60_000;
-
-/**
- * The folder the spec's scraper reads. scripts/e2e.mjs starts the server with DATA_DIR=.tmp/<run id>/data, and the
- * server reads files only under its scrape roots, which default to <DATA_DIR>/scrape (OPSDECK_SCRAPE_ROOTS).
- */
-function scrapeFolder(stamp: string): string {
-  const dataDir = path.join(REPO_ROOT, '.tmp', RUN_ID, 'data');
-  if (!existsSync(dataDir)) throw new Error(`no server data folder at ${dataDir}: run the specs with \`npm run test:e2e\``);
-  const folder = path.join(dataDir, 'scrape', `e2e-${stamp}`);
-  mkdirSync(folder, { recursive: true });
-  // The server compares real paths with its roots.
-  return realpathSync(folder);
-}
 
 interface Service {
   name: string;
@@ -64,7 +50,7 @@ test.describe('scrapers', () => {
     const scraperName = `e2e-files-${stamp}`;
     const orders = `e2e-orders-${stamp}`;
     const billing = `e2e-billing-${stamp}`;
-    const folder = scrapeFolder(stamp);
+    const folder = serverDataFolder('scrape', `e2e-${stamp}`);
     writeServices(folder, [
       { name: orders, replicas: 1, image: 'shop/orders:1.4.0' },
       { name: billing, replicas: 2, image: 'shop/billing:2.0.1' },
