@@ -10,8 +10,8 @@ import { DEMO_PASSWORD } from '../seed/demo';
 import { freePort, waitUntilHealthy } from './server-process';
 import { compiledServerEntry } from './startup';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const ADMIN_EMAIL = 'admin@opsdeck.local';
 const START_TIMEOUT_MS = 180_000;
 const HEALTH_POLL_MS = 100;
@@ -34,7 +34,7 @@ export function catalogBrowserMissing(): string | null {
 }
 
 /** The server's own default, or OPSDECK_WEB_DIST as the server reads it, to measure a build kept elsewhere. */
-function webDist(): string {
+export function webDist(): string {
   return process.env.OPSDECK_WEB_DIST ?? path.resolve(serverPackageRoot(import.meta.url), '..', 'web', 'dist');
 }
 

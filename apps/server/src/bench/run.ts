@@ -17,6 +17,7 @@ import { reportEventQueue } from './event-queue';
 import { reportAgentPush } from './agent-push';
 import { reportNotifications } from './notifications';
 import { reportLogs } from './logs';
+import { reportLogsBrowser } from './logs-browser';
 import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
@@ -136,7 +137,10 @@ async function main(): Promise<void> {
   if (sections.has('event-queue')) await reportEventQueue(heading);
   if (sections.has('agent-push')) await reportAgentPush(heading);
   if (sections.has('notifications')) await reportNotifications(heading);
-  if (sections.has('logs')) await reportLogs(heading);
+  if (sections.has('logs')) {
+    await reportLogs(heading);
+    await reportLogsBrowser();
+  }
   if (![...sections].some((section) => !OWN_SERVER_SECTIONS.has(section))) return;
   const db = await openBenchDatabase();
   console.log(`Bench database: ${db.mode === 'embedded' ? `embedded PGlite in ${benchDataDir()}` : 'PostgreSQL (DATABASE_URL)'}`);
