@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { storageStateFor } from '../support/roles';
 import { serverDataFolder } from '../support/server-data';
 
@@ -22,6 +22,18 @@ async function expectJobStatus(page: Page, name: string, status: string): Promis
   }).toPass({ timeout: RUN_TIMEOUT_MS });
 }
 
+/** Soft-deletes what a test made, whether or not it got as far as deleting it: later specs see the demo only. */
+async function removeCreated(request: APIRequestContext, names: readonly string[]): Promise<void> {
+  for (const table of ['topologies', 'config_scrapers']) {
+    for (const name of names) {
+      await request.patch(`/api/db/${table}?name=eq.${encodeURIComponent(name)}&deleted_at=is.null`, {
+        headers: { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' },
+        data: { deleted_at: new Date().toISOString() },
+      });
+    }
+  }
+}
+
 test.describe('integrations', () => {
   test.use({ storageState: storageStateFor('admin') });
 
@@ -32,37 +44,53 @@ test.describe('integrations', () => {
     writeFileSync(path.join(folder, 'service.yaml'), `name: e2e-svc-${stamp}\nreplicas: 1\n`);
 
     const scraperName = `e2e-scraper-${stamp}`;
-    let dialog = await openAddIntegration(page);
-    await dialog.getByRole('button', { name: 'Catalog Scraper' }).click();
-    let form = dialog.getByRole('form', { name: 'Catalog Scraper spec' });
-    await form.getByRole('textbox', { name: 'Name', exact: true }).fill(scraperName);
-    await form
-      .getByRole('textbox', { name: 'Spec' })
-      .fill(['file:', '  - type: E2E::Service', '    id: $.name', '    name: $.name', '    format: yaml', '    icon: file', '    paths:', `      - ${folder}/*.yaml`, ''].join('\n'));
-    await form.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText(`${scraperName} created successfully`, { exact: true })).toBeVisible();
-    await expect(dialog).toBeHidden();
-
     const topologyName = `e2e-topology-${stamp}`;
-    dialog = await openAddIntegration(page);
-    await dialog.getByRole('button', { name: 'Custom Topology' }).click();
-    form = dialog.getByRole('form', { name: 'Topology spec' });
-    await form.getByRole('textbox', { name: 'Name', exact: true }).fill(topologyName);
-    await expect(form.getByRole('textbox', { name: 'Spec' })).toContainText('components');
-    await form.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText(`${topologyName} created successfully`, { exact: true })).toBeVisible();
+    try {
+      let dialog = await openAddIntegration(page);
+      await dialog.getByRole('button', { name: 'Catalog Scraper' }).click();
+      let form = dialog.getByRole('form', { name: 'Catalog Scraper spec' });
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill(scraperName);
+      await form
+        .getByRole('textbox', { name: 'Spec' })
+        .fill(['file:', '  - type: E2E::Service', '    id: $.name', '    name: $.name', '    format: yaml', '    icon: file', '    paths:', `      - ${folder}/*.yaml`, ''].join('\n'));
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText(`${scraperName} created successfully`, { exact: true })).toBeVisible();
+      await expect(dialog).toBeHidden();
 
-    await expectJobStatus(page, scraperName, 'SUCCESS');
-    await expectJobStatus(page, topologyName, 'SUCCESS');
-    const rows = page.getByRole('table', { name: 'Integrations' }).getByRole('row');
-    await expect(rows.filter({ hasText: scraperName })).toContainText('Catalog Scraper');
-    await expect(rows.filter({ hasText: topologyName })).toContainText('Topology');
+      dialog = await openAddIntegration(page);
+      await dialog.getByRole('button', { name: 'Custom Topology' }).click();
+      form = dialog.getByRole('form', { name: 'Topology spec' });
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill(topologyName);
+      await expect(form.getByRole('textbox', { name: 'Spec' })).toContainText('components');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText(`${topologyName} created successfully`, { exact: true })).toBeVisible();
 
-    // A row opens its detail page, whose Job History tab holds the run.
-    await rows.filter({ hasText: topologyName }).click();
-    await expect(page).toHaveURL(/\/settings\/integrations\/topologies\/[0-9a-f-]{36}$/);
-    await page.getByRole('tab', { name: 'Job History' }).click();
-    await expect(page.getByRole('table', { name: 'Job history' }).getByRole('row').nth(1)).toContainText('SUCCESS');
+      await expectJobStatus(page, scraperName, 'SUCCESS');
+      await expectJobStatus(page, topologyName, 'SUCCESS');
+      const rows = page.getByRole('table', { name: 'Integrations' }).getByRole('row');
+      await expect(rows.filter({ hasText: scraperName })).toContainText('Catalog Scraper');
+      await expect(rows.filter({ hasText: topologyName })).toContainText('Topology');
+
+      // A row opens its detail page, whose Job History tab holds the run; Delete there returns to the list. Both are
+      // deleted so the specs after this one see the demo's topologies and scrapers only.
+      for (const [name, kind, segment] of [
+        [topologyName, 'Topology', 'topologies'],
+        [scraperName, 'Catalog Scraper', 'scrapers'],
+      ] as const) {
+        await rows.filter({ hasText: name }).click();
+        await expect(page).toHaveURL(new RegExp(`/settings/integrations/${segment}/[0-9a-f-]{36}$`));
+        await page.getByRole('tab', { name: 'Job History' }).click();
+        await expect(page.getByRole('table', { name: 'Job history' }).getByRole('row').nth(1)).toContainText('SUCCESS');
+        await page.getByRole('tab', { name: 'Spec' }).click();
+        await page.getByRole('button', { name: 'Delete' }).click();
+        await page.getByRole('dialog', { name: `Delete ${kind}` }).getByRole('button', { name: 'Delete' }).click();
+        await expect(page.getByText(`${name} deleted successfully`, { exact: true })).toBeVisible();
+        await expect(page).toHaveURL(/\/settings\/integrations(\?|$)/);
+        await expect(rows.filter({ hasText: name })).toHaveCount(0);
+      }
+    } finally {
+      await removeCreated(page.request, [scraperName, topologyName]);
+    }
   });
 
   test('the Kubernetes chart gives checked values, a Flux HelmRelease and a Helm command for the chosen namespace', async ({ page }) => {

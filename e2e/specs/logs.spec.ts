@@ -83,6 +83,13 @@ test.describe('logs', () => {
     const [saved] = (await evidence.json()) as { type: string; component_id: string; evidence: unknown }[];
     expect(saved?.component_id).toBe(component.id);
     expect(JSON.stringify(saved?.evidence)).toContain(needle);
+
+    // Later specs see the demo's backends only.
+    const removed = await page.request.patch(`/api/db/logging_backends?name=eq.${backendName}`, {
+      headers: { ...HEADERS, 'Content-Type': 'application/json' },
+      data: { deleted_at: new Date().toISOString() },
+    });
+    expect(removed.ok()).toBe(true);
   });
 
   test('a search nothing matches says so', async ({ page }) => {

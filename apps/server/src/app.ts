@@ -29,6 +29,11 @@ export interface CreateAppOptions {
   logger?: boolean;
   /** An already-open database (tests share one per suite); otherwise one is opened from the config. */
   db?: Database;
+  /**
+   * Fills the migrated database before any worker starts (the demo data): the demo's health checks probe this server,
+   * and a check run while the server seeds and does not listen yet would be recorded as a failure.
+   */
+  seed?: (db: Database) => Promise<void>;
 }
 
 /** Opens the database, applies migrations and builds the HTTP server; nothing listens until `app.listen`. */
@@ -39,6 +44,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   try {
     await migrate(db.pool);
     await loadLocalProperties(db.pool, config.propertiesFile);
+    await options.seed?.(db);
     const bus = new EventBus();
     const context: AppContext = { config, db, bus, version: readVersion() };
     const { app, routes } = await buildServer({

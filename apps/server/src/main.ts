@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './platform/config';
 import { createApp } from './app';
 import { seedDemo } from './seed/demo';
+import type { Database } from './db/database';
 
 interface DemoLogins {
   password: string;
@@ -32,16 +33,17 @@ function announcer(config: Config, log: FastifyBaseLogger): { demoLogins(seeded:
 
 /** Starts the console: database, migrations, demo data on an empty database, HTTP, and a clean stop on SIGTERM. */
 export async function serve(config: Config): Promise<void> {
-  const running = await createApp(config);
+  const serverUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  const demo: { seeded: Awaited<ReturnType<typeof seedDemo>> } = { seeded: null };
+  const seed = async (db: Database): Promise<void> => {
+    demo.seeded = await seedDemo(db.pool, { secretKey: config.secretKey, serverUrl, dataDir: config.dataDir });
+  };
+  const running = await createApp(config, config.seedDemo ? { seed } : {});
   const { app } = running;
   const announce = announcer(config, app.log);
-  if (config.seedDemo) {
-    const serverUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
-    const seeded = await seedDemo(running.context.db.pool, { secretKey: config.secretKey, serverUrl, dataDir: config.dataDir });
-    if (seeded !== null) {
-      app.log.info('Seeded demo data');
-      announce.demoLogins(seeded);
-    }
+  if (demo.seeded !== null) {
+    app.log.info('Seeded demo data');
+    announce.demoLogins(demo.seeded);
   }
   const address = await app.listen({ port: config.port, host: config.host });
   announce.running(address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'));
