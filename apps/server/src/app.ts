@@ -34,6 +34,8 @@ export interface CreateAppOptions {
    * and a check run while the server seeds and does not listen yet would be recorded as a failure.
    */
   seed?: (db: Database) => Promise<void>;
+  /** The caller will `app.listen` (AppContext.listens). */
+  listens?: boolean;
 }
 
 /** Opens the database, applies migrations and builds the HTTP server; nothing listens until `app.listen`. */
@@ -46,7 +48,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     await loadLocalProperties(db.pool, config.propertiesFile);
     await options.seed?.(db);
     const bus = new EventBus();
-    const context: AppContext = { config, db, bus, version: readVersion() };
+    const context: AppContext = { config, db, bus, version: readVersion(), listens: options.listens ?? false };
     const { app, routes } = await buildServer({
       context,
       authenticate: createAuthenticator(db.pool, { bus }),

@@ -38,7 +38,7 @@ export async function serve(config: Config): Promise<void> {
   const seed = async (db: Database): Promise<void> => {
     demo.seeded = await seedDemo(db.pool, { secretKey: config.secretKey, serverUrl, dataDir: config.dataDir });
   };
-  const running = await createApp(config, config.seedDemo ? { seed } : {});
+  const running = await createApp(config, { listens: true, ...(config.seedDemo ? { seed } : {}) });
   const { app } = running;
   const announce = announcer(config, app.log);
   if (demo.seeded !== null) {

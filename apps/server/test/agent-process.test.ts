@@ -27,7 +27,7 @@ async function startUpstream(dir: string, port: number): Promise<Upstream> {
     { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: 'api' },
     { dataDir: dir, secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port, host: '127.0.0.1' },
   );
-  const running = await createApp(config, { db, logger: false });
+  const running = await createApp(config, { db, logger: false, listens: true });
   await running.app.listen({ port, host: '127.0.0.1' });
   return {
     running,

@@ -39,6 +39,9 @@ describe('event queue consumer', () => {
   it('claims several events in one pass, handles them in order, and gives back the ones it had not started when stopped', async () => {
     const ids: string[] = [];
     for (let n = 0; n < 5; n += 1) ids.push(await enqueue(server.pool, 'test.batch', { n }));
+    // The embedded database's clock can give two quick inserts the same created_at, which the queue then orders by id:
+    // a second apart, the order under test is the order they were queued in.
+    await server.pool.query(`update event_queue set created_at = now() - make_interval(secs => 10 - (properties ->> 'n')::int) where id = any ($1::uuid[])`, [ids]);
     const seen: number[] = [];
     let stopping: Promise<void> | null = null;
     const batch = consumer(

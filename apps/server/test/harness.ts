@@ -30,7 +30,7 @@ export interface JsonReply {
 
 const TEMPLATE_DB = 'opsdeck_template';
 
-async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void> }> {
+export async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void> }> {
   if (inject('dbMode') === 'pglite') {
     const dir = mkdtempSync(path.join(inject('testRoot'), 'suite-'));
     cpSync(inject('templateDir'), dir, { recursive: true });
@@ -71,7 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: options.workers === true ? 'all' : (process.env.OPSDECK_ROLE ?? 'api') },
     { dataDir: inject('testRoot'), secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
-  const running = await createApp(config, { db, logger: false });
+  const running = await createApp(config, { db, logger: false, listens: true });
   const address = await running.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,

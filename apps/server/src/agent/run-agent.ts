@@ -72,7 +72,7 @@ export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = p
     // Its own embedded database, never upstream's, even when the shell it starts from names one.
     { databaseUrl: undefined, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) },
   );
-  const running = await createApp(config);
+  const running = await createApp(config, { listens: options.port !== undefined });
   const { pool } = running.context.db;
   const log = running.app.log.child({ module: 'agent' });
   try {

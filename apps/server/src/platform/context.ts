@@ -8,4 +8,9 @@ export interface AppContext {
   db: Database;
   bus: EventBus;
   version: string;
+  /**
+   * The caller listens right after building the app: the check scheduler then starts once the server listens, not
+   * when it is ready (Fastify runs onReady before it binds), so a check that probes this server never finds it closed.
+   */
+  listens: boolean;
 }

@@ -180,7 +180,7 @@ export const healthPlugin: DomainPlugin = {
         context.bus.subscribe('canary.updated', () => reconcile()),
         context.bus.subscribe('check.run-requested', () => scheduler.wake()),
       ];
-      app.addHook('onReady', async () => {
+      const startChecks = async (): Promise<void> => {
         // Before the first reconcile, so the checks it syncs get sealed specs; a failure must not keep checks from running.
         await sealStoredSpecSecrets(pool, secretKey).then(
           (report) => {
@@ -192,7 +192,9 @@ export const healthPlugin: DomainPlugin = {
         reconcile();
         await reconciling;
         scheduler.start();
-      });
+      };
+      if (context.listens) app.addHook('onListen', startChecks);
+      else app.addHook('onReady', startChecks);
       app.addHook('preClose', async () => {
         clearInterval(timer);
         clearInterval(windowTimer);
