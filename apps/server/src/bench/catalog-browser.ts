@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { hashPassword } from '../auth/passwords';
 import { serverPackageRoot } from '../platform/package-root';
 import { DEMO_PASSWORD } from '../seed/demo';
@@ -34,7 +34,7 @@ export function catalogBrowserMissing(): string | null {
 }
 
 /** The server's own default, or OPSDECK_WEB_DIST as the server reads it, to measure a build kept elsewhere. */
-export function webDist(): string {
+function webDist(): string {
   return process.env.OPSDECK_WEB_DIST ?? path.resolve(serverPackageRoot(import.meta.url), '..', 'web', 'dist');
 }
 
@@ -75,15 +75,16 @@ const FIRST_ROW_PROBE = `
   observer.observe(document, { childList: true, subtree: true });
 `;
 
+export interface BrowserBenchServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
 /**
- * Time from navigating to /catalog until the grouped summary's first row is in the page, in Chromium, signed in as the demo
- * admin through /login, against the compiled server started as `npm start` starts it on the bench database. The
- * embedded database admits one process, so the caller must have closed its own connection to it. Each run opens a
- * fresh page (no cached queries in the app); the first run is left out, since it also fills the browser's cache of
- * the app's assets. The server's summary cache is left as it is, as it would be for a returning visitor.
+ * The compiled server as `npm start` runs it, serving the built web app, on a data folder (and, when given, a
+ * PostgreSQL database) without demo data; `unset` names variables of this process it must not inherit.
  */
-export async function benchCatalogBrowser(options: { dataDir: string; databaseUrl?: string; runs?: number }): Promise<CatalogBrowserResult> {
-  const runs = options.runs ?? 5;
+export async function startBrowserBenchServer(options: { dataDir: string; databaseUrl?: string; unset?: readonly string[] }): Promise<BrowserBenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -96,6 +97,7 @@ export async function benchCatalogBrowser(options: { dataDir: string; databaseUr
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
   };
+  for (const name of options.unset ?? []) Reflect.deleteProperty(env, name);
   if (options.databaseUrl === undefined) delete env.DATABASE_URL;
   else env.DATABASE_URL = options.databaseUrl;
   const child = spawn(process.execPath, ['--enable-source-maps', compiledServerEntry(), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -103,6 +105,12 @@ export async function benchCatalogBrowser(options: { dataDir: string; databaseUr
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
   try {
     await waitUntilHealthy(url, {
       hasExited: () => child.exitCode !== null || child.signalCode !== null,
@@ -110,16 +118,41 @@ export async function benchCatalogBrowser(options: { dataDir: string; databaseUr
       timeoutMs: START_TIMEOUT_MS,
       pollMs: HEALTH_POLL_MS,
     });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+/** A 1440 × 900 browser context signed in as the demo admin through the real /login page. */
+export async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const login = await context.newPage();
+  await login.goto(`${url}/login`);
+  await login.getByLabel('E-Mail').fill(ADMIN_EMAIL);
+  await login.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await login.waitForURL((target) => !target.pathname.startsWith('/login'), { timeout: 30_000 });
+  await login.close();
+  return context;
+}
+
+/**
+ * Time from navigating to /catalog until the grouped summary's first row is in the page, in Chromium, signed in as the demo
+ * admin through /login, against the compiled server started as `npm start` starts it on the bench database. The
+ * embedded database admits one process, so the caller must have closed its own connection to it. Each run opens a
+ * fresh page (no cached queries in the app); the first run is left out, since it also fills the browser's cache of
+ * the app's assets. The server's summary cache is left as it is, as it would be for a returning visitor.
+ */
+export async function benchCatalogBrowser(options: { dataDir: string; databaseUrl?: string; runs?: number }): Promise<CatalogBrowserResult> {
+  const runs = options.runs ?? 5;
+  const server = await startBrowserBenchServer({ dataDir: options.dataDir, ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) });
+  const { url } = server;
+  try {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const login = await context.newPage();
-      await login.goto(`${url}/login`);
-      await login.getByLabel('E-Mail').fill(ADMIN_EMAIL);
-      await login.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-      await login.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await login.waitForURL((target) => !target.pathname.startsWith('/login'), { timeout: 30_000 });
-      await login.close();
+      const context = await signedInContext(browser, url);
       const timings: number[] = [];
       let firstLoadMs = 0;
       for (let i = 0; i <= runs; i += 1) {
@@ -141,9 +174,6 @@ export async function benchCatalogBrowser(options: { dataDir: string; databaseUr
       await browser.close();
     }
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server.stop();
   }
 }

@@ -1,15 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
-import { DEMO_PASSWORD } from '../seed/demo';
-import { catalogBrowserMissing, CHROMIUM, CHROMIUM_ARGS, ensureDemoAdmin, webDist } from './catalog-browser';
-import { freePort, waitUntilHealthy } from './server-process';
-import { compiledServerEntry } from './startup';
+import { catalogBrowserMissing, CHROMIUM, CHROMIUM_ARGS, ensureDemoAdmin, signedInContext, startBrowserBenchServer } from './catalog-browser';
 
 const LINES = 100_000;
 /** The lines span the last 50 minutes, inside the page's default range of one hour. */
@@ -19,7 +14,6 @@ const BACKEND = 'bench-logs';
 const WHEEL_STEPS = 120;
 const WHEEL_DELTA_PX = 300;
 const WHEEL_PAUSE_MS = 16;
-const START_TIMEOUT_MS = 180_000;
 const FIRST_ROWS_GOAL_MS = 3000;
 const FRAME_P95_GOAL_MS = 50;
 
@@ -92,14 +86,6 @@ async function prepare(dataDir: string): Promise<string> {
   }
 }
 
-async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.getByLabel('E-Mail').fill('admin@opsdeck.local');
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((target) => !target.pathname.startsWith('/login'), { timeout: 30_000 });
-}
-
 /**
  * /logs with 100,000 lines in Chromium: the compiled server on a fresh embedded database of its own, the page asking
  * for all of them (its limit), the time to the first rows, the rows kept in the DOM, and the frame times while the
@@ -111,33 +97,13 @@ export async function benchLogsBrowser(): Promise<LogsBrowserFigures | { skipped
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-logs-browser-'));
   try {
     const componentId = await prepare(dataDir);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OPSDECK_WEB_DIST: webDist(),
-      OPSDECK_SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-    };
-    delete env.DATABASE_URL;
-    delete env.OPSDECK_LOG_ROOTS;
-    const child = spawn(process.execPath, ['--enable-source-maps', compiledServerEntry(), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = once(child, 'exit');
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // The bench's file lies under DATA_DIR/logs, the default root: roots of this process's environment would hide it.
+    const server = await startBrowserBenchServer({ dataDir, unset: ['OPSDECK_LOG_ROOTS'] });
+    const { url } = server;
     try {
-      await waitUntilHealthy(url, { hasExited: () => child.exitCode !== null || child.signalCode !== null, output: () => output, timeoutMs: START_TIMEOUT_MS, pollMs: 100 });
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
-        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-        const login = await context.newPage();
-        await signIn(login, url);
-        await login.close();
+        const context = await signedInContext(browser, url);
         const page = await context.newPage();
         const started = performance.now();
         await page.goto(`${url}/logs?${new URLSearchParams({ topologyId: componentId, logsSelector: BACKEND }).toString()}`, { waitUntil: 'commit' });
@@ -158,10 +124,7 @@ export async function benchLogsBrowser(): Promise<LogsBrowserFigures | { skipped
         await browser.close();
       }
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
