@@ -278,7 +278,11 @@ describe('Connections page', { timeout: 60_000 }, () => {
     let results = await screen.findByRole('dialog', { name: 'Test Connection Results' });
     expect(within(results).getByText('We currently do not support testing this connection type')).toBeInTheDocument();
     const [closeResults] = within(results).getAllByRole('button', { name: 'Close' }).slice(-1);
-    if (closeResults) await user.click(closeResults);
+    // The dialog takes pointer events only once it has finished opening over the panel; a click before that is lost.
+    if (closeResults) {
+      await waitFor(() => expect(getComputedStyle(closeResults).pointerEvents).not.toBe('none'));
+      await user.click(closeResults);
+    }
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Test Connection Results' })).not.toBeInTheDocument());
     expect(screen.getByRole('dialog', { name: 'Edit Connection' })).toBeInTheDocument();
 
