@@ -4,10 +4,12 @@
 //   node scripts/e2e.mjs [playwright test arguments]
 // E2E_JSON_REPORT=<file> adds Playwright's JSON report (used by scripts/test.sh to count results).
 import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { once } from 'node:events';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { SERVER_ENTRY, ensureServerBuild } from './lib/server-build.mjs';
 import { ROOT, WEB_DIST, ensureWebBuild } from './lib/web-build.mjs';
 
@@ -42,7 +44,29 @@ async function waitForHealth(url, child, logFile) {
   throw new Error(`the server did not answer /healthz within ${SERVER_START_TIMEOUT_MS / 1000}s:\n${readFileSync(logFile, 'utf8')}`);
 }
 
-async function startServer(dataDir, logFile, port) {
+/**
+ * The identity mail of the run (recovery and verification codes, invitations) lands here: a loopback SMTP server
+ * appends each message as a JSON line to `mailbox`, which the specs read (e2e/support/mailbox.ts).
+ */
+async function startMailSink(mailbox) {
+  writeFileSync(mailbox, '');
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          const to = (Array.isArray(mail.to) ? mail.to : mail.to === undefined ? [] : [mail.to]).flatMap((entry) => entry.value.map((address) => address.address));
+          appendFileSync(mailbox, `${JSON.stringify({ to, subject: mail.subject ?? '', text: mail.text ?? '', receivedAt: new Date().toISOString() })}\n`);
+          callback();
+        })
+        .catch((error) => callback(error));
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `smtp://127.0.0.1:${server.server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function startServer(dataDir, logFile, port, smtpUrl) {
   const log = createWriteStream(logFile);
   await once(log, 'open');
   const env = {
@@ -55,6 +79,7 @@ async function startServer(dataDir, logFile, port) {
     LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
     // The log is printed when a spec fails, for a person to read.
     LOG_FORMAT: 'pretty',
+    OPSDECK_SMTP_URL: smtpUrl,
   };
   // The specs always run on the embedded database, whatever the developer's shell points at.
   delete env.DATABASE_URL;
@@ -84,11 +109,11 @@ async function startServer(dataDir, logFile, port) {
   };
 }
 
-function runPlaywright(baseUrl, runId, args) {
+function runPlaywright(baseUrl, runId, mailbox, args) {
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--config', path.join(ROOT, 'e2e/playwright.config.ts'), ...args],
-    { cwd: ROOT, env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_RUN_ID: runId }, stdio: 'inherit' },
+    { cwd: ROOT, env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_RUN_ID: runId, E2E_MAILBOX: mailbox }, stdio: 'inherit' },
   );
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
 }
@@ -100,8 +125,10 @@ async function main() {
   const runDir = mkdtempSync(path.join(ROOT, '.tmp/e2e-'));
   const runId = path.basename(runDir);
   let server;
+  let mailSink;
   const stopAndClean = async () => {
     await server?.stop();
+    await mailSink?.close();
     // E2E_KEEP_DATA=1 keeps the data folders and logs to inspect what the specs left behind.
     if (process.env.E2E_KEEP_DATA === '1') {
       console.log(`e2e: kept ${runDir}`);
@@ -119,19 +146,21 @@ async function main() {
   try {
     // One port for both starts: the demo health checks seeded into the template probe the server at this address.
     const port = await freePort();
+    const mailbox = path.join(runDir, 'mailbox.jsonl');
+    mailSink = await startMailSink(mailbox);
     const templateDir = path.join(runDir, 'template');
     console.log('e2e: creating the seeded template data folder…');
-    const seeding = await startServer(templateDir, path.join(runDir, 'template.log'), port);
+    const seeding = await startServer(templateDir, path.join(runDir, 'template.log'), port, mailSink.url);
     await seeding.stop();
 
     const dataDir = path.join(runDir, 'data');
     cpSync(templateDir, dataDir, { recursive: true });
     rmSync(path.join(dataDir, 'opsdeck.lock'), { force: true });
     const logFile = path.join(runDir, 'server.log');
-    server = await startServer(dataDir, logFile, port);
+    server = await startServer(dataDir, logFile, port, mailSink.url);
     console.log(`e2e: server at ${server.url}`);
 
-    const code = await runPlaywright(server.url, runId, process.argv.slice(2));
+    const code = await runPlaywright(server.url, runId, mailbox, process.argv.slice(2));
     if (code !== 0) {
       const log = readFileSync(logFile, 'utf8').trim();
       if (log !== '') console.log(`\ne2e: server log\n${log}`);

@@ -61,6 +61,8 @@ export async function cloneDatabase(): Promise<{ db: Database; dispose(): Promis
 export interface TestServerOptions {
   /** Run the background workers (schedulers, event-queue consumers) too, as the `all` role does. */
   workers?: boolean;
+  /** Extra environment for this server's configuration (OPSDECK_SMTP_URL, OPSDECK_OIDC_*…). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Starts the real server on port 0 against a fresh clone of the seeded template database. */
@@ -68,7 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { db, dispose } = await cloneDatabase();
   const config = loadConfig(
     // Background work (schedulers, queue consumers) stays off unless a suite asks for it with OPSDECK_ROLE.
-    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: options.workers === true ? 'all' : (process.env.OPSDECK_ROLE ?? 'api') },
+    { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: options.workers === true ? 'all' : (process.env.OPSDECK_ROLE ?? 'api'), ...options.env },
     { dataDir: inject('testRoot'), secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
   const running = await createApp(config, { db, logger: false, listens: true });

@@ -9,6 +9,20 @@ import { serverPackageRoot } from './package-root';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ServerRole = 'api' | 'worker' | 'all';
 
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated scopes asked for; openid and email are always included. */
+  scopes: string;
+  /** The ID-token or userinfo claim listing the person's organizations (strings, or objects with id and name). */
+  organizationsClaim: string;
+  /** The claim listing the person's roles; values that are not Opsdeck roles are ignored. */
+  rolesClaim: string;
+  /** What the sign-in button says: 'Sign in with {name}'. */
+  providerName: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -31,6 +45,14 @@ export interface Config {
   logRoots: string[];
   /** Where people reach the console (OPSDECK_PUBLIC_URL), for links in notifications; null: the public.url property. */
   publicUrl: string | null;
+  /** The identity courier's SMTP server (OPSDECK_SMTP_URL, smtp:// or smtps:// with credentials); null: the server log. */
+  smtpUrl: string | null;
+  /** The sender of identity mail (OPSDECK_SMTP_FROM). */
+  smtpFrom: string;
+  /** Origins (scheme://host[:port]) besides the console's own that self-service flows may return to (OPSDECK_RETURN_TO_ALLOWLIST). */
+  returnToAllowlist: string[];
+  /** Hosted mode: sign-in through an OpenID Connect provider (OPSDECK_OIDC_*); null: the built-in identity service. */
+  oidc: OidcConfig | null;
 }
 
 const envSchema = z.object({
@@ -50,6 +72,16 @@ const envSchema = z.object({
   OPSDECK_SCRAPE_ROOTS: z.string().optional(),
   OPSDECK_LOG_ROOTS: z.string().optional(),
   OPSDECK_PUBLIC_URL: z.string().url().optional(),
+  OPSDECK_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  OPSDECK_SMTP_FROM: z.string().min(3).default('Opsdeck <no-reply@opsdeck.local>'),
+  OPSDECK_RETURN_TO_ALLOWLIST: z.string().optional(),
+  OPSDECK_OIDC_ISSUER: z.string().url().optional(),
+  OPSDECK_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OPSDECK_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OPSDECK_OIDC_SCOPES: z.string().default('openid email profile'),
+  OPSDECK_OIDC_ORGANIZATIONS_CLAIM: z.string().min(1).default('organizations'),
+  OPSDECK_OIDC_ROLES_CLAIM: z.string().min(1).default('roles'),
+  OPSDECK_OIDC_PROVIDER_NAME: z.string().min(1).default('your identity provider'),
 });
 
 /**
@@ -81,6 +113,37 @@ function resolveRoots(raw: string | undefined, fallback: string): string[] {
   });
 }
 
+/** Each listed entry reduced to its origin, so a path or trailing slash in the setting cannot widen or break a match. */
+function parseAllowlist(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const url = new URL(entry);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`OPSDECK_RETURN_TO_ALLOWLIST: ${entry} is not an http(s) origin`);
+      return url.origin;
+    });
+}
+
+function oidcConfig(e: z.infer<typeof envSchema>): OidcConfig | null {
+  const given = [e.OPSDECK_OIDC_ISSUER, e.OPSDECK_OIDC_CLIENT_ID, e.OPSDECK_OIDC_CLIENT_SECRET].filter((value) => value !== undefined);
+  if (given.length === 0) return null;
+  if (e.OPSDECK_OIDC_ISSUER === undefined || e.OPSDECK_OIDC_CLIENT_ID === undefined || e.OPSDECK_OIDC_CLIENT_SECRET === undefined) {
+    throw new Error('Invalid configuration: OPSDECK_OIDC_ISSUER, OPSDECK_OIDC_CLIENT_ID and OPSDECK_OIDC_CLIENT_SECRET go together');
+  }
+  return {
+    issuer: e.OPSDECK_OIDC_ISSUER,
+    clientId: e.OPSDECK_OIDC_CLIENT_ID,
+    clientSecret: e.OPSDECK_OIDC_CLIENT_SECRET,
+    scopes: e.OPSDECK_OIDC_SCOPES,
+    organizationsClaim: e.OPSDECK_OIDC_ORGANIZATIONS_CLAIM,
+    rolesClaim: e.OPSDECK_OIDC_ROLES_CLAIM,
+    providerName: e.OPSDECK_OIDC_PROVIDER_NAME,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -106,6 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     scrapeRoots: resolveRoots(e.OPSDECK_SCRAPE_ROOTS, path.join(dataDir, 'scrape')),
     logRoots: resolveRoots(e.OPSDECK_LOG_ROOTS, path.join(dataDir, 'logs')),
     publicUrl: e.OPSDECK_PUBLIC_URL ?? null,
+    smtpUrl: e.OPSDECK_SMTP_URL ?? null,
+    smtpFrom: e.OPSDECK_SMTP_FROM,
+    returnToAllowlist: parseAllowlist(e.OPSDECK_RETURN_TO_ALLOWLIST),
+    oidc: oidcConfig(e),
     ...overrides,
   };
 }
