@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
-import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../platform/context';
-import { AppError, errors } from '../platform/errors';
+import { errors } from '../platform/errors';
 import type { DomainPlugin } from '../platform/http';
 import type { Principal } from '../platform/principal';
 import { SESSION_ENDED_EVENT, createAuthenticator } from './authenticator';
 import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
 import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './flow-store';
 import { KratosError, kratosErrors } from './kratos-error';
+import { flowPageUrl, kratosErrorSchema, setSessionCookie, toKratosError } from './flow-http';
 import { KUBECONFIG_TTL_MS, renderKubeconfig } from './kubeconfig';
 import { loginNodes } from './login-nodes';
 import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './password-login';
@@ -17,24 +18,8 @@ import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './reques
 import { parseReturnTo, returnLocation } from './return-to';
 import { createSession, describeSession, endSessionByLogoutToken, identityResponseSchema, issueLogoutToken, sessionResponseSchema, sweepAuthState } from './sessions';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token';
+import { registrationEnabled } from './registration-setting';
 import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './ui-nodes';
-
-const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-const LOGIN_PAGE = '/login';
-
-const kratosErrorSchema = z.object({
-  error: z.object({
-    id: z.string().optional(),
-    code: z.number().int(),
-    status: z.string(),
-    reason: z.string().optional(),
-    message: z.string(),
-  }),
-  use_flow_id: z.string().optional(),
-  expired_at: z.string().optional(),
-  since: z.number().optional(),
-  redirect_browser_to: z.string().optional(),
-});
 
 const loginBodySchema = z.object({
   method: z.string().max(64).optional(),
@@ -43,34 +28,15 @@ const loginBodySchema = z.object({
   csrf_token: z.string().max(200).optional(),
 });
 
-/** Every failure inside /api/auth answers in Kratos's error shape, including the 401 of the shared permission check. */
-function toKratosError(error: unknown): KratosError | null {
-  if (error instanceof KratosError) return error;
-  if (error instanceof AppError) {
-    if (error.statusCode === 401) return kratosErrors.sessionInactive();
-    if (error.statusCode >= 500) return null;
-    return new KratosError(error.statusCode, undefined, error.message, error.details ?? undefined);
-  }
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const details = error.validation.map((issue) => `${issue.instancePath || '/'} ${issue.message ?? ''}`.trim()).join('; ');
-    return new KratosError(400, undefined, 'the request was malformed or contained invalid parameters', details);
-  }
-  const status = (error as { statusCode?: unknown }).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new KratosError(status, undefined, error instanceof Error ? error.message : 'Bad request');
-  }
-  return null;
-}
+export const authModeSchema = z.object({
+  /** self-hosted: the built-in identity service; hosted: an OpenID Connect provider (OPSDECK_OIDC_*). */
+  mode: z.enum(['self-hosted', 'hosted']),
+  provider_name: z.string().optional(),
+  registration_enabled: z.boolean(),
+});
 
-function loginPageUrl(flowId: string, returnTo: string | null): string {
-  const query = new URLSearchParams({ flow: flowId });
-  if (returnTo !== null) query.set('return_to', returnTo);
-  return `${LOGIN_PAGE}?${query.toString()}`;
-}
-
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, ttlMs: number): void {
-  reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, '/', Math.floor(ttlMs / 1000)));
-}
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const LOGIN_PAGE = '/login';
 
 async function registerSelfService(auth: FastifyInstance, context: AppContext): Promise<void> {
   const pool = context.db.pool;
@@ -119,7 +85,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       requestedAal: 'aal1',
       principal: null,
     });
-    if (!wantsJson(request)) return reply.redirect(loginPageUrl(flow.id, flow.returnTo), 303);
+    if (!wantsJson(request)) return reply.redirect(flowPageUrl(LOGIN_PAGE, flow.id, flow.returnTo), 303);
     throw kratosErrors.flowExpired(stale.expiresAt, flow.id);
   }
 
@@ -151,7 +117,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       }
       const { flow, csrfToken } = await newLoginFlow(request, reply, { returnTo, refresh, requestedAal, principal });
       if (wantsJson(request)) return renderFlow(flow, csrfToken);
-      return reply.redirect(loginPageUrl(flow.id, flow.returnTo), 303);
+      return reply.redirect(flowPageUrl(LOGIN_PAGE, flow.id, flow.returnTo), 303);
     },
   );
 
@@ -219,7 +185,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
         let nodes: UiNode[] = base.map((node) => ({ ...node, messages: [] }));
         for (const [name, list] of Object.entries(fieldMessages)) nodes = withFieldMessages(nodes, name, list);
         const updated = await saveFlowUi(pool, flow.id, { nodes, messages });
-        if (!json) return reply.redirect(loginPageUrl(updated.id, updated.returnTo), 303);
+        if (!json) return reply.redirect(flowPageUrl(LOGIN_PAGE, updated.id, updated.returnTo), 303);
         return reply.status(400).send(renderFlow(updated, cookieToken));
       };
 
@@ -245,6 +211,26 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       const described = await describeSession(pool, session.id);
       if (described === null) throw new Error('a session just created could not be read back');
       return { session: described, identity: described.identity };
+    },
+  );
+
+  api.get(
+    '/mode',
+    {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'How people sign in here: the built-in identity service or an OpenID Connect provider, and whether registration is open',
+        response: { 200: authModeSchema },
+      },
+    },
+    async () => {
+      const oidc = context.config.oidc;
+      return {
+        mode: oidc === null ? ('self-hosted' as const) : ('hosted' as const),
+        ...(oidc === null ? {} : { provider_name: oidc.providerName }),
+        registration_enabled: await registrationEnabled(pool, oidc !== null),
+      };
     },
   );
 
