@@ -124,8 +124,28 @@ export async function saveFlowUi(pool: pg.Pool, id: string, ui: StoredUi): Promi
   return fromRow(row);
 }
 
-/** Marks the flow used; false when another request completed it first, so one flow yields at most one session. */
-export async function completeFlow(pool: pg.Pool, id: string, identityId: string): Promise<boolean> {
+/** Moves the flow to another step (a code sent, a form shown) with the form of that step. */
+export async function saveFlowState(pool: pg.Pool, id: string, state: FlowState, ui: StoredUi): Promise<Flow> {
+  const result = await pool.query<FlowRow>('update self_service_flows set state = $2, ui = $3 where id = $1 returning *', [
+    id,
+    state,
+    JSON.stringify(ui),
+  ]);
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('flow disappeared while it was being updated');
+  return fromRow(row);
+}
+
+/** Ends the flow now (too many wrong codes): its next use gets the expired answer and a fresh flow. */
+export async function expireFlow(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query('update self_service_flows set expires_at = least(expires_at, now()) where id = $1', [id]);
+}
+
+/**
+ * Marks the flow used; false when another request completed it first, so one flow yields at most one session. Takes a
+ * transaction's client too, so a flow can be completed together with what it creates (registration).
+ */
+export async function completeFlow(pool: pg.Pool | pg.PoolClient, id: string, identityId: string): Promise<boolean> {
   const result = await pool.query(
     `update self_service_flows set state = 'passed_challenge', identity_id = $2, ui = jsonb_set(ui, '{messages}', '[]'::jsonb)
       where id = $1 and state <> 'passed_challenge'`,

@@ -24,6 +24,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   410: 'Gone',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
@@ -80,8 +81,33 @@ export const kratosErrors = {
       'The form token did not match this browser; reload the form and try again.',
     ),
   returnToForbidden: () =>
-    new KratosError(400, 'self_service_flow_return_to_forbidden', 'requested return_to URL is not allowed', 'Only relative paths on this site are allowed as return_to.'),
+    new KratosError(400, 'self_service_flow_return_to_forbidden', 'requested return_to URL is not allowed', 'Only paths on this site and the origins of OPSDECK_RETURN_TO_ALLOWLIST are allowed as return_to.'),
   tooManyAttempts: () =>
     new KratosError(429, 'self_service_flow_rate_limited', 'too many failed sign-in attempts', 'Too many failed sign-in attempts from this address; wait a few minutes and try again.'),
   badRequest: (message: string) => new KratosError(400, undefined, message),
+  registrationDisabled: (hosted: boolean) =>
+    new KratosError(
+      400,
+      'self_service_flow_disabled',
+      'registration is turned off on this server',
+      hosted
+        ? 'Accounts come from the identity provider this console signs in with; sign up there.'
+        : 'New accounts cannot be created here; ask an administrator to invite you.',
+    ),
+  flowRateLimited: () =>
+    new KratosError(429, 'self_service_flow_rate_limited', 'too many requests for this flow', 'Too many attempts or mails from this address; wait a few minutes and try again.'),
+  browserLocationChangeRequired: (location: string) =>
+    new KratosError(422, 'browser_location_change_required', 'browser location change required', `Continue at ${location}.`, {
+      redirect_browser_to: location,
+    }),
+  aal2Required: (redirectTo: string) =>
+    new KratosError(403, 'session_aal2_required', 'a second authentication factor is required', 'This account has a second factor; finish signing in with it.', {
+      redirect_browser_to: redirectTo,
+    }),
+  refreshRequired: (redirectTo: string) =>
+    new KratosError(403, 'session_refresh_required', 'a recent sign-in is required for this change', 'Confirm it is you by signing in again, then repeat the change.', {
+      redirect_browser_to: redirectTo,
+    }),
+  identityMismatch: () =>
+    new KratosError(403, 'security_identity_mismatch', 'the flow belongs to another identity', 'This flow was opened by another account; start a new one.'),
 } as const;

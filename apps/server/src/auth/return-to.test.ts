@@ -118,11 +118,85 @@ describe('parseReturnTo', () => {
   });
 });
 
+describe('parseReturnTo with an allow-list of origins', () => {
+  const ALLOWED = ['https://allowed.example', 'http://docs.example:8443'];
+
+  function allowOutcome(raw: string): string {
+    try {
+      return parseReturnTo(raw, ORIGIN, ALLOWED) ?? '(none)';
+    } catch (error) {
+      if (error instanceof KratosError) return `refused:${error.id ?? ''}`;
+      throw error;
+    }
+  }
+
+  it('keeps an absolute URL on an allowed origin absolute, with its path, query and fragment', () => {
+    expect(allowOutcome('https://allowed.example/after?x=1#done')).toBe('https://allowed.example/after?x=1#done');
+    expect(allowOutcome('HTTPS://ALLOWED.EXAMPLE')).toBe('https://allowed.example/');
+    expect(allowOutcome('http://docs.example:8443/guide')).toBe('http://docs.example:8443/guide');
+  });
+
+  it('still reduces the console origin to a path and keeps relative paths', () => {
+    expect(allowOutcome(`${ORIGIN}/health`)).toBe('/health');
+    expect(allowOutcome('/incidents')).toBe('/incidents');
+  });
+
+  it.each([
+    '//evil.example',
+    'https://evil.example',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    '%2F%2Fevil.example',
+    '/%5Cevil.example',
+    'https:%2F%2Fevil.example',
+    'https://allowed.example.evil.test',
+    'https://allowed.example.evil.test/after',
+    'https://allowed.example@evil.test',
+    'https://allowed.example:pw@evil.test/',
+    'https://user@allowed.example/',
+    'http://allowed.example/',
+    'https://allowed.example:444/',
+    'https://docs.example:8443/',
+    'https://evil.test/?https://allowed.example',
+    'https://evil.test#https://allowed.example',
+    'https://allowed.example\\@evil.test',
+    'https://allowed.example%2F@evil.test',
+    'https:allowed.example',
+    ' https://allowed.example',
+  ])('refuses %j even with allowed origins listed', (raw) => {
+    expect(allowOutcome(raw)).toBe(REFUSED);
+  });
+
+  it('refuses every origin but the console when no list is given', () => {
+    expect(outcome('https://allowed.example/after')).toBe(REFUSED);
+  });
+
+  it('never returns a value a browser would send to an origin that is neither the console nor listed', () => {
+    const pieces = [
+      '/', '//', '\\', '.', '%2f', '%5c', '@', ':', '#', '?', 'https:', 'https://', 'http://', 'allowed.example', '.evil.test',
+      'evil.test', ':444', 'docs.example:8443', ORIGIN, 'a', 'javascript:',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 8 }), (parts) => {
+        const result = allowOutcome(parts.join(''));
+        if (result === REFUSED || result === '(none)') return;
+        expect([ORIGIN, ...ALLOWED]).toContain(new URL(result, `${ORIGIN}/api/auth/self-service/login`).origin);
+      }),
+      { seed: 18, numRuns: 5000 },
+    );
+  });
+});
+
 describe('returnLocation', () => {
   it('falls back when a stored return_to no longer passes the rules', () => {
     expect(returnLocation('//evil.com', ORIGIN, '/')).toBe('/');
     expect(returnLocation('/.//evil.com', ORIGIN, '/')).toBe('/');
     expect(returnLocation(null, ORIGIN, '/login')).toBe('/login');
     expect(returnLocation('/incidents', ORIGIN, '/')).toBe('/incidents');
+  });
+
+  it('keeps a stored URL on an allowed origin only while that origin is still listed', () => {
+    expect(returnLocation('https://allowed.example/after', ORIGIN, '/', ['https://allowed.example'])).toBe('https://allowed.example/after');
+    expect(returnLocation('https://allowed.example/after', ORIGIN, '/', [])).toBe('/');
   });
 });

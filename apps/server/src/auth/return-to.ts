@@ -40,13 +40,15 @@ function resolvedPath(path: string): string | null {
 }
 
 /**
- * Only places on this site may be returned to, or a crafted sign-in link would forward a fresh session's browser to
- * an attacker's page. Accepts a path, or an absolute http(s) URL on the console's origin, and returns a path that
- * starts with exactly one slash. Refused: other origins and schemes, credentials in the URL, backslashes and control
- * characters, and any path that resolves, before or after decoding escaped dots and slashes, to `//…` — which a
- * browser would read as another host.
+ * Only places on this site, or on an origin the operator listed (OPSDECK_RETURN_TO_ALLOWLIST, `config.returnToAllowlist`,
+ * already reduced to origins), may be returned to, or a crafted sign-in link would forward a fresh session's browser to
+ * an attacker's page. Accepts a path, or an absolute http(s) URL: one on the console's origin comes back as a path that
+ * starts with exactly one slash, one on a listed origin comes back absolute (normalised by the URL parser). Refused:
+ * other origins (look-alikes such as `https://allowed.example.evil.test` included) and schemes, credentials in the URL,
+ * backslashes and control characters, and any path on this site that resolves, before or after decoding escaped dots
+ * and slashes, to `//…` — which a browser would read as another host.
  */
-export function parseReturnTo(raw: string | undefined, origin: string): string | undefined {
+export function parseReturnTo(raw: string | undefined, origin: string, allowlist: readonly string[] = []): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (reinterpretedByBrowsers(raw)) throw kratosErrors.returnToForbidden();
   const relative = raw.startsWith('/') && !raw.startsWith('//');
@@ -59,7 +61,12 @@ export function parseReturnTo(raw: string | undefined, origin: string): string |
   } catch {
     throw kratosErrors.returnToForbidden();
   }
-  if (url.origin !== ownOrigin || url.username !== '' || url.password !== '') throw kratosErrors.returnToForbidden();
+  if (url.username !== '' || url.password !== '') throw kratosErrors.returnToForbidden();
+  if (url.origin !== ownOrigin) {
+    // The origin is exact, so the path cannot move the browser elsewhere; what that site does with it is its business.
+    if (!allowlist.includes(url.origin)) throw kratosErrors.returnToForbidden();
+    return url.href;
+  }
 
   const decoded = decodeSeparators(url.pathname);
   if (decoded === null || decoded.includes('\\')) throw kratosErrors.returnToForbidden();
@@ -74,9 +81,14 @@ export function parseReturnTo(raw: string | undefined, origin: string): string |
  * The Location to send after a flow: the stored return_to checked again (a flow saved by an older version may hold a
  * value the current rules refuse), or the fallback.
  */
-export function returnLocation(stored: string | null | undefined, origin: string, fallback: string): string {
+export function returnLocation(
+  stored: string | null | undefined,
+  origin: string,
+  fallback: string,
+  allowlist: readonly string[] = [],
+): string {
   try {
-    return parseReturnTo(stored ?? undefined, origin) ?? fallback;
+    return parseReturnTo(stored ?? undefined, origin, allowlist) ?? fallback;
   } catch (error) {
     if (error instanceof KratosError) return fallback;
     throw error;

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { flowPageUrl, kratosErrorSchema } from './flow-http';
+import { completeFlow, findFlow, flowResponseSchema, isExpired, saveFlowUi, type Flow, type FlowResponse } from './flow-store';
+import { kratosErrors } from './kratos-error';
+import { wantsJson } from './request-info';
+import { CODE_TTL_MS, markAddressVerified } from './verification-codes';
+import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from './verification-code-flow';
+import { csrfNode, type UiNode, type UiText } from './ui-nodes';
+
+export const VERIFICATION_PAGE = '/verification';
+const VERIFICATION_LINK_PATH = '/api/auth/self-service/verification';
+
+const verificationTexts: CodeFlowTexts = {
+  codeLabel: 'Verification code',
+  submitLabel: 'Verify',
+  sent: {
+    id: 1080003,
+    text: 'If this address belongs to an account here, a verification code is on its way to it. Enter the code below; if nothing arrives, check the spelling and use the address you signed up with.',
+    type: 'info',
+  },
+  invalidCode: { id: 4070006, text: 'That verification code is wrong, already used or expired. Check the mail, or send a new code.', type: 'error' },
+  exhausted: {
+    id: 4070007,
+    text: 'Too many wrong codes were entered, so that code no longer works. Enter your address again to get a new one.',
+    type: 'error',
+  },
+};
+
+const verifiedMessage: UiText = { id: 1080002, text: 'Your email address is verified.', type: 'success' };
+
+function verifiedNodes(returnTo: string | null): UiNode[] {
+  return [
+    csrfNode(),
+    {
+      type: 'a',
+      group: 'default',
+      attributes: { node_type: 'a', id: 'continue', href: returnTo ?? '/', title: { id: 1070009, text: 'Continue', type: 'info' } },
+      messages: [],
+      meta: { label: { id: 1070009, text: 'Continue', type: 'info' } },
+    },
+  ];
+}
+
+function verificationMail(input: { code: string; flow: Flow; origin: string }): { subject: string; text: string } {
+  const link = `${input.origin}${VERIFICATION_LINK_PATH}?${new URLSearchParams({ flow: input.flow.id, code: input.code }).toString()}`;
+  return {
+    subject: 'Confirm your email address for Opsdeck',
+    text: [
+      `Your verification code is ${input.code}.`,
+      '',
+      'Enter it on the verification page, or open this link to confirm the address right away:',
+      link,
+      '',
+      `The code works once and for ${CODE_TTL_MS / 60_000} minutes. If you did not sign up for Opsdeck or ask for this mail, ignore it.`,
+    ].join('\n'),
+  };
+}
+
+export interface Verification {
+  /**
+   * Starts a verification for an identity that was just created (registration): a flow already at the code step, bound
+   * to this browser, and the mail sent. No throttle applies; the registration that calls it has its own.
+   */
+  startFor(request: FastifyRequest, reply: FastifyReply, identityId: string, address: string, returnTo: string | undefined): Promise<Flow>;
+}
+
+/** The verification flow (code method and the link in its mail); answers the flow that registration starts too. */
+export function registerVerification(auth: FastifyInstance, deps: CodeFlowDeps): Verification {
+  const pool = deps.context.db.pool;
+  const api = auth.withTypeProvider<ZodTypeProvider>();
+
+  async function succeed({ request, reply, flow, identityId, address, json }: CodeFlowSuccess): Promise<FastifyReply | FlowResponse> {
+    if (!(await completeFlow(pool, flow.id, identityId))) return codeFlow.replaceStale(request, reply, flow, json);
+    await markAddressVerified(pool, identityId, address);
+    const done = await saveFlowUi(pool, flow.id, { nodes: verifiedNodes(flow.returnTo), messages: [verifiedMessage] });
+    return codeFlow.answer(request, reply, done, json, 200);
+  }
+
+  const codeFlow = registerCodeFlow(auth, deps, {
+    kind: 'verification',
+    page: VERIFICATION_PAGE,
+    refuseSignedIn: false,
+    texts: verificationTexts,
+    mail: verificationMail,
+    succeed,
+  });
+
+  // The link in the mail. A GET, so opening the mail in another browser (or on a phone) verifies too: the flow id and
+  // the code are the credential, and every wrong code counts against the flow's five tries. The code is in the URL, so
+  // the per-request info log lines are silenced, as for the logout link.
+  api.get(
+    '/self-service/verification',
+    {
+      logLevel: 'warn',
+      config: { permission: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Verify an address with the link from the verification mail, then continue at /verification',
+        querystring: z.object({ flow: z.string().max(64), code: z.string().max(64) }),
+        response: { 200: flowResponseSchema, 400: z.union([flowResponseSchema, kratosErrorSchema]), 404: kratosErrorSchema, 410: kratosErrorSchema, 429: kratosErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const json = wantsJson(request);
+      const flow = await findFlow(pool, 'verification', request.query.flow);
+      if (flow === null) {
+        if (json) throw kratosErrors.flowNotFound();
+        return reply.redirect(VERIFICATION_PAGE, 303);
+      }
+      // A second click on a link that already worked shows the result again.
+      if (flow.state === 'passed_challenge' && !json) return reply.redirect(flowPageUrl(VERIFICATION_PAGE, flow.id, flow.returnTo), 303);
+      if (isExpired(flow) || flow.state === 'passed_challenge') return codeFlow.replaceStale(request, reply, flow, json);
+      // No code was sent for this flow, so there is nothing to check; the page shows the flow as it is.
+      if (flow.state !== 'sent_email') return codeFlow.answer(request, reply, flow, json, 400);
+      return codeFlow.checkCode(request, reply, flow, request.query.code, json);
+    },
+  );
+
+  return {
+    async startFor(request, reply, identityId, address, returnTo) {
+      const { flow } = await codeFlow.newFlow(request, reply, returnTo);
+      return codeFlow.sendCode(request, flow, address, identityId);
+    },
+  };
+}
