@@ -6,7 +6,7 @@ import type { Database } from './db/database';
 
 interface DemoLogins {
   password: string;
-  logins: Array<{ role: string; email: string }>;
+  logins: Array<{ role: string; email: string; totpSecret?: string }>;
 }
 
 /**
@@ -25,7 +25,10 @@ function announcer(config: Config, log: FastifyBaseLogger): { demoLogins(seeded:
   return {
     demoLogins(seeded) {
       console.log('\nDemo logins (password for all: %s):', seeded.password);
-      for (const login of seeded.logins) console.log(`  ${login.role.padEnd(10)} ${login.email}`);
+      for (const login of seeded.logins) {
+        const secondFactor = login.totpSecret === undefined ? '' : `  (then a TOTP code; authenticator key ${login.totpSecret})`;
+        console.log(`  ${login.role.padEnd(10)} ${login.email}${secondFactor}`);
+      }
     },
     running: (url) => console.log(`\nOpsdeck is running at ${url}\n`),
   };

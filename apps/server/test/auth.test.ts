@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hashPassword } from '../src/auth/passwords';
 import { hashToken, SESSION_COOKIE } from '../src/auth/session-token';
 import { sweepAuthState } from '../src/auth/sessions';
 import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS } from '../src/auth/password-login';
+import { createPerson as createTestPerson } from './identity-email-flows-support';
 import { startTestServer, type TestServer } from './harness';
 import { cookieHeader, csrfOf, TestBrowser, type FlowBody, type KratosErrorResponse } from './auth-client';
 
@@ -27,18 +27,7 @@ describe('sign-in and sessions', () => {
   const browser = (): TestBrowser => new TestBrowser(server.url);
 
   /** A person of our own, so that rate limits and role changes never leak into other tests. */
-  async function createPerson(email: string, roles: string[]): Promise<string> {
-    const person = await server.pool.query<{ id: string }>('insert into people (name, email) values ($1, $2) returning id', ['Test Person', email]);
-    const id = person.rows[0]?.id ?? '';
-    await server.pool.query('insert into identities (id, traits) values ($1, $2)', [id, JSON.stringify({ email, name: { first: 'Test', last: 'Person' } })]);
-    await server.pool.query(`insert into identity_credentials (identity_id, type, identifiers, config) values ($1, 'password', $2, $3)`, [
-      id,
-      [email],
-      JSON.stringify({ hashed_password: await hashPassword(PASSWORD) }),
-    ]);
-    for (const role of roles) await server.pool.query('insert into person_roles (person_id, role) values ($1, $2)', [id, role]);
-    return id;
-  }
+  const createPerson = (email: string, roles: string[]): Promise<string> => createTestPerson(server, email, roles);
 
   beforeAll(async () => {
     server = await startTestServer();

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../platform/context';
 import { errors } from '../platform/errors';
 import type { DomainPlugin } from '../platform/http';
-import type { Principal } from '../platform/principal';
-import { SESSION_ENDED_EVENT, createAuthenticator } from './authenticator';
+import { SESSION_CHANGED_EVENT, SESSION_ENDED_EVENT, findRequestSession } from './authenticator';
 import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
 import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './flow-store';
 import { KratosError, kratosErrors } from './kratos-error';
@@ -16,17 +15,42 @@ import { loginNodes } from './login-nodes';
 import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './password-login';
 import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './request-info';
 import { parseReturnTo, returnLocation } from './return-to';
-import { createSession, describeSession, endSessionByLogoutToken, identityResponseSchema, issueLogoutToken, sessionResponseSchema, sweepAuthState } from './sessions';
+import { registerEmailFlows } from './registration';
+import {
+  createSession,
+  describeSession,
+  endSessionByLogoutToken,
+  findActiveSession,
+  identityResponseSchema,
+  issueLogoutToken,
+  refreshSession,
+  sessionResponseSchema,
+  sweepAuthState,
+  upgradeSession,
+  type ActiveSessionRow,
+} from './sessions';
+import { createSecondFactorCheck, secondFactorGate, secondFactorLoginForm } from './second-factor';
+import { readFlowContext, writeFlowContext, type FlowContext } from './second-factor-store';
+import { factorTexts } from './second-factor-texts';
+import { registerSettingsFlow } from './settings-flow';
+import { relyingParty } from './webauthn';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token';
 import { registrationEnabled } from './registration-setting';
 import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './ui-nodes';
+import { registerHostedMode } from './oidc/oidc-plugin';
 
 const loginBodySchema = z.object({
   method: z.string().max(64).optional(),
   identifier: z.string().max(320).optional(),
   password: z.string().max(1024).optional(),
+  totp_code: z.string().max(64).optional(),
+  lookup_secret: z.string().max(64).optional(),
+  webauthn_login: z.string().max(65536).optional(),
   csrf_token: z.string().max(200).optional(),
 });
+
+/** Kratos's hint after a sign-in that is not finished yet: where the browser should go next (the aal2 step). */
+const continueWithSchema = z.array(z.object({ action: z.literal('redirect_browser_to'), redirect_browser_to: z.string() }));
 
 export const authModeSchema = z.object({
   /** self-hosted: the built-in identity service; hosted: an OpenID Connect provider (OPSDECK_OIDC_*). */
@@ -40,9 +64,8 @@ const LOGIN_PAGE = '/login';
 
 async function registerSelfService(auth: FastifyInstance, context: AppContext): Promise<void> {
   const pool = context.db.pool;
-  // The login flow must see a logout at once, so it reads the session table directly rather than through the cache.
-  const authenticate = createAuthenticator(pool, { cacheTtlMs: 0 });
   const passwordLogin = createPasswordLogin(pool, context.config.secretKey);
+  const secondFactorCheck = createSecondFactorCheck(pool, context.config.secretKey);
   const api = auth.withTypeProvider<ZodTypeProvider>();
 
   await auth.register(fastifyFormbody);
@@ -52,18 +75,37 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
     request.log.error({ err: error }, 'unhandled error in the identity service');
     return reply.status(500).send(new KratosError(500, undefined, 'an internal server error occurred').toBody());
   });
+  await registerSettingsFlow(auth, context);
+  await registerEmailFlows(auth, context);
 
+  /**
+   * A login flow: the password form, the password of the signed-in person again (refresh), or their second factors
+   * (aal2; null when they have none). `session` is the request's session whatever its assurance level.
+   */
   async function newLoginFlow(
     request: FastifyRequest,
     reply: FastifyReply,
-    options: { returnTo: string | undefined; refresh: boolean; requestedAal: 'aal1' | 'aal2'; principal: Principal | null },
-  ): Promise<{ flow: Flow; csrfToken: string }> {
+    options: { returnTo: string | undefined; refresh: boolean; requestedAal: 'aal1' | 'aal2'; session: ActiveSessionRow | null },
+  ): Promise<{ flow: Flow; csrfToken: string } | null> {
+    let ui: StoredUi;
+    let identityId: string | null = null;
+    let flowContext: FlowContext = {};
+    if (options.requestedAal === 'aal2') {
+      if (options.session === null) return null;
+      const form = await secondFactorLoginForm(pool, relyingParty(context.config, request), options.session.identity_id);
+      if (form === null) return null;
+      ui = { nodes: form.nodes, messages: [factorTexts.secondStep()] };
+      identityId = options.session.identity_id;
+      flowContext = form.context;
+    } else {
+      const refreshOf = options.refresh && options.session !== null ? (options.session.email ?? undefined) : undefined;
+      ui = {
+        nodes: loginNodes(refreshOf === undefined ? {} : { refreshOf }),
+        messages: refreshOf === undefined ? [] : [uiMessages.refreshIdentity()],
+      };
+      identityId = refreshOf === undefined ? null : (options.session?.identity_id ?? null);
+    }
     const csrfToken = ensureCsrfCookie(request, reply);
-    const refreshOf = options.refresh && options.principal !== null ? (options.principal.email ?? undefined) : undefined;
-    const ui: StoredUi = {
-      nodes: loginNodes(refreshOf === undefined ? {} : { refreshOf }),
-      messages: refreshOf === undefined ? [] : [uiMessages.refreshIdentity()],
-    };
     const flow = await createFlow(pool, {
       kind: 'login',
       returnTo: options.returnTo,
@@ -71,20 +113,29 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       csrfToken,
       refresh: options.refresh,
       requestedAal: options.requestedAal,
-      identityId: refreshOf === undefined ? null : (options.principal?.personId ?? null),
+      identityId,
       ui,
     });
+    if (Object.keys(flowContext).length > 0) await writeFlowContext(pool, flow.id, flowContext);
     return { flow, csrfToken };
+  }
+
+  /** A fresh flow of the stale one's kind while the same person is still signed in, else a plain sign-in form. */
+  async function replacementFlow(request: FastifyRequest, reply: FastifyReply, stale: Flow): Promise<Flow> {
+    const returnTo = stale.returnTo ?? undefined;
+    const session = stale.identityId === null ? null : await findRequestSession(pool, request);
+    if (session !== null && session.identity_id === stale.identityId) {
+      const same = await newLoginFlow(request, reply, { returnTo, refresh: stale.refresh, requestedAal: stale.requestedAal, session });
+      if (same !== null) return same.flow;
+    }
+    const plain = await newLoginFlow(request, reply, { returnTo, refresh: false, requestedAal: 'aal1', session: null });
+    if (plain === null) throw new Error('a password login flow could not be created');
+    return plain.flow;
   }
 
   /** Kratos answers a stale flow with a fresh one: its id in a 410 for JSON clients, a redirect for browsers. */
   async function replaceStaleFlow(request: FastifyRequest, reply: FastifyReply, stale: Flow): Promise<FastifyReply> {
-    const { flow } = await newLoginFlow(request, reply, {
-      returnTo: stale.returnTo ?? undefined,
-      refresh: false,
-      requestedAal: 'aal1',
-      principal: null,
-    });
+    const flow = await replacementFlow(request, reply, stale);
     if (!wantsJson(request)) return reply.redirect(flowPageUrl(LOGIN_PAGE, flow.id, flow.returnTo), 303);
     throw kratosErrors.flowExpired(stale.expiresAt, flow.id);
   }
@@ -105,17 +156,23 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       },
     },
     async (request, reply) => {
-      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request));
+      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request), context.config.returnToAllowlist);
       const refresh = request.query.refresh === 'true';
       const requestedAal = request.query.aal ?? 'aal1';
-      const principal = await authenticate(request);
-      // No second factor exists yet, so an aal2 request can never be satisfied; say so rather than loop.
-      if (requestedAal === 'aal2') throw principal === null ? kratosErrors.sessionInactive() : kratosErrors.aal2Unavailable();
-      if (principal !== null && !refresh) {
+      // Read whatever its assurance level: a session owing its second factor is exactly who the aal2 step is for.
+      const session = await findRequestSession(pool, request);
+      if (requestedAal === 'aal2' && session === null) throw kratosErrors.sessionInactive();
+      // Signed in already, at the level asked for: nothing to do. A session owing its second factor is not signed in
+      // for a plain login flow, so a person can abandon the second step and sign in again.
+      const satisfied = requestedAal === 'aal2' ? session?.aal === 'aal2' : session !== null && !session.needs_second_factor;
+      if (satisfied && !refresh) {
         if (wantsJson(request)) throw kratosErrors.sessionAlreadyAvailable();
-        return reply.redirect(returnLocation(returnTo, requestOrigin(request), '/'), 303);
+        return reply.redirect(returnLocation(returnTo, requestOrigin(request), '/', context.config.returnToAllowlist), 303);
       }
-      const { flow, csrfToken } = await newLoginFlow(request, reply, { returnTo, refresh, requestedAal, principal });
+      const created = await newLoginFlow(request, reply, { returnTo, refresh, requestedAal, session });
+      // An aal2 request for a person without any second factor can never be satisfied; say so rather than loop.
+      if (created === null) throw kratosErrors.aal2Unavailable();
+      const { flow, csrfToken } = created;
       if (wantsJson(request)) return renderFlow(flow, csrfToken);
       return reply.redirect(flowPageUrl(LOGIN_PAGE, flow.id, flow.returnTo), 303);
     },
@@ -136,12 +193,7 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       const flow = await findFlow(pool, 'login', request.query.id);
       if (flow === null) throw kratosErrors.flowNotFound();
       if (isExpired(flow)) {
-        const { flow: replacement } = await newLoginFlow(request, reply, {
-          returnTo: flow.returnTo ?? undefined,
-          refresh: false,
-          requestedAal: 'aal1',
-          principal: null,
-        });
+        const replacement = await replacementFlow(request, reply, flow);
         throw kratosErrors.flowExpired(flow.expiresAt, replacement.id);
       }
       return renderFlow(flow, csrfCookieToken(request));
@@ -158,8 +210,9 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
         querystring: z.object({ flow: z.string().max(64) }),
         body: loginBodySchema,
         response: {
-          200: z.object({ session: sessionResponseSchema, identity: identityResponseSchema }),
+          200: z.object({ session: sessionResponseSchema, identity: identityResponseSchema, continue_with: continueWithSchema.optional() }),
           400: z.union([flowResponseSchema, kratosErrorSchema]),
+          401: kratosErrorSchema,
           403: kratosErrorSchema,
           404: kratosErrorSchema,
           410: kratosErrorSchema,
@@ -180,14 +233,42 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
 
       const { identifier, password, method } = request.body;
       const rejectWith = async (messages: UiText[], fieldMessages: Record<string, UiText[]> = {}): Promise<FastifyReply> => {
-        // A refresh form keeps its fixed identifier; a plain login echoes what was typed. Old messages are dropped.
-        const base = flow.refresh && flow.identityId !== null ? flow.ui.nodes : loginNodes(identifier === undefined ? {} : { identifier });
+        // A refresh or second-factor form keeps its nodes; a plain login echoes what was typed. Old messages are dropped.
+        const keepsNodes = flow.requestedAal === 'aal2' || (flow.refresh && flow.identityId !== null);
+        const base = keepsNodes ? flow.ui.nodes : loginNodes(identifier === undefined ? {} : { identifier });
         let nodes: UiNode[] = base.map((node) => ({ ...node, messages: [] }));
         for (const [name, list] of Object.entries(fieldMessages)) nodes = withFieldMessages(nodes, name, list);
         const updated = await saveFlowUi(pool, flow.id, { nodes, messages });
         if (!json) return reply.redirect(flowPageUrl(LOGIN_PAGE, updated.id, updated.returnTo), 303);
         return reply.status(400).send(renderFlow(updated, cookieToken));
       };
+
+      if (flow.requestedAal === 'aal2') {
+        const session = await findRequestSession(pool, request);
+        if (session === null) throw kratosErrors.sessionInactive();
+        if (session.identity_id !== flow.identityId) throw kratosErrors.identityMismatch();
+        const result = await secondFactorCheck.check({
+          identityId: session.identity_id,
+          method,
+          totpCode: request.body.totp_code,
+          lookupSecret: request.body.lookup_secret,
+          webauthnLogin: request.body.webauthn_login,
+          context: await readFlowContext(pool, flow.id),
+          rp: relyingParty(context.config, request),
+          address: clientAddress(request),
+          offered: flow.ui.nodes,
+        });
+        if (result.outcome === 'rate_limited') {
+          reply.header('retry-after', String(result.retryAfterSeconds));
+          throw kratosErrors.tooManyAttempts();
+        }
+        if (result.outcome === 'rejected') return rejectWith(result.messages, result.fieldMessages);
+        if (!(await completeFlow(pool, flow.id, session.identity_id))) return replaceStaleFlow(request, reply, flow);
+        // The same session goes up to aal2: the browser keeps its cookie and no second session is made.
+        await upgradeSession(pool, session.id, result.method);
+        context.bus.publish({ name: SESSION_CHANGED_EVENT, payload: {} });
+        return signedIn(request, reply, flow, session.id);
+      }
 
       if (method !== 'password') return rejectWith([uiMessages.unknownMethod()]);
       const missing: Record<string, UiText[]> = {};
@@ -205,14 +286,40 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       if (check.outcome !== 'ok' || !sameIdentity) return rejectWith([uiMessages.invalidCredentials()]);
 
       if (!(await completeFlow(pool, flow.id, check.identityId))) return replaceStaleFlow(request, reply, flow);
+      // A refresh confirms the person behind the current session: that session counts as authenticated now.
+      const current = flow.refresh ? await findRequestSession(pool, request) : null;
+      if (current !== null && current.identity_id === check.identityId) {
+        await refreshSession(pool, current.id, 'password');
+        context.bus.publish({ name: SESSION_CHANGED_EVENT, payload: {} });
+        return signedIn(request, reply, flow, current.id);
+      }
       const session = await createSession(pool, check.identityId, 'password', SESSION_TTL_MS);
       setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
-      if (!json) return reply.redirect(returnLocation(flow.returnTo, requestOrigin(request), '/'), 303);
-      const described = await describeSession(pool, session.id);
-      if (described === null) throw new Error('a session just created could not be read back');
-      return { session: described, identity: described.identity };
+      return signedIn(request, reply, flow, session.id);
     },
   );
+
+  /**
+   * The answer to a successful login step: the session (Kratos's 200), or for a browser a redirect to return_to. A
+   * session that still owes its second factor is aal1; the answer then points at the aal2 step (`continue_with` for
+   * JSON, a redirect for a browser), and whoami keeps saying session_aal2_required until it is done.
+   */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply, flow: Flow, sessionId: string) {
+    const row = await findActiveSession(pool, { id: sessionId });
+    const described = await describeSession(pool, sessionId);
+    if (row === null || described === null) throw new Error('a session just signed in could not be read back');
+    const nextStep = row.needs_second_factor
+      ? `${LOGIN_PAGE}?${new URLSearchParams({ aal: 'aal2', ...(flow.returnTo === null ? {} : { return_to: flow.returnTo }) }).toString()}`
+      : null;
+    if (!wantsJson(request)) {
+      return reply.redirect(nextStep ?? returnLocation(flow.returnTo, requestOrigin(request), '/', context.config.returnToAllowlist), 303);
+    }
+    return {
+      session: described,
+      identity: described.identity,
+      ...(nextStep === null ? {} : { continue_with: [{ action: 'redirect_browser_to' as const, redirect_browser_to: nextStep }] }),
+    };
+  }
 
   api.get(
     '/mode',
@@ -238,10 +345,12 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
     '/sessions/whoami',
     {
       config: { permission: 'authenticated' },
+      // Before the permission check, which would answer 401: a session owing its second factor gets 403 and the way on.
+      onRequest: secondFactorGate(pool),
       schema: {
         tags: ['auth'],
-        summary: 'The current session, with the person and their roles',
-        response: { 200: sessionResponseSchema, 401: kratosErrorSchema },
+        summary: 'The current session, with the person and their roles (403 session_aal2_required while a second factor is owed)',
+        response: { 200: sessionResponseSchema, 401: kratosErrorSchema, 403: kratosErrorSchema },
       },
     },
     async (request, reply) => {
@@ -257,6 +366,14 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
     '/self-service/logout/browser',
     {
       config: { permission: 'authenticated' },
+      // A session still owing its second factor may sign out as well (the aal2 step offers it), yet the permission
+      // check does not count it as a session; it is answered here, before that check runs.
+      onRequest: async (request, reply) => {
+        const session = await findRequestSession(pool, request);
+        if (session?.needs_second_factor !== true) return;
+        const returnTo = (request.query as Record<string, unknown>).return_to;
+        return reply.send(await logoutLink(request, typeof returnTo === 'string' ? returnTo : undefined, session.id));
+      },
       schema: {
         tags: ['auth'],
         summary: 'Create a logout URL for the current session',
@@ -267,14 +384,18 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
     async (request) => {
       const principal = request.principal;
       if (principal === null) throw kratosErrors.sessionInactive();
-      const origin = requestOrigin(request);
-      const returnTo = parseReturnTo(request.query.return_to, origin);
-      const token = await issueLogoutToken(pool, context.config.secretKey, principal.sessionId);
-      const query = new URLSearchParams({ token });
-      if (returnTo !== undefined) query.set('return_to', returnTo);
-      return { logout_token: token, logout_url: `${origin}/api/auth/self-service/logout?${query.toString()}` };
+      return logoutLink(request, request.query.return_to, principal.sessionId);
     },
   );
+
+  async function logoutLink(request: FastifyRequest, rawReturnTo: string | undefined, sessionId: string): Promise<{ logout_token: string; logout_url: string }> {
+    const origin = requestOrigin(request);
+    const returnTo = parseReturnTo(rawReturnTo, origin, context.config.returnToAllowlist);
+    const token = await issueLogoutToken(pool, context.config.secretKey, sessionId);
+    const query = new URLSearchParams({ token });
+    if (returnTo !== undefined) query.set('return_to', returnTo);
+    return { logout_token: token, logout_url: `${origin}/api/auth/self-service/logout?${query.toString()}` };
+  }
 
   // Public on purpose: the unguessable logout token is the credential, and an already-expired session must still be
   // able to clear its cookie and land on the sign-in page. The token travels in the URL, so the per-request info log
@@ -292,11 +413,11 @@ async function registerSelfService(auth: FastifyInstance, context: AppContext): 
       },
     },
     async (request, reply) => {
-      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request));
+      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request), context.config.returnToAllowlist);
       const ended = await endSessionByLogoutToken(pool, request.query.token);
       if (ended) context.bus.publish({ name: SESSION_ENDED_EVENT, payload: {} });
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
-      if (!wantsJson(request)) return reply.redirect(returnLocation(returnTo, requestOrigin(request), LOGIN_PAGE), 303);
+      if (!wantsJson(request)) return reply.redirect(returnLocation(returnTo, requestOrigin(request), LOGIN_PAGE, context.config.returnToAllowlist), 303);
       if (!ended) throw kratosErrors.sessionInactive();
       return reply.status(204).send(null);
     },
@@ -307,6 +428,8 @@ export const authPlugin: DomainPlugin = {
   name: 'auth',
   async register(app, context) {
     const pool = context.db.pool;
+    // First, so that in hosted mode its hooks also close the built-in flows registered below.
+    await registerHostedMode(app, context);
     await app.register(async (auth) => registerSelfService(auth, context), { prefix: '/api/auth' });
 
     app.withTypeProvider<ZodTypeProvider>().get(
@@ -324,7 +447,9 @@ export const authPlugin: DomainPlugin = {
         const principal = request.principal;
         if (principal === null) throw errors.unauthenticated();
         // A separate session, so the token can be revoked on its own and signing out of the browser keeps it working.
-        const session = await createSession(pool, principal.personId, 'kubeconfig', KUBECONFIG_TTL_MS);
+        // At the browser session's assurance level, or a person with a second factor would get a token that never works.
+        const current = await findActiveSession(pool, { id: principal.sessionId });
+        const session = await createSession(pool, principal.personId, 'kubeconfig', KUBECONFIG_TTL_MS, current?.aal ?? 'aal1');
         const yaml = renderKubeconfig({
           server: `${requestOrigin(request)}/api`,
           userName: principal.email ?? principal.name,

@@ -42,6 +42,11 @@ describe('createAuthenticator', () => {
     expect(calls()).toBe(2);
   });
 
+  it('turns away a session that still owes its second factor, as if there were none', async () => {
+    const { pool } = fakePool(() => [{ ...ROW, needs_second_factor: true }]);
+    expect(await createAuthenticator(pool, { cacheTtlMs: 0 })(requestWith('t'))).toBeNull();
+  });
+
   it('treats an empty role list as viewer', async () => {
     const { pool } = fakePool(() => [{ ...ROW, roles: [] }]);
     expect((await createAuthenticator(pool, { cacheTtlMs: 0 })(requestWith('t')))?.roles).toEqual(['viewer']);

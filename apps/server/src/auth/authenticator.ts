@@ -4,7 +4,7 @@ import { effectiveRoles } from '@opsdeck/shared';
 import type { Principal } from '../platform/principal';
 import type { EventBus } from '../platform/event-bus';
 import { hashToken, SESSION_COOKIE } from './session-token';
-import { findActiveSession } from './sessions';
+import { findActiveSession, type ActiveSessionRow } from './sessions';
 
 export interface AuthenticatorOptions {
   /**
@@ -19,11 +19,13 @@ export interface AuthenticatorOptions {
 }
 
 export const SESSION_ENDED_EVENT = 'session.ended';
+/** A session's standing changed (its second factor passed, or other sessions were revoked): cached answers are stale. */
+export const SESSION_CHANGED_EVENT = 'session.changed';
 
 const DEFAULT_CACHE_TTL_MS = 1000;
 const MAX_CACHED_SESSIONS = 5000;
 
-function tokenFrom(request: FastifyRequest): string | null {
+export function sessionTokenOf(request: FastifyRequest): string | null {
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie !== undefined && cookie !== '') return cookie;
   const header = request.headers.authorization;
@@ -31,9 +33,20 @@ function tokenFrom(request: FastifyRequest): string | null {
   return null;
 }
 
+/**
+ * The request's live session as it is in the database, whatever its assurance level: for the routes that deal with
+ * a session still owing its second factor (the aal2 step, whoami), which the authenticator does not let through.
+ */
+export async function findRequestSession(pool: pg.Pool, request: FastifyRequest): Promise<ActiveSessionRow | null> {
+  const token = sessionTokenOf(request);
+  if (token === null || token.length > 200) return null;
+  return findActiveSession(pool, { tokenHash: hashToken(token) });
+}
+
 async function lookup(pool: pg.Pool, tokenHash: string): Promise<Principal | null> {
   const row = await findActiveSession(pool, { tokenHash });
-  if (row === null) return null;
+  // A password alone does not sign in a person who set up a second factor: every route sees no session until it passes.
+  if (row === null || row.needs_second_factor) return null;
   return { personId: row.identity_id, sessionId: row.id, name: row.name, email: row.email, roles: effectiveRoles(row.roles) };
 }
 
@@ -46,8 +59,9 @@ export function createAuthenticator(
   const now = options.now ?? Date.now;
   const cache = new Map<string, { principal: Principal | null; until: number }>();
   options.bus?.subscribe(SESSION_ENDED_EVENT, () => cache.clear());
+  options.bus?.subscribe(SESSION_CHANGED_EVENT, () => cache.clear());
   return async (request) => {
-    const token = tokenFrom(request);
+    const token = sessionTokenOf(request);
     if (token === null || token.length > 200) return null;
     const tokenHash = hashToken(token);
     const cached = cache.get(tokenHash);

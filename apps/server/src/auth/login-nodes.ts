@@ -1,3 +1,5 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { factorTexts } from './second-factor-texts';
 import { csrfNode, inputNode, type UiNode } from './ui-nodes';
 
 /**
@@ -23,4 +25,42 @@ export function loginNodes(options: { identifier?: string; refreshOf?: string } 
     ),
     inputNode('password', { name: 'method', type: 'submit', value: 'password' }, { id: 1010001, text: 'Sign in', type: 'info' }),
   ];
+}
+
+/** Which second factors an identity can finish signing in with, and the WebAuthn options when it has keys. */
+export interface SecondFactorChoices {
+  totp: boolean;
+  lookupSecret: boolean;
+  webauthnOptions: PublicKeyCredentialRequestOptionsJSON | null;
+}
+
+/**
+ * The aal2 step: one form per factor the identity has. The WebAuthn trigger carries the request options as JSON; the
+ * web runs the ceremony, puts its JSON result into `webauthn_login` and submits with method=webauthn.
+ */
+export function secondFactorNodes(choices: SecondFactorChoices): UiNode[] {
+  const nodes: UiNode[] = [csrfNode()];
+  if (choices.totp) {
+    nodes.push(
+      inputNode(
+        'totp',
+        { name: 'totp_code', type: 'text', value: '', required: true, autocomplete: 'one-time-code', pattern: '[0-9]{6}' },
+        factorTexts.totpCodeLabel(),
+      ),
+      inputNode('totp', { name: 'method', type: 'submit', value: 'totp' }, factorTexts.useTotp()),
+    );
+  }
+  if (choices.lookupSecret) {
+    nodes.push(
+      inputNode('lookup_secret', { name: 'lookup_secret', type: 'text', value: '', required: true, autocomplete: 'off' }, factorTexts.lookupLabel()),
+      inputNode('lookup_secret', { name: 'method', type: 'submit', value: 'lookup_secret' }, factorTexts.useLookup()),
+    );
+  }
+  if (choices.webauthnOptions !== null) {
+    nodes.push(
+      inputNode('webauthn', { name: 'webauthn_login_trigger', type: 'button', value: JSON.stringify(choices.webauthnOptions) }, factorTexts.useSecurityKey()),
+      inputNode('webauthn', { name: 'webauthn_login', type: 'hidden', value: '' }),
+    );
+  }
+  return nodes;
 }

@@ -3,25 +3,33 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { effectiveRoles, ROLES } from '@opsdeck/shared';
 import { deriveSubkey } from '../platform/secrets';
-import { toIso } from './flow-store';
+import { toIso, type Aal } from './flow-store';
 import { hashToken, newSessionToken } from './session-token';
 
-export type AuthenticationMethod = 'password' | 'kubeconfig';
+export type SecondFactorMethod = 'totp' | 'lookup_secret' | 'webauthn';
+export type AuthenticationMethod = 'password' | 'kubeconfig' | 'oidc' | SecondFactorMethod;
 
-/** Inserts a session; the caller gets the only copy of the raw token, the database keeps its SHA-256. */
+/** How long after signing in (or confirming it is them) a person may change credentials without being asked again. */
+export const PRIVILEGED_SESSION_MS = 15 * 60 * 1000;
+
+/**
+ * Inserts a session; the caller gets the only copy of the raw token, the database keeps its SHA-256. `aal` is aal2
+ * only for a session derived from one that already passed its second factor (a kubeconfig token).
+ */
 export async function createSession(
   pool: pg.Pool,
   identityId: string,
   method: AuthenticationMethod,
   ttlMs: number,
+  aal: Aal = 'aal1',
 ): Promise<{ id: string; token: string }> {
   const token = newSessionToken();
   const result = await pool.query<{ id: string }>(
-    `insert into sessions (token_hash, identity_id, authentication_methods, expires_at)
-     values ($1, $2, jsonb_build_array(jsonb_build_object('method', $3::text, 'aal', 'aal1', 'completed_at', now())),
+    `insert into sessions (token_hash, identity_id, aal, authentication_methods, expires_at)
+     values ($1, $2, $5, jsonb_build_array(jsonb_build_object('method', $3::text, 'aal', $5::text, 'completed_at', now())),
              now() + make_interval(secs => $4::double precision / 1000))
      returning id`,
-    [hashToken(token), identityId, method, ttlMs],
+    [hashToken(token), identityId, method, ttlMs, aal],
   );
   const id = result.rows[0]?.id;
   if (id === undefined) throw new Error('session insert returned no id');
@@ -62,7 +70,13 @@ export interface ActiveSessionRow {
   expires_at: string;
   authenticated_at: string;
   issued_at: string;
-  aal: 'aal1' | 'aal2';
+  aal: Aal;
+  /**
+   * aal1 while the identity has a TOTP or WebAuthn credential: the session is not a sign-in until that factor passes.
+   * Never for a hosted-mode (OIDC) session: the provider decides how strongly people sign in, and the console's own
+   * second-factor step is closed in that mode, so owing a factor there would lock the person out.
+   */
+  needs_second_factor: boolean;
   authentication_methods: unknown;
   identity_id: string;
   schema_id: string;
@@ -79,11 +93,16 @@ export interface ActiveSessionRow {
 /**
  * The one definition of a live session: active and unexpired, its identity active and its person not deleted, with
  * the person's roles read from person_roles now rather than cached at sign-in. Found by id or by the token's hash.
+ * A session still owing its second factor is found too (the aal2 step and whoami need it); `needs_second_factor`
+ * says so, and the authenticator turns such a session away.
  */
 export async function findActiveSession(pool: pg.Pool, key: { id: string } | { tokenHash: string }): Promise<ActiveSessionRow | null> {
   const [column, value] = 'id' in key ? ['s.id', key.id] : ['s.token_hash', key.tokenHash];
   const result = await pool.query<ActiveSessionRow>(
     `select s.id, s.active, s.expires_at, s.authenticated_at, s.issued_at, s.aal, s.authentication_methods,
+            (s.aal = 'aal1' and not s.authentication_methods @> '[{"method": "oidc"}]'::jsonb and exists (
+              select 1 from identity_credentials c where c.identity_id = i.id and c.type in ('totp', 'webauthn')
+            )) as needs_second_factor,
             i.id as identity_id, i.schema_id, i.state, i.traits,
             i.created_at as identity_created_at, i.updated_at as identity_updated_at,
             p.name, p.email, p.avatar,
@@ -122,6 +141,47 @@ export async function describeSession(pool: pg.Pool, sessionId: string): Promise
     person: { id: row.identity_id, name: row.name, email: row.email, avatar: row.avatar },
     roles: effectiveRoles(row.roles),
   };
+}
+
+/** Whether the session's last sign-in (or confirmation that it is them) is recent enough to change credentials. */
+export function isPrivileged(session: Pick<ActiveSessionRow, 'authenticated_at'>, now = Date.now()): boolean {
+  return now - Date.parse(toIso(session.authenticated_at)) < PRIVILEGED_SESSION_MS;
+}
+
+/**
+ * The session passed a second factor: it becomes aal2 and counts as authenticated now. The same session is kept, so
+ * the browser's cookie stays valid and no second session appears.
+ */
+export async function upgradeSession(pool: pg.Pool, sessionId: string, method: SecondFactorMethod): Promise<void> {
+  await pool.query(
+    `update sessions
+        set aal = 'aal2', authenticated_at = now(), updated_at = now(),
+            authentication_methods = authentication_methods
+              || jsonb_build_array(jsonb_build_object('method', $2::text, 'aal', 'aal2', 'completed_at', now()))
+      where id = $1 and active`,
+    [sessionId, method],
+  );
+}
+
+/** A refresh sign-in of the session's own person: it counts as authenticated now and keeps its assurance level. */
+export async function refreshSession(pool: pg.Pool, sessionId: string, method: AuthenticationMethod): Promise<void> {
+  await pool.query(
+    `update sessions
+        set authenticated_at = now(), updated_at = now(),
+            authentication_methods = authentication_methods
+              || jsonb_build_array(jsonb_build_object('method', $2::text, 'aal', aal, 'completed_at', now()))
+      where id = $1 and active`,
+    [sessionId, method],
+  );
+}
+
+/** Ends every other session of the identity (browser sessions and kubeconfig tokens alike) after a credential change. */
+export async function revokeOtherSessions(pool: pg.Pool, identityId: string, keepSessionId: string): Promise<number> {
+  const result = await pool.query('update sessions set active = false, updated_at = now() where identity_id = $1 and id <> $2 and active', [
+    identityId,
+    keepSessionId,
+  ]);
+  return result.rowCount ?? 0;
 }
 
 /**

@@ -5,6 +5,7 @@ import { seedAgentsDemo } from './agents';
 import { seedCatalogDemo } from './catalog';
 import { seedEventsDemo } from './events';
 import { seedHealthDemo } from './health';
+import { seedIdentityFactorsDemo } from './identity-factors';
 import { seedIncidentsDemo } from './incidents';
 import { seedJobsDemo } from './jobs';
 import { seedLogsDemo } from './logs';
@@ -19,6 +20,8 @@ export interface DemoLogin {
   role: Role;
   email: string;
   name: string;
+  /** The two-factor demo person's TOTP key, for an authenticator app. */
+  totpSecret?: string;
 }
 
 export const DEMO_LOGINS: DemoLogin[] = ROLES.map((role) => ({
@@ -82,6 +85,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
       );
       await client.query('insert into person_roles (person_id, role) values ($1, $2)', [id, login.role]);
     }
+    const twoFactor = await seedIdentityFactorsDemo(client, { secretKey: options.secretKey, hashedPassword: hashed });
     const admin = ids.get('admin');
     const teamIds: string[] = [];
     for (const team of DEMO_TEAMS) {
@@ -116,7 +120,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedLogsDemo(client, { adminId: admin, dataDir: options.dataDir });
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
-    return { password: DEMO_PASSWORD, logins: DEMO_LOGINS };
+    return { password: DEMO_PASSWORD, logins: [...DEMO_LOGINS, twoFactor] };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
     throw error;

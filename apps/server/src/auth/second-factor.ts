@@ -1,0 +1,129 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { findRequestSession } from './authenticator';
+import { kratosErrors } from './kratos-error';
+import { createLoginThrottle } from './login-throttle';
+import { secondFactorNodes } from './login-nodes';
+import { consumeLookupCode, hasUnusedLookupCode } from './lookup-secrets';
+import type { FlowContext } from './second-factor-store';
+import { factorTexts } from './second-factor-texts';
+import type { SecondFactorMethod } from './sessions';
+import { acceptTotpCode, hasTotp } from './totp';
+import { uiMessages, type UiNode, type UiText } from './ui-nodes';
+import { authenticationOptions, listWebauthnCredentials, verifyWebauthnAssertion, type RelyingParty } from './webauthn';
+
+/** Where a session owing its second factor is sent (the web adds return_to). */
+export const AAL2_LOGIN_PAGE = '/login?aal=aal2';
+
+/**
+ * An onRequest hook for the routes that tell a session owing its second factor apart from no session (whoami, the
+ * settings flow): 403 session_aal2_required there, where every other route answers 401.
+ */
+export function secondFactorGate(pool: pg.Pool): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const session = await findRequestSession(pool, request);
+    if (session?.needs_second_factor === true) throw kratosErrors.aal2Required(AAL2_LOGIN_PAGE);
+  };
+}
+
+/**
+ * The aal2 step of signing in. TOTP and WebAuthn make a second factor mandatory (sessions.ts `needs_second_factor`);
+ * backup recovery codes are offered alongside them, and alone they let a person raise a session to aal2 voluntarily.
+ */
+export async function secondFactorLoginForm(
+  pool: pg.Pool,
+  rp: RelyingParty,
+  identityId: string,
+): Promise<{ nodes: UiNode[]; context: FlowContext } | null> {
+  const [totp, lookupSecret, keys] = await Promise.all([
+    hasTotp(pool, identityId),
+    hasUnusedLookupCode(pool, identityId),
+    listWebauthnCredentials(pool, identityId),
+  ]);
+  if (!totp && !lookupSecret && keys.length === 0) return null;
+  const webauthnOptions = keys.length === 0 ? null : await authenticationOptions(rp, keys);
+  return {
+    nodes: secondFactorNodes({ totp, lookupSecret, webauthnOptions }),
+    context: webauthnOptions === null ? {} : { webauthn_challenge: webauthnOptions.challenge },
+  };
+}
+
+export interface SecondFactorSubmission {
+  identityId: string;
+  method: string | undefined;
+  totpCode: string | undefined;
+  lookupSecret: string | undefined;
+  webauthnLogin: string | undefined;
+  context: FlowContext;
+  rp: RelyingParty;
+  address: string;
+  /** The flow's nodes, which tell what this identity was offered. */
+  offered: readonly UiNode[];
+}
+
+export type SecondFactorCheck =
+  | { outcome: 'ok'; method: SecondFactorMethod }
+  | { outcome: 'rejected'; messages: UiText[]; fieldMessages: Record<string, UiText[]> }
+  | { outcome: 'rate_limited'; retryAfterSeconds: number };
+
+function offers(nodes: readonly UiNode[], method: SecondFactorMethod): boolean {
+  return nodes.some((node) => node.group === method);
+}
+
+function blank(value: string | undefined): value is undefined {
+  return value === undefined || value.trim() === '';
+}
+
+/**
+ * Checks a submitted second factor. Wrong codes and failed assertions count as failed sign-ins in the login throttle
+ * (per identity and client address, and per address), so guessing codes meets the same 429 as guessing passwords.
+ */
+export function createSecondFactorCheck(pool: pg.Pool, secretKey: Buffer): { check(submission: SecondFactorSubmission): Promise<SecondFactorCheck> } {
+  const throttle = createLoginThrottle(pool, secretKey);
+  const throttleKey = (identityId: string): string => `second-factor:${identityId}`;
+
+  return {
+    async check(submission) {
+      const method = submission.method;
+      if (method !== 'totp' && method !== 'lookup_secret' && method !== 'webauthn') {
+        return { outcome: 'rejected', messages: [factorTexts.methodNotSetUp()], fieldMessages: {} };
+      }
+      if (!offers(submission.offered, method)) return { outcome: 'rejected', messages: [factorTexts.methodNotSetUp()], fieldMessages: {} };
+      const missing = (field: string): SecondFactorCheck => ({
+        outcome: 'rejected',
+        messages: [],
+        fieldMessages: { [field]: [uiMessages.missingProperty(field)] },
+      });
+      if (method === 'totp' && blank(submission.totpCode)) return missing('totp_code');
+      if (method === 'lookup_secret' && blank(submission.lookupSecret)) return missing('lookup_secret');
+      if (method === 'webauthn' && blank(submission.webauthnLogin)) return { outcome: 'rejected', messages: [factorTexts.securityKeyFailed()], fieldMessages: {} };
+
+      const key = throttleKey(submission.identityId);
+      const verdict = await throttle.assess(key, submission.address);
+      if (verdict.outcome === 'refused') return { outcome: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+
+      let passed = false;
+      let rejection: SecondFactorCheck = { outcome: 'rejected', messages: [factorTexts.securityKeyFailed()], fieldMessages: {} };
+      if (method === 'totp') {
+        passed = await acceptTotpCode(pool, secretKey, submission.identityId, submission.totpCode ?? '');
+        rejection = { outcome: 'rejected', messages: [], fieldMessages: { totp_code: [factorTexts.wrongTotpCode()] } };
+      } else if (method === 'lookup_secret') {
+        passed = await consumeLookupCode(pool, secretKey, submission.identityId, submission.lookupSecret ?? '');
+        rejection = { outcome: 'rejected', messages: [], fieldMessages: { lookup_secret: [factorTexts.wrongLookupCode()] } };
+      } else {
+        const challenge = submission.context.webauthn_challenge;
+        passed =
+          challenge !== undefined &&
+          (await verifyWebauthnAssertion(pool, submission.rp, submission.identityId, challenge, submission.webauthnLogin ?? ''));
+      }
+      if (!passed) {
+        await throttle.recordFailure(key, submission.address);
+        return rejection;
+      }
+      await throttle.recordSuccess(key, submission.address);
+      return { outcome: 'ok', method };
+    },
+  };
+}
