@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { TriangleAlert } from 'lucide-react';
+import { OrganizationSwitcher } from '@/features/organizations/components/organization-switcher';
 import { UserMenu } from '../shell/user-menu';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -14,8 +15,9 @@ export function ErrorScreen() {
   return (
     <div className="flex min-h-full flex-col bg-gray-50">
       <title>Error | Opsdeck</title>
-      {/* Hosted mode adds an organization switcher here; self-hosted Opsdeck has no organizations, so only the user menu. */}
-      <header className="flex h-14 items-center justify-end border-b border-gray-200 bg-white px-4">
+      {/* The organization switcher shows only for a hosted-mode session with several organizations. */}
+      <header className="flex h-14 items-center justify-end gap-3 border-b border-gray-200 bg-white px-4">
+        <OrganizationSwitcher />
         <UserMenu />
       </header>
       <main className="flex flex-1 items-center justify-center p-8">

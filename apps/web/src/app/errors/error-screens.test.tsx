@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp } from '@/test/render-app';
 import { BAD_SESSION_MESSAGE } from './error-screen';
 
@@ -9,6 +9,7 @@ const server = setupMswServer(
   whoamiHandler(() => ['admin']),
   http.get('/api/db/properties', () => HttpResponse.json([])),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  authModeHandler(),
 );
 
 afterEach(() => cleanup());

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, readBody } from '@/lib/api/api-error';
-import { redirectToLogin } from '@/lib/app-navigator';
+import { currentAppPath, navigateApp, redirectToLogin } from '@/lib/app-navigator';
+import { answeredInHostedMode, AUTH_STATE_CHECKER_PATH, authStateCheckerPath } from './hosted/hosted-urls';
 
 export interface SessionPerson {
   id: string;
@@ -20,6 +21,27 @@ export interface Session {
   identity: SessionIdentity;
   person: SessionPerson;
   roles: string[];
+  /** How the session was established; `oidc` for a sign-in through the hosted-mode provider. */
+  authentication_methods?: { method: string }[];
+}
+
+/** A session from a sign-in at the OpenID Connect provider, which alone can carry organizations. */
+export function isHostedSession(session: Session): boolean {
+  return session.authentication_methods?.some((method) => method.method === 'oidc') ?? false;
+}
+
+/**
+ * Hosted mode sends a 401 to the state checker (spec 002 §8), which asks again and then goes to the provider or back;
+ * the server marks its hosted-mode answers, so no extra request is needed to know which mode this is.
+ */
+function redirectSignedOut(response: Response): void {
+  if (!answeredInHostedMode(response)) {
+    redirectToLogin('sign-in');
+    return;
+  }
+  const here = currentAppPath();
+  if (here === AUTH_STATE_CHECKER_PATH || here.startsWith(`${AUTH_STATE_CHECKER_PATH}?`)) return;
+  navigateApp(authStateCheckerPath(here));
 }
 
 export const sessionKeys = {
@@ -28,8 +50,8 @@ export const sessionKeys = {
 };
 
 /**
- * The session check of protected pages (spec 002 §8): 401 means sign in again, 403 or 422 mean a second factor is
- * needed; anything else is an error the page shows.
+ * The session check of protected pages (spec 002 §8): 401 means sign in again (in hosted mode through
+ * /auth-state-checker), 403 or 422 mean a second factor is needed; anything else is an error the page shows.
  */
 export async function fetchSession(signal?: AbortSignal): Promise<Session> {
   const response = await fetch('/api/auth/sessions/whoami', {
@@ -39,7 +61,7 @@ export async function fetchSession(signal?: AbortSignal): Promise<Session> {
   });
   const body = await readBody(response);
   if (response.ok) return body as Session;
-  if (response.status === 401) redirectToLogin('sign-in');
+  if (response.status === 401) redirectSignedOut(response);
   else if (response.status === 403 || response.status === 422) redirectToLogin('second-factor');
   throw new ApiError(response.status, body);
 }
