@@ -206,6 +206,17 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     '/api/db/logging_backends?select=id,name&deleted_at=is.null&order=name',
     (row, area) => ({ name: `log backend ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
   ),
+  // Invite, role and delete dialogs open from buttons, not addresses; the crawl opens the list itself.
+  '/settings/users': null,
+  // Each demo team's page, which opens on its Manage Team tab.
+  '/settings/teams': eachRow(
+    '/api/db/teams?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `team ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
+  ),
+  '/settings/incident_rules': eachRow(
+    '/api/db/incident_rules?select=id,name&deleted_at=is.null&order=name',
+    (row, area) => ({ name: `incident rule ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),
+  ),
   // Each integration's page (`every`) or the first of each type (`sample`). Spec 001 §6: the page needs write on
   // integrations, so roles without it (commander, responder) are shown the Unauthorized panel there by design.
   '/settings/integrations': {

@@ -13,6 +13,7 @@ import { eventsPlugin } from './modules/events';
 import { agentPushPlugin } from './modules/agent-push';
 import { notificationsPlugin } from './modules/notifications';
 import { logsPlugin } from './modules/logs';
+import { identityPlugin } from './modules/identity';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin];

@@ -23,3 +23,4 @@ export * from './playbooks';
 export * from './playbook-spec';
 export * from './playbook-params';
 export * from './logs';
+export * from './users';

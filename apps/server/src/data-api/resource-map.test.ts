@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeGuards } from './resource-map';
+import { resourceFor, writeGuards } from './resource-map';
 
 function resources(...args: Parameters<typeof writeGuards>): Array<string | null> {
   return writeGuards(...args).map((guard) => `${guard.table}:${guard.resource ?? 'nobody'}`);
@@ -32,5 +32,17 @@ describe('writeGuards', () => {
 
   it('asks nothing more of other tables', () => {
     expect(resources('incidents', 'update', ['deleted_at'], [])).toEqual(['incidents:incident']);
+  });
+});
+
+describe('resourceFor, for the views of the users and settings pages', () => {
+  it('guards the Users list with identities, never with database, which every role reads', () => {
+    expect(resourceFor('identities_summary')).toBe('identities');
+  });
+
+  it('guards the teams and incident rules status views as their tables', () => {
+    expect(resourceFor('teams_with_status')).toBe(resourceFor('teams'));
+    expect(resourceFor('incident_rules_with_status')).toBe('incident');
+    expect(resourceFor('team_members')).toBe('database');
   });
 });

@@ -369,4 +369,15 @@ export async function seedIncidentsDemo(client: pg.PoolClient, ctx: IncidentsDem
   }
   // Demo responders stand for notifications that already went out.
   await client.query(`delete from event_queue where name = 'responder.created' and properties ->> 'id' = any ($1::text[])`, [responders]);
+  // A rule for the Incident Rules settings page (spec 002 §2.2), which edits rules; making them act is issue #19.
+  await client.query(`insert into incident_rules (name, labels, spec, created_by) values ($1, $2, $3, $4)`, [
+    'Checkout checks failing',
+    JSON.stringify({ team: 'platform' }),
+    JSON.stringify({
+      filter: "check.status == 'unhealthy' && check.labels.app == 'checkout'",
+      incident: { title: 'Checkout checks failing', type: 'availability', severity: 'high' },
+      responders: { teams: ['Platform'] },
+    }),
+    admin ?? null,
+  ]);
 }

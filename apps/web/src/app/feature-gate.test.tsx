@@ -2,7 +2,7 @@ import '@/components/test-support/browser-polyfills';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp } from '@/test/render-app';
 import { areaForPath } from './feature-gate';
 import { primaryNavigation, settingsNavigation, type NavigationEntry } from './navigation';
@@ -14,6 +14,7 @@ const server = setupMswServer(
   whoamiHandler(() => ['admin']),
   http.get('/api/db/properties', () => HttpResponse.json(properties)),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  authModeHandler(),
 );
 
 beforeAll(() => {

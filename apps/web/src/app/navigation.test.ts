@@ -65,6 +65,46 @@ describe('the Logs entry', () => {
   });
 });
 
+describe('the user and team entries', () => {
+  const app = { primary: primaryNavigation, settings: settingsNavigation };
+  const settingsFor = (roles: string[], isHostedMode?: boolean) =>
+    visibleNavigation({ permissions: permissionsFromRoles(roles), isEnabled: enabled, ...(isHostedMode === undefined ? {} : { isHostedMode }) }, app).settings.map(
+      (entry) => entry.label,
+    );
+
+  it('shows Users, Teams and Incident Rules to admins and editors, who read identities (spec 000 §6)', () => {
+    for (const role of ['admin', 'editor']) {
+      expect(settingsFor([role])).toEqual(expect.arrayContaining(['Users', 'Teams', 'Incident Rules']));
+    }
+  });
+
+  it('shows commanders and responders Teams and Incident Rules but not Users', () => {
+    for (const role of ['commander', 'responder']) {
+      const labels = settingsFor([role]);
+      expect(labels).toEqual(expect.arrayContaining(['Teams', 'Incident Rules']));
+      expect(labels).not.toContain('Users');
+    }
+  });
+
+  it('hides Users when people sign in through an external provider, and keeps Teams and Incident Rules', () => {
+    const labels = settingsFor(['admin'], true);
+    expect(labels).not.toContain('Users');
+    expect(labels).toEqual(expect.arrayContaining(['Teams', 'Incident Rules']));
+    expect(settingsFor(['admin'], false)).toContain('Users');
+  });
+
+  it('hides each entry while its settings area is switched off', () => {
+    const off = new Set(['settings.users', 'settings.teams', 'settings.rules']);
+    const labels = visibleNavigation({ permissions: permissionsFromRoles(['admin']), isEnabled: (feature) => !off.has(feature) }, app).settings.map((entry) => entry.label);
+    expect(labels.filter((label) => ['Users', 'Teams', 'Incident Rules'].includes(label))).toEqual([]);
+  });
+
+  it('links each entry to its settings page', () => {
+    const paths = Object.fromEntries(settingsNavigation.map((entry) => [entry.label, entry.path]));
+    expect(paths).toMatchObject({ Users: '/settings/users', Teams: '/settings/teams', 'Incident Rules': '/settings/incident_rules' });
+  });
+});
+
 describe('homePath', () => {
   it('goes to the topology dashboard when the user can see it', () => {
     expect(homePath(visibleFor(['admin']))).toBe('/topology');

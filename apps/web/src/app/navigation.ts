@@ -1,4 +1,26 @@
-import { Bell, Blocks, BookOpenCheck, Boxes, Cpu, FileText, Flag, HeartPulse, History, LayoutDashboard, ListRestart, Network, Plug, ScanSearch, ScrollText, Siren, Stethoscope, type LucideIcon } from 'lucide-react';
+import {
+  Bell,
+  Blocks,
+  BookOpenCheck,
+  Boxes,
+  Cpu,
+  FileText,
+  Flag,
+  HeartPulse,
+  History,
+  LayoutDashboard,
+  ListChecks,
+  ListRestart,
+  Network,
+  Plug,
+  ScanSearch,
+  ScrollText,
+  Siren,
+  Stethoscope,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
 import type { Permissions } from '@/lib/auth/permissions';
 
@@ -10,6 +32,8 @@ export interface NavigationEntry {
   feature: Feature;
   /** Read permission on this resource is needed to see the entry. */
   resource: Resource;
+  /** Only with the built-in identity service: hidden when people sign in through an external provider (hosted mode). */
+  selfHostedOnly?: boolean;
 }
 
 /**
@@ -30,6 +54,11 @@ export const primaryNavigation: readonly NavigationEntry[] = [
 export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Agents', path: '/settings/agents', icon: Cpu, feature: 'agents', resource: 'agents' },
   { label: 'Connections', path: '/settings/connections', icon: Plug, feature: 'settings.connections', resource: 'connections' },
+  // Spec 002 §2.2: user management belongs to the sign-in provider in hosted mode.
+  { label: 'Users', path: '/settings/users', icon: UserCog, feature: 'settings.users', resource: 'identities', selfHostedOnly: true },
+  // Teams fall to the data API's `database` resource; incident rules take `incident` (spec 000 §6).
+  { label: 'Teams', path: '/settings/teams', icon: Users, feature: 'settings.teams', resource: 'database' },
+  { label: 'Incident Rules', path: '/settings/incident_rules', icon: ListChecks, feature: 'settings.rules', resource: 'incident' },
   { label: 'Health Checks', path: '/settings/canaries', icon: Stethoscope, feature: 'settings.health', resource: 'canaries' },
   { label: 'Topologies', path: '/settings/topologies', icon: Network, feature: 'settings.topology', resource: 'topologies' },
   // Spec 001 §2.1 spells the entry 'Jobs History'; job_histories falls to the data API's `database` resource.
@@ -46,6 +75,8 @@ export const settingsNavigation: readonly NavigationEntry[] = [
 export interface NavigationAccess {
   permissions: Pick<Permissions, 'can' | 'isViewer'>;
   isEnabled(feature: Feature): boolean;
+  /** People sign in through an external provider; the built-in service's pages are hidden. False when not given. */
+  isHostedMode?: boolean;
 }
 
 export interface VisibleNavigation {
@@ -54,6 +85,7 @@ export interface VisibleNavigation {
 }
 
 function isVisible(entry: NavigationEntry, access: NavigationAccess): boolean {
+  if (entry.selfHostedOnly === true && access.isHostedMode === true) return false;
   return access.isEnabled(entry.feature) && access.permissions.can(entry.resource, 'read');
 }
 

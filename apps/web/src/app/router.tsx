@@ -14,10 +14,13 @@ import { incidentsRoutes } from '@/features/incidents/routes';
 import { jobsRoutes } from '@/features/jobs/routes';
 import { logsRoutes } from '@/features/logs/routes';
 import { notificationsRoutes } from '@/features/notifications/routes';
+import { HostedModeGate } from '@/features/organizations/hosted-mode-gate';
+import { organizationsRoutes } from '@/features/organizations/routes';
 import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
 import { settingsResourcesRoutes } from '@/features/settings/routes';
 import { topologyRoutes, topologyStandaloneRoutes } from '@/features/topology/routes';
+import { usersRoutes } from '@/features/users/routes';
 import { ErrorScreen } from './errors/error-screen';
 import { FlowErrorScreen } from './errors/flow-error-screen';
 import { NotFoundPage } from './errors/not-found-page';
@@ -51,13 +54,19 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteErrorBoundary />,
     children: [
       ...authRoutes,
+      ...organizationsRoutes,
       // The standalone topology view is embedded in other dashboards: no shell, no wait for feature flags.
       ...topologyStandaloneRoutes,
       { path: 'error', element: <ErrorScreen /> },
       { path: 'error/:id', element: <FlowErrorScreen /> },
       {
         path: '/',
-        element: <AppShell />,
+        // Hosted mode's waiting screens (provisioning, organization picker) stand in front of the shell.
+        element: (
+          <HostedModeGate>
+            <AppShell />
+          </HostedModeGate>
+        ),
         children: [
           {
             // Inside the shell, so a failing page keeps the sidebar and top bar.
@@ -79,6 +88,7 @@ export const appRoutes: RouteObject[] = [
                   ...connectionsRoutes,
                   ...agentsRoutes,
                   ...settingsResourcesRoutes,
+                  ...usersRoutes,
                   ...featureFlagsRoutes,
                   ...eventQueueRoutes,
                   ...jobsRoutes,

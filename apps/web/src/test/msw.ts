@@ -43,3 +43,12 @@ export async function readRequest(request: Request): Promise<RecordedRequest> {
   const text = await request.text();
   return { method: request.method, url: new URL(request.url), body: text === '' ? null : (JSON.parse(text) as unknown) };
 }
+
+export type AuthModeName = 'self-hosted' | 'hosted';
+
+/** GET /api/auth/mode, which the shell reads to hide the built-in identity pages (Users) in hosted mode. */
+export function authModeHandler(mode: () => AuthModeName = () => 'self-hosted') {
+  return http.get('*/api/auth/mode', () =>
+    HttpResponse.json(mode() === 'hosted' ? { mode: 'hosted', provider_name: 'Example ID', registration_enabled: false } : { mode: 'self-hosted', registration_enabled: false }),
+  );
+}

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp } from '@/test/render-app';
 import { SIDEBAR_STORAGE_KEY } from './use-sidebar-collapsed';
 import { settingsNavigation } from '../navigation';
@@ -19,6 +19,7 @@ const server = setupMswServer(
   whoamiHandler(() => roles),
   http.get('/api/db/properties', () => HttpResponse.json(properties)),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  authModeHandler(),
   http.get('/api/auth/self-service/login/browser', () =>
     HttpResponse.json({ id: 'flow-1', ui: { action: '/api/auth/self-service/login?flow=flow-1', method: 'POST', nodes: [] } }),
   ),
@@ -54,6 +55,22 @@ describe('Sidebar', () => {
     const nav = await findMainNav();
     expect(within(nav).getByRole('button', { name: 'Settings' })).toHaveAttribute('aria-expanded', 'true');
     expect(within(nav).getByRole('link', { name: 'Feature Flags' })).toBeVisible();
+  });
+
+  it('lists Users among the settings of an admin, and hides it when people sign in through an external provider', async () => {
+    const user = userEvent.setup();
+    const { unmount } = renderShell();
+    let nav = await findMainNav();
+    await user.click(within(nav).getByRole('button', { name: 'Settings' }));
+    expect(await within(nav).findByRole('link', { name: 'Users' })).toHaveAttribute('href', '/settings/users');
+    unmount();
+
+    server.use(authModeHandler(() => 'hosted'));
+    renderShell();
+    nav = await findMainNav();
+    await user.click(within(nav).getByRole('button', { name: 'Settings' }));
+    expect(within(nav).getByRole('link', { name: 'Teams' })).toHaveAttribute('href', '/settings/teams');
+    await waitFor(() => expect(within(nav).queryByRole('link', { name: 'Users' })).not.toBeInTheDocument());
   });
 
   it('shows a viewer no Settings submenu', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupMswServer, whoamiHandler } from '@/test/msw';
+import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp as renderAppWithRouter } from '@/test/render-app';
 
 const openApi = {
@@ -16,6 +16,7 @@ setupMswServer(
   whoamiHandler(() => ['viewer']),
   http.get('/api/db/properties', () => HttpResponse.json([])),
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
+  authModeHandler(),
   http.get('/api/openapi.json', () => HttpResponse.json(openApi)),
 );
 

@@ -3,7 +3,15 @@ import { logBackendSpecJsonSchema, topologySpecJsonSchema } from '@opsdeck/share
 import { schemaCheck } from '@/components/code-editor/text-diagnostics';
 import { updateBody } from './api/update-resource';
 import { logBackendSpecProblems } from './log-backend-spec';
-import { hiddenColumns, LOG_BACKEND_EXAMPLE_SPEC, LOGGING_BACKENDS_KIND, TOPOLOGIES_KIND, TOPOLOGY_EXAMPLE_SPEC } from './resource-kinds';
+import {
+  hiddenColumns,
+  INCIDENT_RULES_KIND,
+  LOG_BACKEND_EXAMPLE_SPEC,
+  LOGGING_BACKENDS_KIND,
+  TEAMS_KIND,
+  TOPOLOGIES_KIND,
+  TOPOLOGY_EXAMPLE_SPEC,
+} from './resource-kinds';
 
 describe('Topologies settings kind', () => {
   it('starts a new topology from an example the topology schema accepts', () => {
@@ -46,5 +54,25 @@ describe('Log Backends settings kind', () => {
     const input = { name: 'files', namespace: 'default', labels: {}, spec: LOG_BACKEND_EXAMPLE_SPEC };
     expect(updateBody(LOGGING_BACKENDS_KIND, input, 'person-1')).toEqual(input);
     expect(updateBody(TOPOLOGIES_KIND, input, 'person-1')).toEqual({ ...input, created_by: 'person-1' });
+  });
+});
+
+describe('Teams and Incident Rules settings kinds', () => {
+  it('read their status views and hide Schedule and Namespace (spec 002 §2.2)', () => {
+    expect(TEAMS_KIND.listView).toBe('teams_with_status');
+    expect(INCIDENT_RULES_KIND.listView).toBe('incident_rules_with_status');
+    expect([...hiddenColumns(TEAMS_KIND)]).toEqual(['schedule', 'namespace']);
+    expect([...hiddenColumns(INCIDENT_RULES_KIND)]).toEqual(['schedule', 'namespace']);
+  });
+
+  it('gives teams the Manage Team tab first, and rules only their spec', () => {
+    expect(TEAMS_KIND.tabs).toEqual(['manageTeam', 'spec']);
+    expect(INCIDENT_RULES_KIND.tabs).toEqual(['spec']);
+  });
+
+  it('never sends a team the namespace and labels its table lacks, and sends a rule all of them', () => {
+    const input = { name: 'Storage', namespace: 'default', labels: {}, spec: {} };
+    expect(updateBody(TEAMS_KIND, input, 'person-1')).toEqual({ name: 'Storage', spec: {}, created_by: 'person-1' });
+    expect(updateBody(INCIDENT_RULES_KIND, input, 'person-1')).toEqual({ ...input, created_by: 'person-1' });
   });
 });

@@ -59,6 +59,10 @@ export interface SettingsResourceKind {
   specProblems?: (spec: Readonly<Record<string, unknown>>) => string[];
   /** Fields an update never sends, so the server keeps what it recorded. */
   updateOmits?: readonly string[];
+  /** False for tables without labels (teams): the form has no Labels field. Shown by default. */
+  hasLabels?: boolean;
+  /** Fields of the generic form that the kind's table lacks (teams have no namespace): never sent, on create or update. */
+  absentFields?: readonly string[];
 }
 
 export const CANARIES_KIND: SettingsResourceKind = {
@@ -138,6 +142,46 @@ export const LOGGING_BACKENDS_KIND: SettingsResourceKind = {
   specProblems: logBackendSpecProblems,
   updateOmits: ['created_by', 'created_at', 'updated_at'],
 };
+
+/**
+ * Teams (spec 002 §2.2, §3): a name, an icon and a spec (responder clients, notification channels), managed on the
+ * Manage Team tab; written through the data API, where deleting one only marks it deleted (migration 0103). The
+ * `database` resource guards them, so editors and admins manage teams and their members.
+ */
+export const TEAMS_KIND: SettingsResourceKind = {
+  table: 'teams',
+  title: 'Teams',
+  singular: 'Team',
+  resource: 'database',
+  listView: 'teams_with_status',
+  service: { kind: 'data-api' },
+  tabs: ['manageTeam', 'spec'],
+  specEditor: 'yaml',
+  hasNamespace: false,
+  hasLabels: false,
+  absentFields: ['namespace', 'labels'],
+};
+
+/**
+ * Incident rules (spec 002 §2.2): the page edits the resource; what a rule does is issue #19. The table and its status
+ * view take the `incident` resource, so responders and commanders, who write incidents, may edit rules too.
+ */
+export const INCIDENT_RULES_KIND: SettingsResourceKind = {
+  table: 'incident_rules',
+  title: 'Incident Rules',
+  singular: 'Incident Rule',
+  resource: 'incident',
+  listView: 'incident_rules_with_status',
+  service: { kind: 'data-api' },
+  tabs: ['spec'],
+  specEditor: 'yaml',
+};
+
+/** `body` without the fields the kind's table lacks. */
+export function withoutAbsentFields(kind: SettingsResourceKind, body: Record<string, unknown>): Record<string, unknown> {
+  const absent = new Set(kind.absentFields ?? []);
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !absent.has(key)));
+}
 
 export function hiddenColumns(kind: SettingsResourceKind): ReadonlySet<SettingsColumn> {
   return new Set(HIDDEN_COLUMNS[kind.table] ?? []);

@@ -2,7 +2,16 @@ import type { RouteObject } from 'react-router';
 import { Guard } from '@/lib/auth/guard';
 import { lazyPage } from '@/lib/lazy-page';
 import { INTEGRATIONS_PATH } from './integrations/integration-types';
-import { CANARIES_KIND, CONFIG_SCRAPERS_KIND, LOGGING_BACKENDS_KIND, resourceListPath, TOPOLOGIES_KIND, type SettingsResourceKind } from './resource-kinds';
+import {
+  CANARIES_KIND,
+  CONFIG_SCRAPERS_KIND,
+  INCIDENT_RULES_KIND,
+  LOGGING_BACKENDS_KIND,
+  resourceListPath,
+  TEAMS_KIND,
+  TOPOLOGIES_KIND,
+  type SettingsResourceKind,
+} from './resource-kinds';
 
 const ResourceDetailPage = lazyPage(() => import('./components/resource-detail-page').then((module) => module.ResourceDetailPage));
 const ResourceListPage = lazyPage(() => import('./components/resource-list-page').then((module) => module.ResourceListPage));
@@ -10,7 +19,7 @@ const IntegrationsPage = lazyPage(() => import('./integrations/components/integr
 const IntegrationDetailPage = lazyPage(() => import('./integrations/components/integration-detail-page').then((module) => module.IntegrationDetailPage));
 
 /** The settings tables served by the generic pages; a later table adds its kind here. */
-const SETTINGS_KINDS: readonly SettingsResourceKind[] = [CANARIES_KIND, CONFIG_SCRAPERS_KIND, TOPOLOGIES_KIND, LOGGING_BACKENDS_KIND];
+const SETTINGS_KINDS: readonly SettingsResourceKind[] = [CANARIES_KIND, CONFIG_SCRAPERS_KIND, TOPOLOGIES_KIND, LOGGING_BACKENDS_KIND, TEAMS_KIND, INCIDENT_RULES_KIND];
 
 const resourceRoutes: RouteObject[] = SETTINGS_KINDS.flatMap((kind) => {
   const path = resourceListPath(kind).slice(1);

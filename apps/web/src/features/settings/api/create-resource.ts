@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { silentDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
-import type { SettingsResourceKind } from '../resource-kinds';
+import { withoutAbsentFields, type SettingsResourceKind } from '../resource-kinds';
 import { settingsResourceKeys } from './keys';
 import type { SettingsResourceInput } from './types';
 
@@ -13,7 +13,7 @@ export interface CreateResourceInput {
 }
 
 export async function createResource({ kind, input, createdBy }: CreateResourceInput): Promise<void> {
-  const body = { ...input, created_by: createdBy };
+  const body = withoutAbsentFields(kind, { ...input, created_by: createdBy });
   if (kind.service.kind === 'service') {
     await requestJson<unknown>(kind.service.path, { method: 'POST', json: body, silent: true });
     return;

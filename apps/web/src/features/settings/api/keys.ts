@@ -4,4 +4,6 @@ export const settingsResourceKeys = {
   list: (table: string) => [...settingsResourceKeys.table(table), 'list'] as const,
   detail: (table: string, id: string) => [...settingsResourceKeys.table(table), 'detail', id] as const,
   jobHistory: (id: string) => [...settingsResourceKeys.all, 'job-history', id] as const,
+  teamMembers: (teamId: string) => [...settingsResourceKeys.all, 'team-members', teamId] as const,
+  teamCandidates: () => [...settingsResourceKeys.all, 'team-candidates'] as const,
 };

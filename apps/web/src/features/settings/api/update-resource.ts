@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
 import { silentDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
-import type { SettingsResourceKind } from '../resource-kinds';
+import { withoutAbsentFields, type SettingsResourceKind } from '../resource-kinds';
 import { settingsResourceKeys } from './keys';
 import type { SettingsResourceInput } from './types';
 
@@ -16,7 +16,7 @@ export interface UpdateResourceInput {
 /** What an update sends: the form's fields and the current user as creator, less the fields the kind keeps out. */
 export function updateBody(kind: SettingsResourceKind, input: SettingsResourceInput, createdBy: string | null): Record<string, unknown> {
   const omitted = new Set(kind.updateOmits ?? []);
-  return Object.fromEntries(Object.entries({ ...input, created_by: createdBy }).filter(([key]) => !omitted.has(key)));
+  return withoutAbsentFields(kind, Object.fromEntries(Object.entries({ ...input, created_by: createdBy }).filter(([key]) => !omitted.has(key))));
 }
 
 export async function updateResource({ kind, id, input, createdBy }: UpdateResourceInput): Promise<void> {

@@ -15,6 +15,7 @@ import { JobHistoryTab } from './job-history-tab';
 import { EMPTY_RESOURCES_MESSAGE } from './resource-list-page';
 import { ResourceForm } from './resource-form';
 import { SettingsBreadcrumb } from './settings-breadcrumb';
+import { TeamMembersTab } from './team-members-tab';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const TAB_LABELS: Record<SettingsTab, string> = { spec: 'Spec', manageTeam: 'Manage Team', jobHistory: 'Job History' };
@@ -28,7 +29,7 @@ export interface ResourceDetailTabsProps {
   readOnly?: boolean;
 }
 
-/** The edit tabs of one resource (Spec and Job History), shared by the generic detail page and integrations. */
+/** The edit tabs of one resource (Spec, Manage Team, Job History), shared by the generic detail page and integrations. */
 export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false }: ResourceDetailTabsProps) {
   const navigate = useNavigate();
   const { can } = usePermissions();
@@ -37,8 +38,6 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
   const updateResource = useUpdateResource();
   const deleteResource = useDeleteResource();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
-  // Teams are managed on their own tab; the rest of the kinds this page serves have Spec and Job History.
-  const tabs = kind.tabs.filter((tab) => tab !== 'manageTeam');
   const backToList = () => void navigate(returnTo ?? resourceListPath(kind));
 
   const handleUpdate = (input: SettingsResourceInput) => {
@@ -50,9 +49,9 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
   };
 
   return (
-    <Tabs.Root defaultValue={tabs[0]} className="flex flex-col gap-3">
+    <Tabs.Root defaultValue={kind.tabs[0]} className="flex flex-col gap-3">
       <Tabs.List aria-label={`${kind.singular} tabs`} className="flex flex-wrap border-b border-gray-200">
-        {tabs.map((tab) => (
+        {kind.tabs.map((tab) => (
           <Tabs.Trigger key={tab} value={tab} className={DETAIL_TAB_CLASS}>
             {TAB_LABELS[tab]}
           </Tabs.Trigger>
@@ -69,6 +68,11 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
           saveError={updateResource.error ?? deleteResource.error}
         />
       </Tabs.Content>
+      {kind.tabs.includes('manageTeam') && (
+        <Tabs.Content value="manageTeam">
+          <TeamMembersTab teamId={resource.id} canManage={canWrite} />
+        </Tabs.Content>
+      )}
       <Tabs.Content value="jobHistory">
         <JobHistoryTab resourceId={resource.id} />
       </Tabs.Content>

@@ -168,7 +168,9 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
       {kind.hasNamespace !== false && (
         <TextField control={control} name="namespace" label="Namespace" required maxLength={CANARY_LIMITS.namespace} disabled={isEditing || isSaving} />
       )}
-      <ObjectTextField label="Labels" value={getValues('labels')} onChange={(labels) => setValue('labels', labels, { shouldDirty: true })} readOnly={isReadOnly} rows={3} />
+      {kind.hasLabels !== false && (
+        <ObjectTextField label="Labels" value={getValues('labels')} onChange={(labels) => setValue('labels', labels, { shouldDirty: true })} readOnly={isReadOnly} rows={3} />
+      )}
       {kind.specEditor === 'health-check' && !isReadOnly && (
         <div className="flex flex-wrap items-end gap-3">
           <div role="radiogroup" aria-label="Spec editor" className="inline-flex rounded-md ring-1 ring-gray-300">
