@@ -4,9 +4,12 @@ export interface UiText {
   id: number;
   type: UiTextType;
   text: string;
+  /** Structured parts of the text, e.g. `secrets` of the recovery-code list. */
+  context?: Record<string, unknown>;
 }
 
-export type FlowGroup = 'default' | 'password' | 'oidc' | 'profile' | 'lookup_secret' | 'totp' | 'webauthn';
+/** Spec 002 §3's groups, plus Kratos's `code` and `link` of the email flows. */
+export type FlowGroup = 'default' | 'password' | 'oidc' | 'profile' | 'lookup_secret' | 'totp' | 'webauthn' | 'code' | 'link';
 
 export interface InputNodeAttributes {
   node_type: 'input';
@@ -63,10 +66,14 @@ export interface UiContainer {
   nodes: UiNode[];
 }
 
+export type FlowKind = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
+
 /** A self-service flow (login, registration, recovery, verification, settings) as the identity service sends it. */
 export interface SelfServiceFlow {
   id: string;
   type?: 'browser' | 'api';
+  /** choose_method, sent_email, passed_challenge, show_form or success, depending on the kind. */
+  state?: string;
   return_to?: string;
   requested_aal?: string;
   refresh?: boolean;

@@ -1,13 +1,15 @@
-export interface LoginFlowKey {
+import type { FlowKind } from './flow-types';
+
+export interface FlowQueryKey {
   flowId: string | null;
   returnTo: string | null;
-  refresh: boolean;
-  aal: string | null;
+  /** The creation parameters besides return_to (refresh, aal, after_verification_return_to). */
+  params: Readonly<Record<string, string | null>>;
   generation: number;
 }
 
 export const authKeys = {
   all: ['auth'] as const,
-  loginFlow: (key: LoginFlowKey) => [...authKeys.all, 'login-flow', key] as const,
+  flow: (kind: FlowKind, key: FlowQueryKey) => [...authKeys.all, 'flow', kind, key] as const,
   flowError: (id: string) => [...authKeys.all, 'flow-error', id] as const,
 };

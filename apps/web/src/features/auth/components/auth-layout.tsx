@@ -1,24 +1,14 @@
 import type { ReactNode } from 'react';
-import { Layers } from 'lucide-react';
-
-export interface AuthLayoutProps {
-  heading: string;
-  children: ReactNode;
-}
+import { Link } from 'react-router';
 
 /** The centred card around every identity page. */
-export function AuthLayout({ heading, children }: AuthLayoutProps) {
+export { CenteredCard as AuthLayout } from '@/components/centered-card/centered-card';
+
+/** A link under an identity card. */
+export function AuthLink({ to, children }: { to: string; children: ReactNode }) {
   return (
-    <main className="flex min-h-full items-center justify-center bg-gray-50 px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex flex-col items-center gap-3">
-          <span className="flex size-11 items-center justify-center rounded-xl bg-brand-600 text-white shadow">
-            <Layers aria-hidden="true" className="size-6" />
-          </span>
-          <h1 className="text-center text-xl font-semibold text-gray-900">{heading}</h1>
-        </div>
-        <div className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm">{children}</div>
-      </div>
-    </main>
+    <Link to={to} className="font-medium text-brand-600 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
+      {children}
+    </Link>
   );
 }
