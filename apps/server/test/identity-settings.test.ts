@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/auth/session-token';
 import { TestBrowser } from './auth-client';
 import { startTestServer, type TestServer } from './harness';
 import {
@@ -203,6 +204,21 @@ describe('the settings flow', () => {
       expect(active.rowCount).toBe(1);
       expect((await new TestBrowser(server.url).signIn('rotates@example.test', 'a-much-better-passphrase')).status).toBe(200);
       expect((await new TestBrowser(server.url).signIn('rotates@example.test', PASSWORD)).status).toBe(400);
+    });
+
+    it('gives a kubeconfig token minted from a stale session no fresh sign-in, so it cannot change the password either', async () => {
+      const id = await createPerson(server, 'minted@example.test');
+      const b = await signedIn(server, 'minted@example.test');
+      await server.pool.query(`update sessions set authenticated_at = now() - interval '16 minutes' where identity_id = $1`, [id]);
+      const kubeconfig = await b.request('/api/kubeconfig', { headers: { accept: 'application/yaml' } });
+      expect(kubeconfig.status).toBe(200);
+      const token = /token: (\S+)/.exec(await kubeconfig.text())?.[1] ?? '';
+      expect(token).not.toBe('');
+      b.cookies.set(SESSION_COOKIE, token);
+      const flow = await startSettings(b);
+      const refused = await submitSettings(b, flow, { method: 'password', password: 'minted-token-passphrase' });
+      expect(refused.status).toBe(403);
+      expect((await json<ErrorBody>(refused)).error.id).toBe('session_refresh_required');
     });
 
     it('asks for a fresh sign-in after 15 minutes with session_refresh_required, and takes the change after a refresh login', async () => {

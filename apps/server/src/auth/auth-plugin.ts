@@ -446,10 +446,14 @@ export const authPlugin: DomainPlugin = {
       async (request, reply) => {
         const principal = request.principal;
         if (principal === null) throw errors.unauthenticated();
-        // A separate session, so the token can be revoked on its own and signing out of the browser keeps it working.
-        // At the browser session's assurance level, or a person with a second factor would get a token that never works.
+        // A separate session, so the token can be revoked on its own and signing out of the browser keeps it working;
+        // it inherits the browser session's assurance (sessions.ts DerivedFrom).
         const current = await findActiveSession(pool, { id: principal.sessionId });
-        const session = await createSession(pool, principal.personId, 'kubeconfig', KUBECONFIG_TTL_MS, current?.aal ?? 'aal1');
+        if (current === null) throw errors.unauthenticated();
+        const session = await createSession(pool, principal.personId, 'kubeconfig', KUBECONFIG_TTL_MS, {
+          aal: current.aal,
+          authenticatedAt: current.authenticated_at,
+        });
         const yaml = renderKubeconfig({
           server: `${requestOrigin(request)}/api`,
           userName: principal.email ?? principal.name,

@@ -13,23 +13,30 @@ export type AuthenticationMethod = 'password' | 'kubeconfig' | 'oidc' | SecondFa
 export const PRIVILEGED_SESSION_MS = 15 * 60 * 1000;
 
 /**
- * Inserts a session; the caller gets the only copy of the raw token, the database keeps its SHA-256. `aal` is aal2
- * only for a session derived from one that already passed its second factor (a kubeconfig token).
+ * A session derived from another (a kubeconfig token) inherits its assurance: its aal, or a person with a second
+ * factor would get a token that never works, and the time of its sign-in, or minting a token would turn a stale session
+ * into a privileged one that may change the password without signing in again.
  */
+export interface DerivedFrom {
+  aal: Aal;
+  authenticatedAt: string;
+}
+
+/** Inserts a session; the caller gets the only copy of the raw token, the database keeps its SHA-256. */
 export async function createSession(
   pool: pg.Pool,
   identityId: string,
   method: AuthenticationMethod,
   ttlMs: number,
-  aal: Aal = 'aal1',
+  derivedFrom?: DerivedFrom,
 ): Promise<{ id: string; token: string }> {
   const token = newSessionToken();
   const result = await pool.query<{ id: string }>(
-    `insert into sessions (token_hash, identity_id, aal, authentication_methods, expires_at)
+    `insert into sessions (token_hash, identity_id, aal, authentication_methods, authenticated_at, expires_at)
      values ($1, $2, $5, jsonb_build_array(jsonb_build_object('method', $3::text, 'aal', $5::text, 'completed_at', now())),
-             now() + make_interval(secs => $4::double precision / 1000))
+             coalesce($6::timestamptz, now()), now() + make_interval(secs => $4::double precision / 1000))
      returning id`,
-    [hashToken(token), identityId, method, ttlMs, aal],
+    [hashToken(token), identityId, method, ttlMs, derivedFrom?.aal ?? 'aal1', derivedFrom?.authenticatedAt ?? null],
   );
   const id = result.rows[0]?.id;
   if (id === undefined) throw new Error('session insert returned no id');
