@@ -3,7 +3,7 @@ import type { EventBus } from '../platform/event-bus';
 import type { Executor } from './execute';
 import { parseInsertBody, parsePatchBody } from './parse/body';
 import { parseCallRequest, parseReadRequest, parseWriteRequest, type RawRequest, type WriteRequest } from './parse/parse-request';
-import { authorizeCall, authorizerFor, authorizeWrite, lookupRelation } from './plan/authorize';
+import { authorizeCall, authorizerFor, authorizeWrite, lookupRelation, refuseUnreachableFunction } from './plan/authorize';
 import { argumentNames, chooseOverload, planCall } from './plan/plan-call';
 import { planTableRead } from './plan/plan-page';
 import { aliasCounter, planSelection, type PlanContext } from './plan/plan-read';
@@ -91,6 +91,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
 
   const handleCall = async (request: FunctionRequest, reply: FastifyReply) => {
     const parsed = parseCallRequest(raw(request), request.params.function);
+    refuseUnreachableFunction(parsed.function, parsed.readOnly);
     const fn = chooseOverload(parsed.function, cache.functions.get(parsed.function) ?? [], parsed.offered, !parsed.readOnly);
     authorizeCall(rolesOf(request), fn, parsed.readOnly);
     const plan = planCall(planContext(request), fn, parsed, parsed.parseQueryFor(argumentNames(fn)));

@@ -131,6 +131,13 @@ describe('identity and security tables through the data API', () => {
     }
   });
 
+  it('refuses a call of a machinery function that does not exist, or is a trigger function, the same way as one that does', async () => {
+    for (const name of ['purge_sessions_everywhere', 'end_sessions_of_identity']) {
+      const reply = await call('admin', 'POST', `/api/db/rpc/${name}`, {});
+      expect(reply.status, `rpc ${name}`).toBe(403);
+    }
+  });
+
   it('refuses to embed any of them from a table the role may read, or to filter through one', async () => {
     for (const { name } of relations) {
       for (const [role, root] of [

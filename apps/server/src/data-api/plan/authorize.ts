@@ -32,6 +32,14 @@ export function authorizeWrite(roles: readonly string[], relation: Relation, act
 }
 
 /** GET calls, and POST calls of stable or immutable functions, read; a POST call of a volatile function writes. */
+/**
+ * Like lookupRelation for functions: a name of the identity machinery is refused before it is looked up, so the answer
+ * is the same 403 whether such a function exists, is a trigger function the API never calls, or does not exist.
+ */
+export function refuseUnreachableFunction(name: string, readOnly: boolean): void {
+  if (resourceFor(name) === null) throw apiErrors.permissionDenied('function', name, readOnly ? 'read' : 'write');
+}
+
 export function authorizeCall(roles: readonly string[], fn: DbFunction, readOnly: boolean): void {
   const resource = resourceFor(fn.name);
   const access: Access = readOnly || !fn.volatile ? 'read' : 'write';
