@@ -18,6 +18,10 @@ const CONTENT_BUDGET_MS = 3_000;
 /** How long to keep waiting past the budget, so a slow page is reported as slow rather than as missing. */
 const CONTENT_WAIT_MS = 15_000;
 const CRASH_TEXT = 'Sorry.. there was an error';
+/** Pages every role reaches from the user menu rather than the sidebar. */
+const ACCOUNT_TARGETS: readonly CrawlTarget[] = [
+  { name: 'profile settings', path: '/profile-settings', opening: { kind: 'page' }, title: 'Profile Management and Security Settings' },
+];
 const TITLE_SUFFIX = ' | Opsdeck';
 
 function slug(value: string): string {
@@ -91,7 +95,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
       const areas = [...navigation.primary, ...navigation.settings];
       const discovered = await discoverDetailTargets(page.request, areas, roleIndex === 0 ? 'every' : 'sample');
       problems.push(...discovered.problems);
-      const targets: CrawlTarget[] = [...areas.map(navigationTarget), ...discovered.targets];
+      const targets: CrawlTarget[] = [...areas.map(navigationTarget), ...discovered.targets, ...ACCOUNT_TARGETS];
       expect(discovered.targets.length, 'the demo data offers entities to open').toBeGreaterThan(0);
 
       for (const [index, target] of targets.entries()) {

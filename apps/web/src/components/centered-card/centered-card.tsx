@@ -11,7 +11,7 @@ export interface CenteredCardProps {
 /** The logo, a heading and a card on a plain background: the look of every page shown outside the shell. */
 export function CenteredCard({ heading, children, footer }: CenteredCardProps) {
   return (
-    <main className="flex min-h-full items-center justify-center bg-gray-50 px-4 py-12">
+    <main id="main" className="flex min-h-full items-center justify-center bg-gray-50 px-4 py-12">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex flex-col items-center gap-3">
           <span className="flex size-11 items-center justify-center rounded-xl bg-brand-600 text-white shadow">

@@ -73,7 +73,7 @@ function hasNodes(flow: SelfServiceFlow, group: FlowGroup): boolean {
 /** The page around the cards: logo, Go back to return_to, the title. Shared by both sign-in modes. */
 function ProfilePageFrame({ goBack, children }: { goBack: string; children: ReactNode }) {
   return (
-    <main className="min-h-full bg-gray-50 px-4 py-8 sm:px-6">
+    <main id="main" className="min-h-full bg-gray-50 px-4 py-8 sm:px-6">
       <title>{`${PAGE_TITLE} | Opsdeck`}</title>
       <div className="mx-auto w-full max-w-2xl space-y-6">
         <header className="flex items-center justify-between gap-4">
