@@ -18,16 +18,17 @@ import { reportAgentPush } from './agent-push';
 import { reportNotifications } from './notifications';
 import { reportLogs } from './logs';
 import { reportLogsBrowser } from './logs-browser';
+import { reportIdentity } from './identity';
 import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs'] as const;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
   if (sections.has('event-queue')) await reportEventQueue(heading);
   if (sections.has('agent-push')) await reportAgentPush(heading);
   if (sections.has('notifications')) await reportNotifications(heading);
+  if (sections.has('identity')) await reportIdentity(heading);
   if (sections.has('logs')) {
     await reportLogs(heading);
     await reportLogsBrowser();
