@@ -26,6 +26,15 @@ async function choose(page: Page, field: RegExp | string, option: RegExp | strin
   await page.getByRole('option', { name: option }).click();
 }
 
+/** Types into a dialog's user search, which asks the server as it goes, and picks the match. */
+async function searchAndPick(page: Page, field: RegExp | string, text: string, option: RegExp | string): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('combobox', { name: field }).fill(text);
+  await dialog.getByRole('listbox', { name: 'Matching users' }).getByRole('option', { name: option }).click();
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Removes the invited user through the API, when a failed step left them behind. */
 async function deleteInvitee(api: APIRequestContext): Promise<void> {
   const found = await api.get(`/api/db/identities_summary?select=id&email=eq.${encodeURIComponent(invitee.email)}`);
@@ -69,6 +78,10 @@ test.describe('users', () => {
     await choose(page, /Role/, 'Responder');
     await invite.getByRole('button', { name: 'Invite' }).click();
     await expect(toast(page, `${inviteeName} invited successfully`)).toBeVisible();
+    // The list is paged by the server; searching for the address shows the new user whatever page they sort onto.
+    await page.getByRole('searchbox', { name: 'Search users by name or email' }).fill(invitee.email);
+    await expect(page).toHaveURL(new RegExp(`[?&]search=${escapeRegExp(encodeURIComponent(invitee.email))}`));
+    await expect(table.getByRole('row').filter({ hasText: 'admin@opsdeck.local' })).toHaveCount(0);
     const row = table.getByRole('row').filter({ hasText: invitee.email });
     await expect(row).toContainText('responder');
     await expect(row).toContainText('Active');
@@ -88,7 +101,7 @@ test.describe('users', () => {
 
     await page.getByRole('button', { name: 'Add Role to User' }).click();
     const update = page.getByRole('dialog', { name: 'Update User Role' });
-    await choose(page, /User/, new RegExp(invitee.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await searchAndPick(page, /User/, invitee.email, new RegExp(escapeRegExp(invitee.email)));
     await choose(page, /Role/, 'Editor');
     await update.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, `${inviteeName} role updated successfully`)).toBeVisible();
@@ -99,7 +112,9 @@ test.describe('users', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete User ?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(toast(page, 'user deleted successfully')).toBeVisible();
-    await expect(row).toHaveCount(0);
+    // The search now finds no one, and the empty table says what it searched for.
+    await expect(table.getByText(`No users match “${invitee.email}”`)).toBeVisible();
+    await expect(table.getByRole('row').filter({ hasText: inviteeName })).toHaveCount(0);
   });
 });
 
@@ -127,8 +142,8 @@ test.describe('teams', () => {
 
     await page.getByRole('button', { name: 'Add Members' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Team Members' });
-    await choose(page, 'Users', /Cora Commander/);
-    await choose(page, 'Users', /Rey Responder/);
+    await searchAndPick(page, 'Users', 'Cora', /Cora Commander/);
+    await searchAndPick(page, 'Users', 'Rey', /Rey Responder/);
     await expect(dialog.getByRole('list', { name: 'Users to add' }).getByRole('listitem')).toHaveCount(2);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(toast(page, 'Cora Commander, Rey Responder added to the team successfully')).toBeVisible();

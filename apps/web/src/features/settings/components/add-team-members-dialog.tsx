@@ -1,13 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { X } from 'lucide-react';
-import { truncateName } from '@opsdeck/shared';
+import { DEBOUNCE_MS, truncateName } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { Dialog } from '@/components/dialog/dialog';
-import { Dropdown } from '@/components/dropdown/dropdown';
-import { QueryError } from '@/components/status/query-error';
+import { SearchPicker, type SearchPickerOption } from '@/components/forms/search-picker';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useAddTeamMembers } from '../api/add-team-members';
-import { useTeamCandidatesQuery } from '../api/get-team-candidates';
+import { TEAM_CANDIDATE_LIMIT, useTeamCandidatesQuery } from '../api/get-team-candidates';
 import type { TeamPerson } from '../api/team-members';
 
 export interface AddTeamMembersDialogProps {
@@ -18,23 +18,32 @@ export interface AddTeamMembersDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
+/** Names are cut to 50 characters (spec 002 §9); the address beside them tells two alike apart. */
+function personLabel(person: TeamPerson): string {
+  return person.email === null ? truncateName(person.name) : `${truncateName(person.name)} (${person.email})`;
+}
+
 /**
  * Spec 002 §2.2 and §4: picking a user moves them into a pending list (and out of the picker); Add sends the whole
- * list at once. A pending user can be taken back before adding.
+ * list at once. A pending user can be taken back before adding. The picker asks the server for people outside the
+ * team whose name or e-mail contains what is typed, so it never loads everyone.
  */
 export function AddTeamMembersDialog({ teamId, memberIds, open, onOpenChange }: AddTeamMembersDialogProps) {
-  const candidates = useTeamCandidatesQuery(open);
+  const pickerId = useId();
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(text.trim(), DEBOUNCE_MS.search);
+  const candidates = useTeamCandidatesQuery(teamId, search);
   const addMembers = useAddTeamMembers();
   const [pending, setPending] = useState<TeamPerson[]>([]);
-  const options = useMemo(() => {
+  // The server leaves the members out; the ones known here are left out too, in case the answer predates an addition.
+  const offered = useMemo(() => {
     const chosen = new Set(pending.map((person) => person.id));
-    return (candidates.data ?? [])
-      .filter((person) => !memberIds.has(person.id) && !chosen.has(person.id))
-      .map((person) => ({ value: person.id, label: person.email === null ? truncateName(person.name) : `${truncateName(person.name)} (${person.email})` }));
+    return (candidates.data ?? []).filter((person) => !memberIds.has(person.id) && !chosen.has(person.id));
   }, [candidates.data, memberIds, pending]);
+  const options = useMemo<SearchPickerOption[]>(() => offered.map((person) => ({ id: person.id, label: personLabel(person) })), [offered]);
 
-  const handlePick = (id: string) => {
-    const person = candidates.data?.find((candidate) => candidate.id === id);
+  const handlePick = (option: SearchPickerOption) => {
+    const person = offered.find((candidate) => candidate.id === option.id);
     if (person !== undefined) setPending((list) => [...list, person]);
   };
 
@@ -69,22 +78,27 @@ export function AddTeamMembersDialog({ teamId, memberIds, open, onOpenChange }: 
       }
     >
       <div className="flex flex-col gap-3">
-        {candidates.isError ? (
-          <QueryError subject="Users" error={candidates.error} onRetry={() => void candidates.refetch()} />
-        ) : (
-          <label className="flex flex-col gap-1 text-sm font-medium text-gray-800">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={pickerId} className="text-sm font-medium text-gray-800">
             Users
-            <Dropdown
-              label="Users"
-              options={options}
-              value={undefined}
-              onChange={handlePick}
-              placeholder={candidates.isPending ? 'Loading users…' : options.length === 0 ? 'Everyone is in this team' : 'Select a user…'}
-              disabled={candidates.isPending || options.length === 0 || addMembers.isPending}
-              className="w-full"
-            />
           </label>
-        )}
+          <SearchPicker
+            id={pickerId}
+            listLabel="Matching users"
+            text={text}
+            onTextChange={setText}
+            options={options}
+            isSearching={text.trim() !== search || candidates.isFetching}
+            error={candidates.isError && search === text.trim() ? candidates.error : null}
+            errorSubject="Users"
+            onRetry={() => void candidates.refetch()}
+            emptyText="No matching users"
+            limitReached={(candidates.data?.length ?? 0) >= TEAM_CANDIDATE_LIMIT}
+            onPick={handlePick}
+            disabled={addMembers.isPending}
+            autoFocus
+          />
+        </div>
         {pending.length > 0 && (
           <ul aria-label="Users to add" className="flex flex-col gap-1">
             {pending.map((person) => (

@@ -44,6 +44,8 @@ const rule = {
 
 let roles = ['admin'];
 let members = [ADA, EDDIE];
+let everyone = [ADA, CORA, EDDIE, REY];
+let searchFails = false;
 let recorded: RecordedRequest[] = [];
 
 async function record(request: Request): Promise<void> {
@@ -60,10 +62,22 @@ setupMswServer(
     await record(request);
     return HttpResponse.json(members.map((member) => ({ team_id: TEAM_ID, person_id: member, created_at: '2024-01-07T10:00:00Z' })));
   }),
-  http.get('*/api/db/people', ({ request }) => {
-    const select = new URL(request.url).searchParams.get('select') ?? '';
-    // The list's Created By avatars ask for id,name,avatar; the add dialog for everyone with their e-mail.
-    return HttpResponse.json(select.includes('email') ? [ADA, CORA, EDDIE, REY] : [ADA]);
+  http.get('*/api/db/people', async ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    // The list's Created By avatars ask for id,name,avatar.
+    if (params.get('select') === 'id,name,avatar') return HttpResponse.json([ADA]);
+    // The add dialog's search, answered as the data API would: live people matching the text, without the members of
+    // the team named in the team_members embed filter.
+    await record(request);
+    if (searchFails) return HttpResponse.json({ code: 'OD500', message: 'The database is busy', details: null, hint: null }, { status: 500 });
+    const needle = /^\(name\.ilike\.\*(.*)\*,email\.ilike\.\*\1\*\)$/.exec(params.get('or') ?? '')?.[1]?.toLowerCase() ?? '';
+    const excluded = params.get('team_members') === 'is.null' && params.get('team_members.team_id') === `eq.${TEAM_ID}` ? members : [];
+    const found = everyone
+      .filter((person) => !excluded.some((member) => member.id === person.id))
+      .filter((person) => `${person.name}\n${person.email}`.toLowerCase().includes(needle))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(({ id, name, email, avatar }) => ({ id, name, email, avatar }));
+    return HttpResponse.json(found);
   }),
   ...(['post', 'patch', 'delete'] as const).flatMap((method) =>
     ['team_members', 'teams', 'incident_rules'].map((table) =>
@@ -78,6 +92,8 @@ setupMswServer(
 afterEach(() => {
   roles = ['admin'];
   members = [ADA, EDDIE];
+  everyone = [ADA, CORA, EDDIE, REY];
+  searchFails = false;
   recorded = [];
 });
 
@@ -114,12 +130,14 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
     const add = within(dialog).getByRole('button', { name: 'Add' });
     expect(add).toBeDisabled();
 
-    await user.click(await within(dialog).findByRole('combobox', { name: 'Users' }));
-    const offered = (await screen.findAllByRole('option')).map((option) => option.textContent);
+    await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'opsdeck');
+    await within(dialog).findByRole('option', { name: /Cora Commander/ });
+    const offered = within(dialog).getAllByRole('option').map((option) => option.textContent);
     expect(offered).toEqual(['Cora Commander (commander@opsdeck.local)', 'Rey Responder (responder@opsdeck.local)']);
-    await user.click(screen.getByRole('option', { name: /Cora Commander/ }));
-    await user.click(within(dialog).getByRole('combobox', { name: 'Users' }));
-    await user.click(await screen.findByRole('option', { name: /Rey Responder/ }));
+    await user.click(within(dialog).getByRole('option', { name: /Cora Commander/ }));
+    // A picked user leaves the list at once; the others stay for the next pick.
+    expect(within(dialog).queryByRole('option', { name: /Cora Commander/ })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('option', { name: /Rey Responder/ }));
     const pending = within(dialog).getByRole('list', { name: 'Users to add' });
     expect(within(pending).getAllByRole('listitem')).toHaveLength(2);
     expect(within(pending).getByText('Cora Commander')).toBeInTheDocument();
@@ -134,17 +152,85 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Team Members' })).not.toBeInTheDocument());
   });
 
+  it('asks the server for people outside the team matching what is typed, 50 at most by name, and nothing before', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderAt(`/settings/teams/${TEAM_ID}`);
+    await screen.findByRole('list', { name: 'Members' });
+    await user.click(screen.getByRole('button', { name: 'Add Members' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const picker = within(dialog).getByRole('combobox', { name: 'Users' });
+    expect(picker).toHaveFocus();
+    expect(within(dialog).getByText('Type to search')).toBeInTheDocument();
+    expect(sent('GET', 'people')).toEqual([]);
+
+    await user.type(picker, 'Rey');
+    expect(await within(dialog).findByRole('option', { name: 'Rey Responder (responder@opsdeck.local)' })).toBeInTheDocument();
+    expect(sent('GET', 'people')).toHaveLength(1);
+    const params = sent('GET', 'people')[0]?.url.searchParams;
+    expect(params?.get('select')).toBe('id,name,email,avatar,team_members()');
+    expect(params?.get('deleted_at')).toBe('is.null');
+    expect(params?.get('team_members.team_id')).toBe(`eq.${TEAM_ID}`);
+    expect(params?.get('team_members')).toBe('is.null');
+    expect(params?.get('or')).toBe('(name.ilike.*Rey*,email.ilike.*Rey*)');
+    expect(params?.get('order')).toBe('name.asc,id.asc');
+    expect(params?.get('limit')).toBe('50');
+
+    // A member is not offered even when the text names them.
+    await user.clear(picker);
+    await user.type(picker, 'Eddie');
+    expect(await within(dialog).findByText('No matching users')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('option')).not.toBeInTheDocument();
+  });
+
+  it('picks with the arrow keys and Enter, and names long users by their first 50 characters', async () => {
+    const longName = `Bartholomew ${'Featherstonehaugh-'.repeat(4)}Smythe`;
+    everyone = [...everyone, person('77777777-7777-4777-8777-777777777777', longName, 'bart@example.test')];
+    const user = userEvent.setup({ delay: null });
+    renderAt(`/settings/teams/${TEAM_ID}`);
+    await screen.findByRole('list', { name: 'Members' });
+    await user.click(screen.getByRole('button', { name: 'Add Members' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'e');
+    await within(dialog).findByRole('option', { name: /Cora Commander/ });
+    const shortened = `${[...longName].slice(0, 50).join('')}… (bart@example.test)`;
+    expect(within(dialog).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      shortened,
+      'Cora Commander (commander@opsdeck.local)',
+      'Rey Responder (responder@opsdeck.local)',
+    ]);
+    await user.keyboard('{ArrowDown}{Enter}');
+    const pending = within(dialog).getByRole('list', { name: 'Users to add' });
+    expect(within(pending).getByText('Cora Commander')).toBeInTheDocument();
+    expect(within(dialog).getAllByRole('option').map((option) => option.textContent)).toEqual([shortened, 'Rey Responder (responder@opsdeck.local)']);
+  });
+
+  it('shows a failed search in the dialog with a way to ask again', async () => {
+    searchFails = true;
+    const user = userEvent.setup({ delay: null });
+    renderAt(`/settings/teams/${TEAM_ID}`);
+    await screen.findByRole('list', { name: 'Members' });
+    await user.click(screen.getByRole('button', { name: 'Add Members' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'Cora');
+    expect(await within(dialog).findByText('Users could not be loaded: The database is busy')).toBeInTheDocument();
+    searchFails = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    expect(await within(dialog).findByRole('option', { name: /Cora Commander/ })).toBeInTheDocument();
+  });
+
   it('lets a picked user be taken back before adding', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
     await screen.findByRole('list', { name: 'Members' });
     await user.click(screen.getByRole('button', { name: 'Add Members' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
-    await user.click(await within(dialog).findByRole('combobox', { name: 'Users' }));
-    await user.click(await screen.findByRole('option', { name: /Cora Commander/ }));
+    await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'Cora');
+    await user.click(await within(dialog).findByRole('option', { name: /Cora Commander/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Do not add Cora Commander' }));
     expect(within(dialog).queryByRole('list', { name: 'Users to add' })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Add' })).toBeDisabled();
+    // Taken back, they are offered again.
+    expect(within(dialog).getByRole('option', { name: /Cora Commander/ })).toBeInTheDocument();
   });
 
   it('removes a member from this team only', async () => {

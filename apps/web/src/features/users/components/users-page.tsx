@@ -1,21 +1,32 @@
-import { useMemo, useState } from 'react';
-import type { ColumnDef } from '@tanstack/react-table';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { RefreshCw, Trash2, UserCheck, UserX } from 'lucide-react';
-import { formatDate, type UserSummary } from '@opsdeck/shared';
+import { DEFAULT_PAGE_SIZE, formatDate, type UserSummary } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { DataTable, type DataTableLayout } from '@/components/data-table/data-table';
+import { Pagination, pageCountOf } from '@/components/data-table/pagination';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
+import { SearchInput } from '@/components/filters/search-input';
 import { QueryError } from '@/components/status/query-error';
+import { TEXT_SEARCH_MAX_LENGTH } from '@/lib/api/text-search';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsersQuery } from '../api/get-users';
 import { useSetUserState } from '../api/set-user-state';
+import { USER_LIST_PARAMS, USER_PAGE_SIZES, parseUserListParams } from '../user-list-params';
 import { InviteUserDialog } from './invite-user-dialog';
 import { UpdateUserRoleDialog } from './update-user-role-dialog';
+import { withParams } from '@/lib/search-params';
 
 export const EMPTY_USERS_MESSAGE = 'No users found';
+
+/** The empty table while searching: the search found no one. */
+export function noMatchingUsersMessage(search: string): string {
+  return `No users match “${search}”`;
+}
 
 /** On a phone the name and the actions stay; the rest shows once there is room for it. */
 const LAYOUT: DataTableLayout = { grow: 'name', hideBelow: { email: 520, roles: 640, state: 760, created_at: 900 } };
@@ -39,6 +50,7 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
   const list: ColumnDef<UserSummary>[] = [
     {
       id: 'name',
+      accessorKey: 'name',
       header: 'Name',
       size: 240,
       cell: ({ row }) => (
@@ -48,11 +60,12 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
         </span>
       ),
     },
-    { id: 'email', header: 'Email', size: 220, cell: ({ row }) => <span className="truncate">{row.original.email ?? ''}</span> },
+    { id: 'email', accessorKey: 'email', header: 'Email', size: 220, cell: ({ row }) => <span className="truncate">{row.original.email ?? ''}</span> },
     {
       id: 'roles',
       header: 'Roles',
       size: 200,
+      enableSorting: false,
       cell: ({ row }) => (
         <span className="inline-flex flex-wrap gap-1">
           {row.original.roles.map((role) => (
@@ -63,9 +76,10 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
         </span>
       ),
     },
-    { id: 'state', header: 'State', size: 100, cell: ({ row }) => <StateBadge state={row.original.state} /> },
+    { id: 'state', accessorKey: 'state', header: 'State', size: 100, cell: ({ row }) => <StateBadge state={row.original.state} /> },
     {
       id: 'created_at',
+      accessorKey: 'created_at',
       header: 'Created At',
       size: 170,
       cell: ({ row }) => (
@@ -82,6 +96,7 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
       id: 'actions',
       header: 'Actions',
       size: 120,
+      enableSorting: false,
       cell: ({ row }) => {
         const user = row.original;
         const isActive = user.state === 'active';
@@ -108,17 +123,25 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
 
 type DialogState = { kind: 'closed' } | { kind: 'invite' } | { kind: 'role' } | { kind: 'delete'; user: UserSummary };
 
-/** /settings/users (spec 002 §2.2 'Users screen'): the console's users, inviting them, their roles and their state. */
+/**
+ * /settings/users (spec 002 §2.2 'Users screen'): the console's users, inviting them, their roles and their state.
+ * Searched, sorted and paged by the server, with the search, order and page in the URL, so a console with thousands
+ * of users loads one page at a time.
+ */
 export function UsersPage() {
   useDocumentTitle('Users');
-  const users = useUsersQuery();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = useMemo(() => parseUserListParams(searchParams), [searchParams]);
+  const searchText = searchParams.get(USER_LIST_PARAMS.search) ?? '';
+  const users = useUsersQuery(params);
   const { can } = usePermissions();
   const canManageUsers = can('identities', 'write');
   const canManageRoles = can('rbac', 'write');
   const { mutate: changeState, isPending: isChangingState, variables: stateChange } = useSetUserState();
   const deleteUser = useDeleteUser();
   const [dialog, setDialog] = useState<DialogState>({ kind: 'closed' });
-  const rows = useMemo(() => users.data ?? [], [users.data]);
+  const rows = users.data?.rows ?? [];
+  const totalCount = users.data?.totalCount ?? 0;
   const busyId = isChangingState ? (stateChange?.user.id ?? null) : null;
 
   const tableColumns = useMemo(
@@ -134,6 +157,39 @@ export function UsersPage() {
       ),
     [canManageUsers, busyId, changeState],
   );
+
+  const update = (changes: Record<string, string | null>) =>
+    setSearchParams(
+      (previous) => withParams(previous, changes),
+      { replace: true },
+    );
+
+  // A page past the end (the last user of the last page was deleted, or an old link): go to the last page there is.
+  const answered = users.data !== undefined && !users.isPlaceholderData;
+  const pageCount = pageCountOf(totalCount, params.pageSize);
+  useEffect(() => {
+    if (!answered || params.pageIndex < pageCount) return;
+    setSearchParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (pageCount > 1) next.set(USER_LIST_PARAMS.page, String(pageCount));
+        else next.delete(USER_LIST_PARAMS.page);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [answered, params.pageIndex, pageCount, setSearchParams]);
+
+  const sorting: SortingState = [{ id: params.sortBy, desc: params.sortDesc }];
+  const handleSortingChange = (next: SortingState) => {
+    const first = next[0];
+    // A new order shows its first page.
+    update({
+      [USER_LIST_PARAMS.sortBy]: first ? first.id : null,
+      [USER_LIST_PARAMS.sortOrder]: first ? (first.desc ? 'desc' : 'asc') : null,
+      [USER_LIST_PARAMS.page]: null,
+    });
+  };
 
   const closeDialog = (open: boolean) => {
     if (!open) setDialog({ kind: 'closed' });
@@ -152,29 +208,58 @@ export function UsersPage() {
         </Button>
         <span className="ml-auto flex flex-wrap gap-2">
           {canManageRoles && (
-            <Button variant="secondary" onClick={() => setDialog({ kind: 'role' })} disabled={users.isPending}>
+            <Button variant="secondary" onClick={() => setDialog({ kind: 'role' })}>
               Add Role to User
             </Button>
           )}
           {canManageUsers && <Button onClick={() => setDialog({ kind: 'invite' })}>Invite User</Button>}
         </span>
       </header>
+      <div role="search" aria-label="User search" className="flex min-w-0 flex-wrap items-center gap-2">
+        <SearchInput
+          value={searchText}
+          onChange={(text) => {
+            const typed = [...text].slice(0, TEXT_SEARCH_MAX_LENGTH).join('');
+            // What was typed stays as typed (a trailing space included); the server is asked for it trimmed, and a new
+            // search shows its first page.
+            const changes: Record<string, string | null> = { [USER_LIST_PARAMS.search]: typed.trim() === '' ? null : typed };
+            if (typed.trim() !== params.search) changes[USER_LIST_PARAMS.page] = null;
+            update(changes);
+          }}
+          label="Search users by name or email"
+          placeholder="Search by name or email"
+          className="w-full sm:w-auto [&>input]:w-full sm:[&>input]:w-72"
+        />
+      </div>
       {users.isError ? (
         <QueryError subject="Users" error={users.error} onRetry={() => void users.refetch()} />
       ) : (
-        <DataTable
-          label="Users"
-          columns={tableColumns}
-          data={rows}
-          isLoading={users.isPending}
-          emptyText={EMPTY_USERS_MESSAGE}
-          getRowId={(user) => user.id}
-          preferenceKey="settings-users"
-          layout={LAYOUT}
-        />
+        <div className="flex min-h-0 min-w-0 flex-col">
+          <DataTable
+            label="Users"
+            columns={tableColumns}
+            data={rows}
+            isLoading={users.isPending}
+            emptyText={params.search === '' ? EMPTY_USERS_MESSAGE : noMatchingUsersMessage(params.search)}
+            getRowId={(user) => user.id}
+            sorting={{ sorting, onSortingChange: handleSortingChange }}
+            preferenceKey="settings-users"
+            layout={LAYOUT}
+          />
+          <Pagination
+            pageIndex={params.pageIndex}
+            pageSize={params.pageSize}
+            totalCount={totalCount}
+            pageSizeOptions={USER_PAGE_SIZES}
+            onPageChange={(pageIndex) => update({ [USER_LIST_PARAMS.page]: pageIndex === 0 ? null : String(pageIndex + 1) })}
+            onPageSizeChange={(pageSize) =>
+              update({ [USER_LIST_PARAMS.pageSize]: pageSize === DEFAULT_PAGE_SIZE ? null : String(pageSize), [USER_LIST_PARAMS.page]: null })
+            }
+          />
+        </div>
       )}
       {dialog.kind === 'invite' && <InviteUserDialog open onOpenChange={closeDialog} />}
-      {dialog.kind === 'role' && <UpdateUserRoleDialog users={rows} open onOpenChange={closeDialog} />}
+      {dialog.kind === 'role' && <UpdateUserRoleDialog open onOpenChange={closeDialog} />}
       {dialog.kind === 'delete' && (
         <ConfirmDialog
           open
