@@ -13,6 +13,7 @@ import { useAgentsQuery, type AgentListRow } from '../api/get-agents';
 import { AGENT_PAGE_SIZES, parseAgentListParams, sortFieldOf } from '../agent-list-params';
 import { AGENT_EDITOR_PARAMS, AgentEditorFromSearchParams } from './agent-editor-from-search-params';
 import { DeleteAgentDialogs } from './delete-agent-dialogs';
+import { withParams } from '@/lib/search-params';
 
 /** On a phone the name, status and delete stay; the rest shows once there is room for it. */
 const LAYOUT: DataTableLayout = {
@@ -110,14 +111,7 @@ export function AgentsPage() {
 
   const update = (changes: Record<string, string | null>) =>
     setSearch(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [name, value] of Object.entries(changes)) {
-          if (value === null) next.delete(name);
-          else next.set(name, value);
-        }
-        return next;
-      },
+      (previous) => withParams(previous, changes),
       { replace: true },
     );
 

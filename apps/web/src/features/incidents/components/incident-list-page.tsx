@@ -27,6 +27,7 @@ import { useIncidentsQuery, type IncidentListParams, type IncidentSortField } fr
 import { usePeopleQuery } from '../api/get-people';
 import type { IncidentListItem } from '../api/types';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { withParams } from '@/lib/search-params';
 
 type SortColumn = 'id' | 'type' | 'severity' | 'status' | 'name' | 'age';
 
@@ -108,14 +109,7 @@ export function IncidentListPage() {
 
   const update = (changes: Record<string, string | null>) => {
     setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [name, value] of Object.entries(changes)) {
-          if (value === null) next.delete(name);
-          else next.set(name, value);
-        }
-        return next;
-      },
+      (previous) => withParams(previous, changes),
       { replace: true },
     );
   };

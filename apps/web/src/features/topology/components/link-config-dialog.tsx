@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Search } from 'lucide-react';
 import { DEBOUNCE_MS, TOPOLOGY_CONFIG_SEARCH_LIMIT, type TopologyComponent } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -8,6 +8,7 @@ import { useComponentConfigsQuery } from '../api/get-component-configs';
 import { useLinkConfigMutation } from '../api/link-config';
 import { useLinkConfigSearchQuery } from '../api/link-config-search';
 import { PickList } from './side-panel/pick-list';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 export interface LinkConfigDialogProps {
   component: TopologyComponent;
@@ -16,14 +17,6 @@ export interface LinkConfigDialogProps {
 }
 
 /** `value`, once it has stopped changing for `delayMs`. */
-function useDebouncedValue(value: string, delayMs: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 function LinkConfigForm({ component, onDone }: { component: TopologyComponent; onDone: () => void }) {
   const formId = useId();

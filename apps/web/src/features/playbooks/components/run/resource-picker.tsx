@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { clsx } from 'clsx';
 import { ChevronDown, X } from 'lucide-react';
 import { DEBOUNCE_MS } from '@opsdeck/shared';
 import { inputClass } from '@/components/forms/styles';
 import { handleComboboxKey } from '@/components/forms/combobox-keys';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import {
   RESOURCE_SEARCH_LIMIT,
   usePlaybookResourceQuery,
@@ -26,14 +27,6 @@ export interface ResourcePickerProps {
   placeholder?: string;
 }
 
-function useDebouncedValue(value: string, delayMs: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 /**
  * A searchable single choice over live resources (the ARIA combobox pattern): typing narrows the list by name, the
