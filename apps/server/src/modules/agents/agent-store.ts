@@ -3,6 +3,7 @@ import type { AgentDetail } from '@opsdeck/shared';
 import { hashToken } from '../../auth/session-token';
 import { readSettings, type AgentSettings } from './agent-settings';
 import { newAgentToken } from './agent-token';
+import { inTransaction } from '../../db/transaction';
 
 export interface AgentInput {
   name: string;
@@ -71,21 +72,6 @@ export async function updateAgent(pool: pg.Pool, id: string, patch: AgentPatch):
   );
   const row = result.rows[0];
   return row === undefined ? null : toDetail(row);
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /** The resources an agent created that deletion with cleanup soft-deletes, in the order they are written. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { effectiveRoles, type Role } from '@opsdeck/shared';
+import { inTransaction } from '../../db/transaction';
 
 export interface NewUser {
   firstName: string;
@@ -13,21 +14,6 @@ export interface InvitedUser {
   name: string;
   /** True when the e-mail belonged to a person already, who was only given the role. */
   existing: boolean;
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 async function livePersonByEmail(client: pg.PoolClient, email: string): Promise<{ id: string; name: string } | null> {

@@ -15,6 +15,7 @@ import { parsePlaybookSpec } from './spec';
 import { loadTarget, selectorMatches, targetMatches } from './selectors';
 import { resolveParameterDefaults } from './templating';
 import type { ActionState, PlaybookTarget, TemplateContext } from './types';
+import { inTransaction } from '../../db/transaction';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -314,22 +315,6 @@ export async function recordRunEnd(client: Queryable, runId: string): Promise<vo
   const row = recorded.rows[0];
   if (row === undefined) return;
   await enqueue(client, `playbook.run.${row.status}`, { run_id: runId, playbook_id: row.playbook_id, status: row.status, error: row.error });
-}
-
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /**
