@@ -22,6 +22,7 @@ export const RESOURCES = [
   'notifications',
   'playbooks',
   'playbook_runs',
+  'audit',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -37,6 +38,8 @@ export interface Permission {
 }
 
 const RESTRICTED: ReadonlySet<Resource> = new Set<Resource>(['rbac', 'identities', 'connections']);
+/** Who did what is for admins alone: the trail names every person and what they touched (#19). */
+const ADMIN_ONLY: ReadonlySet<Resource> = new Set<Resource>(['audit']);
 const RESPONDER_WRITES: ReadonlySet<Resource> = new Set<Resource>(['responder', 'incident', 'evidences', 'comments']);
 
 export function isRole(value: string): value is Role {
@@ -50,7 +53,7 @@ export function effectiveRoles(roles: readonly string[]): Role[] {
 }
 
 function roleAllows(role: Role, resource: Resource, action: Action): boolean {
-  if (action === 'execute') return role === 'admin';
+  if (action === 'execute' || ADMIN_ONLY.has(resource)) return role === 'admin';
   switch (role) {
     case 'admin':
       return true;
@@ -66,6 +69,14 @@ function roleAllows(role: Role, resource: Resource, action: Action): boolean {
 
 export function can(roles: readonly string[], resource: Resource, action: Action): boolean {
   return effectiveRoles(roles).some((role) => roleAllows(role, resource, action));
+}
+
+/** Higher ranks hold every permission of the lower ones; an API token's role may not rank above its owner's. */
+export const ROLE_RANK: Readonly<Record<Role, number>> = { viewer: 0, responder: 1, commander: 2, editor: 3, admin: 4 };
+
+/** The highest-ranked of these roles (viewer when none is known). */
+export function highestRole(roles: readonly string[]): Role {
+  return effectiveRoles(roles).reduce<Role>((best, role) => (ROLE_RANK[role] > ROLE_RANK[best] ? role : best), 'viewer');
 }
 
 export function isAdmin(roles: readonly string[]): boolean {
