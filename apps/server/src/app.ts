@@ -7,6 +7,7 @@ import { migrate } from './db/migrate';
 import { loadLocalProperties } from './platform/local-properties';
 import { serverPackageRoot } from './platform/package-root';
 import { EventBus } from './platform/event-bus';
+import { createMetrics } from './platform/metrics';
 import { buildServer, type RouteRecord } from './platform/http';
 import type { AppContext } from './platform/context';
 import { createAuthenticator } from './auth/authenticator';
@@ -48,7 +49,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     await loadLocalProperties(db.pool, config.propertiesFile);
     await options.seed?.(db);
     const bus = new EventBus();
-    const context: AppContext = { config, db, bus, version: readVersion(), listens: options.listens ?? false };
+    const version = readVersion();
+    const metrics = createMetrics({ pool: db.pool, role: config.role, version });
+    const context: AppContext = { config, db, bus, version, metrics, listens: options.listens ?? false };
     const { app, routes } = await buildServer({
       context,
       authenticate: createAuthenticator(db.pool, { bus }),

@@ -3,6 +3,7 @@ import type { Config } from './platform/config';
 import { createApp } from './app';
 import { seedDemo } from './seed/demo';
 import type { Database } from './db/database';
+import { startMetricsListener, type MetricsListenerHandle } from './modules/metrics';
 
 interface DemoLogins {
   password: string;
@@ -50,14 +51,26 @@ export async function serve(config: Config): Promise<void> {
   }
   const address = await app.listen({ port: config.port, host: config.host });
   announce.running(address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'));
+  // After the console listens, so a port clash of the metrics listener fails a start that is otherwise complete
+  // rather than leaving a half-started process; it stops before the app, so no scrape reads a closing pool.
+  let metricsListener: MetricsListenerHandle | null = null;
+  if (config.metricsPort !== null) {
+    try {
+      metricsListener = await startMetricsListener(config, running.context.metrics, (error) => app.log.error({ err: error }, 'metrics scrape'));
+    } catch (error) {
+      await running.close();
+      throw new Error(`The metrics listener could not bind ${config.metricsHost}:${config.metricsPort}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    app.log.info({ url: `${metricsListener.url}/metrics` }, 'metrics listener started');
+  }
 
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    running
-      .close()
+    (metricsListener?.close() ?? Promise.resolve())
+      .then(() => running.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         console.error(error);

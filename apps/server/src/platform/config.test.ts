@@ -41,3 +41,36 @@ describe('identity configuration', () => {
     expect(config.oidc).toMatchObject({ issuer: 'https://id.example.com', clientId: 'opsdeck', rolesClaim: 'roles', organizationsClaim: 'organizations' });
   });
 });
+
+describe('metrics and lease configuration', () => {
+  it('serves no metrics and keeps two-minute leases when nothing is set', () => {
+    const config = configWith({});
+    expect(config).toMatchObject({ metricsToken: null, metricsPort: null, metricsHost: '127.0.0.1', leaseSeconds: 120, eventLeaseSeconds: null });
+  });
+
+  it('reads the metrics token, port and host, and the lease lengths', () => {
+    const config = configWith({
+      OPSDECK_METRICS_TOKEN: 'a-long-enough-metrics-token',
+      OPSDECK_METRICS_PORT: '9464',
+      OPSDECK_METRICS_HOST: '0.0.0.0',
+      OPSDECK_LEASE_SECONDS: '5',
+      OPSDECK_EVENT_LEASE_SECONDS: '7',
+    });
+    expect(config).toMatchObject({ metricsToken: 'a-long-enough-metrics-token', metricsPort: 9464, metricsHost: '0.0.0.0', leaseSeconds: 5, eventLeaseSeconds: 7 });
+  });
+
+  it('refuses a metrics token short enough to guess', () => {
+    expect(() => configWith({ OPSDECK_METRICS_TOKEN: 'short' })).toThrow(/OPSDECK_METRICS_TOKEN: must be at least 16 characters/);
+  });
+
+  it('refuses a metrics port equal to the console port, which would clash at start', () => {
+    expect(() => configWith({ PORT: '8080', OPSDECK_METRICS_PORT: '8080' })).toThrow(/OPSDECK_METRICS_PORT must differ from PORT/);
+    expect(configWith({ PORT: '0', OPSDECK_METRICS_PORT: '0' }).metricsPort).toBe(0);
+  });
+
+  it('refuses a lease under two seconds or that is not a whole number', () => {
+    expect(() => configWith({ OPSDECK_LEASE_SECONDS: '1' })).toThrow(/OPSDECK_LEASE_SECONDS/);
+    expect(() => configWith({ OPSDECK_LEASE_SECONDS: '2.5' })).toThrow(/OPSDECK_LEASE_SECONDS/);
+    expect(() => configWith({ OPSDECK_EVENT_LEASE_SECONDS: '0' })).toThrow(/OPSDECK_EVENT_LEASE_SECONDS/);
+  });
+});

@@ -53,6 +53,22 @@ export interface Config {
   returnToAllowlist: string[];
   /** Hosted mode: sign-in through an OpenID Connect provider (OPSDECK_OIDC_*); null: the built-in identity service. */
   oidc: OidcConfig | null;
+  /** Who may read /metrics: a scraper sending `Authorization: Bearer <token>` (OPSDECK_METRICS_TOKEN); null: nobody by token. */
+  metricsToken: string | null;
+  /** A second listener that serves only /metrics (OPSDECK_METRICS_PORT); null: none. */
+  metricsPort: number | null;
+  /** Where that listener binds (OPSDECK_METRICS_HOST): loopback unless a scraper elsewhere must reach it. */
+  metricsHost: string;
+  /**
+   * How long a worker holds a claimed check, scraper or topology before another may take it over (OPSDECK_LEASE_SECONDS),
+   * renewed while the run lasts: the time a crashed worker's work waits before another worker picks it up.
+   */
+  leaseSeconds: number;
+  /**
+   * The event-queue lease of the notification consumer (OPSDECK_EVENT_LEASE_SECONDS): how long a claimed event stays
+   * invisible to the other workers. Null: the consumer's own default (5 minutes).
+   */
+  eventLeaseSeconds: number | null;
 }
 
 const envSchema = z.object({
@@ -82,6 +98,13 @@ const envSchema = z.object({
   OPSDECK_OIDC_ORGANIZATIONS_CLAIM: z.string().min(1).default('organizations'),
   OPSDECK_OIDC_ROLES_CLAIM: z.string().min(1).default('roles'),
   OPSDECK_OIDC_PROVIDER_NAME: z.string().min(1).default('your identity provider'),
+  // Long enough that guessing it is hopeless; a scraper keeps it in a file, so its length costs nothing.
+  OPSDECK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  OPSDECK_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  OPSDECK_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Below a few seconds a busy database's renewal could come late and hand a live run to a second worker.
+  OPSDECK_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(120),
+  OPSDECK_EVENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).optional(),
 });
 
 /**
@@ -151,6 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${issues}`);
   }
   const e = parsed.data;
+  if (e.OPSDECK_METRICS_PORT !== undefined && e.OPSDECK_METRICS_PORT !== 0 && e.OPSDECK_METRICS_PORT === e.PORT) {
+    throw new Error('Invalid configuration: OPSDECK_METRICS_PORT must differ from PORT (the metrics listener is a second one)');
+  }
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
   return {
     port: e.PORT,
@@ -173,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpFrom: e.OPSDECK_SMTP_FROM,
     returnToAllowlist: parseAllowlist(e.OPSDECK_RETURN_TO_ALLOWLIST),
     oidc: oidcConfig(e),
+    metricsToken: e.OPSDECK_METRICS_TOKEN ?? null,
+    metricsPort: e.OPSDECK_METRICS_PORT ?? null,
+    metricsHost: e.OPSDECK_METRICS_HOST,
+    leaseSeconds: e.OPSDECK_LEASE_SECONDS,
+    eventLeaseSeconds: e.OPSDECK_EVENT_LEASE_SECONDS ?? null,
     ...overrides,
   };
 }

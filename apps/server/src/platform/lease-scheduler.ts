@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import { leaseOwner, PollLoop } from './poll-loop';
 
-/** Short, and renewed while the run lasts: a crashed worker's row is picked up again within a minute or two. */
-const LEASE_SECONDS = 120;
-const RENEW_MS = 30_000;
+/**
+ * Short, and renewed (every quarter of it) while the run lasts: a crashed worker's row is picked up again within a
+ * minute or two. OPSDECK_LEASE_SECONDS sets it (config.leaseSeconds), e.g. shorter in the scale-out test.
+ */
+export const DEFAULT_LEASE_SECONDS = 120;
 
 /** Names below are spliced into SQL, so only plain lower-case identifiers written in code are accepted. */
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -36,8 +38,10 @@ export interface LeaseSchedulerSettings<Outcome> {
   maxInFlight?: number;
   pollMs?: number;
   onError?: (error: unknown) => void;
-  /** Called after each run is recorded (tests wait on it). */
+  /** Called after each run is recorded (tests wait on it; the plugins observe the run's duration). */
   onRun?: (id: string, outcome: Outcome) => void;
+  /** How long a claim holds before another worker may take the subject over; DEFAULT_LEASE_SECONDS when not given. */
+  leaseSeconds?: number;
 }
 
 export interface LeaseSchedulerOptions<Row extends { id: string }, Outcome> extends LeaseSchedulerSettings<Outcome> {
@@ -69,9 +73,11 @@ export class LeaseScheduler<Row extends { id: string }, Outcome> {
   private inflight = 0;
   private readonly loop: PollLoop;
   private readonly tables: LeaseTables;
+  private readonly leaseSeconds: number;
 
   constructor(private readonly options: LeaseSchedulerOptions<Row, Outcome>) {
     this.tables = checkedTables(options.tables);
+    this.leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.maxInFlight = options.maxInFlight ?? options.defaultMaxInFlight;
     this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError });
   }
@@ -127,7 +133,7 @@ export class LeaseScheduler<Row extends { id: string }, Outcome> {
          from due, ${subject} subject
         where sched.${key} = due.${key} and subject.id = sched.${key}${live}
        returning ${columns.map((column) => `subject.${column}`).join(', ')}`,
-      [limit, this.owner, LEASE_SECONDS],
+      [limit, this.owner, this.leaseSeconds],
     );
     return result.rows;
   }
@@ -144,7 +150,7 @@ export class LeaseScheduler<Row extends { id: string }, Outcome> {
         },
         (error: unknown) => this.options.onError?.(error),
       );
-    }, RENEW_MS);
+    }, (this.leaseSeconds * 1000) / 4);
     let outcome: Outcome | null = null;
     try {
       outcome = await this.options.run(row, { owner: this.owner, signal });
@@ -163,7 +169,7 @@ export class LeaseScheduler<Row extends { id: string }, Outcome> {
     const { schedule, key } = this.tables;
     const result = await this.options.pool.query(
       `update ${schedule} set lease_expires_at = now() + make_interval(secs => $3) where ${key} = $1 and lease_owner = $2`,
-      [id, this.owner, LEASE_SECONDS],
+      [id, this.owner, this.leaseSeconds],
     );
     return (result.rowCount ?? 0) > 0;
   }

@@ -16,6 +16,7 @@ interface CanaryRow {
   agent_id: string | null;
   created_by: string | null;
   deleted_at: string | null;
+  updated_at: string;
 }
 
 /**
@@ -24,7 +25,7 @@ interface CanaryRow {
  * deleted canary soft-deletes all its checks. Unchanged rows are not touched, so repeated passes cost no writes.
  */
 export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: string, options: { reschedule: boolean }): Promise<SyncResult> {
-  const found = await db.query<CanaryRow>('select id, namespace, labels, spec, agent_id, created_by, deleted_at from canaries where id = $1', [canaryId]);
+  const found = await db.query<CanaryRow>('select id, namespace, labels, spec, agent_id, created_by, deleted_at, updated_at from canaries where id = $1', [canaryId]);
   const canary = found.rows[0];
   if (canary === undefined || canary.deleted_at !== null) {
     const removed = await db.query('update checks set deleted_at = now() where canary_id = $1 and deleted_at is null', [canaryId]);
@@ -51,7 +52,10 @@ export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: st
          agent_id = excluded.agent_id, namespace = excluded.namespace, description = excluded.description, icon = excluded.icon,
          endpoint = excluded.endpoint, owner = excluded.owner, severity = excluded.severity, labels = excluded.labels,
          spec = excluded.spec,
-         next_runtime = case when $6 or k.spec is distinct from excluded.spec then now() else k.next_runtime end
+         -- A reschedule runs the checks once per canary edit: a check that already ran since the edit (another worker's
+         -- reconciler, or the node that saved it, synced first) keeps its schedule instead of running again at once.
+         next_runtime = case when ($6 and (k.last_runtime is null or k.last_runtime < $7::timestamptz)) or k.spec is distinct from excluded.spec
+                             then now() else k.next_runtime end
        where $6 or (k.agent_id, k.namespace, k.description, k.icon, k.endpoint, k.owner, k.severity, k.labels, k.spec)
                    is distinct from
                    (excluded.agent_id, excluded.namespace, excluded.description, excluded.icon, excluded.endpoint, excluded.owner,
@@ -64,7 +68,7 @@ export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: st
        returning k.id
      )
      select (select count(*) from upserted)::integer as upserted, (select count(*) from removed)::integer as removed`,
-    [canaryId, JSON.stringify(rows), canary.agent_id, canary.namespace, canary.created_by, options.reschedule],
+    [canaryId, JSON.stringify(rows), canary.agent_id, canary.namespace, canary.created_by, options.reschedule, canary.updated_at],
   );
   const counts = result.rows[0] ?? { upserted: 0, removed: 0 };
   return { upserted: counts.upserted, removed: counts.removed, error: null };

@@ -2,9 +2,10 @@ import os from 'node:os';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
+import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
 import { resolveConnection } from '../connections';
 import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
-import { runCheck, MAX_CHECK_TIMEOUT_MS, type CheckResult } from './checkers/run-check';
+import { runCheck, type CheckResult } from './checkers/run-check';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 import { scrubSecrets, SecretCollector } from './scrub-secrets';
@@ -16,7 +17,14 @@ export interface SchedulerOptions {
   /** Checks running at once in this process. */
   concurrency?: number;
   pollMs?: number;
+  /**
+   * How long a claimed check stays this worker's before another may take it over, renewed every quarter of it while
+   * the check runs (OPSDECK_LEASE_SECONDS); DEFAULT_LEASE_SECONDS when not given.
+   */
+  leaseSeconds?: number;
   onError?: (error: unknown) => void;
+  /** Told of each run this scheduler recorded, with the check's type (the plugin counts them for /metrics). */
+  onRecorded?: (type: string, run: RecordedRun) => void;
 }
 
 interface ClaimedCheck {
@@ -37,9 +45,6 @@ export interface RecordedRun {
   result: CheckResult;
 }
 
-/** A lease outlives the longest check so a slow run is never claimed twice; a crashed worker's lease just expires. */
-const LEASE_SECONDS = Math.ceil(MAX_CHECK_TIMEOUT_MS / 1000) + 60;
-
 function nextFor(check: ClaimedCheck, after: Date): Date {
   try {
     return nextRuntime(parseSchedule(effectiveSchedule(check.schedule, check.canary_spec)), after);
@@ -58,9 +63,11 @@ export class CheckScheduler {
   private readonly concurrency: number;
   private inflight = 0;
   private readonly loop: PollLoop;
+  private readonly leaseSeconds: number;
 
   constructor(private readonly options: SchedulerOptions) {
     this.concurrency = options.concurrency ?? 8;
+    this.leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError });
   }
 
@@ -112,7 +119,7 @@ export class CheckScheduler {
          from due, canaries c
         where k.id = due.id and c.id = k.canary_id
        returning k.id, k.canary_id, c.name as canary_name, k.type, k.name, k.spec, c.schedule, c.spec as canary_spec`,
-      [limit, this.owner, LEASE_SECONDS],
+      [limit, this.owner, this.leaseSeconds],
     );
     return result.rows;
   }
@@ -135,6 +142,7 @@ export class CheckScheduler {
       if (outcome.status === 'fulfilled') {
         if (outcome.value !== null) {
           recorded.push(outcome.value);
+          if (check !== undefined) this.options.onRecorded?.(check.type, outcome.value);
           if (!outcome.value.result.pass) errors.push(`${check?.name ?? ''}: ${outcome.value.result.error ?? outcome.value.result.message}`);
         }
       } else {
@@ -152,9 +160,15 @@ export class CheckScheduler {
   private async runOne(check: ClaimedCheck): Promise<RecordedRun | null> {
     const startedAt = new Date();
     let result: CheckResult;
+    // Renewed while the check runs (a check may take up to its two-minute timeout cap), so a slow run is never claimed twice
+    // however short the lease, and a crashed worker's check is free again one lease after its last renewal.
+    const renewal = setInterval(() => {
+      this.renew(check.id).catch((error: unknown) => this.options.onError?.(error));
+    }, (this.leaseSeconds * 1000) / 4);
     try {
       result = await this.execute(check);
     } finally {
+      clearInterval(renewal);
       this.inflight -= 1;
     }
     // A failure after stop aborted the run says nothing about the target (a probe cut short, or of a server that is
@@ -164,6 +178,14 @@ export class CheckScheduler {
       return null;
     }
     return this.record(check, startedAt, result);
+  }
+
+  private async renew(id: string): Promise<void> {
+    await this.options.pool.query(`update checks set lease_until = now() + make_interval(secs => $3) where id = $1 and lease_owner = $2`, [
+      id,
+      this.owner,
+      this.leaseSeconds,
+    ]);
   }
 
   private async release(check: ClaimedCheck): Promise<void> {

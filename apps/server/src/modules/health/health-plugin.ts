@@ -156,7 +156,14 @@ export const healthPlugin: DomainPlugin = {
     writeHooksFor(context.db).register('checks', checkRowsValidator);
     const windows = new UptimeWindows(pool, (error) => app.log.error({ err: error }, 'uptime window refresh'));
     const scheduler = worker
-      ? new CheckScheduler({ pool, secretKey, bus: context.bus, onError: (error) => app.log.error({ err: error }, 'check scheduler') })
+      ? new CheckScheduler({
+          pool,
+          secretKey,
+          bus: context.bus,
+          leaseSeconds: context.config.leaseSeconds,
+          onError: (error) => app.log.error({ err: error }, 'check scheduler'),
+          onRecorded: (type, run) => context.metrics.checkRuns.inc({ type, result: run.result.pass ? 'pass' : 'fail' }),
+        })
       : null;
     const reconciler = worker ? new CanaryReconciler(pool, (canaryId, message) => app.log.warn({ canaryId, message }, 'canary spec is not valid')) : null;
 

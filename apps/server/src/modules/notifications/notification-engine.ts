@@ -79,6 +79,8 @@ export interface NotificationEngineOptions {
   fallbackUrl: string;
   flapWindowMs?: number;
   deliveryTimeoutMs?: number;
+  /** Told of each send to a recipient once its history row is written (the plugin counts them for /metrics). */
+  onDelivery?: (result: 'sent' | 'failed') => void;
 }
 
 interface NotificationRow {
@@ -322,10 +324,12 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
         { signal: AbortSignal.timeout(timeoutMs) },
       );
       await finish(historyId, 'sent', { durationMs: Date.now() - started, connectionId });
+      options.onDelivery?.('sent');
       return null;
     } catch (error) {
       const text = messageOf(error);
       await finish(historyId, 'failed', { error: text, durationMs: Date.now() - started, connectionId });
+      options.onDelivery?.('failed');
       return text;
     }
   }

@@ -11,6 +11,8 @@ import { DELIVERABLE_NOTIFICATION_TYPES, deliverNotification } from '../notifica
  * two loops never both send for two flips of one resource.
  */
 const DELIVERY_LOOPS = 2;
+/** Unless OPSDECK_EVENT_LEASE_SECONDS says otherwise: five claimed events, each within the 10 s delivery timeout. */
+const DEFAULT_LEASE_SECONDS = 5 * 60;
 
 /** Delivery calls outside services, so it runs only in worker processes and stops with the app. */
 function registerWorkers(app: FastifyInstance, context: AppContext): void {
@@ -21,6 +23,7 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
     secretKey: context.config.secretKey,
     deliver: deliverNotification,
     fallbackUrl: `http://localhost:${context.config.port}`,
+    onDelivery: (result) => context.metrics.notificationDeliveries.inc({ result }),
     ...(context.config.publicUrl === null ? {} : { publicUrl: context.config.publicUrl }),
   });
   const consumers = Array.from(
@@ -34,7 +37,7 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
         // A claim's events share one lease and each may call several providers (in parallel, each within the 10 s
         // delivery timeout): a small claim keeps the batch well inside the lease while sparing the queue round trips.
         claimBatch: 5,
-        leaseMs: 5 * 60_000,
+        leaseMs: (context.config.eventLeaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000,
         backoffMs: 30_000,
         onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'notification delivery failed'),
       }),

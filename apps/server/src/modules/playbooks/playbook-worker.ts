@@ -87,7 +87,17 @@ export interface PlaybookWorkerOptions {
   /** The action runners (actions/index.ts); tests give their own. */
   runners?: Readonly<Record<PlaybookActionType, ActionRunner>>;
   onError?: (error: unknown) => void;
+  /** Told when this worker ended a run: its final status and its seconds from start to end (for /metrics). */
+  onRunEnded?: (status: string, seconds: number) => void;
 }
+
+interface EndedRun {
+  status: string;
+  seconds: number | null;
+}
+
+/** What the statements ending a run return, for onRunEnded. */
+const ENDED_RUN_RETURNING = `returning status, extract(epoch from (end_time - coalesce(start_time, created_at)))::float8 as seconds`;
 
 interface ClaimedRun {
   id: string;
@@ -547,16 +557,17 @@ export class PlaybookWorker {
   /** Ends a run: completed when no action failed, failed when one did or `error` says why the run itself failed. */
   private async finish(run: RunRow, error: string | null): Promise<Step> {
     const ended = await this.end(run.id, async (client) => {
-      const updated = await client.query(
+      const updated = await client.query<EndedRun>(
         `update playbook_runs r
             set status = case when $3::text is not null
                                 or exists (select 1 from playbook_run_actions a where a.playbook_run_id = r.id and a.status = 'failed')
                               then 'failed' else 'completed' end,
                 error = $3, end_time = now(), locked_by = null, locked_until = null
-          where r.id = $1 and r.locked_by = $2 and r.status = 'running'`,
+          where r.id = $1 and r.locked_by = $2 and r.status = 'running'
+         ${ENDED_RUN_RETURNING}`,
         [run.id, this.owner, error],
       );
-      return (updated.rowCount ?? 0) > 0;
+      return updated.rows[0] ?? null;
     });
     if (ended) return 'finished';
     // Cancelled since the last step: close it as cancelled instead.
@@ -567,23 +578,27 @@ export class PlaybookWorker {
   /** A cancelled run this worker holds: what had not finished is cancelled, and the run's end recorded. */
   private async closeCancelled(runId: string): Promise<void> {
     await this.end(runId, async (client) => {
-      const updated = await client.query(
+      const updated = await client.query<EndedRun>(
         `update playbook_runs set locked_by = null, locked_until = null, end_time = coalesce(end_time, now())
-          where id = $1 and locked_by = $2 and status = 'cancelled'`,
+          where id = $1 and locked_by = $2 and status = 'cancelled'
+         ${ENDED_RUN_RETURNING}`,
         [runId, this.owner],
       );
-      if (updated.rowCount === 0) return false;
+      const ended = updated.rows[0];
+      if (ended === undefined) return null;
       await cancelUnfinishedActions(client, runId);
-      return true;
+      return ended;
     });
   }
 
-  /** In one transaction: `close` moves the run to its final state (false when this worker no longer holds it), then its end is recorded. */
-  private async end(runId: string, close: (client: pg.PoolClient) => Promise<boolean>): Promise<boolean> {
+  /** In one transaction: `close` moves the run to its final state (null when this worker no longer holds it), then its end is recorded. */
+  private async end(runId: string, close: (client: pg.PoolClient) => Promise<EndedRun | null>): Promise<boolean> {
     const client = await this.options.pool.connect();
+    let ended: EndedRun | null;
     try {
       await client.query('begin');
-      if (!(await close(client))) {
+      ended = await close(client);
+      if (ended === null) {
         await client.query('rollback');
         return false;
       }
@@ -596,6 +611,7 @@ export class PlaybookWorker {
       client.release();
     }
     this.options.bus?.publish({ name: EVENT_QUEUE_WAKE, payload: {} });
+    if (ended.seconds !== null) this.options.onRunEnded?.(ended.status, Math.max(0, ended.seconds));
     return true;
   }
 }
@@ -653,6 +669,7 @@ export function startPlaybookWorkers(scoped: FastifyInstance, context: AppContex
     leaseMs: positiveInteger(process.env.OPSDECK_PLAYBOOK_LEASE_MS, DEFAULT_LEASE_MS),
     maxInFlight: positiveInteger(process.env.OPSDECK_PLAYBOOK_WORKERS, DEFAULT_WORKERS),
     onError: (error) => scoped.log.error({ err: error }, 'playbook worker'),
+    onRunEnded: (status, seconds) => context.metrics.playbookRunDuration.observe({ status }, seconds),
   });
   const unsubscribe = [
     context.bus.subscribe(PLAYBOOK_RUN_REQUESTED_EVENT, () => worker.wake()),

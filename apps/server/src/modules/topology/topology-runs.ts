@@ -48,7 +48,12 @@ export function registerTopologyRunRoutes(scoped: FastifyInstance, context: AppC
 export function startTopologyWorkers(scoped: FastifyInstance, context: AppContext): void {
   const { pool } = context.db;
   startScheduleWorkers(scoped, context.bus, {
-    scheduler: new TopologyScheduler({ pool, onError: (error) => scoped.log.error({ err: error }, 'topology scheduler') }),
+    scheduler: new TopologyScheduler({
+      pool,
+      leaseSeconds: context.config.leaseSeconds,
+      onError: (error) => scoped.log.error({ err: error }, 'topology scheduler'),
+      onRun: (_id, outcome) => context.metrics.topologyRunDuration.observe({ status: outcome.status }, outcome.durationMs / 1000),
+    }),
     sync: () => syncTopologySchedule(pool),
     requestedEvent: TOPOLOGY_RUN_REQUESTED_EVENT,
     written: { event: DB_WRITTEN_EVENT, matches: (event) => event.payload.table === 'topologies' },
