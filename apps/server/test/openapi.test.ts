@@ -11,12 +11,34 @@ interface SchemaObject {
 
 interface Operation {
   'x-permission'?: unknown;
+  parameters?: Array<{ in: string; name: string; schema?: unknown }>;
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  security?: Array<Record<string, string[]>>;
   responses: Record<string, { content?: Record<string, { schema?: SchemaObject }> }>;
+}
+
+interface OpenApiDocument {
+  paths: Paths;
+  components?: { securitySchemes?: Record<string, { type?: string; scheme?: string; in?: string; name?: string }> };
 }
 
 type Paths = Record<string, Record<string, Operation>>;
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/**
+ * Writes that take no body at all (the path names what they act on); every other POST, PUT and PATCH under /api/
+ * declares the schema of its body. A route added here must really ignore its body.
+ */
+const BODYLESS_WRITES: string[] = [
+  'POST /api/canary/run/check/{id}',
+  'POST /api/canary/connection/test/{id}',
+  'POST /api/agents/{id}/token',
+  'POST /api/config/scrapers/{id}/run',
+  'POST /api/canary/run/topology/{id}',
+  'POST /api/playbook/run/{id}/cancel',
+  'POST /api/playbook/run/approve/{playbook_id}/{run_id}',
+];
 
 /** Fastify's `/api/x/:id` as OpenAPI writes it, `/api/x/{id}`. */
 function openApiPath(url: string): string {
@@ -33,12 +55,14 @@ function operations(paths: Paths): Array<{ name: string; operation: Operation }>
 
 describe('the OpenAPI document', () => {
   let server: TestServer;
+  let document: OpenApiDocument;
   let paths: Paths;
 
   beforeAll(async () => {
     server = await startTestServer();
     const response = await fetch(`${server.url}/api/openapi.json`);
-    paths = ((await response.json()) as { paths: Paths }).paths;
+    document = (await response.json()) as OpenApiDocument;
+    paths = document.paths;
   });
   afterAll(async () => {
     await server.close();
@@ -51,6 +75,51 @@ describe('the OpenAPI document', () => {
       .map((route) => `${route.method} ${openApiPath(route.url)}`)
       .filter((name) => !documented.has(name));
     expect(missing).toEqual([]);
+  });
+
+  /** Every registered route under /api/ but the data API's generic ones, with its operation in the document. */
+  function apiOperations(): Array<{ name: string; method: string; url: string; operation: Operation | undefined }> {
+    return server.running.routes
+      .filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/db/') && route.method !== 'HEAD' && route.method !== 'OPTIONS')
+      .map((route) => {
+        const path = openApiPath(route.url);
+        return { name: `${route.method} ${path}`, method: route.method, url: route.url, operation: paths[path]?.[route.method.toLowerCase()] };
+      });
+  }
+
+  it('declares the bearer scheme for API tokens beside the session cookie', () => {
+    expect(document.components?.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components?.securitySchemes?.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'opsdeck_session' });
+  });
+
+  it('lets every guarded /api operation be called with a bearer token, and says public ones need nothing', () => {
+    const wrong = apiOperations()
+      .filter(({ operation }) => {
+        if (operation === undefined) return true;
+        const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+        return operation['x-permission'] === 'public' ? operation.security?.length !== 0 : !schemes.includes('bearer');
+      })
+      .map(({ name, operation }) => `${name}: ${JSON.stringify(operation?.security)}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('declares a schema for every path parameter of every /api operation', () => {
+    const lacking = apiOperations()
+      .filter(({ url, operation }) => {
+        const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
+        const declared = new Set((operation?.parameters ?? []).filter((parameter) => parameter.in === 'path' && parameter.schema !== undefined).map((parameter) => parameter.name));
+        return names.some((name) => name === undefined || !declared.has(name));
+      })
+      .map(({ name }) => name);
+    expect(lacking).toEqual([]);
+  });
+
+  it('declares the request body schema of every /api operation that takes one', () => {
+    const lacking = apiOperations()
+      .filter(({ method }) => method === 'POST' || method === 'PUT' || method === 'PATCH')
+      .filter(({ operation }) => !Object.values(operation?.requestBody?.content ?? {}).some((media) => media.schema !== undefined))
+      .map(({ name }) => name);
+    expect(lacking.sort()).toEqual([...BODYLESS_WRITES].sort());
   });
 
   it('declares a success answer with its body schema for every operation', () => {

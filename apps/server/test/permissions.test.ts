@@ -59,6 +59,22 @@ describe('route permissions', () => {
   it('answers 401 on every non-public API route for an unknown session cookie or bearer token', async () => {
     expect(await statusesWithout({ cookie: 'opsdeck_session=forged-token-value' })).toEqual([]);
     expect(await statusesWithout({ authorization: 'Bearer forged-token-value' })).toEqual([]);
+    expect(await statusesWithout({ authorization: `Bearer odt_${'A'.repeat(43)}` })).toEqual([]);
+  });
+
+  it('answers 401 for a personal API token that has expired or was revoked', async () => {
+    const cookie = await server.cookieFor('admin');
+    const tokens: string[] = [];
+    for (const name of ['expired', 'revoked']) {
+      const reply = await server.call('POST', '/api/auth/api-tokens', cookie, { name, role: 'admin', expiresInDays: 1 });
+      expect(reply.status).toBe(201);
+      tokens.push(String(reply.json.token));
+    }
+    const [expired = '', revoked = ''] = tokens;
+    await server.pool.query(`update api_tokens set expires_at = created_at + interval '1 millisecond' where token_hash = $1`, [hashToken(expired)]);
+    await server.pool.query('update api_tokens set revoked_at = now() where token_hash = $1', [hashToken(revoked)]);
+    expect(await statusesWithout({ authorization: `Bearer ${expired}` })).toEqual([]);
+    expect(await statusesWithout({ authorization: `Bearer ${revoked}` })).toEqual([]);
   });
 
   it('answers 401 for a session that has expired or was logged out', async () => {

@@ -21,6 +21,7 @@ export const FEATURES = [
   'settings.notifications',
   'settings.playbooks',
   'settings.integrations',
+  'settings.audit',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

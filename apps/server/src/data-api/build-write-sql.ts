@@ -50,12 +50,48 @@ export function deleteSql(root: ReadNode, params: SqlParams): string {
   return `delete from ${qualified(root.relation.name)} ${ident(root.alias)} where ${where.join(' and ')} returning ${ident(root.alias)}.*`;
 }
 
-/** Wraps a data-changing statement so that its returned rows go through the same select list as a read. */
-export function mutationSql(statement: string, root: ReadNode, params: SqlParams, singular: boolean): Statement {
+/** Ids of written rows the audit trail keeps (modules/audit): enough to find any row of a normal write. */
+export const MAX_WRITTEN_IDS = 1000;
+
+/**
+ * The primary keys of the rows a write touched, as JSON text (a value per row, an array of values for a composite
+ * key), whatever the request selected: the audit trail records them. Null text for a relation without a primary key.
+ */
+function keyValue(relation: Relation, alias: string): string | null {
+  const keys = relation.primaryKey.map((key) => `${ident(alias)}.${ident(key)}`);
+  if (keys.length === 0) return null;
+  return keys.length === 1 ? (keys[0] ?? null) : `json_build_array(${keys.join(', ')})`;
+}
+
+function writtenIdsSql(relation: Relation): string {
+  const value = keyValue(relation, '_m');
+  if (value === null) return 'null::text';
+  return `(select json_agg(_i.v) from (select ${value} as v from _m limit ${MAX_WRITTEN_IDS}) _i)::text`;
+}
+
+/**
+ * The primary keys of the rows a DELETE's filter targets, read in the statement's own snapshot: a table that deletes
+ * softly (a trigger turning the DELETE into an UPDATE) returns no deleted rows, yet its rows were the ones removed.
+ */
+export function targetedIdsSql(root: ReadNode, params: SqlParams): string | null {
+  const value = keyValue(root.relation, root.alias);
+  if (value === null) return null;
+  const where = whereParts(root, params);
+  return `(select json_agg(_i.v) from (select ${value} as v from ${qualified(root.relation.name)} ${ident(root.alias)} where ${where.join(' and ')} limit ${MAX_WRITTEN_IDS}) _i)::text`;
+}
+
+/**
+ * Wraps a data-changing statement so that its returned rows go through the same select list as a read. `idsSql`
+ * replaces the written rows' keys (targetedIdsSql for a DELETE).
+ */
+export function mutationSql(statement: string, root: ReadNode, params: SqlParams, singular: boolean, idsSql: string | null = null): Statement {
   const representation = { ...root, filters: [], existence: [], order: root.order, limit: null, offset: null };
   const page = nodeSql(representation, '_m', [], params);
   const body = singular ? `coalesce((json_agg(_r)->0)::text, 'null')` : `coalesce(json_agg(_r), '[]'::json)::text`;
-  return { text: `with _m as (${statement}) select ${body} as body, count(*)::bigint as page_rows, null::bigint as total from (${page}) _r`, values: params.values };
+  return {
+    text: `with _m as (${statement}) select ${body} as body, count(*)::bigint as page_rows, null::bigint as total, ${idsSql ?? writtenIdsSql(root.relation)} as written_ids from (${page}) _r`,
+    values: params.values,
+  };
 }
 
 /** `"public"."fn"("a" => $1::type, …)`: arguments by name, each cast to its declared type. */

@@ -19,6 +19,8 @@ interface ResultRow {
   body: string | null;
   page_rows: number | string;
   total: number | string | null;
+  /** Writes only: the primary keys of the rows written, as JSON text (build-write-sql.ts). */
+  written_ids?: string | null;
 }
 
 /** What a page or a write answered: its JSON body, the rows in it, and the total when one was counted. */
@@ -26,6 +28,17 @@ export interface Outcome {
   body: string;
   rows: number;
   total: number | null;
+}
+
+/** A write's outcome, with the primary key of each row it touched (the audit trail records them); null without a key. */
+export interface WriteOutcome extends Outcome {
+  writtenIds: string[] | null;
+}
+
+function idsOf(text: string | null | undefined): string[] | null {
+  if (text === null || text === undefined) return null;
+  const values = JSON.parse(text) as unknown[];
+  return values.map((value) => (Array.isArray(value) ? value.map(String).join(',') : String(value)));
 }
 
 /** Who runs a transaction: the changelog triggers read the author from `opsdeck.person_id`. */
@@ -78,13 +91,13 @@ export class Executor {
   }
 
   /** A write in its own transaction, rolled back when the singular media type finds other than one row. */
-  async write(plan: WritePlan, personId: string | null): Promise<Outcome> {
+  async write(plan: WritePlan, personId: string | null): Promise<WriteOutcome> {
     try {
       return await this.inTransaction({ readOnly: false, personId }, async (client) => {
         const result = await client.query<ResultRow>(this.config(plan.statement));
         const outcome = outcomeOf(result.rows[0]);
         if (plan.exactlyOne && outcome.rows !== 1) throw new SingularViolation(outcome.rows);
-        return { ...outcome, total: null };
+        return { ...outcome, total: null, writtenIds: idsOf(result.rows[0]?.written_ids) };
       });
     } catch (error) {
       if (error instanceof SingularViolation) throw apiErrors.singular(error.rows);

@@ -11,6 +11,7 @@ import { planDelete, planInsert, planUpdate, requireRootFilter, writeRefusal, ty
 import { refusedWrite, respondCallRows, respondCallValue, respondRead, respondWrite } from './respond';
 import type { Relation, SchemaCache } from './schema-cache';
 import { DB_WRITTEN_EVENT, type WriteHooks, type WriteMethod } from './write-hooks';
+import { setDataApiWrite } from './audit-detail';
 
 export interface HandlerDeps {
   cache: SchemaCache;
@@ -48,9 +49,23 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     return { parsed, relation, root: planSelection(ctx, relation, parsed.query) };
   };
 
-  const finishWrite = async (request: FastifyRequest, reply: FastifyReply, parsed: WriteRequest, relation: Relation, plan: WritePlan) => {
+  /**
+   * Runs the write and tells the audit trail (data-api/audit-detail.ts) the table, the rows it touched and what it
+   * wrote: `written` is what reached the database, after the write hooks sealed any secret.
+   */
+  const finishWrite = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    parsed: WriteRequest,
+    relation: Relation,
+    plan: WritePlan,
+    written: ReadonlyArray<Record<string, unknown>>,
+  ) => {
     const outcome = await executor.write(plan, request.principal?.personId ?? null);
     if (outcome.rows > 0) bus.publish({ name: DB_WRITTEN_EVENT, payload: { table: relation.name, method: parsed.method } });
+    const action = parsed.method === 'DELETE' ? 'delete' : parsed.method === 'PATCH' ? 'update' : parsed.prefs.resolution === null ? 'create' : 'upsert';
+    const fields = [...new Set(written.flatMap((row) => Object.keys(row)))];
+    setDataApiWrite(request, { resource: relation.name, action, resourceIds: outcome.writtenIds, fields, rows: written });
     return respondWrite(reply, parsed, relation, outcome);
   };
 
@@ -67,7 +82,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     authorizeWrite(rolesOf(request), relation, 'insert', []);
     await hooks.check(relation.name, body.rows, 'POST');
     const rows = body.wellFormed ? hooks.apply(relation.name, body.rows, 'POST', request.principal) : null;
-    return finishWrite(request, reply, parsed, relation, planInsert(relation, root, parsed, rows));
+    return finishWrite(request, reply, parsed, relation, planInsert(relation, root, parsed, rows), rows ?? []);
   };
 
   const handleUpdate = async (request: RelationRequest, reply: FastifyReply) => {
@@ -77,7 +92,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     authorizeWrite(rolesOf(request), relation, 'update', Object.keys(body));
     await hooks.check(relation.name, [body], 'PATCH');
     const [written = body] = hooks.apply(relation.name, [body], 'PATCH', request.principal);
-    return finishWrite(request, reply, parsed, relation, planUpdate(relation, root, parsed, written));
+    return finishWrite(request, reply, parsed, relation, planUpdate(relation, root, parsed, written), [written]);
   };
 
   const handleDelete = async (request: RelationRequest, reply: FastifyReply) => {
@@ -86,7 +101,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     authorizeWrite(rolesOf(request), relation, 'delete', []);
     // Validators see no rows here: a table whose rows only the server writes refuses DELETE outright.
     hooks.validate(relation.name, [], 'DELETE', request.principal);
-    return finishWrite(request, reply, parsed, relation, planDelete(root, parsed));
+    return finishWrite(request, reply, parsed, relation, planDelete(root, parsed), []);
   };
 
   const handleCall = async (request: FunctionRequest, reply: FastifyReply) => {
@@ -96,6 +111,8 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     authorizeCall(rolesOf(request), fn, parsed.readOnly);
     const plan = planCall(planContext(request), fn, parsed, parsed.parseQueryFor(argumentNames(fn)));
     const tx = { readOnly: parsed.readOnly, personId: request.principal?.personId ?? null };
+    // A POST call may write: the audit trail names the function and its argument names, never their values.
+    if (!parsed.readOnly) setDataApiWrite(request, { resource: fn.name, action: 'execute', resourceIds: null, fields: [...parsed.offered], rows: [] });
     if (plan.kind === 'value') return respondCallValue(reply, parsed, await executor.callValue(plan, tx));
     return respondCallRows(reply, parsed, plan, await executor.callRows(plan.page, tx));
   };

@@ -31,6 +31,10 @@ const EXACT: Readonly<Record<string, Resource>> = {
   // The Users screen's list (migration 0103): named here rather than left to the `_summary` rule, so no renaming of
   // the rules can ever let it fall back to `database`, which every role reads.
   identities_summary: 'identities',
+  // #19: who changed what is for admins alone; the audit plugin refuses every write to it, admins' included.
+  audit_log: 'audit',
+  // Ingested alerts are incident evidence (#19): read with incidents; the server alone writes them.
+  alerts: 'incident',
 };
 
 /** Families of tables and views that share a name prefix with the table they describe. */
@@ -60,6 +64,7 @@ const PREFIXES: ReadonlyArray<readonly [string, Resource]> = [
   ['evidences_', 'evidences'],
   ['comments_', 'comments'],
   ['responders_', 'responder'],
+  ['audit_', 'audit'],
 ];
 
 const VIEW_SUFFIXES = ['_with_status', '_summary'] as const;

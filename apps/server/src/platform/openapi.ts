@@ -43,5 +43,24 @@ export const openApiTransform: SwaggerTransform = (input) => {
   const response = { ...guardResponses(schema, permission), ...(schema.response as Record<string, unknown> | undefined) };
   const transformed = jsonSchemaTransform({ ...input, schema: { ...schema, response } });
   const label = permissionLabel(permission);
-  return label === undefined ? transformed : { ...transformed, schema: { ...transformed.schema, 'x-permission': label } };
+  const security = securityOf(permission);
+  return {
+    ...transformed,
+    schema: { ...transformed.schema, ...(label === undefined ? {} : { 'x-permission': label }), ...(security === undefined ? {} : { security }) },
+  };
 };
+
+/** The security schemes http.ts declares: the browser's session cookie, and `Authorization: Bearer` tokens. */
+export const SECURITY_SCHEMES = { session: 'session', bearer: 'bearer' } as const;
+
+/**
+ * How an operation is authenticated, as OpenAPI `security`: nothing for a public route; the agent's own bearer token
+ * for the agent routes; else either the session cookie or a bearer token (a personal API token, odt_…, or a session
+ * token).
+ */
+export function securityOf(permission: RoutePermission | undefined): Array<Record<string, string[]>> | undefined {
+  if (permission === undefined) return undefined;
+  if (permission === 'public') return [];
+  if (permission === 'agent') return [{ [SECURITY_SCHEMES.bearer]: [] }];
+  return [{ [SECURITY_SCHEMES.session]: [] }, { [SECURITY_SCHEMES.bearer]: [] }];
+}

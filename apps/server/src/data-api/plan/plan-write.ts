@@ -1,7 +1,7 @@
 import type { AppError } from '../../platform/errors';
 import { apiErrors } from '../api-errors';
 import { SqlParams, type Statement } from '../build-sql';
-import { deleteSql, insertSql, mutationSql, noRowsSql, updateSql } from '../build-write-sql';
+import { deleteSql, insertSql, mutationSql, noRowsSql, targetedIdsSql, updateSql } from '../build-write-sql';
 import type { JsonRecord } from '../parse/body';
 import type { WriteRequest } from '../parse/parse-request';
 import type { Relation } from '../schema-cache';
@@ -41,9 +41,9 @@ function checkWrittenColumns(relation: Relation, columns: string[]): void {
   for (const column of columns) if (!relation.columns.has(column)) throw apiErrors.columnNotFound(relation.name, column);
 }
 
-function returning(statement: string, root: ReadNode, params: SqlParams, request: WriteRequest): WritePlan {
+function returning(statement: string, root: ReadNode, params: SqlParams, request: WriteRequest, idsSql: string | null = null): WritePlan {
   const exactlyOne = request.media === 'object';
-  return { statement: mutationSql(statement, root, params, exactlyOne), exactlyOne };
+  return { statement: mutationSql(statement, root, params, exactlyOne, idsSql), exactlyOne };
 }
 
 /**
@@ -79,5 +79,7 @@ export function planUpdate(relation: Relation, root: ReadNode, request: WriteReq
 
 export function planDelete(root: ReadNode, request: WriteRequest): WritePlan {
   const params = new SqlParams();
-  return returning(deleteSql(root, params), root, params, request);
+  const statement = deleteSql(root, params);
+  // The audit trail's row ids (modules/audit): what the filter targets, whether the table deletes or hides the rows.
+  return returning(statement, root, params, request, targetedIdsSql(root, params));
 }

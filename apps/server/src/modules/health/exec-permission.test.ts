@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors';
 import type { Principal } from '../../platform/principal';
 import { canarySpecRunsExec, canaryRowsValidator, checkRowsValidator, isExecCheckType } from './exec-permission';
 
-const principal = (role: Principal['roles'][number]): Principal => ({ personId: 'p', sessionId: 's', name: role, email: null, roles: [role] });
+const principal = (role: Principal['roles'][number]): Principal => ({ personId: 'p', sessionId: 's', name: role, email: null, roles: [role], via: 'session' });
 
 describe('recognising exec checks', () => {
   it('finds exec checks in a bare spec or a kind: Canary resource, valid or not', () => {

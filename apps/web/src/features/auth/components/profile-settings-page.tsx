@@ -100,7 +100,7 @@ function ProfilePageFrame({ goBack, children }: { goBack: string; children: Reac
  * recovery flow lands here with a fresh session, and the identity service (not the shell's session check) decides who
  * may see it, sending a missing session or a missing second factor to sign in and back.
  */
-function FlowProfileSettingsPage() {
+function FlowProfileSettingsPage({ extraCards }: { extraCards?: ReactNode }) {
   const queryClient = useQueryClient();
   const [submittedGroup, setSubmittedGroup] = useState<FlowGroup | null>(null);
   const settings = useSelfServiceFlow({
@@ -162,12 +162,21 @@ function FlowProfileSettingsPage() {
           </section>
         ))
       )}
+      {/* Only once the flow has loaded: a session still owing its second factor (a recovery of a TOTP account) is no
+          principal, and another card's request answering 401 would send the person to plain sign-in instead of the
+          second-factor step the flow leads to. */}
+      {flow !== null && extraCards}
     </ProfilePageFrame>
   );
 }
 
+export interface ProfileSettingsPageProps {
+  /** Cards of other features shown after the account's own (the API tokens card), composed in app/router.tsx. */
+  extraCards?: ReactNode;
+}
+
 /** In hosted mode the provider owns the account, so the page shows what the console knows of it instead of the flow. */
-export function ProfileSettingsPage() {
+export function ProfileSettingsPage({ extraCards }: ProfileSettingsPageProps = {}) {
   useDocumentTitle(PAGE_TITLE);
   const [searchParams] = useSearchParams();
   const mode = useAuthMode();
@@ -176,6 +185,7 @@ export function ProfileSettingsPage() {
     return (
       <ProfilePageFrame goBack={goBack}>
         <HostedProfile />
+        {extraCards}
       </ProfilePageFrame>
     );
   }
@@ -188,5 +198,5 @@ export function ProfileSettingsPage() {
       </ProfilePageFrame>
     );
   }
-  return <FlowProfileSettingsPage />;
+  return <FlowProfileSettingsPage extraCards={extraCards} />;
 }

@@ -1,15 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { ChevronRight, RefreshCw } from 'lucide-react';
 import { relativeRangeLabel, type TimeRange } from '@opsdeck/shared';
-import { Button } from '@/components/button/button';
 import { DataTable, type DataTableLayout } from '@/components/data-table/data-table';
 import { Pagination } from '@/components/data-table/pagination';
 import { Dropdown, type DropdownOption } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
 import { QueryError } from '@/components/status/query-error';
 import { TimeRangePicker, type RelativeRangeOption } from '@/components/time-range/time-range-picker';
+import { SettingsPageHeader } from '@/components/settings-page-header/settings-page-header';
 import { hasJobDetails, jobResourcePath } from '@/lib/job-history/job-details';
 import { JobDetailsDialog } from '@/lib/job-history/job-details-dialog';
 import { jobNameColumn, jobRunColumns } from '@/lib/job-history/job-history-columns';
@@ -120,25 +119,9 @@ export function JobHistoryPage() {
 
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
-      <header className="flex flex-wrap items-center gap-2">
-        <nav aria-label="Breadcrumb">
-          <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
-            <li className="text-gray-500">Settings</li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-4 text-gray-400" />
-            </li>
-            <li>
-              <h1 aria-current="page">Job History</h1>
-            </li>
-          </ol>
-        </nav>
-        <Button variant="ghost" aria-label="Refresh" onClick={() => void histories.refetch()} disabled={histories.isFetching}>
-          <RefreshCw aria-hidden="true" className="size-4" />
-        </Button>
-        <div className="ml-auto">
-          <TimeRangePicker value={params.timeRange} relativeRanges={RELATIVE_RANGES} onChange={(timeRange: TimeRange) => update({ timeRange })} />
-        </div>
-      </header>
+      <SettingsPageHeader title="Job History" onRefresh={() => void histories.refetch()} refreshing={histories.isFetching}>
+        <TimeRangePicker value={params.timeRange} relativeRanges={RELATIVE_RANGES} onChange={(timeRange: TimeRange) => update({ timeRange })} />
+      </SettingsPageHeader>
       <FilterBar>
         <FilterField label="Name">
           <Dropdown label="Name" options={nameOptions} value={params.name ?? ANY} onChange={(value) => update({ name: value === ANY ? null : value })} />

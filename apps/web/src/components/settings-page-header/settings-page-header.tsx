@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { ChevronRight, RefreshCw } from 'lucide-react';
+import { Button } from '@/components/button/button';
+
+export interface SettingsPageHeaderProps {
+  /** The page's own name after 'Settings' in the trail; it is the page's h1. */
+  title: string;
+  onRefresh: () => void;
+  /** The refresh button rests while a refresh is under way. */
+  refreshing: boolean;
+  /** Shown at the far end of the header (a time-range picker). */
+  children?: ReactNode;
+}
+
+/** The header of a settings page that lists records of the server's own (job history, the audit log). */
+export function SettingsPageHeader({ title, onRefresh, refreshing, children }: SettingsPageHeaderProps) {
+  return (
+    <header className="flex flex-wrap items-center gap-2">
+      <nav aria-label="Breadcrumb">
+        <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
+          <li className="text-gray-500">Settings</li>
+          <li aria-hidden="true">
+            <ChevronRight className="size-4 text-gray-400" />
+          </li>
+          <li>
+            <h1 aria-current="page">{title}</h1>
+          </li>
+        </ol>
+      </nav>
+      <Button variant="ghost" aria-label="Refresh" onClick={onRefresh} disabled={refreshing}>
+        <RefreshCw aria-hidden="true" className="size-4" />
+      </Button>
+      {children !== undefined && <div className="ml-auto">{children}</div>}
+    </header>
+  );
+}
