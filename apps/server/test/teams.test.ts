@@ -135,11 +135,12 @@ describe('incident rules through the generic settings pages', () => {
 
   it('lets a commander edit a rule, as the incident resource allows, and refuses a viewer', async () => {
     const id = await idOf(server, `insert into incident_rules (name) values ('edit me') returning id`);
-    const viewer = await server.call('PATCH', `/api/db/incident_rules?id=eq.${id}`, await server.cookieFor('viewer'), { spec: { filter: 'false' } });
+    const spec = { filter: 'false', incident: { title: 'Never', type: 'availability', severity: 'low' } };
+    const viewer = await server.call('PATCH', `/api/db/incident_rules?id=eq.${id}`, await server.cookieFor('viewer'), { spec });
     expect(viewer.status).toBe(403);
-    const commander = await server.call('PATCH', `/api/db/incident_rules?id=eq.${id}`, await server.cookieFor('commander'), { spec: { filter: 'false' } });
+    const commander = await server.call('PATCH', `/api/db/incident_rules?id=eq.${id}`, await server.cookieFor('commander'), { spec });
     expect(commander.status).toBe(204);
     const row = await server.pool.query<{ spec: unknown }>('select spec from incident_rules where id = $1', [id]);
-    expect(row.rows[0]?.spec).toEqual({ filter: 'false' });
+    expect(row.rows[0]?.spec).toEqual(spec);
   });
 });

@@ -369,15 +369,51 @@ export async function seedIncidentsDemo(client: pg.PoolClient, ctx: IncidentsDem
   }
   // Demo responders stand for notifications that already went out.
   await client.query(`delete from event_queue where name = 'responder.created' and properties ->> 'id' = any ($1::text[])`, [responders]);
-  // A rule for the Incident Rules settings page (spec 002 §2.2), which edits rules; making them act is issue #19.
-  await client.query(`insert into incident_rules (name, labels, spec, created_by) values ($1, $2, $3, $4)`, [
+  // Incident rules (issue #19): the check rule watches checks labelled app=checkout, which no demo check carries, and
+  // the alert rule opens an incident only for a critical alert, which arrives only when someone posts one to
+  // /api/alerts/*. So a fresh demo shows both rules but opens no incident by itself on each start; the first incident a
+  // rule opens is one the user caused (docs/incident-rules.md walks through it).
+  await client.query(`insert into incident_rules (name, labels, spec, created_by) values ($1, $2, $3, $4), ($5, $6, $7, $4)`, [
     'Checkout checks failing',
     JSON.stringify({ team: 'platform' }),
     JSON.stringify({
+      sources: ['check'],
       filter: "check.status == 'unhealthy' && check.labels.app == 'checkout'",
       incident: { title: 'Checkout checks failing', type: 'availability', severity: 'high' },
       responders: { teams: ['Platform'] },
     }),
     admin ?? null,
+    'Critical alerts page the on-call',
+    JSON.stringify({ team: 'platform' }),
+    JSON.stringify({
+      sources: ['alert'],
+      filter: "alert.severity == 'critical'",
+      incident: {
+        title: '{{ alert.name }} is firing',
+        type: 'availability',
+        severity: 'critical',
+        description: "{{ alert.annotations.summary | default: alert.name }}",
+      },
+      groupBy: ['alert.labels.alertname'],
+      groupWindow: '30m',
+      autoResolve: true,
+      responders: { people: ['responder@opsdeck.local'] },
+    }),
   ]);
+  // Alerts as Alertmanager would have sent them: warnings, below the rule's critical threshold, so they open nothing.
+  await client.query(
+    `insert into alerts (fingerprint, source, name, status, severity, labels, annotations, starts_at, ends_at, generator_url,
+                         first_received_at, last_received_at, status_changed_at, count)
+     values ('demo-disk-will-fill', 'alertmanager', 'DiskWillFillIn4Hours', 'firing', 'warning',
+             '{"alertname":"DiskWillFillIn4Hours","severity":"warning","instance":"db-2:9100","job":"node"}',
+             '{"summary":"Disk on db-2 will fill within 4 hours at the current rate"}',
+             now() - interval '35 minutes', null, 'http://prometheus.shop.local:9090/graph?g0.expr=predict_linear',
+             now() - interval '35 minutes', now() - interval '5 minutes', now() - interval '35 minutes', 7),
+            ('demo-cert-expiry', 'alertmanager', 'CertificateExpiresSoon', 'resolved', 'warning',
+             '{"alertname":"CertificateExpiresSoon","severity":"warning","instance":"api.shop.local:443","job":"blackbox"}',
+             '{"summary":"TLS certificate of api.shop.local expires in 7 days"}',
+             now() - interval '2 days', now() - interval '1 day', 'http://prometheus.shop.local:9090/graph?g0.expr=probe_ssl_earliest_cert_expiry',
+             now() - interval '2 days', now() - interval '1 day', now() - interval '1 day', 24)
+     on conflict (fingerprint) do nothing`,
+  );
 }

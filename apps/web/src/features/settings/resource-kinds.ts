@@ -1,4 +1,4 @@
-import type { Resource } from '@opsdeck/shared';
+import { INCIDENT_RULE_EXAMPLE_SPEC, incidentRuleSpecProblems, type Resource } from '@opsdeck/shared';
 import { logBackendSpecProblems } from './log-backend-spec';
 
 export type SettingsColumn =
@@ -35,7 +35,7 @@ export const HIDDEN_COLUMNS: Readonly<Record<string, readonly SettingsColumn[]>>
  */
 export type ResourceService = { kind: 'service'; path: string } | { kind: 'data-api' };
 
-export type SpecEditor = 'health-check' | 'scrape-config' | 'topology' | 'log-backend' | 'yaml';
+export type SpecEditor = 'health-check' | 'scrape-config' | 'topology' | 'log-backend' | 'incident-rule' | 'yaml';
 
 /** Everything the generic list and detail pages need to know about one settings table. */
 export interface SettingsResourceKind {
@@ -163,8 +163,10 @@ export const TEAMS_KIND: SettingsResourceKind = {
 };
 
 /**
- * Incident rules (spec 002 §2.2): the page edits the resource; what a rule does is issue #19. The table and its status
- * view take the `incident` resource, so responders and commanders, who write incidents, may edit rules too.
+ * Incident rules (spec 002 §2.2, issue #19): a CEL filter over checks, components and alerts, the incident a match
+ * opens, grouping, auto-resolve and responders (packages/shared/src/incident-rule-spec.ts). The editor checks the spec
+ * against the shared schema as it is typed; the server also compiles the filter and templates when saving. The table
+ * and its status view take the `incident` resource, so responders and commanders, who write incidents, may edit rules.
  */
 export const INCIDENT_RULES_KIND: SettingsResourceKind = {
   table: 'incident_rules',
@@ -174,7 +176,9 @@ export const INCIDENT_RULES_KIND: SettingsResourceKind = {
   listView: 'incident_rules_with_status',
   service: { kind: 'data-api' },
   tabs: ['spec'],
-  specEditor: 'yaml',
+  specEditor: 'incident-rule',
+  newSpec: INCIDENT_RULE_EXAMPLE_SPEC,
+  specProblems: incidentRuleSpecProblems,
 };
 
 /** `body` without the fields the kind's table lacks. */

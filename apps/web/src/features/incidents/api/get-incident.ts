@@ -19,7 +19,8 @@ export const INCIDENT_DETAIL_SELECT = [
     'config:config_items(id,name,type,config_class,health,status),' +
     'component:components(id,name,icon,status,topology_id),' +
     'config_analysis(id,analyzer,analysis_type,severity,status,summary,config_id),' +
-    'config_change:config_changes(id,change_type,severity,summary,config_id,created_at)))',
+    'config_change:config_changes(id,change_type,severity,summary,config_id,created_at),' +
+    'alert:alerts(id,name,status,severity,labels,generator_url,last_received_at)))',
   `comments!comments_incident_id_fkey(*,author:people!comments_created_by_fkey${PERSON},responder:responders!comments_responder_id_fkey(id,team:teams(id,name,icon)))`,
 ].join(',');
 

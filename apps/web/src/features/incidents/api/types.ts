@@ -80,10 +80,24 @@ export interface LinkedConfigChange {
   created_at: string;
 }
 
+/** An alert an incident rule attached as evidence (issue #19); read through the data API's `alerts`. */
+export interface LinkedAlert {
+  id: string;
+  name: string;
+  status: string;
+  severity: string | null;
+  labels: Record<string, unknown> | null;
+  generator_url: string | null;
+  last_received_at: string;
+}
+
+/** The types people add (EVIDENCE_TYPES) and the `alert` an incident rule attaches. */
+export type StoredEvidenceType = EvidenceType | 'alert';
+
 export interface Evidence {
   id: string;
   hypothesis_id: string;
-  type: EvidenceType;
+  type: StoredEvidenceType;
   description: string | null;
   definition_of_done: boolean;
   done: boolean;
@@ -95,10 +109,12 @@ export interface Evidence {
   config_change_id: string | null;
   component_id: string | null;
   check_id: string | null;
+  alert_id?: string | null;
   created_by: string | null;
   created_at: string;
   creator: PersonRef | null;
   check: LinkedCheck | null;
+  alert?: LinkedAlert | null;
   config: LinkedConfig | null;
   component: LinkedComponent | null;
   config_analysis: LinkedConfigAnalysis | null;

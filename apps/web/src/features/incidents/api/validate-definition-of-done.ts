@@ -1,13 +1,16 @@
-import type { EvidenceType } from '@opsdeck/shared';
+import { isEvidenceType } from '@opsdeck/shared';
+import type { StoredEvidenceType } from './types';
 import { isApiError } from '@/lib/api/api-error';
 import { requestJson } from '@/lib/api/http';
 
 export type ScriptValidation = { valid: true } | { valid: false; message: string; details: string | null };
 
 /** Asks the server whether a CEL script suits the evidence type; a refusal carries the reason to show. */
-export async function validateDefinitionOfDoneScript(script: string, type: EvidenceType): Promise<ScriptValidation> {
+export async function validateDefinitionOfDoneScript(script: string, type: StoredEvidenceType): Promise<ScriptValidation> {
   try {
-    await requestJson<{ valid: true }>('/api/incidents/definition-of-done/validate', { method: 'POST', json: { script, type }, silent: true });
+    // An alert (attached by an incident rule) has no type of its own there: the script is checked against every type.
+    const json = isEvidenceType(type) ? { script, type } : { script };
+    await requestJson<{ valid: true }>('/api/incidents/definition-of-done/validate', { method: 'POST', json, silent: true });
     return { valid: true };
   } catch (error) {
     if (isApiError(error) && error.status === 400) {

@@ -6,7 +6,6 @@ import {
   DEFINITION_OF_DONE_SHORTCUTS,
   INCIDENT_MESSAGES,
   isAutomaticDefinitionOfDoneType,
-  type EvidenceType,
 } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dialog } from '@/components/dialog/dialog';
@@ -17,7 +16,7 @@ import { useSession } from '@/lib/auth/session';
 import { useCreateEvidence } from '../api/create-evidence';
 import { useUpdateEvidence } from '../api/update-evidence';
 import { validateDefinitionOfDoneScript } from '../api/validate-definition-of-done';
-import type { Evidence, IncidentDetail } from '../api/types';
+import type { Evidence, IncidentDetail, StoredEvidenceType } from '../api/types';
 import { evidenceTitle, evidenceTypeLabel } from './evidence-label';
 import { allEvidence } from './incident-status-control';
 
@@ -25,9 +24,9 @@ type Mode = 'automatic' | 'manual';
 type AutomaticStep = 'evidence' | 'script';
 
 /** Suggested scripts: a check healthy for over five minutes, an analysis resolved (spec 000 §2). */
-const SUGGESTED_TYPES: readonly EvidenceType[] = ['check', 'config_analysis'];
+const SUGGESTED_TYPES: readonly StoredEvidenceType[] = ['check', 'config_analysis'];
 
-function suggestedScript(type: EvidenceType): string {
+function suggestedScript(type: StoredEvidenceType): string {
   return SUGGESTED_TYPES.includes(type) && isAutomaticDefinitionOfDoneType(type) ? DEFINITION_OF_DONE_DEFAULT_SCRIPTS[type] : '';
 }
 
@@ -49,7 +48,7 @@ export function DefinitionOfDoneDialog({ open, onOpenChange, incident }: Definit
   const updateEvidence = useUpdateEvidence();
   const [mode, setMode] = useState<Mode>('automatic');
   const [step, setStep] = useState<AutomaticStep>('evidence');
-  const [typeFilter, setTypeFilter] = useState<EvidenceType | undefined>(undefined);
+  const [typeFilter, setTypeFilter] = useState<StoredEvidenceType | undefined>(undefined);
   const [chosen, setChosen] = useState<Evidence | null>(null);
   const { control, register, setValue, getValues } = useForm<DefinitionOfDoneValues>({ defaultValues: { manualText: '', script: '' } });
   const manualText = useWatch({ control, name: 'manualText' });

@@ -10,6 +10,7 @@ import { useUpdateEvidence, type EvidenceChanges } from '../api/update-evidence'
 import type { Evidence } from '../api/types';
 import { evidenceHref, evidenceStatus, evidenceTitle, evidenceTypeLabel } from './evidence-label';
 import { EvidenceLines } from './evidence-lines';
+import { AlertEvidence } from './alert-evidence';
 
 export interface EvidenceItemProps {
   evidence: Evidence;
@@ -116,6 +117,7 @@ export function EvidenceItem({ evidence, canWrite }: EvidenceItemProps) {
       {evidence.type === 'comment' && evidence.evidence?.comment && evidence.evidence.comment !== title && (
         <p className="mt-1 text-gray-700">{evidence.evidence.comment}</p>
       )}
+      {evidence.type === 'alert' && evidence.alert && <AlertEvidence alert={evidence.alert} />}
       {evidence.script && <code className="mt-1 block text-xs text-gray-600">{evidence.script}</code>}
       {(evidence.type === 'log' || evidence.type === 'config') && (
         <EvidenceLines lines={evidence.evidence?.lines ?? []} selected={evidence.evidence?.selected_lines ?? []} />

@@ -1,7 +1,6 @@
-import type { EvidenceType } from '@opsdeck/shared';
-import type { Evidence } from '../api/types';
+import type { Evidence, StoredEvidenceType } from '../api/types';
 
-const TYPE_LABELS: Record<EvidenceType, string> = {
+const TYPE_LABELS: Record<StoredEvidenceType, string> = {
   log: 'Log',
   config: 'Config',
   topology: 'Component',
@@ -9,9 +8,10 @@ const TYPE_LABELS: Record<EvidenceType, string> = {
   config_analysis: 'Config Insight',
   config_change: 'Config Change',
   comment: 'Comment',
+  alert: 'Alert',
 };
 
-export function evidenceTypeLabel(type: EvidenceType): string {
+export function evidenceTypeLabel(type: StoredEvidenceType): string {
   return TYPE_LABELS[type];
 }
 
@@ -19,6 +19,7 @@ export function evidenceTypeLabel(type: EvidenceType): string {
 export function evidenceTitle(evidence: Evidence): string {
   const linked =
     evidence.check?.name ??
+    evidence.alert?.name ??
     evidence.config?.name ??
     evidence.component?.name ??
     evidence.config_analysis?.summary ??
@@ -39,7 +40,13 @@ export function evidenceHref(evidence: Evidence): string | null {
   return null;
 }
 
+/** A firing alert reads as unhealthy and a resolved one as healthy, like the checks beside it. */
+function alertHealth(status: string | undefined): string | undefined {
+  if (status === undefined) return undefined;
+  return status === 'firing' ? 'unhealthy' : 'healthy';
+}
+
 /** The live state of the linked item, for a health dot. */
 export function evidenceStatus(evidence: Evidence): string | null {
-  return evidence.check?.status ?? evidence.component?.status ?? evidence.config?.health ?? evidence.config_analysis?.status ?? null;
+  return evidence.check?.status ?? alertHealth(evidence.alert?.status) ?? evidence.component?.status ?? evidence.config?.health ?? evidence.config_analysis?.status ?? null;
 }

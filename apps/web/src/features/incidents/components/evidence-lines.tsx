@@ -32,7 +32,7 @@ export function EvidenceLines({ lines, selected }: { lines: readonly LogLine[]; 
   if (lines.length === 0) return null;
   const isSelected = new Set(selected);
   return (
-    <ol aria-label="Evidence lines" className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-2 font-mono text-xs text-gray-100">
+    <ol aria-label="Evidence lines" className="palette-light mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-2 dark:bg-gray-950 font-mono text-xs text-gray-100">
       {lines.map((line, index) => (
         <li
           key={index}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { canarySpecJsonSchema, logBackendSpecJsonSchema, scrapeConfigJsonSchema, topologySpecJsonSchema } from '@opsdeck/shared';
+import { canarySpecJsonSchema, incidentRuleSpecJsonSchema, logBackendSpecJsonSchema, scrapeConfigJsonSchema, topologySpecJsonSchema } from '@opsdeck/shared';
 import type { JsonSchema } from '@/components/code-editor/code-editor';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FormActions } from '@/components/form-actions/form-actions';
@@ -16,6 +16,7 @@ import type { SettingsResourceKind } from '../resource-kinds';
 import type { ResourceFormValues, SpecMode } from '../resource-form-values';
 import { HealthCheckForm } from './health-check-form';
 import { ObjectTextField } from './object-text-field';
+import { IncidentRuleSummary } from './incident-rule-summary';
 
 const DEFAULT_CHECK_TYPE = 'http';
 const NO_FORM_MESSAGE = 'This spec cannot be shown as a form; edit it as YAML.';
@@ -30,6 +31,8 @@ function specSchemaFor(editor: SettingsResourceKind['specEditor']): JsonSchema |
       return topologySpecJsonSchema;
     case 'log-backend':
       return logBackendSpecJsonSchema();
+    case 'incident-rule':
+      return incidentRuleSpecJsonSchema();
     case 'yaml':
       return undefined;
   }
@@ -215,6 +218,7 @@ export function ResourceForm({ kind, resource, canWrite, isSaving, onSubmit, onD
           onInvalidChange={setIsSpecTextInvalid}
         />
       )}
+      {kind.specEditor === 'incident-rule' && <IncidentRuleSummary spec={spec} />}
       {kind.specProblems !== undefined && !isReadOnly && (
         // Present before there is anything to say, so screen readers announce the problems as they appear.
         <div aria-live="polite">

@@ -37,7 +37,7 @@ function CodeBlock({ code, copyLabel, label }: { code: string; copyLabel: string
       <div className="flex justify-end">
         <CopyButton text={code} label={copyLabel} />
       </div>
-      <pre aria-label={label} tabIndex={0} className="max-h-96 overflow-auto rounded-md bg-gray-900 p-3 text-xs leading-relaxed text-gray-100 focus-visible:outline-2 focus-visible:outline-blue-500">
+      <pre aria-label={label} tabIndex={0} className="palette-light max-h-96 overflow-auto rounded-md bg-gray-900 p-3 dark:bg-gray-950 text-xs leading-relaxed text-gray-100 focus-visible:outline-2 focus-visible:outline-blue-500">
         <code>{code}</code>
       </pre>
     </div>
