@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
-import { Download, LogOut, Settings2, UserRound } from 'lucide-react';
+import { Check, Download, LogOut, Monitor, Moon, Settings2, Sun, UserRound } from 'lucide-react';
 import { requestJson } from '@/lib/api/http';
 import { FRONTEND_VERSION } from '@/lib/app-version';
 import { sessionDisplayName, useSession } from '@/lib/auth/session';
 import { useLogout } from '@/features/auth/use-logout';
+import { THEME_PREFERENCES, type ThemePreference, useTheme } from '@/lib/theme/theme';
 import { PREFERENCES_PATH } from '../navigation';
 import { KubeconfigDialog } from './kubeconfig-dialog';
 import { menuContentClass, menuItemClass } from './menu-styles';
@@ -17,6 +18,41 @@ function initials(name: string): string {
     .slice(0, 2)
     .map((part) => part[0]?.toUpperCase() ?? '')
     .join('');
+}
+
+const THEME_CHOICES: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
+  light: { label: 'Light', icon: Sun },
+  dark: { label: 'Dark', icon: Moon },
+  system: { label: 'System', icon: Monitor },
+};
+
+/** Light / Dark / System as menu radio items: arrow keys move, Enter or Space picks, the current one is checked. */
+function ThemeChoices() {
+  const { preference, setPreference } = useTheme();
+  return (
+    <DropdownMenu.RadioGroup
+      aria-label="Theme"
+      value={preference}
+      onValueChange={(value) => {
+        if (THEME_PREFERENCES.includes(value as ThemePreference)) setPreference(value as ThemePreference);
+      }}
+    >
+      <DropdownMenu.Label className="px-2 pt-1 pb-0.5 text-xs font-medium text-gray-500">Theme</DropdownMenu.Label>
+      {THEME_PREFERENCES.map((choice) => {
+        const { label, icon: Icon } = THEME_CHOICES[choice];
+        return (
+          // Keep the menu open so the person sees the new theme next to the other choices.
+          <DropdownMenu.RadioItem key={choice} value={choice} className={menuItemClass} onSelect={(event) => event.preventDefault()}>
+            <Icon aria-hidden="true" className="size-4" />
+            <span className="flex-1">{label}</span>
+            <DropdownMenu.ItemIndicator>
+              <Check aria-hidden="true" className="size-4 text-brand-600" />
+            </DropdownMenu.ItemIndicator>
+          </DropdownMenu.RadioItem>
+        );
+      })}
+    </DropdownMenu.RadioGroup>
+  );
 }
 
 function useBackendVersion() {
@@ -67,6 +103,8 @@ export function UserMenu() {
               <Download aria-hidden="true" className="size-4" />
               Download kubeconfig
             </DropdownMenu.Item>
+            <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
+            <ThemeChoices />
             <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
             <DropdownMenu.Label className="px-2 py-1 text-xs text-gray-500">
               Frontend: {FRONTEND_VERSION} | Backend: {backendVersion}

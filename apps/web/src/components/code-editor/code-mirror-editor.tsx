@@ -4,21 +4,28 @@ import { json } from '@codemirror/lang-json';
 import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter } from '@codemirror/lint';
 import { Decoration, EditorView, type BlockInfo } from '@codemirror/view';
+import { useTheme } from '@/lib/theme/theme';
 import { editorFrameClass, editorMinHeight, type CodeEditorProps } from './editor-frame';
 import { lineClickMode, nextLineSelection, type LineClickMode } from './line-selection';
 import { schemaCheck, textDiagnostics } from './text-diagnostics';
 
 const LINT_DELAY_MS = 300;
 
-/** The app's field look: the frame around the editor draws the ring and the focus outline, CodeMirror none of its own. */
-const FIELD_THEME = EditorView.theme({
-  '&': { fontSize: '12px', backgroundColor: 'transparent' },
-  '&.cm-focused': { outline: 'none' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', lineHeight: '18px' },
-  '.cm-gutters': { backgroundColor: 'transparent', borderRight: 'none' },
-  '.cm-selectedLine': { backgroundColor: '#fef3c7' },
-  '.cm-selectedLineGutter': { backgroundColor: '#fde68a', color: '#78350f', fontWeight: '600' },
-});
+/**
+ * The app's field look: the frame around the editor draws the ring, the focus outline and the background (light or
+ * dark with the app), CodeMirror none of its own. Highest precedence, so it wins over the light or one-dark theme's
+ * own background; the selected-line colours are theme variables from app/styles.css.
+ */
+const FIELD_THEME = Prec.highest(
+  EditorView.theme({
+    '&': { fontSize: '12px', backgroundColor: 'transparent' },
+    '&.cm-focused': { outline: 'none' },
+    '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', lineHeight: '18px' },
+    '.cm-gutters': { backgroundColor: 'transparent', borderRight: 'none' },
+    '.cm-selectedLine': { backgroundColor: 'var(--od-selected-line)' },
+    '.cm-selectedLineGutter': { backgroundColor: 'var(--od-selected-gutter)', color: 'var(--od-selected-gutter-text)', fontWeight: '600' },
+  }),
+);
 
 const SELECTABLE_THEME = EditorView.theme({ '.cm-lineNumbers .cm-gutterElement': { cursor: 'pointer', userSelect: 'none' } });
 
@@ -92,7 +99,9 @@ function lineSelection(select: (line: number, mode: LineClickMode) => void): Ext
 
 /** CodeEditor's implementation, loaded lazily (see code-editor.tsx). */
 export function CodeMirrorEditor(props: CodeEditorProps) {
-  const { value, onChange, language, schema, readOnly = false, ariaLabelledBy, ariaLabel, ariaDescribedBy, rows = 6, theme = 'light', selectedLines, onSelectedLinesChange } = props;
+  const { value, onChange, language, schema, readOnly = false, ariaLabelledBy, ariaLabel, ariaDescribedBy, rows = 6, selectedLines, onSelectedLinesChange } = props;
+  // One-dark's syntax colours are made for a dark background, the light theme's for a light one.
+  const { theme } = useTheme();
   const selectable = onSelectedLinesChange !== undefined;
 
   // The editor's handlers are made once; they read the latest selection and callback from here.

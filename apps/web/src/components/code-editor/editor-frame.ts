@@ -14,7 +14,6 @@ export interface CodeEditorProps {
   ariaDescribedBy?: string;
   /** Height in lines before the editor grows. */
   rows?: number;
-  theme?: 'light' | 'dark';
   /** Draws the field as refused by the form, as inputClass does. */
   invalid?: boolean;
   /** 1-based line numbers drawn as selected. */
@@ -34,11 +33,12 @@ export function editorMinHeight(rows: number): string {
   return `${rows * LINE_HEIGHT_PX + PADDING_PX}px`;
 }
 
-export function editorFrameClass({ invalid = false, readOnly = false, theme = 'light' }: Pick<CodeEditorProps, 'invalid' | 'readOnly' | 'theme'>): string {
+/** The frame paints the background with palette classes, so it follows the app's light or dark theme. */
+export function editorFrameClass({ invalid = false, readOnly = false }: Pick<CodeEditorProps, 'invalid' | 'readOnly'>): string {
   return clsx(
     // A border rather than an inset ring: CodeMirror paints its own background over anything inset.
     'w-full overflow-hidden rounded-md border font-mono text-xs focus-within:outline-2 focus-within:outline-blue-500',
     invalid ? 'border-red-400' : 'border-gray-300',
-    theme === 'dark' ? 'bg-gray-900 text-gray-100' : readOnly ? 'bg-gray-50 text-gray-900' : 'bg-white text-gray-900',
+    readOnly ? 'bg-gray-50 text-gray-900' : 'bg-white text-gray-900',
   );
 }

@@ -56,7 +56,7 @@ export function Dialog({
   return (
     <DialogPrimitive.Root open={open} onOpenChange={handleOpenChange}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-gray-900/40" />
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <DialogPrimitive.Content
           data-size={effectiveSize}
           // Without a description, an explicit undefined tells Radix the dialog is deliberately undescribed.

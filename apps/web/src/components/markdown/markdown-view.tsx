@@ -63,7 +63,7 @@ function renderBlock(block: Block, index: number, resolve: ResolveHref): ReactNo
       return <p key={index}>{renderInline(block.content, resolve)}</p>;
     case 'code':
       return (
-        <pre key={index} className="overflow-x-auto rounded-md bg-gray-900 p-3 font-mono text-xs leading-relaxed text-gray-100">
+        <pre key={index} className="palette-light overflow-x-auto rounded-md bg-gray-900 p-3 dark:bg-gray-950 font-mono text-xs leading-relaxed text-gray-100">
           <code>{block.text}</code>
         </pre>
       );

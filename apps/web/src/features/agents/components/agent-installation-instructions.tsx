@@ -12,7 +12,7 @@ function CodeBlock({ code, copyLabel }: { code: string; copyLabel: string }) {
       <div className="flex justify-end">
         <CopyButton text={code} label={copyLabel} />
       </div>
-      <pre className="max-h-96 overflow-auto rounded-md bg-gray-900 p-3 text-xs leading-relaxed text-gray-100">
+      <pre className="palette-light max-h-96 overflow-auto rounded-md bg-gray-900 p-3 dark:bg-gray-950 text-xs leading-relaxed text-gray-100">
         <code>{code}</code>
       </pre>
     </div>

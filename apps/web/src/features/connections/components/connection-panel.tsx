@@ -25,7 +25,7 @@ export function ConnectionPanel({ onClose, connection }: ConnectionPanelProps) {
       }}
     >
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-gray-900/30" />
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/30" />
         <DialogPrimitive.Content
           aria-describedby={undefined}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-3xl flex-col bg-white shadow-xl focus:outline-none"

@@ -12,9 +12,14 @@ const PLOT_HEIGHT = 176;
 const INITIAL_SIZE = { width: 800, height: PLOT_HEIGHT };
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DAY_MS = 86_400_000;
-const PASSED_COLOR = '#4ade80';
-const FAILED_COLOR = '#ef4444';
-const LATENCY_COLOR = '#2563eb';
+// Theme variables (app/styles.css), so the plot switches with light and dark like the rest of the page.
+const PASSED_COLOR = 'var(--od-chart-passed)';
+const FAILED_COLOR = 'var(--od-chart-failed)';
+const LATENCY_COLOR = 'var(--od-chart-latency)';
+const GRID_COLOR = 'var(--od-chart-grid)';
+const AXIS_COLOR = 'var(--od-chart-axis)';
+const TICK = { fontSize: 11, fill: AXIS_COLOR };
+const CURSOR = { fill: 'var(--od-chart-cursor)' };
 
 function bucketMs(bucket: string): number {
   const match = /^(\d+)([mhd])$/.exec(bucket);
@@ -61,20 +66,21 @@ export function HealthOverviewPlot({ points, bucket }: HealthOverviewPlotProps) 
   return (
     <ResponsiveContainer width="100%" height={PLOT_HEIGHT} initialDimension={INITIAL_SIZE}>
       <ComposedChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} accessibilityLayer>
-        <CartesianGrid vertical={false} stroke="#e5e7eb" />
+        <CartesianGrid vertical={false} stroke={GRID_COLOR} />
         <XAxis
           dataKey="ms"
           type="number"
           scale="time"
           domain={[first - gap / 2, last + gap / 2]}
           tickFormatter={(ms: number) => formatDate(new Date(ms), tickFormat)}
-          tick={{ fontSize: 11 }}
+          tick={TICK}
+          stroke={AXIS_COLOR}
           minTickGap={24}
         />
-        <YAxis yAxisId="runs" allowDecimals={false} width={36} tick={{ fontSize: 11 }} />
-        <YAxis yAxisId="latency" orientation="right" width={48} tick={{ fontSize: 11 }} tickFormatter={(ms: number) => formatDuration(ms)} />
+        <YAxis yAxisId="runs" allowDecimals={false} width={36} tick={TICK} stroke={AXIS_COLOR} />
+        <YAxis yAxisId="latency" orientation="right" width={48} tick={TICK} stroke={AXIS_COLOR} tickFormatter={(ms: number) => formatDuration(ms)} />
         <Legend verticalAlign="top" align="right" height={20} iconSize={8} wrapperStyle={{ fontSize: 11 }} />
-        <Tooltip content={renderTooltip} isAnimationActive={false} />
+        <Tooltip content={renderTooltip} cursor={CURSOR} isAnimationActive={false} />
         <Bar yAxisId="runs" dataKey="passed" name="Passed" stackId="runs" fill={PASSED_COLOR} isAnimationActive={false} />
         <Bar yAxisId="runs" dataKey="failed" name="Failed" stackId="runs" fill={FAILED_COLOR} isAnimationActive={false} />
         <Line yAxisId="latency" dataKey="duration_avg" name="Avg latency" stroke={LATENCY_COLOR} strokeWidth={1.5} dot={false} connectNulls isAnimationActive={false} />

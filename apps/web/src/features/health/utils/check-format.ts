@@ -17,7 +17,8 @@ export function formatUptimePercentage(percentage: number): string {
 
 export type ProgressColor = 'red' | 'orange' | 'green';
 
-export const PROGRESS_TEXT_CLASSES: Record<ProgressColor, string> = { red: 'text-red-600', orange: 'text-orange-600', green: 'text-green-700' };
+// orange-700, not 600: 600 on white is 3.6:1, below the 4.5:1 text needs (app/palette-contrast.test.tsx).
+export const PROGRESS_TEXT_CLASSES: Record<ProgressColor, string> = { red: 'text-red-600', orange: 'text-orange-700', green: 'text-green-700' };
 
 /** Progress colour thresholds 75 and 90 (spec 001 §9): below 75 red, below 90 orange, green from 90. */
 export function progressColor(percentage: number): ProgressColor {

@@ -4,7 +4,7 @@ import { RunStatusBadge } from './run-status-badge';
 import { runDuration } from './run-times';
 import type { RunStep } from './run-steps';
 
-const PRE_CLASS = 'max-h-[60vh] overflow-auto rounded bg-gray-950 p-3 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-gray-100';
+const PRE_CLASS = 'palette-light max-h-[60vh] overflow-auto rounded bg-gray-950 p-3 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-gray-100';
 
 function OutputBlock({ title, children, tone = 'plain' }: { title: string; children: ReactNode; tone?: 'plain' | 'error' }) {
   return (
