@@ -143,8 +143,10 @@ run_in_background typecheck typecheck
 typecheck_pid=$!
 finish_background lint "lint" "$lint_pid"
 finish_background typecheck "typecheck" "$typecheck_pid"
+# Two workers: Vitest's default in a run is one fewer than the cores, which on a 2-core machine left one core idle while
+# the web tests (most of this step) wait on rendering, not on each other.
 # shellcheck disable=SC2046
-run_step "unit + web tests" "$REPORTS/unit.json" vitest run --project unit --project web $(vitest_json unit)
+run_step "unit + web tests" "$REPORTS/unit.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit)
 # The two server suites run side by side: each keeps about one core busy at most (one Node process plus one database
 # backend, files one after another), so together they use the two cores instead of taking turns.
 echo

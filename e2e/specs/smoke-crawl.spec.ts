@@ -79,7 +79,11 @@ for (const [roleIndex, role] of ROLES.entries()) {
       page.setDefaultTimeout(CONTENT_WAIT_MS);
       // A readable place for people to look at every page at every width: test-results/e2e/<run>/smoke-crawl/<role>/.
       const screenshots = path.join(testInfo.project.outputDir, 'smoke-crawl', role);
-      const shoot = (file: string) => page.screenshot({ path: path.join(screenshots, file), animations: 'disabled' });
+      // Three screenshots per page and role are a large share of the crawl: the first role (which opens every entity) keeps
+      // all of them to look at; the others keep those of their failures, while every check still runs at every width.
+      const keepsScreenshots = roleIndex === 0;
+      const shoot = (file: string, failure = false) =>
+        keepsScreenshots || failure ? page.screenshot({ path: path.join(screenshots, file), animations: 'disabled' }) : Promise.resolve();
       const timings: Record<string, number> = {};
       const problems: string[] = [];
       let current = 'start';
@@ -108,7 +112,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
         await page.goto(target.path);
         if (!(await waitForContent(page, contentKind(target.opening), CONTENT_WAIT_MS))) {
           problems.push(`${target.name}: no main content within ${CONTENT_WAIT_MS} ms at ${loadViewport.width} px`);
-          await shoot(path.join('failures', `${slug(target.name)}.png`));
+          await shoot(path.join('failures', `${slug(target.name)}.png`), true);
           continue;
         }
         const elapsed = Date.now() - started;

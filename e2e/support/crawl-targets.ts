@@ -149,6 +149,8 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
   '/settings/jobs': null,
   // The most common error opens in a dialog on the list page; the crawl opens the page itself.
   '/settings/event-queue-status': null,
+  // An audit entry opens in a dialog on the list page; the crawl opens the page itself.
+  '/settings/audit': null,
   // Every component with children is a page of cards; the standalone view of each topology's root renders without the
   // shell. The `sample` roles open the roots and one branch.
   '/topology': {

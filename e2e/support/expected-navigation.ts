@@ -13,7 +13,8 @@ export interface ExpectedSidebar {
  * When an area ships its sidebar entry, it is added here.
  */
 export const EXPECTED_SIDEBAR: Record<Role, ExpectedSidebar> = {
-  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Incident Rules', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Teams', 'Topologies', 'Users'] },
+  // The Audit Log is for admins alone (resource 'audit', #19).
+  admin: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Audit Log', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Incident Rules', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Teams', 'Topologies', 'Users'] },
   editor: { areas: ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks'], settings: ['Agents', 'Catalog Scrapers', 'Connections', 'Event Queue', 'Feature Flags', 'Health Checks', 'Incident Rules', 'Integrations', 'Jobs History', 'Log Backends', 'Notifications', 'Teams', 'Topologies', 'Users'] },
   // Commanders and responders may not read connections or identities (no Users); everyone reads teams (`database`) and
   // incident rules (`incident`). Editors read everything, identities included, so they see Users.

@@ -14,6 +14,12 @@ import { agentPushPlugin } from './modules/agent-push';
 import { notificationsPlugin } from './modules/notifications';
 import { logsPlugin } from './modules/logs';
 import { identityPlugin } from './modules/identity';
+import { alertsPlugin } from './modules/alerts';
+import { incidentRulesPlugin } from './modules/incident-rules';
+import { metricsPlugin } from './modules/metrics';
+import { searchPlugin } from './modules/search';
+import { auditPlugin } from './modules/audit';
+import { apiTokensPlugin } from './modules/api-tokens';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin, searchPlugin, metricsPlugin, auditPlugin, apiTokensPlugin, alertsPlugin, incidentRulesPlugin];

@@ -24,3 +24,4 @@ export * from './playbook-spec';
 export * from './playbook-params';
 export * from './logs';
 export * from './users';
+export * from './incident-rule-spec';

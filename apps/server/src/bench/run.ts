@@ -19,16 +19,18 @@ import { reportNotifications } from './notifications';
 import { reportLogs } from './logs';
 import { reportLogsBrowser } from './logs-browser';
 import { reportIdentity } from './identity';
+import { reportAlerts } from './alerts';
 import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
+import { benchSearch } from './search';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity'] as const;
+const SECTIONS = ['startup', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -139,6 +141,7 @@ async function main(): Promise<void> {
   if (sections.has('agent-push')) await reportAgentPush(heading);
   if (sections.has('notifications')) await reportNotifications(heading);
   if (sections.has('identity')) await reportIdentity(heading);
+  if (sections.has('alerts')) await reportAlerts(heading);
   if (sections.has('logs')) {
     await reportLogs(heading);
     await reportLogsBrowser();
@@ -264,6 +267,23 @@ async function main(): Promise<void> {
             `   (goal < 1 s: ${flip.ms < 1000 && flip.reflected ? 'met' : 'NOT met'})`,
         );
       }
+    }
+
+    if (sections.has('search')) {
+      heading('Command palette search');
+      const found = await benchSearch({ pool: db.pool, url, cookie });
+      console.log(`${found.checks.toLocaleString('en')} checks, ${found.configs.toLocaleString('en')} config items.`);
+      if (found.checks < SUMMARY_TARGET_CHECKS || found.configs < CATALOG_TARGET_ITEMS) {
+        console.log('The target is measured at 10,000 checks and 100,000 items: run `npm run seed:scale -- --checks 10000 --configs 100000` first.');
+      }
+      for (const line of found.lines) {
+        console.log(`${`${line.label} (${JSON.stringify(line.text)})`.padEnd(52)} p50 ${ms(line.p50)}, p95 ${ms(line.p95)}, ${line.results} results`);
+      }
+      const { overall } = found;
+      console.log(
+        `${'GET /api/search, all of the above'.padEnd(52)} p50 ${ms(overall.p50)}, p95 ${ms(overall.p95)}, max ${ms(overall.max)} over ${overall.calls} calls` +
+          `   (goal p95 < 100 ms: ${overall.p95 < 100 ? 'met' : 'NOT met'})`,
+      );
     }
   } finally {
     await running.close();

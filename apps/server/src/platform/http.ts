@@ -30,6 +30,8 @@ export type Authenticator = (request: FastifyRequest) => Promise<Principal | nul
 export interface DomainPlugin {
   name: string;
   register(app: FastifyInstance, context: AppContext): Promise<void> | void;
+  /** Hooks for every route of the server, set on the root instance before any route is registered (kept sync). */
+  registerGlobal?(app: FastifyInstance, context: AppContext): void;
 }
 
 export interface ServerOptions {
@@ -105,6 +107,16 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
 
   await app.register(fastifyCookie);
 
+  // Request metrics (platform/metrics.ts): labelled by the matched route's pattern, never the raw URL, so ids and
+  // query strings cannot multiply the series; a request no route matched counts under one fixed label.
+  app.addHook('onResponse', async (request, reply) => {
+    context.metrics.observeRequest(request.method, request.is404 ? undefined : request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  // Hooks a plugin sets on every route, whichever plugin owns it (the audit trail of modules/audit, #19): on the root
+  // instance, before any route exists.
+  for (const plugin of options.plugins) plugin.registerGlobal?.(app, context);
+
   // Before the body is parsed, so a forged form post is refused without reaching any content-type parser.
   app.addHook('onRequest', async (request) => {
     const reason = options.forgedRequestReason(request);
@@ -122,7 +134,13 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Opsdeck API', version: context.version, description: 'Operations and incident-management console' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session' },
+          // Personal API tokens (odt_…, modules/api-tokens) and session tokens sent as `Authorization: Bearer`.
+          bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token (odt_…) created on the profile page' },
+        },
+      },
     },
     transform: openApiTransform,
   });

@@ -17,7 +17,7 @@ const FAMILY =
 
 /** Tables a later migration might add; none is listed anywhere, so only a rule can keep them unreachable. */
 const NEW_MACHINERY_SQL = `
-  create table api_tokens (
+  create table personal_access_tokens (
     id uuid primary key default gen_random_uuid(),
     person_id uuid not null references people (id) on delete cascade,
     token_hash text not null
@@ -33,7 +33,7 @@ const NEW_MACHINERY_SQL = `
   create view active_sessions as select id, identity_id, expires_at from sessions where active;
   create function session_count() returns int language sql stable as 'select count(*)::int from sessions';
   create function login_failure_rows() returns setof login_failures language sql stable as 'select * from login_failures';
-  insert into api_tokens (person_id, token_hash) select id, 'hash-of-' || id from people;
+  insert into personal_access_tokens (person_id, token_hash) select id, 'hash-of-' || id from people;
   insert into login_rate_limits values ('203.0.113.1', 3);
 `;
 
@@ -96,6 +96,7 @@ describe('identity and security tables through the data API', () => {
       'self_service_flows',
       'schema_migrations',
       'api_tokens',
+      'personal_access_tokens',
       'identity_recovery_codes',
       'login_rate_limits',
       'totp_secrets',

@@ -19,6 +19,7 @@ import {
   Stethoscope,
   UserCog,
   Users,
+  FileClock,
   type LucideIcon,
 } from 'lucide-react';
 import type { Feature, Resource } from '@opsdeck/shared';
@@ -70,6 +71,8 @@ export const settingsNavigation: readonly NavigationEntry[] = [
   { label: 'Integrations', path: '/settings/integrations', icon: Blocks, feature: 'settings.integrations', resource: 'integrations' },
   // Spec 002 §2.2: scrapers have no generic settings page; their menu entry opens the catalog's scraper list.
   { label: 'Catalog Scrapers', path: '/catalog/scrapers', icon: ScanSearch, feature: 'settings.config_scraper', resource: 'config_scrapers' },
+  // #19: who wrote what through the API; the `audit` resource is for admins alone.
+  { label: 'Audit Log', path: '/settings/audit', icon: FileClock, feature: 'settings.audit', resource: 'audit' },
 ];
 
 export interface NavigationAccess {

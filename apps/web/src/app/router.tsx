@@ -4,7 +4,10 @@ import { setAppNavigator } from '@/lib/app-navigator';
 import { lazyPage } from '@/lib/lazy-page';
 import { agentsRoutes } from '@/features/agents/routes';
 import { apiDocsRoutes } from '@/features/api-docs/routes';
+import { auditRoutes } from '@/features/audit/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { ProfileSettingsPage } from '@/features/auth/components/profile-settings-page';
+import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
 import { catalogRoutes } from '@/features/catalog/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { eventQueueRoutes } from '@/features/event-queue/routes';
@@ -33,6 +36,14 @@ const AgentEditorFromSearchParams = lazyPage(() =>
   import('@/features/agents/components/agent-editor-from-search-params').then((module) => module.AgentEditorFromSearchParams),
 );
 
+/**
+ * The identity pages, the profile page with the API tokens card of its own feature (#19): features never import each
+ * other, so the two meet here.
+ */
+const identityRoutes: RouteObject[] = authRoutes.map((route) =>
+  route.path === 'profile-settings' ? { ...route, element: <ProfileSettingsPage extraCards={<ApiTokensCard />} /> } : route,
+);
+
 /** The health pages with the agent editor their addAgent and id parameters open; its code loads after the page. */
 function HealthWithAgentEditor() {
   return (
@@ -53,7 +64,7 @@ export const appRoutes: RouteObject[] = [
   {
     errorElement: <RouteErrorBoundary />,
     children: [
-      ...authRoutes,
+      ...identityRoutes,
       ...organizationsRoutes,
       // The standalone topology view is embedded in other dashboards: no shell, no wait for feature flags.
       ...topologyStandaloneRoutes,
@@ -95,6 +106,7 @@ export const appRoutes: RouteObject[] = [
                   ...notificationsRoutes,
                   ...preferencesRoutes,
                   ...apiDocsRoutes,
+                  ...auditRoutes,
                   { path: '*', element: <NotFoundPage /> },
                 ],
               },

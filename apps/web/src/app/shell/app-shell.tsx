@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { isApiError } from '@/lib/api/api-error';
 import { useSession } from '@/lib/auth/session';
 import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
+import { CommandPaletteMount } from './command-palette-mount';
 import { ShellSkeleton } from './shell-skeleton';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
@@ -45,21 +46,23 @@ export function AppShell() {
   if (session.isPending || flags.isLoading) return <ShellSkeleton />;
 
   return (
-    <div className="flex h-screen bg-gray-50">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
-        Skip to content
-      </a>
-      <Sidebar id={sidebarId} drawerOpen={drawerOpen} onDrawerOpenChange={setDrawerOpen} returnFocusRef={menuButtonRef} />
-      {/* Inert under the open drawer: keyboard and screen-reader users stay in the drawer until it closes. */}
-      <div inert={coversPage} className="flex min-w-0 flex-1 flex-col">
-        <TopBar navigationId={sidebarId} navigationOpen={coversPage} onOpenNavigation={() => setDrawerOpen(true)} menuButtonRef={menuButtonRef} />
-        <main id="main" tabIndex={-1} className="min-h-0 flex-1 overflow-auto focus:outline-none">
-          {/* Pages of the other areas load in their own chunks on first visit (lazy-page.ts). */}
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
-        </main>
+    <CommandPaletteMount>
+      <div className="flex h-screen bg-gray-50">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+          Skip to content
+        </a>
+        <Sidebar id={sidebarId} drawerOpen={drawerOpen} onDrawerOpenChange={setDrawerOpen} returnFocusRef={menuButtonRef} />
+        {/* Inert under the open drawer: keyboard and screen-reader users stay in the drawer until it closes. */}
+        <div inert={coversPage} className="flex min-w-0 flex-1 flex-col">
+          <TopBar navigationId={sidebarId} navigationOpen={coversPage} onOpenNavigation={() => setDrawerOpen(true)} menuButtonRef={menuButtonRef} />
+          <main id="main" tabIndex={-1} className="min-h-0 flex-1 overflow-auto focus:outline-none">
+            {/* Pages of the other areas load in their own chunks on first visit (lazy-page.ts). */}
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </main>
+        </div>
       </div>
-    </div>
+    </CommandPaletteMount>
   );
 }

@@ -33,7 +33,7 @@ export function KubeconfigDialog({ open, onOpenChange }: KubeconfigDialogProps) 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-gray-900/40" />
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
           <div className="flex items-start justify-between gap-4">
             <Dialog.Title className="text-lg font-semibold text-gray-900">Download kubeconfig</Dialog.Title>

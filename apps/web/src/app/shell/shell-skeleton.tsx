@@ -2,7 +2,7 @@
 export function ShellSkeleton() {
   return (
     <div role="status" aria-busy="true" aria-label="Loading" className="flex h-screen">
-      <div className="flex w-60 shrink-0 flex-col gap-3 bg-gray-900 p-4 max-lg:hidden">
+      <div className="palette-light flex w-60 shrink-0 flex-col gap-3 bg-gray-900 p-4 max-lg:hidden">
         <div className="h-8 w-28 animate-pulse rounded bg-gray-700" />
         {Array.from({ length: 6 }, (_, index) => (
           <div key={index} className="h-6 animate-pulse rounded bg-gray-800" />

@@ -97,14 +97,15 @@ export function Sidebar({ id, drawerOpen, onDrawerOpenChange, returnFocusRef }: 
 
   return (
     <>
-      {showDrawer && <div aria-hidden="true" data-testid="drawer-backdrop" onClick={() => onDrawerOpenChange(false)} className="fixed inset-0 z-30 bg-gray-900/40" />}
+      {showDrawer && <div aria-hidden="true" data-testid="drawer-backdrop" onClick={() => onDrawerOpenChange(false)} className="fixed inset-0 z-30 bg-black/40" />}
       <aside
         ref={asideRef}
         id={id}
         data-collapsed={collapsed}
         data-drawer={isDrawer ? (drawerOpen ? 'open' : 'closed') : undefined}
         className={clsx(
-          'flex h-screen shrink-0 flex-col border-r border-gray-800 bg-gray-900 text-gray-300',
+          // palette-light: the sidebar is a dark panel in both themes (styles.css).
+          'palette-light flex h-screen shrink-0 flex-col border-r border-gray-800 bg-gray-900 text-gray-300',
           isDrawer
             ? // Invisible when closed, so its links leave the tab order and the accessibility tree, not just the screen.
               clsx('fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] shadow-xl transition-[translate,visibility] duration-200', drawerOpen ? 'translate-x-0' : 'invisible -translate-x-full')

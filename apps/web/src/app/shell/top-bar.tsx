@@ -2,6 +2,7 @@ import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { RefObject } from 'react';
 import { Menu, RefreshCw } from 'lucide-react';
 import { clsx } from 'clsx';
+import { CommandPaletteButton } from '@/features/command-palette/components/command-palette-button';
 import { HelpMenu } from './help-menu';
 import { topBarButtonClass } from './menu-styles';
 import { useIsWideScreen } from './use-is-wide-screen';
@@ -39,6 +40,7 @@ export function TopBar({ navigationId, navigationOpen, onOpenNavigation, menuBut
           <Menu aria-hidden="true" className="size-5" />
         </button>
       )}
+      <CommandPaletteButton />
       <button type="button" onClick={handleRefresh} aria-label="Refresh" title="Refresh" className={topBarButtonClass}>
         <RefreshCw aria-hidden="true" className={clsx('size-5', fetching > 0 && 'animate-spin')} />
       </button>

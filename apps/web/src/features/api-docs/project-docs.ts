@@ -30,6 +30,12 @@ export const PROJECT_DOCS = {
   errors: doc('docs/errors.md', 'errors', 'Errors', 'Every error code the API answers with, its status and when it happens.'),
   queryGrammar: doc('docs/query-grammar.md', 'query-grammar', 'Data API query grammar', 'What /api/db accepts: filters, embedding, ordering, paging and writes.'),
   catalog: doc('docs/catalog.md', 'catalog', 'Catalog API', 'The catalog routes, views and functions the catalog pages read, and their addresses.'),
+  api: doc('docs/api.md', 'api', 'API tokens and examples', 'Personal API tokens and token-authenticated calls to the data API and alert ingestion.'),
+  alerts: doc('docs/alerts.md', 'alerts', 'Alert ingestion', 'Sending Alertmanager and generic webhook alerts, deduplication and resolution.'),
+  incidentRules: doc('docs/incident-rules.md', 'incident-rules', 'Incident rules', 'Rules that open, group and resolve incidents from checks, components and alerts.'),
+  audit: doc('docs/audit.md', 'audit', 'Audit log', 'What every write records, what is never recorded, and retention.'),
+  deploy: doc('docs/deploy.md', 'deploy', 'Production deployment', 'PostgreSQL, API and worker processes, agents in remote clusters, the manifests.'),
+  metrics: doc('docs/metrics.md', 'metrics', 'Metrics', 'The Prometheus series at /metrics and how to expose them safely.'),
 } as const;
 
 function titleFromAdrFile(name: string): string {
