@@ -101,6 +101,8 @@ test.describe('catalog', () => {
       const [saved] = (await evidence.json()) as { config_id: string; evidence: { selected_lines?: unknown } }[];
       expect(saved?.config_id).toBe(deployment.id);
       expect(JSON.stringify(saved?.evidence)).toContain('selected_lines');
+      // The incident made here is the spec's own: removed, so later pages and specs see the demo's incidents only.
+      expect((await page.request.delete(`/api/db/incidents?id=eq.${(href ?? '').split('/').pop() ?? ''}`)).ok()).toBe(true);
 
       // The relationship graph: a node is a link to that item's own relationships.
       await tabs.getByRole('link', { name: /^Relationships/ }).click();
