@@ -107,14 +107,8 @@ export interface ApiTokenView {
   last_used_at: string | null;
 }
 
-interface ViewRow {
-  id: string;
-  name: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-}
+/** The row as the pool hands it over: the same fields, its timestamps in PostgreSQL's text until `view` makes them ISO. */
+type ViewRow = ApiTokenView;
 
 function view(row: ViewRow): ApiTokenView {
   return {
