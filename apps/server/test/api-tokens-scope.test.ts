@@ -76,7 +76,7 @@ describe('personal API tokens', () => {
       expect(reply.status).toBe(403);
       expect(reply.json.code).toBe('OD_API_TOKEN_SESSION_ONLY');
       // Nor with the kubeconfig route, which mints session tokens: a token has no session to derive one from.
-      expect((await callWithToken(server, token, 'GET', '/api/kubeconfig')).status).toBe(401);
+      expect((await callWithToken(server, token, 'POST', '/api/kubeconfig')).status).toBe(401);
     });
 
     it('is refused without a session', async () => {

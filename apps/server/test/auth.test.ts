@@ -405,7 +405,7 @@ describe('sign-in and sessions', () => {
     it('downloads a kubeconfig whose token is a new revocable 30-day session that authenticates as a bearer token', async () => {
       const b = browser();
       expect((await b.signIn('admin@opsdeck.local', PASSWORD)).status).toBe(200);
-      const response = await b.request('/api/kubeconfig');
+      const response = await b.request('/api/kubeconfig', { method: 'POST', headers: { 'x-requested-with': 'XMLHttpRequest' } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-disposition')).toBe('attachment; filename="kubeconfig.yaml"');
       expect(response.headers.get('content-type')).toMatch(/yaml/);
@@ -441,7 +441,7 @@ describe('sign-in and sessions', () => {
     });
 
     it('refuses the download without a session', async () => {
-      const response = await fetch(`${server.url}/api/kubeconfig`);
+      const response = await fetch(`${server.url}/api/kubeconfig`, { method: 'POST', headers: { 'x-requested-with': 'XMLHttpRequest' } });
       expect(response.status).toBe(401);
     });
   });

@@ -210,7 +210,7 @@ describe('the settings flow', () => {
       const id = await createPerson(server, 'minted@example.test');
       const b = await signedIn(server, 'minted@example.test');
       await server.pool.query(`update sessions set authenticated_at = now() - interval '16 minutes' where identity_id = $1`, [id]);
-      const kubeconfig = await b.request('/api/kubeconfig', { headers: { accept: 'application/yaml' } });
+      const kubeconfig = await b.request('/api/kubeconfig', { method: 'POST', headers: { accept: 'application/yaml', 'x-requested-with': 'XMLHttpRequest' } });
       expect(kubeconfig.status).toBe(200);
       const token = /token: (\S+)/.exec(await kubeconfig.text())?.[1] ?? '';
       expect(token).not.toBe('');

@@ -49,7 +49,7 @@ describe('route permissions', () => {
 
   it('walks the guarded routes, the identity ones included', () => {
     const urls = guardedRoutes(server.running.routes).map((route) => `${route.method} ${route.url}`);
-    expect(urls).toEqual(expect.arrayContaining(['GET /api/auth/sessions/whoami', 'GET /api/auth/self-service/logout/browser', 'GET /api/kubeconfig']));
+    expect(urls).toEqual(expect.arrayContaining(['GET /api/auth/sessions/whoami', 'GET /api/auth/self-service/logout/browser', 'GET /api/kubeconfig', 'POST /api/kubeconfig']));
   });
 
   it('answers 401 on every non-public API route when no session is sent', async () => {

@@ -3,14 +3,13 @@ import fastifyFormbody from '@fastify/formbody';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../platform/context';
-import { errors } from '../platform/errors';
 import type { DomainPlugin } from '../platform/http';
 import { SESSION_CHANGED_EVENT, SESSION_ENDED_EVENT, findRequestSession } from './authenticator';
 import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
 import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './flow-store';
 import { KratosError, kratosErrors } from './kratos-error';
 import { flowPageUrl, kratosErrorSchema, setSessionCookie, toKratosError } from './flow-http';
-import { KUBECONFIG_TTL_MS, renderKubeconfig } from './kubeconfig';
+import { registerKubeconfigRoutes } from './kubeconfig';
 import { loginNodes } from './login-nodes';
 import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './password-login';
 import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './request-info';
@@ -432,40 +431,7 @@ export const authPlugin: DomainPlugin = {
     await registerHostedMode(app, context);
     await app.register(async (auth) => registerSelfService(auth, context), { prefix: '/api/auth' });
 
-    app.withTypeProvider<ZodTypeProvider>().get(
-      '/api/kubeconfig',
-      {
-        config: { permission: 'authenticated' },
-        schema: {
-          tags: ['auth'],
-          summary: 'Download a kubeconfig holding a new 30-day token for the current user',
-          description: 'Answers application/yaml as an attachment kubeconfig.yaml.',
-          response: { 200: z.string().describe('application/yaml') },
-        },
-      },
-      async (request, reply) => {
-        const principal = request.principal;
-        if (principal === null) throw errors.unauthenticated();
-        // A separate session, so the token can be revoked on its own and signing out of the browser keeps it working;
-        // it inherits the browser session's assurance (sessions.ts DerivedFrom).
-        const current = await findActiveSession(pool, { id: principal.sessionId });
-        if (current === null) throw errors.unauthenticated();
-        const session = await createSession(pool, principal.personId, 'kubeconfig', KUBECONFIG_TTL_MS, {
-          aal: current.aal,
-          authenticatedAt: current.authenticated_at,
-        });
-        const yaml = renderKubeconfig({
-          server: `${requestOrigin(request)}/api`,
-          userName: principal.email ?? principal.name,
-          token: session.token,
-        });
-        return reply
-          .header('content-type', 'application/yaml; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="kubeconfig.yaml"')
-          .header('cache-control', 'no-store')
-          .send(yaml);
-      },
-    );
+    registerKubeconfigRoutes(app, context);
 
     if (context.config.role !== 'api') {
       const timer = setInterval(() => {

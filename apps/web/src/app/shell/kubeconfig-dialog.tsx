@@ -19,8 +19,9 @@ export function KubeconfigDialog({ open, onOpenChange }: KubeconfigDialogProps) 
   async function handleDownload() {
     setIsDownloading(true);
     try {
-      // The guarded fetch already toasts the server's message when this fails.
-      const response = await guardedFetch('/api/kubeconfig', { headers: { Accept: 'application/yaml, text/yaml, */*' } });
+      // Minting a token is a write, so it is a POST under the server's CSRF rule (guardedFetch adds X-Requested-With);
+      // the guarded fetch already toasts the server's message when this fails.
+      const response = await guardedFetch('/api/kubeconfig', { method: 'POST', headers: { Accept: 'application/yaml, text/yaml, */*' } });
       if (!response.ok) return;
       downloadFile(await response.blob(), fileNameFromDisposition(response.headers.get('content-disposition'), FALLBACK_FILE_NAME));
       toast.success('Kubeconfig downloaded', { duration: TOAST_DURATION_MS });
