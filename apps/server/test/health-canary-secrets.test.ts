@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecret, sealStoredSpecSecrets } from '../src/modules/health/canary-secrets';
+import { sealStoredSpecSecrets } from '../src/modules/health/canary-secrets';
+import { sealBound } from '../src/platform/sealed-values';
 import { syncCanaryChecks } from '../src/modules/health/canary-sync';
 import { CheckScheduler } from '../src/modules/health/check-scheduler';
 import { startRedis } from './fixtures/local-targets';
@@ -223,7 +224,7 @@ describe('secrets in canary specs', () => {
   it('refuses an envelope sealed under another key with a coded error, through both APIs, and stores nothing', async () => {
     const foreign = spec('foreign');
     const http0 = pathOf(foreign, 'http', 0) as { authentication: Record<string, unknown> };
-    http0.authentication.password = sealSecret(randomBytes(32), 'someone-elses');
+    http0.authentication.password = sealBound(randomBytes(32), 'someone-elses', { kind: 'canary', resource: 'any', path: 'authentication.password', destination: '' });
 
     const viaCanaryApi = await call('POST', '/api/canary/canaries', { name: 'sealed-foreign', spec: foreign });
     expect(viaCanaryApi.status).toBe(400);

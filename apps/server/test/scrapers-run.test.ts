@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecret } from '../src/modules/health/canary-secrets';
 import { demoScrapeDir, rewriteDemoFile } from '../src/modules/scrapers/demo-rewrites';
 import { runScrape, type ScrapeRunOutcome } from '../src/modules/scrapers/run-scrape';
 import {
@@ -251,7 +250,7 @@ describe('running scrapers: Run Now, the scheduler and job history', () => {
   it('keeps sealed secrets out of the errors job history stores', async () => {
     const secret = 'hunter2-very-secret';
     const leaky: SourceRunner = async () => ({ ...EMPTY, errors: [{ where: 'http[0]', message: `login refused for password ${secret}` }] });
-    const id = await createScraper('leaky', { http: [{ url: 'http://127.0.0.1:9/', password: sealSecret(server.running.context.config.secretKey, secret) }] });
+    const id = await createScraper('leaky', { http: [{ url: 'http://127.0.0.1:9/', password: secret }] });
     const outcome: ScrapeRunOutcome | undefined = (await schedulerWith(new Map([['http', leaky]])).runDue()).get(id);
     expect(outcome?.status).toBe('FAILED');
     const job = await latestJob(id);

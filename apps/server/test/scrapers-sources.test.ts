@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection } from '../src/modules/connections/connection-store';
-import { sealSecret } from '../src/modules/health/canary-secrets';
+import { sealScraperSpec } from '../src/modules/scrapers/scraper-secrets';
 import { runFileSource } from '../src/modules/scrapers/sources/file';
 import { runHttpSource } from '../src/modules/scrapers/sources/http';
 import { runSqlSource } from '../src/modules/scrapers/sources/sql';
 import type { SourceContext } from '../src/modules/scrapers/types';
 import { startTestServer, type TestServer } from './harness';
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
+import { allowLocalDatabases } from './fixtures/local-databases';
 import { json, startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
 
 describe('file, http and sql scraper sources against local peers', () => {
@@ -22,6 +23,8 @@ describe('file, http and sql scraper sources against local peers', () => {
   beforeAll(async () => {
     process.env.OPSDECK_ROLE = 'api';
     server = await startTestServer();
+    // The sql peer below listens on 127.0.0.1.
+    await allowLocalDatabases(server);
     root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'opsdeck-scrape-root-')));
     outside = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'opsdeck-scrape-outside-')));
     context = {
@@ -59,7 +62,7 @@ describe('file, http and sql scraper sources against local peers', () => {
       expect(result.complete).toBe(true);
       const byId = new Map(result.items.map((item) => [item.externalId, item]));
       expect([...byId.keys()].sort()).toEqual(['app-1', 'host-1', 'host-2']);
-      expect(byId.get('app-1')).toMatchObject({ type: 'File::Config', format: 'json', labels: { owner: 'ops' }, source: `file://${dir}/app.json` });
+      expect(byId.get('app-1')).toMatchObject({ type: 'File::Config', format: 'json', labels: { owner: 'ops' }, source: 'file:mixed/app.json' });
       expect(byId.get('host-2')).toMatchObject({ format: 'yaml', labels: { owner: 'dba' }, config: { id: 'host-2', kind: 'Host', owner: 'dba' } });
     });
 
@@ -86,8 +89,8 @@ describe('file, http and sql scraper sources against local peers', () => {
       expect(result.items.map((item) => item.externalId)).toEqual(['fine']);
       expect(result.complete).toBe(false);
       expect(result.errors).toEqual([
-        { where: `file[2] ${dir}/bad.yaml`, message: expect.stringMatching(/not valid YAML/) },
-        { where: `file[2] ${dir}/noid.json`, message: expect.stringMatching(/no id/) },
+        { where: 'file[2] malformed/bad.yaml', message: expect.stringMatching(/not valid YAML/) },
+        { where: 'file[2] malformed/noid.json', message: expect.stringMatching(/no id/) },
       ]);
     });
 
@@ -100,7 +103,7 @@ describe('file, http and sql scraper sources against local peers', () => {
       const result = await runFileSource({ kind: 'file', index: 0, spec: { paths: [`${dir}/*.yaml`], id: '$.id', type: 'File::Config' } }, context);
       expect(result.items.map((item) => item.externalId)).toEqual(['own']);
       expect(result.complete).toBe(false);
-      expect(result.errors).toEqual([{ where: `file[0] ${dir}/escape.yaml`, message: expect.stringMatching(/outside the allowed roots/) }]);
+      expect(result.errors).toEqual([{ where: 'file[0] links/escape.yaml', message: 'is a symlink that leads outside the scrape roots: not read' }]);
       expect(JSON.stringify(result)).not.toContain('stolen');
     });
 
@@ -110,7 +113,7 @@ describe('file, http and sql scraper sources against local peers', () => {
       expect(result.items).toEqual([]);
       expect(result.complete).toBe(false);
       expect(result.errors).toHaveLength(2);
-      for (const error of result.errors) expect(error.message).toMatch(/outside the allowed roots/);
+      for (const error of result.errors) expect(error.message).toMatch(/outside the scrape roots/);
     });
 
     it('skips a file larger than 10 MB with an error entry', async () => {
@@ -151,23 +154,19 @@ describe('file, http and sql scraper sources against local peers', () => {
     const spec = { items: '$.data.hosts', id: '$.uid', type: 'Inventory::Host', name: '$.hostname', health: '$.health' };
 
     it('fetches items with the method, headers and body given, opening sealed header values', async () => {
-      const result = await runHttpSource(
-        {
-          kind: 'http',
-          index: 0,
-          spec: {
-            ...spec,
-            url: `${peer.url}/inventory`,
-            method: 'post',
-            headers: [
-              { name: 'X-Api-Key', value: sealSecret(context.secretKey, 'sealed-key-1234') },
-              { name: 'Accept', value: 'application/json' },
-            ],
-            body: { query: 'all' },
-          },
-        },
-        context,
-      );
+      const entry = {
+        ...spec,
+        url: `${peer.url}/inventory`,
+        method: 'post',
+        headers: [
+          { name: 'X-Api-Key', value: 'sealed-key-1234' },
+          { name: 'Accept', value: 'application/json' },
+        ],
+        body: { query: 'all' },
+      };
+      const [sealed] = sealScraperSpec(context.secretKey, context.scraperId, { http: [entry] }).http;
+      expect(JSON.stringify(sealed)).not.toContain('sealed-key-1234');
+      const result = await runHttpSource({ kind: 'http', index: 0, spec: sealed ?? {} }, context);
       expect(result.errors).toEqual([]);
       expect(result.complete).toBe(true);
       expect(result.items.map((item) => [item.externalId, item.name, item.health, item.source])).toEqual([

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { decryptSpecSecrets } from '../src/modules/health/canary-secrets';
+import { openScraperSpec } from '../src/modules/scrapers/scraper-secrets';
 import { TEST_SECRET_KEY } from './global-setup';
 import { startTestServer, type TestServer } from './harness';
 
@@ -146,7 +146,7 @@ describe('scraper specs saved through the data API', () => {
     const stored = await server.pool.query<{ spec: Record<string, unknown> }>('select spec from config_scrapers where id = $1', [row.id]);
     const storedSpec = stored.rows[0]?.spec ?? {};
     expect(JSON.stringify(storedSpec)).not.toContain(SQL_PASSWORD);
-    const opened = decryptSpecSecrets(TEST_SECRET_KEY, storedSpec);
+    const opened = openScraperSpec(TEST_SECRET_KEY, row.id, storedSpec);
     expect(opened).toMatchObject({
       http: [{ username: HTTP_USER, password: HTTP_PASSWORD, headers: [{ value: `Bearer ${HTTP_TOKEN}` }, { value: 'application/json' }] }],
       sql: [{ connection: `postgres://reader:${SQL_PASSWORD}@db.example.test:5432/app` }],
@@ -154,7 +154,7 @@ describe('scraper specs saved through the data API', () => {
     const kept = await server.call('PATCH', `/api/db/config_scrapers?id=eq.${row.id}`, editor, { spec: row.spec }, { prefer: 'return=representation' });
     expect(kept.status, kept.text).toBe(200);
     const after = await server.pool.query<{ spec: Record<string, unknown> }>('select spec from config_scrapers where id = $1', [row.id]);
-    expect(decryptSpecSecrets(TEST_SECRET_KEY, after.rows[0]?.spec ?? {})).toEqual(opened);
+    expect(openScraperSpec(TEST_SECRET_KEY, row.id, after.rows[0]?.spec ?? {})).toEqual(opened);
   });
 
   it('serves the JSON Schema, which accepts a sample ScrapeConfig and flags a missing required field', async () => {

@@ -3,6 +3,7 @@ import type { EventBus } from '../platform/event-bus';
 import type { Executor } from './execute';
 import { parseInsertBody, parsePatchBody } from './parse/body';
 import { parseCallRequest, parseReadRequest, parseWriteRequest, type RawRequest, type WriteRequest } from './parse/parse-request';
+import type { ParsedQuery } from './parse/query-string';
 import { authorizeCall, authorizerFor, authorizeWrite, lookupRelation, refuseUnreachableFunction } from './plan/authorize';
 import { argumentNames, chooseOverload, planCall } from './plan/plan-call';
 import { planTableRead } from './plan/plan-page';
@@ -25,6 +26,15 @@ type FunctionRequest = FastifyRequest<{ Params: { function: string } }>;
 
 function raw(request: FastifyRequest): RawRequest {
   return { method: request.method, url: request.raw.url ?? '', headers: request.headers, body: request.body };
+}
+
+/** The id a PATCH's filters pin: a top-level `id=eq.<id>`, which the other filters (ANDed) can only narrow. */
+function pinnedId(query: ParsedQuery): string | null {
+  for (const filter of query.modifiers.get('')?.filters ?? []) {
+    if (filter.kind !== 'condition' || filter.negated || filter.quantifier !== null) continue;
+    if (filter.field.column === 'id' && filter.field.path.length === 0 && filter.operator === 'eq') return filter.value;
+  }
+  return null;
 }
 
 function rolesOf(request: FastifyRequest): readonly string[] {
@@ -61,7 +71,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     plan: WritePlan,
     written: ReadonlyArray<Record<string, unknown>>,
   ) => {
-    const outcome = await executor.write(plan, request.principal?.personId ?? null);
+    const outcome = await executor.write(plan, request.principal?.personId ?? null, rolesOf(request));
     if (outcome.rows > 0) bus.publish({ name: DB_WRITTEN_EVENT, payload: { table: relation.name, method: parsed.method } });
     const action = parsed.method === 'DELETE' ? 'delete' : parsed.method === 'PATCH' ? 'update' : parsed.prefs.resolution === null ? 'create' : 'upsert';
     const fields = [...new Set(written.flatMap((row) => Object.keys(row)))];
@@ -81,7 +91,8 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     const body = parseInsertBody(parsed.body);
     authorizeWrite(rolesOf(request), relation, 'insert', []);
     await hooks.check(relation.name, body.rows, 'POST');
-    const rows = body.wellFormed ? hooks.apply(relation.name, body.rows, 'POST', request.principal) : null;
+    const target = { upsert: parsed.prefs.resolution !== null, id: null };
+    const rows = body.wellFormed ? await hooks.apply(relation.name, body.rows, 'POST', request.principal, target) : null;
     return finishWrite(request, reply, parsed, relation, planInsert(relation, root, parsed, rows), rows ?? []);
   };
 
@@ -91,7 +102,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     const body = parsePatchBody(parsed.body);
     authorizeWrite(rolesOf(request), relation, 'update', Object.keys(body));
     await hooks.check(relation.name, [body], 'PATCH');
-    const [written = body] = hooks.apply(relation.name, [body], 'PATCH', request.principal);
+    const [written = body] = await hooks.apply(relation.name, [body], 'PATCH', request.principal, { upsert: false, id: pinnedId(parsed.query) });
     return finishWrite(request, reply, parsed, relation, planUpdate(relation, root, parsed, written), [written]);
   };
 
@@ -110,7 +121,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     const fn = chooseOverload(parsed.function, cache.functions.get(parsed.function) ?? [], parsed.offered, !parsed.readOnly);
     authorizeCall(rolesOf(request), fn, parsed.readOnly);
     const plan = planCall(planContext(request), fn, parsed, parsed.parseQueryFor(argumentNames(fn)));
-    const tx = { readOnly: parsed.readOnly, personId: request.principal?.personId ?? null };
+    const tx = { readOnly: parsed.readOnly, personId: request.principal?.personId ?? null, roles: rolesOf(request) };
     // A POST call may write: the audit trail names the function and its argument names, never their values.
     if (!parsed.readOnly) setDataApiWrite(request, { resource: fn.name, action: 'execute', resourceIds: null, fields: [...parsed.offered], rows: [] });
     if (plan.kind === 'value') return respondCallValue(reply, parsed, await executor.callValue(plan, tx));

@@ -73,6 +73,22 @@ export const errors = {
     new AppError(400, 'OD_SPEC_SECRET', 'A secret in the spec cannot be decrypted; enter it again', path, 'Replace the {"$encrypted": …} value with the secret itself'),
   passwordInUrl: (field: string) =>
     new AppError(400, 'OD_URL_PASSWORD', `Put the password of ${field} in a connection or in the password field, not in the URL`, field),
+  secretInUrl: (field: string, parameter: string) =>
+    new AppError(
+      400,
+      'OD_URL_SECRET',
+      `The query parameter '${parameter}' of ${field} carries a credential, which a URL would show to every reader`,
+      field,
+      'Send it in a header (header values are sealed), or keep it in a connection',
+    ),
+  secretNeedsOneRow: (table: string) =>
+    new AppError(
+      400,
+      'OD_SECRET_SCOPE',
+      `A ${table} spec that holds secrets is written to one row at a time, named by its id`,
+      null,
+      'Filter the PATCH with id=eq.<id>, or give the id in each row of an upsert; secrets are sealed for the row that holds them',
+    ),
   invalidValue: (databaseMessage: string) =>
     new AppError(400, 'OD_INVALID_VALUE', 'A value in the request is not valid', databaseMessage, 'Check the identifiers, numbers, dates and text sent'),
   crossSiteRequest: (reason: string) =>
@@ -123,11 +139,41 @@ export const LAST_ADMIN_SQLSTATE = 'ODA01';
 /** SQLSTATE the notification guard (migration 0099) raises when the console changes a notification another source owns. */
 export const NOTIFICATION_SOURCE_SQLSTATE = 'ODN01';
 
+/** SQLSTATE the playbook approver resolution (migration 0110) raises when a spec's approval names nobody, or a shared team name. */
+export const PLAYBOOK_APPROVER_SQLSTATE = 'ODP01';
+
+/**
+ * Guards whose trigger words the whole refusal (message, detail naming the row, hint): their SQLSTATE and the status
+ * and code the API answers (migration 0109: admin-only properties, retention ages, maintenance job schedules).
+ */
+const WORDED_GUARDS: Readonly<Record<string, readonly [number, string]>> = {
+  ODS01: [403, 'OD_PROPERTY_ADMIN_ONLY'],
+  ODS02: [400, 'OD_RETENTION_DAYS'],
+  ODS03: [403, 'OD_MAINTENANCE_JOB_ADMIN_ONLY'],
+};
+
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
 /** The database's own guards, raised from triggers whatever route wrote, as the coded errors they stand for. */
 export function fromGuardViolation(error: unknown): AppError | null {
   if (typeof error !== 'object' || error === null) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === LAST_ADMIN_SQLSTATE) return errors.lastAdmin();
+  const worded = typeof code === 'string' ? WORDED_GUARDS[code] : undefined;
+  if (worded !== undefined && typeof message === 'string') {
+    const { detail, hint } = error as { detail?: unknown; hint?: unknown };
+    return new AppError(worded[0], worded[1], message, textOrNull(detail), textOrNull(hint));
+  }
+  if (code === PLAYBOOK_APPROVER_SQLSTATE) {
+    const { detail, hint } = error as { detail?: unknown; hint?: unknown };
+    return new AppError(
+      400,
+      'OD_PLAYBOOK_APPROVER',
+      typeof message === 'string' ? message : 'The playbook approval names an approver that does not exist',
+      typeof detail === 'string' ? detail : 'spec.approval.approvers',
+      typeof hint === 'string' ? hint : 'Name approvers by the id of an existing person or team',
+    );
+  }
   if (code === NOTIFICATION_SOURCE_SQLSTATE) {
     return new AppError(
       400,

@@ -29,6 +29,28 @@ describe('the values the audit trail keeps', () => {
     ).toEqual({ headers: [{ name: 'Authorization' }, { name: 'Accept', value: 'application/json' }], env: [{ name: 'DB_PASSWORD' }] });
   });
 
+  it('keeps a header value only when the header is public, never an environment value or a request body, as the spec sealer decides', () => {
+    expect(
+      scrubValue({
+        spec: {
+          http: [
+            {
+              url: 'https://api.test',
+              headers: { 'X-Vendor-Sig': 'vendor-plaintext', 'X-Tenant': 'tenant-plaintext', Accept: 'application/json' },
+              body: '{"client_id":"c","client_secret":"body-plaintext"}',
+            },
+          ],
+          exec: [{ script: 'echo', env: { REGION: 'eu-plaintext' } }],
+        },
+      }),
+    ).toEqual({
+      spec: {
+        http: [{ url: 'https://api.test', headers: { 'X-Vendor-Sig': REDACTED, 'X-Tenant': REDACTED, Accept: 'application/json' } }],
+        exec: [{ script: 'echo', env: { REGION: REDACTED } }],
+      },
+    });
+  });
+
   it('cuts credentials out of texts: URL user info, secret query values, bearer and odt_ tokens', () => {
     expect(scrubText('postgres://admin:hunter2@db:5432/app')).toBe(`postgres://${REDACTED}@db:5432/app`);
     expect(scrubText('slack://xoxb-123@channel')).toBe(`slack://${REDACTED}@channel`);

@@ -1,4 +1,5 @@
 import { isSecretColumn } from '../../platform/secret-columns';
+import { isSecretHeaderName } from '../../platform/secret-fields';
 
 /**
  * What the audit trail keeps of a request's values. Secrets are never kept: a field whose name says it holds one
@@ -44,6 +45,26 @@ export function scrubText(text: string): string {
   return cut.length > MAX_TEXT ? `${cut.slice(0, MAX_TEXT)}…` : cut;
 }
 
+/** Request bodies (a login form, a token exchange) are sealed in specs; the trail keeps that one was given, never what. */
+const SECRET_FIELDS = new Set(['body', 'templateBody']);
+
+/**
+ * Headers and environments as the spec sealer sees them (platform/secret-fields.ts): a header's value is kept only
+ * when it is public by definition, an environment variable's never; both keep their names.
+ */
+function scrubNamed(value: unknown, keepValue: (name: string) => boolean): unknown {
+  if (Array.isArray(value)) {
+    return value.map((entry) => {
+      if (!isRecord(entry) || typeof entry.name !== 'string') return null;
+      return keepValue(entry.name) && typeof entry.value === 'string' ? { name: entry.name, value: scrubText(entry.value) } : { name: entry.name };
+    });
+  }
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(value)) out[name] = keepValue(name) && typeof child === 'string' ? scrubText(child) : REDACTED;
+  return out;
+}
+
 /** Any JSON value with its secrets removed; undefined when nothing of it may be kept. */
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
@@ -55,9 +76,10 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   const secretPair = pairName !== null && PAIR_NAME.test(pairName);
   const out: Record<string, unknown> = {};
   for (const [name, child] of Object.entries(value)) {
-    if (isSecretName(name) || isEnvelope(child)) continue;
+    if (isSecretName(name) || isEnvelope(child) || SECRET_FIELDS.has(name)) continue;
     if (secretPair && (name === 'value' || name === 'valueFrom')) continue;
-    const kept = scrubValue(child, depth + 1);
+    const kept =
+      name === 'headers' ? scrubNamed(child, (header) => !isSecretHeaderName(header)) : name === 'env' ? scrubNamed(child, () => false) : scrubValue(child, depth + 1);
     if (kept !== undefined) out[name] = kept;
   }
   return out;

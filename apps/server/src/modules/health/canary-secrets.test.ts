@@ -2,18 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
 import { checksFromCanarySpec, parseCheckSpec } from './canary-spec';
-import {
-  decryptSpecSecrets,
-  encryptSpecSecrets,
-  isSecretEnvelope,
-  openSecret,
-  sealSecret,
-  sealSpecSecrets,
-  SpecSecretError,
-} from './canary-secrets';
+import { encryptSecret } from '../../platform/secrets';
+import { openSpec, sealSpec } from '../../platform/secret-fields';
+import { sealBound } from '../../platform/sealed-values';
+import { CANARY_LAYOUT, isSecretEnvelope, openCheckSpec, sealCanarySpec, SpecSecretError } from './canary-secrets';
 
 const key = randomBytes(32);
 const otherKey = randomBytes(32);
+const CANARY = '3f1c2b8e-0000-4000-8000-000000000001';
+const OTHER_CANARY = '3f1c2b8e-0000-4000-8000-000000000002';
+
+const sealSpecSecrets = <T>(sealKey: Buffer, value: T) => sealSpec(sealKey, CANARY_LAYOUT, CANARY, value);
+const encryptSpecSecrets = <T>(sealKey: Buffer, value: T): T => sealCanarySpec(sealKey, CANARY, value).spec;
+const decryptSpecSecrets = (openKey: Buffer, value: Record<string, unknown>) => openSpec(openKey, CANARY_LAYOUT, CANARY, value);
 
 function spec(): Record<string, unknown> {
   return {
@@ -68,7 +69,7 @@ describe('canary spec secrets', () => {
     ]);
     const reference = { valueFrom: { secretKeyRef: { name: 'api', key: 'token' } } };
     const referenced = { s3: [{ name: 'bucket', secretKey: reference, headers: [{ name: 'X-Token', ...reference }] }] };
-    expect(sealSpecSecrets(key, referenced)).toEqual({ spec: referenced, sealed: 0, problems: [] });
+    expect(sealSpecSecrets(key, referenced)).toEqual({ spec: referenced, sealed: 0, dropped: [], problems: [] });
     expect(sealed.env).toMatchObject({ REGION: 'eu-west-1' });
     expect((sealed.exec as Array<{ env: Record<string, unknown> }>)[0]?.env.MODE).toBe('fast');
     expect(sealed.schedule).toBe('@every 1m');
@@ -84,16 +85,56 @@ describe('canary spec secrets', () => {
   });
 
   it('keeps an envelope of this key as it is, so an edit that sends it back keeps the secret', () => {
-    const envelope = sealSecret(key, 'kept');
-    const input = { redis: [{ name: 'cache', addr: 'redis:6379', password: envelope }] };
-    const { spec: sealed, sealed: count } = sealSpecSecrets(key, input);
+    const first = encryptSpecSecrets(key, { redis: [{ name: 'cache', addr: 'redis:6379', password: 'kept' }] });
+    const envelope = (first.redis[0] as { password: unknown }).password;
+    const { spec: sealed, sealed: count, dropped } = sealSpecSecrets(key, first);
     expect(count).toBe(0);
+    expect(dropped).toEqual([]);
     expect((sealed.redis[0] as { password: unknown }).password).toBe(envelope);
-    expect(openSecret(key, envelope)).toBe('kept');
+    expect(openCheckSpec(key, CANARY, sealed.redis[0] as Record<string, unknown>).password).toBe('kept');
+  });
+
+  it('drops an envelope copied into another canary, so a copy opens nowhere else', () => {
+    const theirs = encryptSpecSecrets(key, { http: [{ name: 'api', url: 'https://api.example.com', headers: { Authorization: 'Bearer admin-token' } }] });
+    const copied = sealSpec(key, CANARY_LAYOUT, OTHER_CANARY, theirs);
+    expect(copied.dropped).toEqual(['http[0].headers.Authorization']);
+    expect(JSON.stringify(copied.spec)).not.toContain('$encrypted');
+    const entry = (theirs.http as Array<Record<string, unknown>>)[0] ?? {};
+    expect(() => openCheckSpec(key, OTHER_CANARY, entry)).toThrow(SpecSecretError);
+  });
+
+  it('drops an envelope whose check now points at another destination, and a run of such a stored spec fails', () => {
+    const stored = encryptSpecSecrets(key, { http: [{ name: 'api', url: 'https://api.example.com/health', headers: { Authorization: 'Bearer admin-token' } }] });
+    const entry = (stored.http as Array<Record<string, unknown>>)[0] ?? {};
+    const moved = { http: [{ ...entry, url: 'https://attacker.example/collect' }] };
+    expect(sealSpecSecrets(key, moved).dropped).toEqual(['http[0].headers.Authorization']);
+    expect(sealSpecSecrets(key, { http: [{ ...entry, url: 'https://api.example.com/other-path' }] }).dropped).toEqual([]);
+    expect(() => openCheckSpec(key, CANARY, { ...entry, url: 'https://attacker.example/collect' })).toThrow(/sealed for another resource, field or destination/);
+  });
+
+  it('drops an envelope moved to another field of the same check', () => {
+    const stored = encryptSpecSecrets(key, { http: [{ name: 'api', url: 'https://api.example.com', headers: { Authorization: 'Bearer admin-token' } }] });
+    const entry = (stored.http as Array<{ headers: Record<string, unknown> }>)[0];
+    const moved = { http: [{ name: 'api', url: 'https://api.example.com', headers: { 'X-Echo': entry?.headers.Authorization } }] };
+    expect(sealSpecSecrets(key, moved).dropped).toEqual(['http[0].headers.X-Echo']);
+  });
+
+  it('refuses an envelope sealed before secrets were bound, since a reader may have kept a copy of it', () => {
+    const legacy = { $encrypted: encryptSecret(key, 'old').toString('base64') };
+    const result = sealSpecSecrets(key, { redis: [{ name: 'cache', addr: 'redis:6379', password: legacy }] });
+    expect(result.problems).toEqual([{ kind: 'undecryptable', path: 'redis[0].password' }]);
+  });
+
+  it('refuses a credential in a URL query and names the parameter, but not a reference filled in at run time', () => {
+    expect(() => encryptSpecSecrets(key, { http: [{ name: 'q', url: 'https://a.example/x?api_key=abc123' }] })).toThrow(/The query parameter 'api_key' of http\[0\]\.url carries a credential/);
+    expect(encryptSpecSecrets(key, { http: [{ name: 'q', url: 'https://a.example/x?api_key=$(token)&page=2' }] })).toEqual({
+      http: [{ name: 'q', url: 'https://a.example/x?api_key=$(token)&page=2' }],
+    });
   });
 
   it('refuses an envelope sealed under another key with a coded 400', () => {
-    const foreign = { http: [{ name: 'api', url: 'https://x', authentication: { username: 'u', password: sealSecret(otherKey, 'theirs') } }] };
+    const theirs = sealBound(otherKey, 'theirs', { kind: 'canary', resource: CANARY, path: 'authentication.password', destination: 'https://x' });
+    const foreign = { http: [{ name: 'api', url: 'https://x', authentication: { username: 'u', password: theirs } }] };
     expect(sealSpecSecrets(key, foreign).problems).toEqual([{ kind: 'undecryptable', path: 'http[0].authentication.password' }]);
     let thrown: unknown;
     try {

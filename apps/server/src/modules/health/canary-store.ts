@@ -61,15 +61,13 @@ export async function listCanaries(
   return { data: result.rows.map(({ total: _total, ...row }) => row), total: result.rows[0]?.total ?? 0 };
 }
 
-export async function insertCanary(pool: pg.Pool, fields: CanaryFields, createdBy: string | null): Promise<string> {
-  const result = await pool.query<{ id: string }>(
-    `insert into canaries (name, namespace, description, icon, labels, schedule, spec, created_by)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-    [fields.name, fields.namespace, fields.description, fields.icon, JSON.stringify(fields.labels), fields.schedule, JSON.stringify(fields.spec), createdBy],
+/** `id` is chosen by the caller: the spec's secrets are sealed for it before the row exists. */
+export async function insertCanary(pool: pg.Pool, id: string, fields: CanaryFields, createdBy: string | null): Promise<void> {
+  await pool.query(
+    `insert into canaries (id, name, namespace, description, icon, labels, schedule, spec, created_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [id, fields.name, fields.namespace, fields.description, fields.icon, JSON.stringify(fields.labels), fields.schedule, JSON.stringify(fields.spec), createdBy],
   );
-  const id = result.rows[0]?.id;
-  if (id === undefined) throw new Error('insert returned no row');
-  return id;
 }
 
 export async function updateCanary(pool: pg.Pool, id: string, fields: CanaryFields): Promise<boolean> {

@@ -4,7 +4,7 @@ import type { EventBus } from '../../platform/event-bus';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
 import { resolveConnection } from '../connections';
-import { decryptSpecSecrets, SpecSecretError } from './canary-secrets';
+import { openCheckSpec, SpecSecretError } from './canary-secrets';
 import { runCheck, type CheckResult } from './checkers/run-check';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
@@ -203,7 +203,7 @@ export class CheckScheduler {
     const { pool, secretKey } = this.options;
     let spec: Record<string, unknown>;
     try {
-      spec = decryptSpecSecrets(secretKey, check.spec);
+      spec = openCheckSpec(secretKey, check.canary_id, check.spec);
     } catch (error) {
       if (!(error instanceof SpecSecretError)) throw error;
       return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,8 +19,9 @@ import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { registerSchemaRoute } from '../../platform/schema-route';
-import { writeHooksFor } from '../../data-api/write-hooks';
-import { encryptSpecSecrets, sealStoredSpecSecrets } from './canary-secrets';
+import { mayReadSecretEnvelopes, redactSecretEnvelopes, secretEnvelopesFor } from '../../platform/sealed-redaction';
+import { rowScopedTransform, writeHooksFor, type WriteTransform } from '../../data-api/write-hooks';
+import { CANARY_LAYOUT, CHECK_LAYOUT, holdsSecrets, sealCanarySpec, sealCheckSpec, sealStoredSpecSecrets } from './canary-secrets';
 import { CanaryReconciler, syncCanaryChecks } from './canary-sync';
 import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
 import { canaryUpdatedAt, getCanary, insertCanary, listCanaries, softDeleteCanary, updateCanary, type CanaryFields, type CanaryRecord } from './canary-store';
@@ -99,7 +102,7 @@ function resolveRange(text: string): { minutes: number; since: Date } {
  * Spec from `yaml` text or a `spec` object, its secrets sealed (canary-secrets.ts); the schedule column follows the
  * spec's schedule unless given.
  */
-function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | null, secretKey: Buffer): CanaryFields {
+function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | null, secretKey: Buffer, canaryId: string): CanaryFields {
   let spec: Record<string, unknown>;
   try {
     if (body.yaml !== undefined) spec = parseCanaryYaml(body.yaml);
@@ -111,7 +114,7 @@ function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | 
     if (error instanceof CanarySpecError) throw errors.invalidCanarySpec(error.issues.join('; '));
     throw error;
   }
-  if (body.yaml !== undefined || body.spec !== undefined) spec = encryptSpecSecrets(secretKey, spec);
+  if (body.yaml !== undefined || body.spec !== undefined) spec = sealCanarySpec(secretKey, canaryId, spec).spec;
   const specSchedule = typeof spec.schedule === 'string' ? spec.schedule : null;
   const schedule = body.schedule !== undefined ? body.schedule : (specSchedule ?? current?.schedule ?? null);
   if (schedule !== null && !isValidSchedule(schedule)) throw errors.invalidCanarySpec(`schedule: '${schedule}' is not a valid schedule`);
@@ -123,6 +126,29 @@ function canaryFields(body: z.infer<typeof canaryBody>, current: CanaryFields | 
     labels: body.labels ?? current?.labels ?? {},
     schedule,
     spec,
+  };
+}
+
+/**
+ * Check rows hold their canary's secrets: a spec holding any is sealed for the canary the row names, or, for a PATCH
+ * pinned to one check, the canary that check belongs to.
+ */
+function sealedCheckRows(pool: pg.Pool, secretKey: Buffer): WriteTransform {
+  return async (rows, method, _principal, target) => {
+    let pinnedCanary: string | null = null;
+    if (method === 'PATCH' && target.id !== null && rows.some((row) => row.spec !== undefined && row.canary_id === undefined)) {
+      const found = await pool.query<{ canary_id: string }>('select canary_id from checks where id::text = $1', [target.id]);
+      pinnedCanary = found.rows[0]?.canary_id ?? null;
+    }
+    return rows.map((row) => {
+      if (row.spec === undefined) return row;
+      const canaryId = typeof row.canary_id === 'string' ? row.canary_id : pinnedCanary;
+      if (canaryId === null) {
+        if (holdsSecrets(CHECK_LAYOUT, row.spec)) throw errors.secretNeedsOneRow('check');
+        return row;
+      }
+      return { ...row, spec: sealCheckSpec(secretKey, canaryId, row.spec).spec };
+    });
   };
 }
 
@@ -143,10 +169,16 @@ export const healthPlugin: DomainPlugin = {
     const { pool } = context.db;
     const { secretKey } = context.config;
     const worker = context.config.role !== 'api';
-    const sealSpecColumn = (rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> =>
-      rows.map((row) => (row.spec === undefined ? row : { ...row, spec: encryptSpecSecrets(secretKey, row.spec) }));
-    writeHooksFor(context.db).registerTransform('canaries', sealSpecColumn);
-    writeHooksFor(context.db).registerTransform('checks', sealSpecColumn);
+    writeHooksFor(context.db).registerTransform(
+      'canaries',
+      rowScopedTransform(
+        'spec',
+        (spec) => holdsSecrets(CANARY_LAYOUT, spec),
+        (id, spec) => sealCanarySpec(secretKey, id, spec).spec,
+        () => errors.secretNeedsOneRow('canary'),
+      ),
+    );
+    writeHooksFor(context.db).registerTransform('checks', sealedCheckRows(pool, secretKey));
     const checkSpecColumn = async (rows: ReadonlyArray<Record<string, unknown>>): Promise<void> => {
       for (const row of rows) if (row.spec !== undefined) await checkSpecTargets(pool, row.spec);
     };
@@ -302,7 +334,8 @@ export const healthPlugin: DomainPlugin = {
         const summary = await loadCheckSummary(pool, request.query.check, source, since);
         if (summary === null) throw errors.notFound('Check');
         const specRow = await pool.query<{ spec: Record<string, unknown> }>('select spec from checks where id = $1', [summary.id]);
-        const spec = specRow.rows[0]?.spec ?? {};
+        // Only those who may edit the check get its envelopes (issue #31); spec_yaml is built from what they get.
+        const spec = secretEnvelopesFor(request.principal?.roles ?? [], ['canaries'], specRow.rows[0]?.spec ?? {});
         // The tiles, the chart and the check's warning state all read this one set of rows.
         const range = await loadCheckRange(pool, summary.id, since, minutes);
         const { passed, failed } = range.uptime;
@@ -354,7 +387,10 @@ export const healthPlugin: DomainPlugin = {
       async (request) => {
         const canary = await getCanary(pool, request.params.id);
         if (canary === null) throw errors.notFound('Canary');
-        return canary;
+        if (mayReadSecretEnvelopes(request.principal?.roles ?? [], ['canaries'])) return canary;
+        // Readers who cannot edit the canary get no ciphertext (issue #31), in the YAML form either.
+        const spec = redactSecretEnvelopes(canary.spec);
+        return { ...canary, spec, yaml: stringify(spec) };
       },
     );
 
@@ -362,10 +398,11 @@ export const healthPlugin: DomainPlugin = {
       '/api/canary/canaries',
       { config: { permission: WRITE }, schema: { tags: ['health'], body: canaryBody, response: { 201: canaryRecordSchema } } },
       async (request, reply) => {
-        const fields = canaryFields(request.body, null, secretKey);
+        const id = randomUUID();
+        const fields = canaryFields(request.body, null, secretKey, id);
         await checkSpecTargets(pool, fields.spec);
         if (canarySpecRunsExec(fields.spec)) requireExecute(request.principal?.roles ?? [], 'create a canary with exec checks');
-        const id = await insertCanary(pool, fields, request.principal?.personId ?? null);
+        await insertCanary(pool, id, fields, request.principal?.personId ?? null);
         await applyCanary(id);
         const created = await getCanary(pool, id);
         if (created === null) throw new Error('a canary just created could not be read back');
@@ -382,7 +419,7 @@ export const healthPlugin: DomainPlugin = {
       async (request) => {
         const current = await getCanary(pool, request.params.id);
         if (current === null) throw errors.notFound('Canary');
-        const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current, secretKey);
+        const fields = canaryFields({ ...request.body, name: request.body.name ?? current.name }, current, secretKey, current.id);
         await checkSpecTargets(pool, fields.spec);
         // Any edit of a canary that runs exec checks, not only of the checks: the spec is saved whole.
         if (holdsExec(current) || canarySpecRunsExec(fields.spec)) {

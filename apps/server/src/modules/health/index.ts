@@ -2,7 +2,7 @@
 export { healthPlugin } from './health-plugin';
 export { syncCanaryChecks } from './canary-sync';
 /** What scrapers share with canaries: sealed spec secrets, schedules, and the save-time rules on where a spec points. */
-export { decryptSpecSecrets, encryptSpecSecrets, isSecretEnvelope, openSecret, sealSecret } from './canary-secrets';
+export { isSecretEnvelope, SpecSecretError } from './canary-secrets';
 export { scrubSecrets, SecretCollector } from './scrub-secrets';
 export { isValidSchedule, nextRuntime, parseSchedule } from './schedule';
 export { checkSpecTargets } from './spec-targets';

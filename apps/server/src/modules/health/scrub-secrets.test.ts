@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sealSecret } from './canary-secrets';
+import { sealBound, type SecretBinding } from '../../platform/sealed-values';
+
+const BINDING: SecretBinding = { kind: 'canary', resource: 'c', path: 'p', destination: '' };
 import { REDACTED, scrubSecrets, SecretCollector } from './scrub-secrets';
 
 const KEY = Buffer.alloc(32, 3);
@@ -38,7 +40,7 @@ describe('scrubbing secrets from check results', () => {
   });
 
   it('collects the opened value of every sealed field, the Basic auth form of username and password, and URL-encoded forms', () => {
-    const sealed = { name: 'h', authentication: { username: 'alice', password: sealSecret(KEY, 'p@ss word') }, headers: { 'X-Token': sealSecret(KEY, 'tok-123') } };
+    const sealed = { name: 'h', authentication: { username: 'alice', password: sealBound(KEY, 'p@ss word', BINDING) }, headers: { 'X-Token': sealBound(KEY, 'tok-123', BINDING) } };
     const opened = { name: 'h', authentication: { username: 'alice', password: 'p@ss word' }, headers: { 'X-Token': 'tok-123' } };
     const collector = new SecretCollector();
     collector.addOpenedSpec(sealed, opened);

@@ -2,11 +2,13 @@ import os from 'node:os';
 import type pg from 'pg';
 import { AppError } from '../../platform/errors';
 import { resolveConnection } from '../connections';
-import { decryptSpecSecrets, scrubSecrets, SecretCollector } from '../health';
+import { scrubSecrets, SecretCollector } from '../health';
+import { openScraperSpec } from './scraper-secrets';
 import { ingestScrapeResult } from './ingest';
 import { applyRetention } from './retention';
 import { parseScraperSpec } from './spec';
 import { sourceRunners, type SourceRegistry } from './sources';
+import { withoutRoots } from './sources/shown-paths';
 import type { ParsedScraperSpec, ScrapeError, ScrapeResult, ScrapeSummary, SourceContext, SourceEntry } from './types';
 
 /** The job_history name of every scrape run (the Job History filter lists names); resource_name tells scrapers apart. */
@@ -84,11 +86,11 @@ function connectionReferences(value: unknown, found: Set<string>): Set<string> {
  * The sources open the spec's secrets and resolve its connections themselves; the run opens them too, only to know
  * what to scrub from the errors and summary it stores, since a source's error text may quote a URL or a response.
  */
-async function secretsOf(deps: RunScrapeDeps, spec: unknown): Promise<string[]> {
+async function secretsOf(deps: RunScrapeDeps, scraperId: string, spec: unknown): Promise<string[]> {
   const secrets = new SecretCollector();
   if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) {
     try {
-      secrets.addOpenedSpec(spec, decryptSpecSecrets(deps.secretKey, spec as Record<string, unknown>));
+      secrets.addOpenedSpec(spec, openScraperSpec(deps.secretKey, scraperId, spec as Record<string, unknown>));
     } catch {
       // A secret that cannot be opened is one no source can leak either; the source reports it as its error.
     }
@@ -177,8 +179,11 @@ async function startJob(pool: pg.Pool, scraper: ScraperRow, startedAt: Date): Pr
   return id;
 }
 
-function stored(errors: readonly ScrapeError[]): ScrapeError[] {
-  return errors.slice(0, MAX_STORED_ERRORS).map((error) => ({ where: error.where, message: error.message.slice(0, MAX_ERROR_LENGTH) }));
+/** What is kept of the errors; the roots' absolute paths are cut from them too, whichever code wrote the text. */
+function stored(errors: readonly ScrapeError[], roots: readonly string[]): ScrapeError[] {
+  return errors
+    .slice(0, MAX_STORED_ERRORS)
+    .map((error) => ({ where: withoutRoots(error.where, roots), message: withoutRoots(error.message, roots).slice(0, MAX_ERROR_LENGTH) }));
 }
 
 /**
@@ -201,7 +206,7 @@ export async function runScrape(deps: RunScrapeDeps, scraper: ScraperRow): Promi
   deps.signal?.addEventListener('abort', stop, { once: true });
   let secrets: string[] = [];
   try {
-    secrets = await secretsOf(deps, scraper.spec);
+    secrets = await secretsOf(deps, scraper.id, scraper.spec);
     spec = parseScraperSpec(scraper.spec);
     const context: SourceContext = {
       scraperId: scraper.id,
@@ -233,9 +238,9 @@ export async function runScrape(deps: RunScrapeDeps, scraper: ScraperRow): Promi
     deps.signal?.removeEventListener('abort', stop);
   }
   const durationMs = Date.now() - startedAt.getTime();
-  const kept = stored(errors);
+  const kept = stored(errors, deps.roots);
   const details = scrubSecrets(
-    { scrape_summary: summary === null ? null : { ...summary, errors: stored(summary.errors) }, errors: kept.map((error) => `${error.where}: ${error.message}`) },
+    { scrape_summary: summary === null ? null : { ...summary, errors: stored(summary.errors, deps.roots) }, errors: kept.map((error) => `${error.where}: ${error.message}`) },
     secrets,
   );
   await deps.pool.query(

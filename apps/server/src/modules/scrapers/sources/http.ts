@@ -1,5 +1,6 @@
 import { connectionOriginMessage, leavesConnectionOrigin, resolveConnection, type ResolvedConnection } from '../../connections';
-import { decryptSpecSecrets, type SecretCollector } from '../../health';
+import type { SecretCollector } from '../../health';
+import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
 import { isRecord } from './json-values';
@@ -100,7 +101,7 @@ async function buildRequest(spec: Record<string, unknown>, context: SourceContex
 }
 
 async function scrape(entry: SourceEntry, context: SourceContext, secrets: SecretCollector, collector: ItemCollector): Promise<void> {
-  const opened = decryptSpecSecrets(context.secretKey, entry.spec);
+  const opened = openScraperEntry(context.secretKey, context.scraperId, entry.spec);
   secrets.addOpenedSpec(entry.spec, opened);
   const request = await buildRequest(opened, context, secrets);
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);

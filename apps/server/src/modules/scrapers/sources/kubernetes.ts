@@ -1,7 +1,6 @@
 import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig, NetworkingV1Api, type Cluster, type ConfigurationOptions, Observable, type User } from '@kubernetes/client-node';
 import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
 import { parse as parseYaml } from 'yaml';
-import { isSecretEnvelope, openSecret } from '../../health';
 import { resolveConnection } from '../../connections';
 import type { ItemKey, ScrapeError, ScrapedChange, ScrapedItem, ScrapeResult, SourceContext, SourceEntry, SourceRunner } from '../types';
 import { record, stringMap, strings, text, type Json } from './json-values';
@@ -286,8 +285,9 @@ async function kubeConfigOf(spec: Json, context: SourceContext): Promise<KubeCon
     throw new KubernetesSourceError('kubeconfig.valueFrom is not read by this server: store the kubeconfig in a kubernetes connection');
   }
   const inline = kubeconfig.value;
-  if (isSecretEnvelope(inline)) return kubeConfigFromText(openSecret(context.secretKey, inline));
   if (typeof inline === 'string' && inline !== '') return kubeConfigFromText(inline);
+  // Inline kubeconfigs are refused at save; a sealed one stored before that is never opened for a run.
+  if (inline !== undefined) throw new KubernetesSourceError('an inline kubeconfig is refused: store it in a kubernetes connection');
   if (typeof spec.kubeconfig === 'string' && spec.kubeconfig !== '') {
     throw new KubernetesSourceError('kubeconfig must be a connection (connection://namespace/name), not a path: the server reads no kubeconfig files');
   }
