@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '@opsdeck/shared';
+import { ADMIN_ONLY_PROPERTY_PREFIXES } from '../src/platform/admin-only-properties';
 import { startDataApiFixture, type DataApiFixture } from './data-api-fixture';
 
 describe('data API authorization', () => {
@@ -77,4 +79,49 @@ describe('data API authorization', () => {
     expect(status).toBe(404);
     expect(error?.code).toBe('PGRST205');
   });
+});
+
+/**
+ * The properties part of the role × resource × action matrix (#31): which keys each role may write. Admin-only keys
+ * (platform/admin-only-properties.ts) are refused to editors by the database guard (OD_PROPERTY_ADMIN_ONLY); the
+ * roles without feature_flags write are refused every key before the write is planned (42501).
+ */
+describe('data API authorization of properties, key by key', () => {
+  const ORDINARY = 'matrix.ordinary.flag';
+  const KEYS = [ORDINARY, ...ADMIN_ONLY_PROPERTY_PREFIXES.map((prefix) => `${prefix}matrix`)];
+  const expected = (role: Role, key: string): { status: number; code?: string } => {
+    if (role === 'admin') return { status: 201 };
+    if (role === 'editor') return key === ORDINARY ? { status: 201 } : { status: 403, code: 'OD_PROPERTY_ADMIN_ONLY' };
+    return { status: 403, code: '42501' };
+  };
+
+  let fx: DataApiFixture;
+  beforeAll(async () => {
+    fx = await startDataApiFixture();
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  for (const role of ROLES) {
+    it(`lets ${role === 'admin' ? 'an' : 'a'} ${role} create, change and delete exactly the keys its role allows`, async () => {
+      for (const key of KEYS) {
+        const want = expected(role, key);
+        const value = key.endsWith('.days') ? '30' : 'on';
+        const created = await fx.request(role, '/properties', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: key, value }) });
+        expect(created.status, `${role} POST ${key}`).toBe(want.status);
+        if (want.code !== undefined) expect(await created.json(), `${role} POST ${key}`).toMatchObject({ code: want.code });
+
+        await fx.server.pool.query(`insert into properties (name, value) values ($1, $2) on conflict (name) do update set value = excluded.value`, [key, value]);
+        const changeStatus = want.status === 201 ? 204 : want.status;
+        const patched = await fx.request(role, `/properties?name=eq.${key}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: role }) });
+        expect(patched.status, `${role} PATCH ${key}`).toBe(changeStatus);
+        const deleted = await fx.request(role, `/properties?name=eq.${key}`, { method: 'DELETE' });
+        expect(deleted.status, `${role} DELETE ${key}`).toBe(changeStatus);
+        const left = await fx.server.pool.query('select 1 from properties where name = $1', [key]);
+        expect(left.rowCount, `${role} ${key} after DELETE`).toBe(want.status === 201 ? 0 : 1);
+        await fx.server.pool.query('delete from properties where name = $1', [key]);
+      }
+    });
+  }
 });

@@ -41,10 +41,15 @@ function idsOf(text: string | null | undefined): string[] | null {
   return values.map((value) => (Array.isArray(value) ? value.map(String).join(',') : String(value)));
 }
 
-/** Who runs a transaction: the changelog triggers read the author from `opsdeck.person_id`. */
+/**
+ * Who runs a transaction: the changelog triggers read the author from `opsdeck.person_id`, and guards that depend on
+ * the caller's role (admin-only properties, migration 0109) read `opsdeck.roles`, the roles the request acts with: an
+ * API token's are capped below its owner's, so the owner's stored roles would say too much.
+ */
 export interface TransactionOptions {
   readOnly: boolean;
   personId: string | null;
+  roles: readonly string[];
 }
 
 /** Thrown inside a transaction to roll it back when a singular response would not hold exactly one row. */
@@ -91,9 +96,9 @@ export class Executor {
   }
 
   /** A write in its own transaction, rolled back when the singular media type finds other than one row. */
-  async write(plan: WritePlan, personId: string | null): Promise<WriteOutcome> {
+  async write(plan: WritePlan, personId: string | null, roles: readonly string[]): Promise<WriteOutcome> {
     try {
-      return await this.inTransaction({ readOnly: false, personId }, async (client) => {
+      return await this.inTransaction({ readOnly: false, personId, roles }, async (client) => {
         const result = await client.query<ResultRow>(this.config(plan.statement));
         const outcome = outcomeOf(result.rows[0]);
         if (plan.exactlyOne && outcome.rows !== 1) throw new SingularViolation(outcome.rows);
@@ -137,11 +142,13 @@ export class Executor {
     const client = await this.pool.connect();
     try {
       await client.query(options.readOnly ? 'begin read only' : 'begin');
-      // The changelog triggers read the author from opsdeck.person_id, and guards on rows owned by other sources (a
-      // CRD, GitOps) look for opsdeck.console_write; all three settings end with the transaction.
+      // The changelog triggers read the author from opsdeck.person_id, guards on rows owned by other sources (a CRD,
+      // GitOps) look for opsdeck.console_write, and role guards for opsdeck.roles; every setting ends with the
+      // transaction.
       await client.query(
-        `select set_config('statement_timeout', $1, true), set_config('opsdeck.person_id', $2, true), set_config('opsdeck.console_write', $3, true)`,
-        [String(LIMITS.statementTimeoutMs), options.personId ?? '', options.readOnly ? '' : 'on'],
+        `select set_config('statement_timeout', $1, true), set_config('opsdeck.person_id', $2, true), set_config('opsdeck.console_write', $3, true),
+                set_config('opsdeck.roles', $4, true)`,
+        [String(LIMITS.statementTimeoutMs), options.personId ?? '', options.readOnly ? '' : 'on', options.roles.join(',')],
       );
       const value = await work(client);
       await client.query('commit');

@@ -1,10 +1,15 @@
 import type pg from 'pg';
+import { RETENTION_DAYS_CEILING, RETENTION_DAYS_FLOOR } from '../../platform/admin-only-properties';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { insertAuditRows } from './audit-writer';
 
-/** The property (Feature Flags screen or the local properties file) holding how many days audit rows are kept. */
+/**
+ * The property (Feature Flags screen, admins only, or the local properties file) holding how many days audit rows are
+ * kept: whole days from AUDIT_RETENTION_FLOOR_DAYS up, so one write can never make the next purge empty the log.
+ */
 export const AUDIT_RETENTION_PROPERTY = 'audit.retention.days';
 export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+export const AUDIT_RETENTION_FLOOR_DAYS = RETENTION_DAYS_FLOOR;
 
 const JOB = 'audit_retention';
 const DEFAULT_BATCH = 1000;
@@ -14,12 +19,15 @@ const LEASE_MS = 600_000;
 export async function readAuditRetentionDays(pool: pg.Pool): Promise<number> {
   const result = await pool.query<{ value: string | null }>('select value from properties where name = $1', [AUDIT_RETENTION_PROPERTY]);
   const parsed = Number(result.rows[0]?.value ?? '');
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : DEFAULT_AUDIT_RETENTION_DAYS;
+  // The API refuses other values (migration 0109); one from the properties file or older data falls back to the default.
+  return Number.isInteger(parsed) && parsed >= AUDIT_RETENTION_FLOOR_DAYS && parsed <= RETENTION_DAYS_CEILING ? parsed : DEFAULT_AUDIT_RETENTION_DAYS;
 }
 
 /**
  * One batch of the purge, in its own short transaction: only a transaction that says `opsdeck.audit_purge = on` gets
- * past the append-only trigger (migration 0105), and it holds PGlite's one connection for milliseconds.
+ * past the append-only trigger (migration 0105), and it holds PGlite's one connection for milliseconds. Whatever
+ * cutoff it is given, it leaves the rows of the last AUDIT_RETENTION_FLOOR_DAYS (by the database's clock) and the
+ * records of earlier purges, which the trigger refuses to delete (migration 0109).
  */
 async function purgeBatch(pool: pg.Pool, cutoff: string, batch: number): Promise<number> {
   const client = await pool.connect();
@@ -27,8 +35,12 @@ async function purgeBatch(pool: pg.Pool, cutoff: string, batch: number): Promise
     await client.query('begin');
     await client.query(`select set_config('opsdeck.audit_purge', 'on', true)`);
     const result = await client.query(
-      'delete from audit_log where id in (select id from audit_log where at < $1::timestamptz order by at limit $2)',
-      [cutoff, batch],
+      `delete from audit_log where id in (
+         select id from audit_log
+          where at < least($1::timestamptz, now() - make_interval(days => $3))
+            and not (via = 'system' and action = 'purge')
+          order by at limit $2)`,
+      [cutoff, batch, AUDIT_RETENTION_FLOOR_DAYS],
     );
     await client.query('commit');
     return result.rowCount ?? 0;
@@ -46,7 +58,10 @@ export interface AuditPurgeOutcome {
   deleted: number;
 }
 
-/** Removes the rows older than the retention, and records that it did so as a row of the system's own. */
+/**
+ * Removes the rows older than the retention, then records that it did so in a row of the system's own, written after
+ * the deletion and never deleted by a later purge.
+ */
 export async function purgeAuditLog(pool: pg.Pool, now = new Date(), batch = DEFAULT_BATCH): Promise<AuditPurgeOutcome> {
   const days = await readAuditRetentionDays(pool);
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
