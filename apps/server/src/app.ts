@@ -28,6 +28,8 @@ function readVersion(): string {
 
 export interface CreateAppOptions {
   logger?: boolean;
+  /** Log lines go here instead of stdout (ServerOptions.logStream). */
+  logStream?: { write(line: string): void };
   /** An already-open database (tests share one per suite); otherwise one is opened from the config. */
   db?: Database;
   /**
@@ -58,6 +60,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       forgedRequestReason,
       plugins: domainPlugins,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.logStream === undefined ? {} : { logStream: options.logStream }),
     });
     await app.ready();
     return {

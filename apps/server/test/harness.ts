@@ -63,6 +63,8 @@ export interface TestServerOptions {
   workers?: boolean;
   /** Extra environment for this server's configuration (OPSDECK_SMTP_URL, OPSDECK_OIDC_*…). */
   env?: Readonly<Record<string, string>>;
+  /** Receives the server's log lines (JSON, at the level `env.LOG_LEVEL` sets) instead of dropping them. */
+  logStream?: { write(line: string): void };
 }
 
 /** Starts the real server on port 0 against a fresh clone of the seeded template database. */
@@ -73,7 +75,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { ...process.env, LOG_LEVEL: 'silent', OPSDECK_SEED_DEMO: 'false', OPSDECK_ROLE: options.workers === true ? 'all' : (process.env.OPSDECK_ROLE ?? 'api'), ...options.env },
     { dataDir: inject('testRoot'), secretKey: TEST_SECRET_KEY, databaseUrl: undefined, port: 0, host: '127.0.0.1' },
   );
-  const running = await createApp(config, { db, logger: false, listens: true });
+  const logging = options.logStream === undefined ? { logger: false } : { logger: true, logStream: options.logStream };
+  const running = await createApp(config, { db, ...logging, listens: true });
   const address = await running.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,

@@ -41,6 +41,8 @@ export interface ServerOptions {
   forgedRequestReason: (request: FastifyRequest) => string | null;
   plugins: DomainPlugin[];
   logger?: boolean;
+  /** Where log lines go instead of stdout: the tests that prove no secret is ever logged read them. */
+  logStream?: { write(line: string): void };
 }
 
 /** Every registered route, with the permission it declared, for the route-walking test and the docs. */
@@ -85,7 +87,8 @@ function describe(permission: RoutePermission): string {
 export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
   const { context } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(context.config),
+    logger:
+      options.logger === false ? false : { ...loggerOptions(context.config), ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     bodyLimit: 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     return503OnClosing: true,

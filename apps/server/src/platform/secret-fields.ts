@@ -354,3 +354,44 @@ export function holdsSecrets(layout: SpecLayout, spec: unknown): boolean {
   const probe = sealSpec(Buffer.alloc(32), layout, 'probe', spec);
   return probe.sealed > 0 || probe.dropped.length > 0 || probe.problems.some((problem) => problem.kind === 'undecryptable');
 }
+
+/** One secret-bearing field of one kind of resource: how it is kept, who sees what, and where it may go. */
+export interface SecretField {
+  kind: 'canary' | 'scraper' | 'playbook' | 'connection';
+  /** The field as a writer names it in a spec or a form. */
+  field: string;
+  /** How it is kept at rest. */
+  sealed: 'bound envelope' | 'encrypted column';
+  /** Where the server may send the plaintext, and nowhere else. */
+  sentTo: string;
+}
+
+const TO_CHECK = "the destination of the check it belongs to (its URL's origin, endpoint, address or connection)";
+const TO_SOURCE = "the destination of the scraper source it belongs to (its URL's origin or the DSN's own server)";
+const TO_ACTION = "the destination of the playbook action it belongs to (the rendered URL's origin, the SQL connection, or the exec sandbox's environment)";
+const TO_CONNECTION = "the connection's own scheme, host and port";
+
+/**
+ * Every secret-bearing field of every kind, for docs/security.md and for the test that writes each one through its
+ * API and searches the database, every API answer, the audit log and the server log for it
+ * (test/security/secret-fields.test.ts). Who reads envelopes: roles that may write the resource (the others get the
+ * empty envelope); encrypted columns: nobody through the API. Notifications and log backends hold no secret: they
+ * name a connection.
+ */
+export const SECRET_FIELDS: readonly SecretField[] = [
+  { kind: 'canary', field: 'headers (a map), every header off the public list', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'headers (a [{name, value}] list), every header off the public list', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'body', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'any key ending in password, secret, token, apiKey, accessKey, privateKey or credentials', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'env entries with a secret name (of a check or of the canary)', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'scraper', field: 'username and auth.username of a source', sealed: 'bound envelope', sentTo: TO_SOURCE },
+  { kind: 'scraper', field: 'password and other secret-named keys of a source', sealed: 'bound envelope', sentTo: TO_SOURCE },
+  { kind: 'scraper', field: 'headers of an http source, every header off the public list', sealed: 'bound envelope', sentTo: TO_SOURCE },
+  { kind: 'scraper', field: 'connection or url of a source written as a DSN with a password', sealed: 'bound envelope', sentTo: TO_SOURCE },
+  { kind: 'playbook', field: 'http.headers of an action, every header off the public list', sealed: 'bound envelope', sentTo: TO_ACTION },
+  { kind: 'playbook', field: 'http.body of an action', sealed: 'bound envelope', sentTo: TO_ACTION },
+  { kind: 'playbook', field: 'exec.env values of an action (every value)', sealed: 'bound envelope', sentTo: TO_ACTION },
+  { kind: 'connection', field: 'password', sealed: 'encrypted column', sentTo: TO_CONNECTION },
+  { kind: 'connection', field: 'certificate (or kubeconfig)', sealed: 'encrypted column', sentTo: TO_CONNECTION },
+  { kind: 'connection', field: 'secret_properties', sealed: 'encrypted column', sentTo: TO_CONNECTION },
+];
