@@ -130,7 +130,7 @@ describe('event queue: domain events, several consumers, retry', () => {
     const id = inserted.rows[0]?.id ?? '';
     await server.pool.query(`update playbooks set description = 'no approval change' where id = $1`, [id]);
     expect(await eventsAbout(id)).toEqual([]);
-    await server.pool.query(`update playbooks set spec = spec || '{"approval": {"approvers": {"people": ["a@example.com"]}}}' where id = $1`, [id]);
+    await server.pool.query(`update playbooks set spec = spec || '{"approval": {"approvers": {"people": ["admin@opsdeck.local"]}}}' where id = $1`, [id]);
     expect(await eventsAbout(id)).toEqual(['playbook.spec.approval.updated']);
   });
 

@@ -49,11 +49,12 @@ describe('responders notify their systems', () => {
     await jira.close();
   });
 
+  // Email and Jira responders send through the team's connection: commanders and up (test/security/responder-mail.test.ts).
   async function addResponder(properties: Record<string, unknown>): Promise<ResponderRecord> {
-    const db = await fx.db('responder');
+    const db = await fx.db('commander');
     const { data, error } = await db
       .from('responders')
-      .insert({ type: 'system', incident_id: incidentId, team_id: teamId, created_by: await fx.personId('responder'), properties })
+      .insert({ type: 'system', incident_id: incidentId, team_id: teamId, created_by: await fx.personId('commander'), properties })
       .select('*')
       .single();
     expect(error).toBeNull();
@@ -142,7 +143,7 @@ describe('responders notify their systems', () => {
   });
 
   it('refuses a responder missing a required field with the spec message', async () => {
-    const db = await fx.db('responder');
+    const db = await fx.db('commander');
     const { error, status } = await db
       .from('responders')
       .insert({ type: 'system', incident_id: incidentId, team_id: teamId, properties: { responderType: 'email', to: 'a@b.c', subject: 'x', body: ' ' } })

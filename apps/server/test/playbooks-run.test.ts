@@ -449,13 +449,13 @@ describe('playbook runs: requests, the worker, cancel, approval and crash recove
   describe('approval', () => {
     it('waits for a listed approver, refuses anyone else with 403, and runs once approved', async () => {
       const playbook = await createPlaybook({ approval: { approvers: { people: ['editor@opsdeck.local'] } }, actions: [echo('one')] });
-      const runId = await requestRun(playbook);
+      const runId = await requestRun(playbook, {}, cookies.admin);
       const waiting = await getRun(runId);
       expect(waiting.status).toBe('waiting');
       expect(waiting.approval).toEqual({ type: 'any', people: ['editor@opsdeck.local'], teams: [], approved_by: [] });
       await worker.runDue();
       expect(await statusOf(runId)).toBe('waiting');
-      const stranger = await server.call('POST', `/api/playbook/run/approve/${playbook}/${runId}`, cookies.admin);
+      const stranger = await server.call('POST', `/api/playbook/run/approve/${playbook}/${runId}`, cookies.commander);
       expect(stranger.status).toBe(403);
       expect(stranger.json.code).toBe('OD_PLAYBOOK_NOT_APPROVER');
       const wrongPlaybook = await server.call('POST', `/api/playbook/run/approve/${randomUUID()}/${runId}`, cookies.editor);
@@ -477,7 +477,7 @@ describe('playbook runs: requests, the worker, cancel, approval and crash recove
       const teamId = team.rows[0]?.id ?? '';
       await server.pool.query(`insert into team_members (team_id, person_id) select $1, id from people where email = 'commander@opsdeck.local'`, [teamId]);
       const playbook = await createPlaybook({ approval: { type: 'all', approvers: { people: ['editor@opsdeck.local'], teams: [teamId] } }, actions: [echo('one')] });
-      const runId = await requestRun(playbook);
+      const runId = await requestRun(playbook, {}, cookies.admin);
       const first = await server.call('POST', `/api/playbook/run/approve/${playbook}/${runId}`, cookies.editor);
       expect(first.json.status).toBe('waiting');
       const second = await server.call('POST', `/api/playbook/run/approve/${playbook}/${runId}`, cookies.commander);

@@ -3,8 +3,9 @@ import { startTestServer, type TestServer } from './harness';
 
 /**
  * Teams and their members through the data API, as the Teams tab of spec 002 §2.2 calls it (§7): teams are soft
- * deleted (§4), members are embedded with `person_id(*)`, added as a list and removed by person and team. Managing
- * them is a write on the teams' resource (`database`): editors and admins.
+ * deleted (§4), members are embedded with `person_id(*)`, added as a list and removed by person and team. Teams are a
+ * write on `database` (editors and admins); their members make people approvers of playbook runs, so changing them is
+ * the `rbac` write (admins; test/security/playbook-approvals.test.ts).
  */
 
 const RETURN_ROWS = { prefer: 'return=representation' };
@@ -23,6 +24,7 @@ async function idOf(server: TestServer, sql: string, values: unknown[] = []): Pr
 
 describe('teams and their members through the data API', () => {
   let server: TestServer;
+  let admin: string;
   let editor: string;
   let viewer: string;
   let responder: string;
@@ -32,7 +34,12 @@ describe('teams and their members through the data API', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    [editor, viewer, responder] = await Promise.all([server.cookieFor('editor'), server.cookieFor('viewer'), server.cookieFor('responder')]);
+    [admin, editor, viewer, responder] = await Promise.all([
+      server.cookieFor('admin'),
+      server.cookieFor('editor'),
+      server.cookieFor('viewer'),
+      server.cookieFor('responder'),
+    ]);
     teamId = await idOf(server, `insert into teams (name, icon) values ('Storage', 'postgres') returning id`);
     adaId = await idOf(server, `select id from people where email = 'admin@opsdeck.local'`);
     vicId = await idOf(server, `select id from people where email = 'viewer@opsdeck.local'`);
@@ -51,7 +58,7 @@ describe('teams and their members through the data API', () => {
     const added = await server.call(
       'POST',
       '/api/db/team_members',
-      editor,
+      admin,
       [
         { team_id: teamId, person_id: adaId },
         { team_id: teamId, person_id: vicId },
@@ -65,13 +72,13 @@ describe('teams and their members through the data API', () => {
   });
 
   it('removes one member by person and team, leaving the others', async () => {
-    const removed = await server.call('DELETE', `/api/db/team_members?person_id=eq.${vicId}&team_id=eq.${teamId}`, editor);
+    const removed = await server.call('DELETE', `/api/db/team_members?person_id=eq.${vicId}&team_id=eq.${teamId}`, admin);
     expect(removed.status).toBe(204);
     expect((await members(editor)).map((row) => row.person_id.email)).toEqual(['admin@opsdeck.local']);
   });
 
-  it('refuses a viewer and a responder adding or removing members, and changes nothing', async () => {
-    for (const cookie of [viewer, responder]) {
+  it('refuses an editor, a viewer and a responder adding or removing members, and changes nothing', async () => {
+    for (const cookie of [editor, viewer, responder]) {
       const add = await server.call('POST', '/api/db/team_members', cookie, [{ team_id: teamId, person_id: vicId }]);
       expect(add.status).toBe(403);
       expect(add.json).toMatchObject({ code: '42501' });

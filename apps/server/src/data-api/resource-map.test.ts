@@ -14,6 +14,14 @@ describe('writeGuards', () => {
     expect(resources('people', 'delete', [], [])).toEqual(['people:database', 'people:identities']);
   });
 
+  it('asks rbac for team membership, which makes people approvers, and database for the teams themselves', () => {
+    for (const action of ['insert', 'update', 'delete'] as const) {
+      expect(resources('team_members', action, ['team_id', 'person_id'], [])).toEqual(['team_members:database', 'team_members:rbac']);
+    }
+    expect(resources('members_view', 'insert', ['person_id'], ['team_members'])).toEqual(['members_view:database', 'team_members:database', 'team_members:rbac']);
+    expect(resources('teams', 'update', ['name'], [])).toEqual(['teams:database']);
+  });
+
   it('asks rbac for roles and identities for identities, whatever the columns', () => {
     expect(resources('person_roles', 'insert', [], [])).toEqual(['person_roles:rbac']);
     expect(resources('identities', 'update', ['traits'], [])).toEqual(['identities:identities']);

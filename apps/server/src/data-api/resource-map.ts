@@ -117,9 +117,10 @@ export type WriteAction = 'insert' | 'update' | 'delete';
 
 /**
  * Columns of `people` that the ordinary `database` write may change: what a person is called and looks like, and
- * the team they sit in (teams are the editor's to manage, spec 002 §6). updated_at is set by a trigger whatever is
- * sent. Everything else decides who a person is or whether they can sign in (e-mail, type, id, deleted_at), so
- * changing it, creating a person or deleting one is managing users: the `identities` write (invite and delete users).
+ * the team shown on their profile (people.team_id grants nothing; membership is team_members, guarded below).
+ * updated_at is set by a trigger whatever is sent. Everything else decides who a person is or whether they can sign in
+ * (e-mail, type, id, deleted_at), so changing it, creating a person or deleting one is managing users: the
+ * `identities` write (invite and delete users).
  */
 const PERSON_PROFILE_COLUMNS: ReadonlySet<string> = new Set(['name', 'avatar', 'team_id', 'updated_at']);
 
@@ -127,6 +128,16 @@ function personGuard(table: string, action: WriteAction, columns: readonly strin
   if (table !== 'people') return null;
   if (action === 'update' && columns.every((column) => PERSON_PROFILE_COLUMNS.has(column))) return null;
   return 'identities';
+}
+
+/**
+ * Who sits in a team decides who may approve playbook runs the team is named for (and who is paged for it), so adding
+ * or removing a member grants or withdraws a permission: it needs the `rbac` write (add a role to a user, spec 002 §6;
+ * admins by default) on every path, while the teams themselves stay the `database` write of editors. An editor who
+ * could add themselves to the approver team could approve anything it guards (#31).
+ */
+function membershipGuard(table: string): Resource | null {
+  return table === 'team_members' ? 'rbac' : null;
 }
 
 /** One resource a write needs; `resource` null means nobody may write `table`. */
@@ -142,11 +153,11 @@ export interface WriteGuard {
  */
 export function writeGuards(name: string, action: WriteAction, columns: readonly string[], reads: readonly string[]): WriteGuard[] {
   const guards: WriteGuard[] = [{ table: name, resource: resourceFor(name) }];
-  const own = personGuard(name, action, columns);
+  const own = personGuard(name, action, columns) ?? membershipGuard(name);
   if (own !== null) guards.push({ table: name, resource: own });
   for (const table of reads) {
     guards.push({ table, resource: resourceFor(table) });
-    const beneath = personGuard(table, 'update', ['*']);
+    const beneath = personGuard(table, 'update', ['*']) ?? membershipGuard(table);
     if (beneath !== null) guards.push({ table, resource: beneath });
   }
   return guards;

@@ -13,6 +13,7 @@ import { registerIncidentCommands } from './incident-command-routes';
 import { loadPostmortem, renderPostmortem } from './postmortem';
 import { resourceSearchBody, resourceSearchResponse, searchResources } from './resource-search';
 import { RESPONDER_CREATED_EVENT, responderNotifier } from './responder-notifier';
+import { registerResponderSaveRules } from './responder-save-rules';
 
 function registerRoutes(app: FastifyInstance, context: AppContext): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -119,9 +120,11 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
 
 /**
  * Evidence is written through the generic data API; its definition-of-done script is checked there before the row is
- * stored, and every evidence write wakes the evaluator so `done` follows at once.
+ * stored, and every evidence write wakes the evaluator so `done` follows at once. Responders that send through a
+ * team's connection are checked there too (responder-save-rules.ts).
  */
 function registerDataApiHooks(app: FastifyInstance, context: AppContext): void {
+  registerResponderSaveRules(context.db);
   writeHooksFor(context.db).register('evidences', (rows) => {
     for (const row of rows) {
       if (!('script' in row) || (row.script !== null && typeof row.script !== 'string')) continue;

@@ -312,19 +312,19 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
   app.post(
     '/api/playbook/run/approve/:playbook_id/:run_id',
     {
-      // Being listed in the spec's approval is the permission; the role need only let the approver see runs.
+      // Being one of the run's approvers (by id, as of the request) is the permission; the role need only let the approver see runs.
       config: { permission: READ_RUNS },
       schema: {
         tags: ['playbooks'],
-        summary: "Approve a run waiting for approval, as one of the playbook's approvers; writes the playbook.approval.inserted event",
+        summary: "Approve a run waiting for approval, as one of its approvers other than its requester; writes the playbook.approval.inserted event",
         params: z.object({ playbook_id: idText, run_id: idText }),
-        response: { 200: runSchema, ...errorResponses(400, 404) },
+        response: { 200: runSchema, ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
       const principal = request.principal;
       if (principal === null) throw errors.unauthenticated();
-      const { started } = await approvePlaybookRun(pool, request.params.playbook_id, request.params.run_id, { id: principal.personId, email: principal.email });
+      const { started } = await approvePlaybookRun(pool, request.params.playbook_id, request.params.run_id, { id: principal.personId });
       context.bus.publish({ name: EVENT_QUEUE_WAKE, payload: {} });
       if (started) context.bus.publish({ name: PLAYBOOK_RUN_REQUESTED_EVENT, payload: { id: request.params.run_id } });
       const run = await loadPlaybookRun(pool, request.params.run_id);

@@ -3,7 +3,6 @@ import type pg from 'pg';
 import {
   normalizeParameterValue,
   validatePlaybookParams,
-  type PlaybookApproval,
   type PlaybookParameter,
   type PlaybookSpec,
   type PlaybookTargetType,
@@ -65,6 +64,14 @@ export const playbookErrors = {
       'You are not an approver of this playbook',
       null,
       "Ask one of the people or teams listed in the playbook's approval to approve the run",
+    ),
+  ownRun: () =>
+    new AppError(
+      403,
+      'OD_PLAYBOOK_OWN_RUN',
+      'You requested this run, and nobody may approve their own run, even as one of its approvers',
+      null,
+      "Ask another of the people or teams listed in the playbook's approval to approve it",
     ),
 } as const;
 
@@ -346,76 +353,88 @@ export async function cancelPlaybookRun(pool: pg.Pool, runId: string): Promise<{
 
 export interface Approver {
   id: string;
-  email: string | null;
+}
+
+/** Who could approve a run when it was requested (playbook_runs.approvers, migration 0110): ids only. */
+interface RunApprovers {
+  people: string[];
+  teams: Array<{ id: string; members: string[] }>;
 }
 
 interface ApprovalRow {
   status: string;
   playbook_id: string;
-  approval: PlaybookApproval | null;
+  created_by: string | null;
+  type: string | null;
+  approvers: unknown;
 }
 
-/** Listed people match by id or e-mail (any case), listed teams by id or name. */
-function listsPerson(entries: readonly string[], person: Approver): boolean {
-  const email = person.email?.toLowerCase() ?? null;
-  return entries.some((entry) => entry === person.id || (email !== null && entry.toLowerCase() === email));
+function ids(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
-async function inListedTeam(client: Queryable, teams: readonly string[], personId: string): Promise<boolean> {
-  if (teams.length === 0) return false;
-  const found = await client.query(
-    `select 1 from teams t join team_members m on m.team_id = t.id
-      where m.person_id = $1 and t.deleted_at is null and (t.id::text = any($2::text[]) or t.name = any($2::text[])) limit 1`,
-    [personId, teams],
-  );
-  return (found.rowCount ?? 0) > 0;
+/** The stored snapshot; anything else (a run stored before it existed, or by hand) lets nobody approve. */
+function runApprovers(value: unknown): RunApprovers {
+  if (typeof value !== 'object' || value === null) return { people: [], teams: [] };
+  const { people, teams } = value as { people?: unknown; teams?: unknown };
+  return {
+    people: ids(people),
+    teams: (Array.isArray(teams) ? teams : []).flatMap((team: unknown) => {
+      if (typeof team !== 'object' || team === null) return [];
+      const { id, members } = team as { id?: unknown; members?: unknown };
+      return typeof id === 'string' ? [{ id, members: ids(members) }] : [];
+    }),
+  };
 }
 
-/** `all`: every listed person approved, and for every listed team one of its members. */
-async function everyoneApproved(client: Queryable, runId: string, approval: PlaybookApproval): Promise<boolean> {
-  const approved = await client.query<Approver>(
-    `select p.id, p.email from playbook_run_approvals a join people p on p.id = a.person_id where a.playbook_run_id = $1`,
-    [runId],
-  );
-  const people = approval.approvers.people ?? [];
-  if (!people.every((entry) => approved.rows.some((person) => listsPerson([entry], person)))) return false;
-  for (const team of approval.approvers.teams ?? []) {
-    const found = await client.query(
-      `select 1 from teams t join team_members m on m.team_id = t.id
-         join playbook_run_approvals a on a.person_id = m.person_id and a.playbook_run_id = $2
-        where t.deleted_at is null and (t.id::text = $1 or t.name = $1) limit 1`,
-      [team, runId],
-    );
-    if (found.rowCount === 0) return false;
-  }
-  return true;
+/**
+ * Listed by id, or a member of a listed team both when the run was requested and now: joining later does not count,
+ * and neither does a membership withdrawn since.
+ */
+function mayApprove(approvers: RunApprovers, personId: string, teamsNow: ReadonlySet<string>): boolean {
+  return approvers.people.includes(personId) || approvers.teams.some((team) => team.members.includes(personId) && teamsNow.has(team.id));
+}
+
+/** `all`: every listed person approved, and for every listed team one who was its member at the request. */
+function everyoneApproved(approvers: RunApprovers, approved: ReadonlySet<string>): boolean {
+  return approvers.people.every((id) => approved.has(id)) && approvers.teams.every((team) => team.members.some((id) => approved.has(id)));
 }
 
 /**
  * Records `person`'s approval of a waiting run (POST /api/playbook/run/approve/{playbook_id}/{run_id}) and writes the
- * playbook.approval.inserted event. The run becomes pending with the first approval (`any`, the default) or once every
- * listed approver has approved (`all`); `started` says whether it did.
+ * playbook.approval.inserted event. Only ids count: those the run took when it was requested (the spec's names were
+ * resolved when it was saved), so a same-named team or a membership added since does not make anyone an approver, and
+ * the requester never approves their own run. The run becomes pending with the first approval (`any`, the default) or
+ * once every listed approver has approved (`all`); `started` says whether it did.
  */
 export async function approvePlaybookRun(pool: pg.Pool, playbookId: string, runId: string, person: Approver): Promise<{ started: boolean }> {
   if (!UUID.test(runId) || !UUID.test(playbookId)) throw playbookErrors.runNotFound();
   return inTransaction(pool, async (client) => {
     const found = await client.query<ApprovalRow>(
-      `select r.status, r.playbook_id, coalesce(r.spec, p.spec) -> 'approval' as approval
+      `select r.status, r.playbook_id, r.created_by, coalesce(r.spec, p.spec) -> 'approval' ->> 'type' as type, r.approvers
          from playbook_runs r join playbooks p on p.id = r.playbook_id where r.id = $1 for update of r`,
       [runId],
     );
     const run = found.rows[0];
     if (run === undefined || run.playbook_id !== playbookId) throw playbookErrors.runNotFound();
-    if (run.status !== 'waiting' || run.approval === null) throw playbookErrors.notWaiting(run.status);
-    const { approval } = run;
-    const listed = listsPerson(approval.approvers.people ?? [], person) || (await inListedTeam(client, approval.approvers.teams ?? [], person.id));
-    if (!listed) throw playbookErrors.notApprover();
+    if (run.status !== 'waiting') throw playbookErrors.notWaiting(run.status);
+    if (run.created_by === person.id) throw playbookErrors.ownRun();
+    const approvers = runApprovers(run.approvers);
+    const memberships = await client.query<{ team_id: string }>(
+      'select m.team_id from team_members m join teams t on t.id = m.team_id and t.deleted_at is null where m.person_id = $1',
+      [person.id],
+    );
+    if (!mayApprove(approvers, person.id, new Set(memberships.rows.map((row) => row.team_id)))) throw playbookErrors.notApprover();
     await client.query(
       `insert into playbook_run_approvals (playbook_run_id, person_id) values ($1, $2) on conflict (playbook_run_id, person_id) do nothing`,
       [runId, person.id],
     );
     await enqueue(client, PLAYBOOK_APPROVAL_EVENT, { run_id: runId, playbook_id: playbookId, person_id: person.id });
-    const started = approval.type === 'all' ? await everyoneApproved(client, runId, approval) : true;
+    let started = true;
+    if (run.type === 'all') {
+      const approved = await client.query<{ person_id: string }>('select person_id from playbook_run_approvals where playbook_run_id = $1', [runId]);
+      started = everyoneApproved(approvers, new Set(approved.rows.map((row) => row.person_id)));
+    }
     if (started) await client.query(`update playbook_runs set status = 'pending', scheduled_time = now() where id = $1`, [runId]);
     return { started };
   });

@@ -70,7 +70,7 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
       </Tabs.Content>
       {kind.tabs.includes('manageTeam') && (
         <Tabs.Content value="manageTeam">
-          <TeamMembersTab teamId={resource.id} canManage={canWrite} />
+          <TeamMembersTab teamId={resource.id} canManage={!readOnly && can('rbac', 'write')} />
         </Tabs.Content>
       )}
       <Tabs.Content value="jobHistory">

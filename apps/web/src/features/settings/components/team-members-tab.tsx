@@ -11,7 +11,7 @@ export const NO_TEAM_MEMBERS_MESSAGE = "You haven't added any team members to th
 
 export interface TeamMembersTabProps {
   teamId: string;
-  /** Write on the teams' resource: adding and removing members. */
+  /** Adding and removing members: membership makes people approvers of playbook runs, so it needs the rbac write. */
   canManage: boolean;
 }
 

@@ -244,13 +244,15 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
     expect(params?.get('team_id')).toBe(`eq.${TEAM_ID}`);
   });
 
-  it('shows the members without add or remove to a role that may not write teams', async () => {
-    roles = ['responder'];
-    renderAt(`/settings/teams/${TEAM_ID}`);
-    expect(await screen.findByRole('list', { name: 'Members' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Add Members' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Remove / })).not.toBeInTheDocument();
-  });
+  for (const role of ['responder', 'editor']) {
+    it(`shows the members without add or remove to a ${role}, who may not grant approval rights`, async () => {
+      roles = [role];
+      renderAt(`/settings/teams/${TEAM_ID}`);
+      expect(await screen.findByRole('list', { name: 'Members' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Add Members' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Remove / })).not.toBeInTheDocument();
+    });
+  }
 });
 
 describe('the team and incident rule settings pages', { timeout: 30_000 }, () => {
