@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context';
 import type { DomainPlugin } from '../../platform/http';
 import { errors } from '../../platform/errors';
 import { hashToken } from '../../auth/session-token';
-import { applyBatch } from './ingest';
+import { applyBatch, ingestionRowKey } from './ingest';
 import { heartbeatBody, MAX_PUSH_BYTES, pushBody, pushReply, specsReply } from './protocol';
 
 /** Tokens are 256-bit and url-safe; anything far longer is not one and is refused without a lookup. */
@@ -49,6 +49,7 @@ function registerRoutes(app: FastifyInstance, context: AppContext): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const auth = agentAuthenticator(context);
   const preValidation = auth.verify;
+  const rowKey = ingestionRowKey(context.config.secretKey);
 
   typed.post(
     '/api/agent/push',
@@ -66,7 +67,7 @@ function registerRoutes(app: FastifyInstance, context: AppContext): void {
         response: { 200: pushReply, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => applyBatch(context.db.pool, auth.agentOf(request), request.body),
+    async (request) => applyBatch(context.db.pool, rowKey, auth.agentOf(request), request.body),
   );
 
   typed.post(

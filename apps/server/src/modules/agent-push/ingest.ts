@@ -1,12 +1,15 @@
+import { createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { fromDataException } from '../../platform/errors';
+import { deriveSubkey } from '../../platform/secrets';
 import type { PushBody, PushRow } from './protocol';
 
 /**
  * Applies one pushed batch (ADR 0056) in one transaction. Every statement scopes its writes to the token's agent: rows
- * are created with that agent_id, and an upsert that meets a row of another agent or of this server (a forged or
- * colliding id) leaves it untouched. Consecutive rows of one kind are applied as one set-based statement, in batch
+ * are created with that agent_id, links (a parent, a scraper, a job's resource, a change's item) name only rows of
+ * that agent, and an upsert that meets a row of another agent or of this server (a forged or colliding id) leaves it
+ * untouched. Consecutive rows of one kind are applied as one set-based statement, in batch
  * order, so ten thousand check results cost a handful of statements rather than ten thousand.
  */
 
@@ -81,13 +84,31 @@ async function applyCheckStatuses(client: pg.PoolClient, agentId: string, payloa
   );
 }
 
+/**
+ * Job runs are the agent's own: filed under its agent_id, linked to a resource only when that resource is one this
+ * agent owns (a server's or another agent's canary, scraper or topology would otherwise show the run as its own latest
+ * job in every `*_with_status` view), and never dated in the future, where a row would head the Job History list and
+ * outlive retention.
+ */
 async function applyJobHistory(client: pg.PoolClient, agentId: string, payloads: unknown[]): Promise<void> {
   await client.query(
     `insert into job_history (id, name, resource_type, resource_id, status, success_count, error_count, duration_millis,
                               hostname, time_start, time_end, details, agent_id, created_at)
-     select distinct on (r.id) r.id, r.name, r.resource_type, r.resource_id, r.status, coalesce(r.success_count, 0),
-            coalesce(r.error_count, 0), r.duration_millis, r.hostname, coalesce(r.time_start, now()), r.time_end,
-            coalesce(r.details, '{}'::jsonb), $1::uuid, coalesce(r.created_at, now())
+     select distinct on (r.id) r.id, r.name, r.resource_type,
+            case when case r.resource_type
+                        when 'canary' then exists (select 1 from canaries x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'check' then exists (select 1 from checks x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'config_scraper' then exists (select 1 from config_scrapers x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'catalog_scraper' then exists (select 1 from config_scrapers x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'topology' then exists (select 1 from topologies x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'component' then exists (select 1 from components x where x.id = r.resource_id and x.agent_id = $1)
+                        when 'config' then exists (select 1 from config_items x where x.id = r.resource_id and x.agent_id = $1)
+                        else false
+                      end
+                 then r.resource_id end,
+            r.status, coalesce(r.success_count, 0), coalesce(r.error_count, 0), r.duration_millis, r.hostname,
+            least(coalesce(r.time_start, now()), now()), r.time_end, coalesce(r.details, '{}'::jsonb), $1::uuid,
+            least(coalesce(r.created_at, now()), now())
        from jsonb_array_elements($2::jsonb) with ordinality e(doc, ord),
             jsonb_to_record(e.doc) r(id uuid, name text, resource_type text, resource_id uuid, status text,
             success_count integer, error_count integer, duration_millis integer, hostname text, time_start timestamptz,
@@ -183,16 +204,42 @@ const APPLIERS: Record<PushRow['kind'], (client: pg.PoolClient, agentId: string,
 /** The name of upstream's own job_history rows for what agents push: one row per agent per hour. */
 export const INGESTION_JOB = 'AgentPushIngestion';
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The sub-key that names ingestion rows; derive it once per process. */
+export function ingestionRowKey(secretKey: Buffer): Buffer {
+  return deriveSubkey(secretKey, 'agent-ingestion-row');
+}
+
 /**
- * Adds one batch to the agent's ingestion row of the current hour (its id derives from agent and hour), so agents
- * pushing every few seconds leave 24 rows a day each rather than thousands; a refused batch counts as an error.
+ * The id of an agent's ingestion row for one hour, keyed so that nobody without the server key can compute it: an
+ * agent that could would push a job row of its own under that id first, and every later batch of the agent it names
+ * would be counted in a row the pusher owns and may rewrite.
  */
-async function recordIngestion(db: pg.Pool | pg.PoolClient, agentId: string, rows: number, startedAt: number, error: string | null): Promise<void> {
+function ingestionRowId(rowKey: Buffer, agentId: string, hour: Date): string {
+  const hex = createHmac('sha256', rowKey).update(`${agentId}\u0000${hour.toISOString()}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Adds one batch to the agent's ingestion row of the current hour, so agents pushing every few seconds leave 24 rows
+ * a day each rather than thousands; a refused batch counts as an error. Only upstream's own row for this agent is
+ * ever updated (no agent_id, this name and resource).
+ */
+async function recordIngestion(
+  db: pg.Pool | pg.PoolClient,
+  rowKey: Buffer,
+  agentId: string,
+  rows: number,
+  startedAt: number,
+  error: string | null,
+): Promise<void> {
+  const hour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS);
   await db.query(
     `insert into job_history (id, name, resource_type, resource_id, status, success_count, error_count, duration_millis, hostname,
                               time_start, time_end, details)
-     values (md5($1::text || date_trunc('hour', now())::text)::uuid, '${INGESTION_JOB}', 'agent', $1::uuid, case when $4::text is null then 'SUCCESS' else 'FAILED' end,
-             $2, case when $4::text is null then 0 else 1 end, $3, $5, date_trunc('hour', now()), now(),
+     values ($7::uuid, '${INGESTION_JOB}', 'agent', $1::uuid, case when $4::text is null then 'SUCCESS' else 'FAILED' end,
+             $2, case when $4::text is null then 0 else 1 end, $3, $5, $6::timestamptz, now(),
              jsonb_build_object('batches', 1) || case when $4::text is null then '{}'::jsonb else jsonb_build_object('errors', jsonb_build_array($4::text)) end)
      on conflict (id) do update set
        success_count = job_history.success_count + excluded.success_count,
@@ -205,12 +252,13 @@ async function recordIngestion(db: pg.Pool | pg.PoolClient, agentId: string, row
          || jsonb_build_object('batches', coalesce((job_history.details ->> 'batches')::integer, 0) + 1)
          || case when excluded.details ? 'errors' and jsonb_array_length(coalesce(job_history.details -> 'errors', '[]'::jsonb)) < 20
                  then jsonb_build_object('errors', coalesce(job_history.details -> 'errors', '[]'::jsonb) || (excluded.details -> 'errors'))
-                 else '{}'::jsonb end`,
-    [agentId, rows, Date.now() - startedAt, error, hostname()],
+                 else '{}'::jsonb end
+     where job_history.agent_id is null and job_history.name = '${INGESTION_JOB}' and job_history.resource_id = $1::uuid`,
+    [agentId, rows, Date.now() - startedAt, error, hostname(), hour.toISOString(), ingestionRowId(rowKey, agentId, hour)],
   );
 }
 
-export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody): Promise<ApplyResult> {
+export async function applyBatch(pool: pg.Pool, rowKey: Buffer, agentId: string, body: PushBody): Promise<ApplyResult> {
   const startedAt = Date.now();
   let failure: unknown;
   const client = await pool.connect();
@@ -228,7 +276,7 @@ export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody)
     }
     for (const segment of segments(body.rows)) await APPLIERS[segment.kind](client, agentId, segment.payloads);
     await client.query('update agents set last_received = now() where id = $1', [agentId]);
-    await recordIngestion(client, agentId, body.rows.length, startedAt, null);
+    await recordIngestion(client, rowKey, agentId, body.rows.length, startedAt, null);
     await client.query('commit');
     return { applied: body.rows.length, duplicate: false };
   } catch (error) {
@@ -240,6 +288,6 @@ export async function applyBatch(pool: pg.Pool, agentId: string, body: PushBody)
   // A value the database refuses (a bad timestamp, a number out of range) is the agent's 400, counted on its row.
   const refused = fromDataException(failure);
   if (refused === null) throw failure;
-  await recordIngestion(pool, agentId, 0, startedAt, `batch ${body.batchId}: ${refused.details ?? refused.message}`);
+  await recordIngestion(pool, rowKey, agentId, 0, startedAt, `batch ${body.batchId}: ${refused.details ?? refused.message}`);
   throw refused;
 }
