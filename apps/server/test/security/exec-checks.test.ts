@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckScheduler, type RecordedRun } from '../../src/modules/health/check-scheduler';
 import { loadConfig } from '../../src/platform/config';
 import { startTestServer, type JsonReply, type TestServer } from '../harness';
+import { callWithToken, createApiToken } from '../audit-support';
 
 /**
  * Issue #8, holes 2 and 4: an editor's exec check ran as root, read DATA_DIR/secret.key, and echoed a sealed secret
@@ -122,6 +123,21 @@ describe('exec checks need the execute permission, run sandboxed, and their outp
         expectExecRefused(await server.call(method, url, editor, body, headers), `editor: ${label}`);
         expect((await server.call(method, url, commander, body, headers)).status, `commander: ${label}`).toBe(403);
       }
+      expect(await stored()).toEqual(before);
+    });
+
+    it("refuses an administrator's API token made for the editor role on the writes whose body names no exec check", async () => {
+      const minted = await createApiToken(server, admin, 'editor', 'capped for exec');
+      expect(minted.status, minted.text).toBe(201);
+      const before = await stored();
+      const attempts: Array<[string, string, string, unknown]> = [
+        ['rename an exec canary', 'PATCH', `/api/db/canaries?id=eq.${execCanary.id}`, { name: 'renamed' }],
+        ['replace the spec of an exec canary', 'PATCH', `/api/db/canaries?id=eq.${execCanary.id}`, { spec: { http: [{ name: 'x', url: 'http://x' }] } }],
+        ['rename an exec check', 'PATCH', `/api/db/checks?id=eq.${execCheckId}`, { name: 'renamed' }],
+        ['delete an exec check', 'DELETE', `/api/db/checks?id=eq.${execCheckId}`, undefined],
+        ['delete an exec canary', 'DELETE', `/api/db/canaries?id=eq.${execCanary.id}`, undefined],
+      ];
+      for (const [label, method, url, body] of attempts) expectExecRefused(await callWithToken(server, minted.token, method, url, body), `capped token: ${label}`);
       expect(await stored()).toEqual(before);
     });
 
