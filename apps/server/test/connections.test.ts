@@ -6,6 +6,7 @@ import { decryptSecret } from '../src/platform/secrets';
 import { startTestServer, type JsonReply, type TestServer } from './harness';
 import { closedPort, startFakeSmtp, startHttpServer, startRedis, type HttpTarget } from './fixtures/local-targets';
 import { startPostgresTarget } from './fixtures/postgres-target';
+import { allowLocalDatabases } from './fixtures/local-databases';
 
 const SECRET = 'pa55-w0rd-never-returned';
 
@@ -21,6 +22,8 @@ describe('connections', () => {
     process.env.OPSDECK_ROLE = 'api';
     server = await startTestServer();
     admin = await server.cookieFor('admin');
+    // The databases tested below listen on 127.0.0.1.
+    await allowLocalDatabases(server);
     web = await startHttpServer();
   });
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { EXEC_OUTPUT_CAP_BYTES } from '../src/modules/health/checkers/exec-check
 import { createConnection, resolveConnection } from '../src/modules/connections/connection-store';
 import { startTestServer, type TestServer } from './harness';
 import { startPostgresTarget } from './fixtures/postgres-target';
+import { allowLocalDatabases } from './fixtures/local-databases';
 import { closedPort, startHttpServer, startHttpsServer, startRedis, startTcpListener, type HttpTarget, type HttpsTarget } from './fixtures/local-targets';
 
 describe('checkers against local targets', () => {
@@ -27,6 +28,8 @@ describe('checkers against local targets', () => {
   beforeAll(async () => {
     process.env.OPSDECK_ROLE = 'api';
     server = await startTestServer();
+    // The postgres and mysql targets below listen on 127.0.0.1.
+    await allowLocalDatabases(server);
     https = await startHttpsServer(30);
     plain = await startHttpServer();
     folder = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-folder-'));

@@ -8,6 +8,7 @@ import type { ScrapeSummary } from '../src/modules/scrapers/types';
 import { startTestServer, type TestServer } from './harness';
 import { startFakeKubeApi } from './fixtures/fake-kube-api';
 import { startPostgresTarget } from './fixtures/postgres-target';
+import { allowLocalDatabases } from './fixtures/local-databases';
 import { startLocalHttp } from './fixtures/scrape-peers';
 
 /**
@@ -228,6 +229,8 @@ describe('each source kind through Run Now, the scheduler, the ingest and job hi
     process.env.OPSDECK_SCRAPE_ROOTS = root;
     server = await startTestServer({ workers: true });
     admin = await server.cookieFor('admin');
+    // The sql peer listens on 127.0.0.1.
+    await allowLocalDatabases(server);
   });
   afterAll(async () => {
     restoreEnv('OPSDECK_SCRAPE_ROOTS', previousRoots);

@@ -6,6 +6,7 @@ import { CheckScheduler } from '../../src/modules/health/check-scheduler';
 import { runCheck, type CheckResult } from '../../src/modules/health/checkers/run-check';
 import { resolveConnection } from '../../src/modules/connections/connection-store';
 import { startPostgresTarget, type PostgresTarget } from '../fixtures/postgres-target';
+import { allowLocalDatabases } from '../fixtures/local-databases';
 import { startTestServer, type TestServer } from '../harness';
 
 /** Hole 1 of issue #8: the query an editor saved to make themselves admin through the console's own database. */
@@ -75,6 +76,8 @@ describe("postgres checks and connection tests never run SQL in the console's ow
     server = await startTestServer();
     editor = await server.cookieFor('editor');
     admin = await server.cookieFor('admin');
+    // Every address below is on this host: with local databases allowed, only the own-database guard stands in the way.
+    await allowLocalDatabases(server);
     scratch = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-own-db-'));
     target = await startPostgresTarget();
     addresses = await ownAddresses();

@@ -6,7 +6,7 @@ import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } 
 import { deliverNotification, isDeliverableType } from '../notification-providers';
 import { httpProbe } from './probes/bounded-http';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
-import { ownDatabase } from './probes/own-database';
+import { databaseGuard } from './probes/local-database';
 import { gitProbe, sftpProbe, smtpProbe } from './probes/remote-probes';
 
 export type ConnectionTestResult = { outcome: 'ok'; details: Record<string, unknown> } | { outcome: 'failed'; message: string } | { outcome: 'unsupported' };
@@ -98,11 +98,11 @@ async function runTest(pool: pg.Pool, connection: ResolvedConnection, type: Conn
   switch (type) {
     case 'postgres': {
       const target = urlWithCredentials({ ...connection, url: required(connection.url, 'URL') });
-      const result = await postgresProbe(target, 'select version() as version', await ownDatabase(pool));
+      const result = await postgresProbe(target, 'select version() as version', await databaseGuard(pool));
       return { version: result.firstRow?.version ?? null };
     }
     case 'mysql': {
-      const result = await mysqlProbe(urlWithCredentials({ ...connection, url: required(connection.url, 'URL') }), 'select version() as version');
+      const result = await mysqlProbe(urlWithCredentials({ ...connection, url: required(connection.url, 'URL') }), 'select version() as version', await databaseGuard(pool));
       return { version: result.firstRow?.version ?? null };
     }
     case 'redis': {

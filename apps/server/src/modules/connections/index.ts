@@ -9,3 +9,15 @@ export { connectionOriginMessage, leavesConnectionOrigin, TARGET_FIELDS } from '
 export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
 export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 export { namesOwnDatabase, OWN_DATABASE_MESSAGE, ownDatabase, refuseOwnDatabase, refuseOwnSocket } from './probes/own-database';
+export {
+  ALLOW_LOCAL_DATABASE_PROPERTY,
+  databaseGuard,
+  guardedMysqlOptions,
+  guardedPostgresConfig,
+  LOCAL_DATABASE_MESSAGE,
+  localDatabasesAllowed,
+  mysqlUrlIsPlainlyLocal,
+  postgresUrlIsPlainlyLocal,
+  type DatabaseGuard,
+} from './probes/local-database';
+export { databaseErrors } from './database-errors';

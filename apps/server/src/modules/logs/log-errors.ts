@@ -20,7 +20,7 @@ export const logErrors = {
       field,
       roots.length === 0
         ? 'This server reads no log files: set OPSDECK_LOG_ROOTS to the folders it may read'
-        : `Write the path relative to a log root, or as an absolute path inside one of ${roots.join(', ')} (OPSDECK_LOG_ROOTS)`,
+        : 'Write the path relative to a log root (OPSDECK_LOG_ROOTS)',
     ),
   connection: (field: string, problem: string) =>
     new AppError(

@@ -205,7 +205,7 @@ function checkReadablePath(value: unknown, field: string, roots: readonly string
   if (pattern.includes('\0')) invalid(field, 'holds a NUL character');
   if (roots.length === 0) invalid(field, 'cannot be read: this server allows no folders (set OPSDECK_SCRAPE_ROOTS)');
   if (!path.posix.isAbsolute(pattern)) return;
-  if (!isUnder(staticBase(path.posix.normalize(pattern)), roots)) invalid(field, `'${pattern}' is outside the folders this server reads (${roots.join(', ')})`);
+  if (!isUnder(staticBase(path.posix.normalize(pattern)), roots)) invalid(field, `'${pattern}' is outside the scrape roots (OPSDECK_SCRAPE_ROOTS): write it relative to a root`);
 }
 
 function checkPathList(value: unknown, field: string, roots: readonly string[]): void {

@@ -3,7 +3,8 @@ import mysql from 'mysql2/promise';
 import { createClient } from 'redis';
 import { MongoClient } from 'mongodb';
 import { MAX_TIMEOUT_MS } from './bounded-http';
-import { refuseOwnDatabase, refuseOwnSocket, type OwnDatabase } from './own-database';
+import { guardedMysqlOptions, guardedPostgresConfig, type DatabaseGuard } from './local-database';
+import { refuseOwnDatabase, refuseOwnSocket } from './own-database';
 
 export interface QueryProbeResult {
   rows: number;
@@ -25,23 +26,25 @@ function rowsOf(list: unknown): QueryProbeResult {
 
 /**
  * Connects, runs one statement of the user's under a statement timeout and disconnects. Never in this server's own
- * database (own-database.ts); always inside a read-only transaction that has already run a statement (so `SET
- * TRANSACTION READ WRITE` is refused) and that is rolled back.
+ * database (own-database.ts), nor on this host unless an admin allowed it (local-database.ts); always inside a
+ * read-only transaction that has already run a statement (so `SET TRANSACTION READ WRITE` is refused) and that is
+ * rolled back.
  */
-export async function postgresProbe(target: string | pg.ClientConfig, query: string, own: OwnDatabase, timeoutMs?: number): Promise<QueryProbeResult> {
+export async function postgresProbe(target: string | pg.ClientConfig, query: string, guard: DatabaseGuard, timeoutMs?: number): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
   const base: pg.ClientConfig = typeof target === 'string' ? { connectionString: target } : target;
-  const client = new pg.Client({ ...base, connectionTimeoutMillis: limit, query_timeout: limit, statement_timeout: limit });
+  const config = await guardedPostgresConfig({ ...base, connectionTimeoutMillis: limit, query_timeout: limit, statement_timeout: limit }, guard.allowLocal);
+  const client = new pg.Client(config);
   // A server that drops the socket later emits 'error' on the client; without a listener that would crash the process.
   client.on('error', () => undefined);
-  await refuseOwnSocket(client, own);
+  await refuseOwnSocket(client, guard.own);
   await client.connect();
   try {
     await client.query('begin transaction read only');
     // The identity query is also the statement after which the transaction's read-only mode is fixed.
-    await refuseOwnDatabase(client, own);
-    const config: pg.QueryConfig & { queryMode: typeof ONE_STATEMENT } = { text: query, queryMode: ONE_STATEMENT };
-    const result = await client.query(config);
+    await refuseOwnDatabase(client, guard.own);
+    const statement: pg.QueryConfig & { queryMode: typeof ONE_STATEMENT } = { text: query, queryMode: ONE_STATEMENT };
+    const result = await client.query(statement);
     return rowsOf(result.rows);
   } finally {
     await client.query('rollback').catch(() => undefined);
@@ -52,11 +55,11 @@ export async function postgresProbe(target: string | pg.ClientConfig, query: str
 /**
  * Runs one statement of the user's as a prepared statement (which holds exactly one, whatever flags the URL asks
  * for) inside a read-only transaction that is rolled back; the session is read-only too, so a statement that
- * commits implicitly (DDL) still finds read-only mode after the commit.
+ * commits implicitly (DDL) still finds read-only mode after the commit. Not on this host unless an admin allowed it.
  */
-export async function mysqlProbe(url: string, query: string, timeoutMs?: number): Promise<QueryProbeResult> {
+export async function mysqlProbe(url: string, query: string, guard: Pick<DatabaseGuard, 'allowLocal'>, timeoutMs?: number): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
-  const connection = await mysql.createConnection({ uri: url, connectTimeout: limit });
+  const connection = await mysql.createConnection({ uri: url, connectTimeout: limit, ...(await guardedMysqlOptions(url, guard.allowLocal)) });
   connection.on('error', () => undefined);
   try {
     await connection.query({ sql: 'SET SESSION TRANSACTION READ ONLY', timeout: limit });

@@ -1,4 +1,14 @@
-import { connectionOriginMessage, leavesConnectionOrigin, urlWithCredentials, mongoProbe, mysqlProbe, postgresProbe, redisProbe, ownDatabase } from '../../connections';
+import {
+  connectionOriginMessage,
+  databaseGuard,
+  leavesConnectionOrigin,
+  localDatabasesAllowed,
+  urlWithCredentials,
+  mongoProbe,
+  mysqlProbe,
+  postgresProbe,
+  redisProbe,
+} from '../../connections';
 import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
@@ -41,17 +51,18 @@ function expectRows(rows: number, results: number | undefined, durationMs: numbe
 export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
   if (target.url === null) return failed('No database: set connection or url');
-  const own = await ownDatabase(context.pool);
+  const guard = await databaseGuard(context.pool);
   const started = performance.now();
-  const result = await postgresProbe(urlWithCredentials(target), spec.query, own, context.timeoutMs);
+  const result = await postgresProbe(urlWithCredentials(target), spec.query, guard, context.timeoutMs);
   return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 
 export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
   if (target.url === null) return failed('No database: set connection or url');
+  const allowLocal = await localDatabasesAllowed(context.pool);
   const started = performance.now();
-  const result = await mysqlProbe(urlWithCredentials(target), spec.query, context.timeoutMs);
+  const result = await mysqlProbe(urlWithCredentials(target), spec.query, { allowLocal }, context.timeoutMs);
   return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 

@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { glob } from 'tinyglobby';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
-import { ItemCollector, messageOf, parseDocuments } from './extract';
+import { ItemCollector, parseDocuments } from './extract';
+import { fileErrorMessage, fileSource, shownPath } from './shown-paths';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -43,10 +43,11 @@ function formatOf(file: string): 'json' | 'yaml' {
 
 /**
  * Reads a file whose real path is known to be inside a root. O_NOFOLLOW makes a symlink swapped in after the check
- * fail instead of being followed out of the root.
+ * fail instead of being followed out of the root; O_NONBLOCK keeps a FIFO from holding the run until its timeout (it
+ * is then refused as not a regular file).
  */
 export async function readBounded(real: string): Promise<string> {
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new Error('not a regular file');
@@ -55,6 +56,22 @@ export async function readBounded(real: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The symlink by which a path found under a root leaves the roots: its first segment whose real path is outside them.
+ * A symlinked folder is named once, and the names of the files it leads to are never shown.
+ */
+async function escapingLink(file: string, roots: readonly string[]): Promise<string> {
+  const root = roots.find((candidate) => isUnder(file, [candidate]));
+  if (root === undefined) return file;
+  let current = root;
+  for (const segment of path.relative(root, file).split(path.sep)) {
+    current = path.join(current, segment);
+    const real = await realpath(current).catch(() => current);
+    if (!isUnder(real, roots)) return current;
+  }
+  return file;
 }
 
 /** Symlinks are listed so that one leading out of the roots is reported, not silently missing; realpath decides. */
@@ -74,16 +91,18 @@ export const runFileSource: SourceRunner = async (entry: SourceEntry, context: S
   if (patterns.length === 0 && entry.spec.url === undefined) collector.error(label, 'no paths: give one or more globs');
   if (context.roots.length === 0) collector.error(label, 'no folder may be read: the server has no scrape roots (OPSDECK_SCRAPE_ROOTS)');
   const seen = new Set<string>();
-  for (const pattern of patterns.flatMap((value) => absolutePatterns(value, context.roots))) {
+  const reportedLinks = new Set<string>();
+  const candidates = patterns.flatMap((value, index) => absolutePatterns(value, context.roots).map((pattern) => ({ pattern, index })));
+  for (const { pattern, index } of candidates) {
     if (!isUnder(staticBase(pattern), context.roots)) {
-      collector.error(`${label} ${pattern}`, `outside the allowed roots (${context.roots.join(', ') || 'none set'})`);
+      collector.error(`${label} paths[${index}]`, 'names a path outside the scrape roots (OPSDECK_SCRAPE_ROOTS): not read');
       continue;
     }
     let files: string[];
     try {
       files = await matchingFiles(pattern);
     } catch (error) {
-      collector.error(`${label} ${pattern}`, messageOf(error));
+      collector.error(`${label} ${shownPath(pattern, context.roots)}`, fileErrorMessage(error, context.roots));
       continue;
     }
     for (const file of files) {
@@ -91,18 +110,24 @@ export const runFileSource: SourceRunner = async (entry: SourceEntry, context: S
         collector.error(label, 'the run was stopped before every file was read');
         return collector.result();
       }
-      const where = `${label} ${file}`;
+      // The glob's own name for the file, under the root it searched: a symlink is named by itself, never by its target.
+      const where = `${label} ${shownPath(file, context.roots)}`;
       try {
         const real = await realpath(file);
         if (seen.has(real)) continue;
         seen.add(real);
-        if (!isUnder(real, context.roots)) throw new Error(`resolves to ${real}, outside the allowed roots`);
+        if (!isUnder(real, context.roots)) {
+          const link = shownPath(await escapingLink(file, context.roots), context.roots);
+          if (!reportedLinks.has(link)) collector.error(`${label} ${link}`, 'is a symlink that leads outside the scrape roots: not read');
+          reportedLinks.add(link);
+          continue;
+        }
         const format = formatOf(real);
         const documents = parseDocuments(await readBounded(real), format);
-        const origin = { where, source: pathToFileURL(file).href, format };
-        documents.forEach((document, index) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${index}]` }));
+        const origin = { where, source: fileSource(file, context.roots), format };
+        documents.forEach((document, position) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${position}]` }));
       } catch (error) {
-        collector.error(where, messageOf(error));
+        collector.error(where, fileErrorMessage(error, context.roots));
       }
     }
   }

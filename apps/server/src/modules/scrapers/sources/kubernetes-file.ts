@@ -6,10 +6,10 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ScrapedItem, ScrapeError, SourceContext, SourceEntry, SourceRunner } from '../types';
-import { messageOf, parseDocuments } from './extract';
+import { parseDocuments } from './extract';
 import { isUnder, readBounded } from './file';
+import { fileErrorMessage, fileSource, shownSpecPath } from './shown-paths';
 import { record, stringMap, strings, text, type Json } from './json-values';
 import { kubernetesHealth } from './kubernetes-health';
 import { kubernetesType } from './kubernetes-relations';
@@ -43,9 +43,13 @@ function matches(selector: Selector, kind: string, body: Json): boolean {
   return Object.entries(selector.labels).every(([label, value]) => labels[label] === value);
 }
 
-/** A relative path is looked for under every root and the first that has it wins; an absolute one must be in a root. */
+/**
+ * A relative path is looked for under every root and the first that has it wins; an absolute one must be in a root.
+ * The errors name no path: the caller names the file as the spec wrote it, relative to its root.
+ */
 async function locate(file: string, roots: readonly string[]): Promise<string> {
-  const candidates = path.isAbsolute(file) ? [path.normalize(file)] : roots.map((root) => path.join(root, file));
+  const candidates = (path.isAbsolute(file) ? [path.normalize(file)] : roots.map((root) => path.join(root, file))).filter((candidate) => isUnder(candidate, roots));
+  if (candidates.length === 0) throw new Error('is outside the scrape roots (OPSDECK_SCRAPE_ROOTS): not read');
   for (const candidate of candidates) {
     let real: string;
     try {
@@ -53,10 +57,10 @@ async function locate(file: string, roots: readonly string[]): Promise<string> {
     } catch {
       continue;
     }
-    if (!isUnder(real, roots)) throw new Error(`resolves to ${real}, outside the allowed roots`);
+    if (!isUnder(real, roots)) throw new Error('is a symlink that leads outside the scrape roots: not read');
     return real;
   }
-  throw new Error(path.isAbsolute(file) && !isUnder(path.normalize(file), roots) ? `outside the allowed roots (${roots.join(', ') || 'none set'})` : 'not found');
+  throw new Error('not found');
 }
 
 function toItem(body: Json, source: string, format: string): ScrapedItem | null {
@@ -110,12 +114,12 @@ export const runKubernetesFileSource: SourceRunner = async (entry: SourceEntry, 
         errors.push({ where: label, message: 'the run was stopped before every file was read' });
         return { items: [...items.values()], relationships: [], changes: [], errors, complete: false };
       }
-      const where = `${label} ${wanted}`;
+      const where = `${label} ${shownSpecPath(wanted, context.roots)}`;
       try {
         const real = await locate(wanted, context.roots);
         const format = declared === 'json' || (declared === undefined && path.extname(real).toLowerCase() === '.json') ? 'json' : 'yaml';
         const documents = parseDocuments(await readBounded(real), format);
-        const source = pathToFileURL(real).href;
+        const source = fileSource(real, context.roots);
         const objects = documents.flatMap((document) => {
           const body = record(document);
           return text(body.kind)?.endsWith('List') === true && Array.isArray(body.items) ? body.items.map(record) : [body];
@@ -126,7 +130,7 @@ export const runKubernetesFileSource: SourceRunner = async (entry: SourceEntry, 
           if (item !== null) items.set(`${item.type}\u0000${item.externalId}`, item);
         }
       } catch (error) {
-        errors.push({ where, message: messageOf(error) });
+        errors.push({ where, message: fileErrorMessage(error, context.roots) });
       }
     }
   }

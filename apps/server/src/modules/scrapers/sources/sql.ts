@@ -1,9 +1,12 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import {
+  databaseGuard,
+  guardedMysqlOptions,
+  guardedPostgresConfig,
+  localDatabasesAllowed,
   namesOwnDatabase,
   OWN_DATABASE_MESSAGE,
-  ownDatabase,
   refuseOwnDatabase,
   refuseOwnSocket,
   resolveConnection,
@@ -114,15 +117,17 @@ function jsonRow(row: unknown): Record<string, unknown> {
 
 /**
  * One statement of the user's, in a read-only transaction that has already run a statement (so it cannot be made
- * read-write), under a statement timeout, and rolled back. Never in the console's own database.
+ * read-write), under a statement timeout, and rolled back. Never in the console's own database, nor on this host
+ * unless an admin allowed it.
  */
 async function queryPostgres(url: string, query: string, context: SourceContext): Promise<unknown[]> {
   if (namesOwnDatabaseUrl(context.ownDatabaseUrl, url) || namesOwnDatabase(context.pool, url)) throw new Error(OWN_DATABASE_MESSAGE);
-  const own = await ownDatabase(context.pool);
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: SQL_TIMEOUT_MS, query_timeout: SQL_TIMEOUT_MS });
+  const guard = await databaseGuard(context.pool);
+  const config = await guardedPostgresConfig({ connectionString: url, connectionTimeoutMillis: SQL_TIMEOUT_MS, query_timeout: SQL_TIMEOUT_MS }, guard.allowLocal);
+  const client = new pg.Client(config);
   // A server that drops the socket later emits 'error' on the client; without a listener that would crash the process.
   client.on('error', () => undefined);
-  await refuseOwnSocket(client, own);
+  await refuseOwnSocket(client, guard.own);
   const onAbort = (): void => {
     void client.end().catch(() => undefined);
   };
@@ -130,7 +135,7 @@ async function queryPostgres(url: string, query: string, context: SourceContext)
   try {
     await client.connect();
     await client.query('begin transaction read only');
-    await refuseOwnDatabase(client, own);
+    await refuseOwnDatabase(client, guard.own);
     await client.query(`set local statement_timeout = ${SQL_TIMEOUT_MS}`);
     const config: pg.QueryConfig & { queryMode: 'extended' } = { text: query, queryMode: 'extended' };
     const result = await client.query(config);
@@ -144,7 +149,15 @@ async function queryPostgres(url: string, query: string, context: SourceContext)
 
 /** The session is read-only too, so a statement that commits implicitly (DDL) still finds read-only mode after it. */
 async function queryMysql(url: string, query: string, context: SourceContext): Promise<unknown[]> {
-  const connection = await mysql.createConnection({ uri: url, connectTimeout: SQL_TIMEOUT_MS, dateStrings: true, supportBigNumbers: true, bigNumberStrings: true });
+  const pinned = await guardedMysqlOptions(url, await localDatabasesAllowed(context.pool));
+  const connection = await mysql.createConnection({
+    uri: url,
+    connectTimeout: SQL_TIMEOUT_MS,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    ...pinned,
+  });
   connection.on('error', () => undefined);
   const onAbort = (): void => connection.destroy();
   context.signal.addEventListener('abort', onAbort, { once: true });
