@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { deriveSubkey } from '../platform/secrets';
 import { ADDRESS_FAILURE_LIMIT, addressKey, LOGIN_FAILURE_WINDOW_MS, PAIR_FAILURE_LIMIT } from './login-throttle';
@@ -10,6 +11,16 @@ export const FLOW_THROTTLE_WINDOW_MS = LOGIN_FAILURE_WINDOW_MS;
 /** Failures (wrong codes, refused registrations) as for sign-in: per identifier and client address, and per address. */
 export const FLOW_PAIR_FAILURE_LIMIT = PAIR_FAILURE_LIMIT;
 export const FLOW_ADDRESS_FAILURE_LIMIT = ADDRESS_FAILURE_LIMIT;
+/**
+ * Failures for one identifier (the account's address) from all client addresses together that cost nothing; from the
+ * next one on, every attempt for it is held before it is checked, however many addresses the guesses come from.
+ */
+export const FLOW_ACCOUNT_FAILURE_BUDGET = FLOW_PAIR_FAILURE_LIMIT;
+export const FLOW_ACCOUNT_DELAY_STEP_MS = 500;
+/** The longest hold: the owner with the right code waits at most this long, and is never refused for others' failures. */
+export const FLOW_ACCOUNT_MAX_DELAY_MS = 5000;
+/** Beyond this many failures the hold is already at its cap, so counting further is wasted work. */
+const ACCOUNT_COUNT_CAP = FLOW_ACCOUNT_FAILURE_BUDGET + FLOW_ACCOUNT_MAX_DELAY_MS / FLOW_ACCOUNT_DELAY_STEP_MS;
 /** Mails asked for one recipient from one client address within the window. */
 export const MAIL_PAIR_LIMIT = 5;
 /** Mails asked for one recipient from anywhere: bounds what strangers can make the server send to one inbox. */
@@ -20,7 +31,10 @@ export const MAIL_ADDRESS_LIMIT = 30;
 export type FlowThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface FlowThrottle {
-  /** Whether this client address may try again for this identifier; refused after too many failures. */
+  /**
+   * Whether this client address may try again for this identifier; refused after too many failures of this address,
+   * and held (never refused) once the identifier's failures from everywhere pass FLOW_ACCOUNT_FAILURE_BUDGET.
+   */
   assess(identifier: string, address: string): Promise<FlowThrottleVerdict>;
   recordFailure(identifier: string, address: string): Promise<void>;
   /** Clears this address's failures for this identifier only, as a successful sign-in does. */
@@ -32,8 +46,18 @@ export interface FlowThrottle {
   admitMail(identifier: string, address: string): Promise<FlowThrottleVerdict>;
 }
 
+/**
+ * The hold of one attempt after `accountFailures` failures for its identifier within the window: nothing within the
+ * budget, then one step per failure, up to the cap. It grows with the account's failures, not the client's, so a
+ * guesser gains nothing by spreading guesses over many addresses.
+ */
+export function accountDelayFor(accountFailures: number): number {
+  const excess = accountFailures - FLOW_ACCOUNT_FAILURE_BUDGET + 1;
+  return excess <= 0 ? 0 : Math.min(FLOW_ACCOUNT_MAX_DELAY_MS, excess * FLOW_ACCOUNT_DELAY_STEP_MS);
+}
+
 /** Keyed like login-throttle.ts, under a sub-key of its own: the rows say nothing about who asked, from where. */
-function flowThrottleHashes(secretKey: Buffer): { identifier(value: string): string; address(value: string): string } {
+export function flowThrottleHashes(secretKey: Buffer): { identifier(value: string): string; address(value: string): string } {
   const key = deriveSubkey(secretKey, 'identity-flow-throttle');
   const hash = (kind: string, value: string): string => createHmac('sha256', key).update(`${kind}\u0000${value}`).digest('hex');
   return { identifier: (value) => hash('identifier', value), address: (value) => hash('address', addressKey(value)) };
@@ -44,7 +68,7 @@ const WINDOW = `happened_at > now() - make_interval(secs => $4::double precision
 /**
  * Counts live in identity_flow_events, shared by every server process. As for sign-in, a refused attempt is not
  * recorded, and an owner trying from an address without failures of its own is never refused for the failures of
- * others. Counts and records are separate statements, so parallel requests can overshoot a limit by those in flight.
+ * others, only held up to FLOW_ACCOUNT_MAX_DELAY_MS. Counts and records are separate statements, so parallel requests can overshoot a limit by those in flight.
  */
 export function createFlowThrottle(pool: pg.Pool, secretKey: Buffer, scope: FlowScope): FlowThrottle {
   const hashes = flowThrottleHashes(secretKey);
@@ -94,16 +118,19 @@ export function createFlowThrottle(pool: pg.Pool, secretKey: Buffer, scope: Flow
     async assess(identifier, address) {
       const identifierHash = hashes.identifier(identifier);
       const addressHash = hashes.address(address);
-      // The identifier's failures from elsewhere are not counted (limit 0): they would let strangers lock the owner out.
       const found = await counts('failure', identifierHash, addressHash, {
         pair: FLOW_PAIR_FAILURE_LIMIT,
-        identifier: 0,
+        identifier: ACCOUNT_COUNT_CAP,
         address: FLOW_ADDRESS_FAILURE_LIMIT,
       });
       if (found.address >= FLOW_ADDRESS_FAILURE_LIMIT) return { allowed: false, retryAfterSeconds: await retryAfter('failure', null, addressHash) };
       if (found.pair >= FLOW_PAIR_FAILURE_LIMIT) {
         return { allowed: false, retryAfterSeconds: await retryAfter('failure', identifierHash, addressHash) };
       }
+      // The identifier's failures from everywhere only ever hold the attempt, before the code is looked at (so the hold
+      // says nothing about it): refusing on them would let strangers lock the owner out.
+      const delayMs = accountDelayFor(found.identifier);
+      if (delayMs > 0) await sleep(delayMs);
       return { allowed: true };
     },
 
