@@ -12,7 +12,8 @@ import {
   resolveConnection,
   urlWithCredentials,
 } from '../../connections';
-import { decryptSpecSecrets, type SecretCollector } from '../../health';
+import type { SecretCollector } from '../../health';
+import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import type { ItemCollector } from './extract';
 import { isRecord } from './json-values';
@@ -174,7 +175,7 @@ async function queryMysql(url: string, query: string, context: SourceContext): P
 }
 
 async function scrape(entry: SourceEntry, context: SourceContext, secrets: SecretCollector, collector: ItemCollector): Promise<void> {
-  const opened = decryptSpecSecrets(context.secretKey, entry.spec);
+  const opened = openScraperEntry(context.secretKey, context.scraperId, entry.spec);
   secrets.addOpenedSpec(entry.spec, opened);
   const query = typeof opened.query === 'string' ? opened.query.trim() : '';
   if (query === '') throw new Error('no query');
