@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { PlaybookAction } from '@opsdeck/shared';
 import { createConnection } from '../src/modules/connections/connection-store';
 import { ACTION_RUNNERS, actionType } from '../src/modules/playbooks/actions';
-import type { ActionOutcome, ActionRunContext, PlaybookTarget } from '../src/modules/playbooks/types';
+import type { ActionOutcome, ActionRunContext, OpenedPlaybookAction, PlaybookTarget } from '../src/modules/playbooks/types';
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
 import { json, startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
 import { startTestServer, type TestServer } from './harness';
@@ -56,7 +55,7 @@ describe('playbook actions run for real against local peers', () => {
     };
   }
 
-  function run(action: PlaybookAction, overrides: Partial<ActionRunContext> = {}): Promise<ActionOutcome> {
+  function run(action: OpenedPlaybookAction, overrides: Partial<ActionRunContext> = {}): Promise<ActionOutcome> {
     return ACTION_RUNNERS[actionType(action)](action, contextOf(overrides));
   }
 
@@ -70,7 +69,7 @@ describe('playbook actions run for real against local peers', () => {
   });
 
   describe('exec', () => {
-    const exec = (script: string, env?: { name: string; value: string }[]): PlaybookAction => ({ name: 'script', exec: { script, ...(env === undefined ? {} : { env }) } });
+    const exec = (script: string, env?: { name: string; value: string }[]): OpenedPlaybookAction => ({ name: 'script', exec: { script, ...(env === undefined ? {} : { env }) } });
 
     it.runIf(IS_ROOT)('captures stdout, stderr and the exit code, and fails on a non-zero exit', async () => {
       expect(await run(exec('echo out; echo err >&2'))).toEqual({ status: 'completed', result: { stdout: 'out\n', stderr: 'err\n', exitCode: 0 } });
@@ -258,7 +257,7 @@ describe('playbook actions run for real against local peers', () => {
       await target.close();
     });
 
-    const sql = (query: string, args?: string[]): PlaybookAction => ({ name: 'query', sql: { connection: 'connection://default/playbook-target', query, ...(args === undefined ? {} : { args }) } });
+    const sql = (query: string, args?: string[]): OpenedPlaybookAction => ({ name: 'query', sql: { connection: 'connection://default/playbook-target', query, ...(args === undefined ? {} : { args }) } });
 
     it('returns the rows and their count, with args bound as parameters', async () => {
       const outcome = await run(sql("select n, $1 || '-' || n as label from samples where n >= $2::integer order by n", ['sample', '1']));

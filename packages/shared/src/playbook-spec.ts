@@ -47,6 +47,14 @@ const number = (description: string, integer: boolean): JsonSchema => ({
   anyOf: [{ type: integer ? 'integer' : 'number', ...(integer ? { minimum: 0 } : {}) }, { type: 'string', pattern: integer ? '^\\d+$' : '^-?\\d+(\\.\\d+)?$' }],
 });
 const templated = (description: string): JsonSchema => text(`${description} Templated: {{ params.name }}, {{ config.name }}, {{ actions['earlier'].result.stdout }}.`);
+/**
+ * A value the server seals at rest (ADR 0062): text as written, or the `{"$encrypted": …}` it was stored as, which an
+ * edit sends back unchanged to keep the secret.
+ */
+const sealable = (description: string): JsonSchema => ({
+  description: `${description} Templated. Stored sealed as {"$encrypted": …} unless it holds a template; send that back unchanged to keep it.`,
+  anyOf: [{ type: 'string' }, { type: 'object', required: ['$encrypted'], additionalProperties: false, properties: { $encrypted: { type: 'string' } } }],
+});
 const code = (description: string): JsonSchema => ({
   type: 'string',
   minLength: 1,
@@ -126,7 +134,7 @@ const nameValue = (description: string, valueDescription: string): JsonSchema =>
   description,
   required: ['name'],
   additionalProperties: false,
-  properties: { name: { type: 'string', minLength: 1, description: 'Its name' }, value: templated(valueDescription) },
+  properties: { name: { type: 'string', minLength: 1, description: 'Its name' }, value: sealable(valueDescription) },
 });
 
 const exec: JsonSchema = {
@@ -150,7 +158,7 @@ const http: JsonSchema = {
     connection: text('A connection (connection://namespace/name, connection://name or its id) whose URL and credentials are used'),
     method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'], default: 'GET', description: 'The method (GET when left out)' },
     headers: { type: 'array', items: nameValue('A request header', 'Its value.'), description: 'Request headers' },
-    body: templated('The request body.'),
+    body: sealable('The request body.'),
     templateBody: ignored('The body is always templated.'),
   },
 };
@@ -177,7 +185,7 @@ const notification: JsonSchema = {
     connection: text('The notification connection (connection://namespace/name, connection://name or its id)'),
     title: templated('The title.'),
     message: templated('The message.'),
-    properties: { type: 'object', additionalProperties: templated('A value.'), description: 'More fields of the notification' },
+    properties: { type: 'object', additionalProperties: sealable('A value.'), description: 'More fields of the notification' },
   },
 };
 

@@ -3,6 +3,8 @@
  * their actions as the API answers them. The spec keeps Mission Control's Playbook shape so a pasted one works.
  */
 
+import type { SealedSecret } from './check-specs';
+
 export const PLAYBOOK_RUN_STATUSES = ['pending', 'scheduled', 'running', 'waiting', 'completed', 'failed', 'cancelled'] as const;
 export type PlaybookRunStatus = (typeof PLAYBOOK_RUN_STATUSES)[number];
 
@@ -91,15 +93,22 @@ export interface PlaybookParameter {
   properties?: PlaybookParameterProperties;
 }
 
+/**
+ * A value the server seals at rest (exec env values, http header values off the public list, an http body, notification
+ * properties named like a secret): text as written, `{"$encrypted": …}` as stored and read back (ADR 0062). Text that
+ * holds a template is a reference filled in at run time and stays text.
+ */
+export type PlaybookSecretText = string | SealedSecret;
+
 /** An `env` entry of an exec action: the value is templated; the script text never is. */
 export interface PlaybookEnvVar {
   name: string;
-  value: string;
+  value: PlaybookSecretText;
 }
 
 export interface PlaybookHeader {
   name: string;
-  value: string;
+  value: PlaybookSecretText;
 }
 
 export interface ExecAction {
@@ -115,7 +124,7 @@ export interface HttpAction {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   headers?: PlaybookHeader[];
   /** Templated. */
-  body?: string;
+  body?: PlaybookSecretText;
 }
 
 export interface SqlAction {
@@ -135,7 +144,7 @@ export interface NotificationAction {
   title: string;
   /** Templated. */
   message: string;
-  properties?: Record<string, string>;
+  properties?: Record<string, PlaybookSecretText>;
 }
 
 export const PLAYBOOK_ACTION_TYPES = ['exec', 'http', 'sql', 'notification'] as const;

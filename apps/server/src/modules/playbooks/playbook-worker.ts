@@ -14,6 +14,7 @@ import type { EventBus } from '../../platform/event-bus';
 import { EVENT_QUEUE_WAKE } from '../../platform/event-queue';
 import { leaseOwner } from '../../platform/poll-loop';
 import { ACTION_RUNNERS, actionType } from './actions';
+import { runWithOpenedSecrets } from './playbook-secrets';
 import { durationMs, parsePlaybookSpec } from './spec';
 import { loadTarget } from './selectors';
 import { evaluateCondition, renderAction } from './templating';
@@ -437,18 +438,20 @@ export class PlaybookWorker {
     try {
       const rendered = await renderAction(action, context);
       const runner = this.runners[actionType(rendered)];
-      outcome = await settle(
-        runner(rendered, {
-          pool: this.options.pool,
-          secretKey: this.options.secretKey,
-          runId: run.id,
-          actionId,
-          signal: controller.signal,
-          timeoutMs,
-          params: run.parameters,
-          target,
-        }),
-        controller.signal,
+      outcome = await runWithOpenedSecrets(this.options.secretKey, run.playbook_id, rendered, (opened) =>
+        settle(
+          runner(opened, {
+            pool: this.options.pool,
+            secretKey: this.options.secretKey,
+            runId: run.id,
+            actionId,
+            signal: controller.signal,
+            timeoutMs,
+            params: run.parameters,
+            target,
+          }),
+          controller.signal,
+        ),
       );
     } catch (error) {
       outcome = { status: 'failed', result: {}, error: messageOf(error) };

@@ -4,7 +4,8 @@ import type { AppContext } from '../../platform/context';
 import { AppError, errors } from '../../platform/errors';
 import type { Principal } from '../../platform/principal';
 import { registerSchemaRoute } from '../../platform/schema-route';
-import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
+import { rowScopedTransform, writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
+import { playbookHoldsSecrets, sealPlaybookSpec } from './playbook-secrets';
 import { parsePlaybookResource, playbookSpecRunsCode, type ParsedPlaybook } from './spec';
 
 const TABLE = 'playbooks';
@@ -92,11 +93,19 @@ function refuseRunWrites(table: string): (rows: ReadonlyArray<Record<string, unk
   };
 }
 
-/** Save-time rules for every write of playbooks through /api/db, and the refusal of every write of the run tables. */
+/**
+ * Save-time rules for every write of playbooks through /api/db, the spec's secrets sealed for the row that holds them
+ * (after it is normalised, so what is sealed is what is stored), and the refusal of every write of the run tables.
+ */
 export function registerPlaybookSpecHooks(context: AppContext): void {
   const hooks = writeHooksFor(context.db);
+  const { secretKey } = context.config;
   hooks.register(TABLE, validatePlaybookRows);
   hooks.registerTransform(TABLE, (rows, method) => fillPlaybookRows(rows, method));
+  hooks.registerTransform(
+    TABLE,
+    rowScopedTransform('spec', playbookHoldsSecrets, (id, spec) => sealPlaybookSpec(secretKey, id, spec), () => errors.secretNeedsOneRow('playbook')),
+  );
   for (const table of PLAYBOOK_RUN_TABLES) hooks.register(table, refuseRunWrites(table));
 }
 

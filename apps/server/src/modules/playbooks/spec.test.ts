@@ -173,6 +173,21 @@ describe('parsing playbook specs', () => {
     expect(action?.http).toEqual({ connection: 'connection://api', url: '/health', method: 'POST' });
   });
 
+  it('takes a sealed value where a secret may stand, and nowhere else', () => {
+    const sealed = { $encrypted: 'AgAAAAA=' };
+    const action = parsePlaybookSpec(
+      withAction({ name: 'a', http: { url: 'https://x.test', headers: [{ name: 'Authorization', value: sealed }], body: sealed } }),
+    ).actions[0];
+    expect(action?.http).toEqual({ url: 'https://x.test', headers: [{ name: 'Authorization', value: sealed }], body: sealed });
+    expect(parsePlaybookSpec(withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', value: sealed }] } })).actions[0]?.exec?.env).toEqual([{ name: 'A', value: sealed }]);
+    const notification = withAction({ name: 'a', notification: { connection: 'c', title: 't', message: 'm', properties: { token: sealed } } });
+    expect(parsePlaybookSpec(notification).actions[0]?.notification?.properties).toEqual({ token: sealed });
+    expect(refusal(withAction({ name: 'a', http: { url: sealed } })).path).toBe('spec.actions[0].http.url');
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', headers: [{ name: 'A', value: { $encrypted: 'x', value: 'y' } }] } })).path).toBe(
+      'spec.actions[0].http.headers[0].value',
+    );
+  });
+
   it('refuses an sql action without connection or query and a notification without connection, title or message', () => {
     expect(refusal(withAction({ name: 'a', sql: { query: 'select 1' } })).path).toBe('spec.actions[0].sql.connection');
     expect(refusal(withAction({ name: 'a', sql: { connection: 'connection://db' } })).path).toBe('spec.actions[0].sql.query');

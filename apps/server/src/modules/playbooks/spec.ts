@@ -20,8 +20,10 @@ import {
   type PlaybookParameterOption,
   type PlaybookParameterProperties,
   type PlaybookResourceSelector,
+  type PlaybookSecretText,
   type PlaybookSpec,
   type SqlAction,
+  isSealedSecret,
 } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { parseSelectorRequirements } from './selectors';
@@ -162,6 +164,16 @@ function templateField(value: unknown, path: string, required: boolean): string 
   const problem = checkTemplateSyntax(text);
   if (problem !== null) invalid(path, `is not a valid template: ${problem}`, "Templates are liquid: {{ params.name }}, {{ config.name }}, {{ actions['step'].result.stdout }}");
   return text;
+}
+
+/**
+ * A value the server seals (exec env, http headers and body, notification properties): a template as any templated
+ * field, or the `{"$encrypted": …}` it was stored as, which an edit sends back to keep the secret (playbook-secrets.ts
+ * checks where it may open).
+ */
+function sealableField(value: unknown, path: string): PlaybookSecretText | undefined {
+  if (isSealedSecret(value)) return { $encrypted: value.$encrypted };
+  return templateField(value, path, false);
 }
 
 function codeField(value: unknown, path: string, what: string): string {
@@ -320,7 +332,7 @@ function parameter(value: unknown, path: string, names: Map<string, string>): Pl
   return parsed;
 }
 
-function nameValues(value: unknown, path: string, envNames: boolean): Array<{ name: string; value: string }> | undefined {
+function nameValues(value: unknown, path: string, envNames: boolean): Array<{ name: string; value: PlaybookSecretText }> | undefined {
   if (!given(value)) return undefined;
   return list(value, path).map((raw, index) => {
     const at = join(path, index);
@@ -328,7 +340,7 @@ function nameValues(value: unknown, path: string, envNames: boolean): Array<{ na
     if (given(entry.valueFrom)) invalid(join(at, 'valueFrom'), 'is not supported: values come from the spec, the parameters and the target', 'Keep secrets in a connection, or write value');
     const name = requiredText(entry.name, join(at, 'name'));
     if (envNames && !ENV_NAME.test(name)) invalid(join(at, 'name'), `'${name}' is not an environment variable name`, 'Use letters, digits and _, not starting with a digit');
-    return { name, value: templateField(entry.value, join(at, 'value'), false) ?? '' };
+    return { name, value: sealableField(entry.value, join(at, 'value')) ?? '' };
   });
 }
 
@@ -370,7 +382,7 @@ function httpAction(value: unknown, path: string): HttpAction {
   if (method !== undefined) parsed.method = method;
   const headers = nameValues(entry.headers, join(path, 'headers'), false);
   if (headers !== undefined) parsed.headers = headers;
-  const body = templateField(entry.body, join(path, 'body'), false);
+  const body = sealableField(entry.body, join(path, 'body'));
   if (body !== undefined) parsed.body = body;
   return parsed;
 }
@@ -398,9 +410,12 @@ function notificationAction(value: unknown, path: string): NotificationAction {
     title: templateField(entry.title, join(path, 'title'), true) ?? '',
     message: templateField(entry.message, join(path, 'message'), true) ?? '',
   };
-  const properties = textMap(entry.properties, join(path, 'properties'));
-  if (properties !== undefined) {
-    for (const [key, text] of Object.entries(properties)) templateField(text, join(join(path, 'properties'), key), false);
+  if (given(entry.properties)) {
+    const properties: Record<string, PlaybookSecretText> = {};
+    for (const [key, value] of Object.entries(object(entry.properties, join(path, 'properties')))) {
+      const parsedValue = sealableField(value, join(join(path, 'properties'), key));
+      if (parsedValue !== undefined) properties[key] = parsedValue;
+    }
     parsed.properties = properties;
   }
   return parsed;

@@ -146,6 +146,18 @@ describe('renderAction', () => {
     expect(rendered.sql?.query).toBe("select '{{ params.namespace }}'");
   });
 
+  it('never renders a sealed value: the envelope is opened after, for where the rendered action points', async () => {
+    const sealed = { $encrypted: 'AgAAAAB7e3BhcmFtcy5uYW1lc3BhY2V9fQ==' };
+    const action: PlaybookAction = {
+      name: 'call',
+      http: { url: 'https://example.com/{{ config.name }}', headers: [{ name: 'Authorization', value: sealed }], body: sealed },
+      notification: { connection: 'connection://slack', title: 't', message: 'm', properties: { token: sealed } },
+    };
+    const rendered = await renderAction(action, context());
+    expect(rendered.http).toEqual({ url: 'https://example.com/checkout', headers: [{ name: 'Authorization', value: sealed }], body: sealed });
+    expect(rendered.notification?.properties).toEqual({ token: sealed });
+  });
+
   it('says which action and field failed to render', async () => {
     const action: PlaybookAction = { name: 'call', http: { url: 'https://example.com', headers: [{ name: 'A', value: '{{ x | nope }}' }] } };
     await expect(renderAction(action, context())).rejects.toMatchObject({ code: 'OD_PLAYBOOK_TEMPLATE', details: 'call.http.headers[0].value' });

@@ -1,5 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js/evaluator';
-import type { PlaybookAction, PlaybookParameter } from '@opsdeck/shared';
+import type { PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
 import type { TemplateContext } from './types';
@@ -92,11 +92,13 @@ export async function renderTemplate(text: string, ctx: TemplateContext, field =
 
 /**
  * A copy of the action with its templated fields rendered: exec env values, http url, header values and body, sql
- * args, notification title, message and property values. Scripts and queries are code and are never templated.
+ * args, notification title, message and property values. Scripts and queries are code and are never templated, and
+ * neither is a sealed value: it stays an envelope here and is opened after, for where the rendered action points.
  */
 export async function renderAction(action: PlaybookAction, ctx: TemplateContext): Promise<PlaybookAction> {
   const scope = scopeOf(ctx);
   const render = (text: string, field: string) => renderScoped(text, scope, `${action.name}.${field}`);
+  const renderText = async (value: PlaybookSecretText, field: string): Promise<PlaybookSecretText> => (typeof value === 'string' ? render(value, field) : value);
   const rendered: PlaybookAction = { ...action };
   if (action.exec !== undefined) {
     const env = action.exec.env;
@@ -104,7 +106,7 @@ export async function renderAction(action: PlaybookAction, ctx: TemplateContext)
       ...action.exec,
       ...(env === undefined
         ? {}
-        : { env: await Promise.all(env.map(async (entry, i) => ({ ...entry, value: await render(entry.value, `exec.env[${i}].value`) }))) }),
+        : { env: await Promise.all(env.map(async (entry, i) => ({ ...entry, value: await renderText(entry.value, `exec.env[${i}].value`) }))) }),
     };
   }
   if (action.http !== undefined) {
@@ -114,8 +116,8 @@ export async function renderAction(action: PlaybookAction, ctx: TemplateContext)
       ...(url === undefined ? {} : { url: await render(url, 'http.url') }),
       ...(headers === undefined
         ? {}
-        : { headers: await Promise.all(headers.map(async (header, i) => ({ ...header, value: await render(header.value, `http.headers[${i}].value`) }))) }),
-      ...(body === undefined ? {} : { body: await render(body, 'http.body') }),
+        : { headers: await Promise.all(headers.map(async (header, i) => ({ ...header, value: await renderText(header.value, `http.headers[${i}].value`) }))) }),
+      ...(body === undefined ? {} : { body: await renderText(body, 'http.body') }),
     };
   }
   if (action.sql !== undefined) {
@@ -136,7 +138,7 @@ export async function renderAction(action: PlaybookAction, ctx: TemplateContext)
         : {
             properties: Object.fromEntries(
               await Promise.all(
-                Object.entries(properties).map(async ([key, value]) => [key, await render(value, `notification.properties.${key}`)] as const),
+                Object.entries(properties).map(async ([key, value]) => [key, await renderText(value, `notification.properties.${key}`)] as const),
               ),
             ),
           }),

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { PlaybookAction, PlaybookActionResult, PlaybookTargetType } from '@opsdeck/shared';
+import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, PlaybookActionResult, PlaybookTargetType } from '@opsdeck/shared';
 
 /**
  * The contract between the playbook spec (spec.ts, selectors.ts), templating (templating.ts), the run engine
@@ -64,5 +64,21 @@ export interface ActionOutcome {
   error?: string;
 }
 
-/** One action type; `action` holds that type's block already templated (templating.ts renderAction). */
-export type ActionRunner = (action: PlaybookAction, context: ActionRunContext) => Promise<ActionOutcome>;
+/** A name and value with the value opened (exec env, http headers). */
+export interface OpenedNameValue {
+  name: string;
+  value: string;
+}
+
+/**
+ * An action as a runner gets it: templated, and every sealed value opened for the playbook and the destination the
+ * rendered action talks to (playbook-secrets.ts openPlaybookAction), so no runner ever meets an envelope.
+ */
+export type OpenedPlaybookAction = Omit<PlaybookAction, 'exec' | 'http' | 'notification'> & {
+  exec?: Omit<ExecAction, 'env'> & { env?: OpenedNameValue[] };
+  http?: Omit<HttpAction, 'headers' | 'body'> & { headers?: OpenedNameValue[]; body?: string };
+  notification?: Omit<NotificationAction, 'properties'> & { properties?: Record<string, string> };
+};
+
+/** One action type; `action` holds that type's block already templated (templating.ts renderAction) and opened. */
+export type ActionRunner = (action: OpenedPlaybookAction, context: ActionRunContext) => Promise<ActionOutcome>;

@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { PlaybookEnvVar } from '@opsdeck/shared';
 import { currentSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, removeAsUser, sandboxEnvironment, type SandboxUser } from '../../health';
-import type { ActionOutcome, ActionRunContext, ActionRunner, PlaybookTarget } from '../types';
+import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
 /** Between SIGTERM to the script's process group and SIGKILL: time for a trap to clean up, not to keep working. */
@@ -24,7 +23,7 @@ const TARGET_PREFIX: Record<PlaybookTarget['type'], string> = { config: 'CONFIG'
  * then the action's `env`. Values reach the script only this way, never inside its text, so a parameter holding
  * `$(rm -rf /)` is data the script reads, not code it runs.
  */
-export function execEnvironment(context: Pick<ActionRunContext, 'params' | 'runId' | 'target'>, env: readonly PlaybookEnvVar[] | undefined): Record<string, string> {
+export function execEnvironment(context: Pick<ActionRunContext, 'params' | 'runId' | 'target'>, env: readonly OpenedNameValue[] | undefined): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const [name, value] of Object.entries(context.params)) variables[paramEnvName(name)] = value;
   variables.PLAYBOOK_RUN_ID = context.runId;
