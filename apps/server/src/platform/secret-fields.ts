@@ -103,7 +103,8 @@ export function destinationOf(part: Record<string, unknown>): string {
 }
 
 function normaliseTarget(text: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text.toLowerCase();
+  // A stored connection is named by namespace and name, both of which tell one destination from another.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^connection:\/\//i.test(text)) return text.toLowerCase();
   try {
     const url = new URL(text);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin.toLowerCase();

@@ -112,6 +112,13 @@ describe('canary spec secrets', () => {
     expect(() => openCheckSpec(key, CANARY, { ...entry, url: 'https://attacker.example/collect' })).toThrow(/sealed for another resource, field or destination/);
   });
 
+  it('tells two stored connections of one namespace apart as destinations', () => {
+    const stored = encryptSpecSecrets(key, { postgres: [{ name: 'db', connection: 'connection://default/orders', password: 'pg-secret' }] });
+    const entry = (stored.postgres as Array<Record<string, unknown>>)[0] ?? {};
+    expect(sealSpecSecrets(key, { postgres: [{ ...entry, connection: 'connection://default/payments' }] }).dropped).toEqual(['postgres[0].password']);
+    expect(openCheckSpec(key, CANARY, entry).password).toBe('pg-secret');
+  });
+
   it('drops an envelope moved to another field of the same check', () => {
     const stored = encryptSpecSecrets(key, { http: [{ name: 'api', url: 'https://api.example.com', headers: { Authorization: 'Bearer admin-token' } }] });
     const entry = (stored.http as Array<{ headers: Record<string, unknown> }>)[0];
