@@ -98,6 +98,16 @@ describe('agents', () => {
     expect((await call('GET', `/api/agents/${id}`, admin)).json).toMatchObject({ code: 'OD404', message: 'Agent not found' });
   });
 
+  it("refuses the name 'local', which the health page gives the server's own checks, through the route and the data API", async () => {
+    const viaRoute = await call('POST', '/api/agents', admin, { name: ' Local ' });
+    expect(viaRoute.status).toBe(400);
+    expect(viaRoute.text).toContain("'local' names this server's own checks");
+    const { id } = await create({ name: 'renamable' });
+    const viaDataApi = await call('PATCH', `/api/db/agents?id=eq.${id}`, admin, { name: 'LOCAL' });
+    expect(viaDataApi.status).toBe(400);
+    expect(viaDataApi.json).toMatchObject({ code: 'OD_VALIDATION' });
+  });
+
   it('lets an editor create agents and keeps viewers to reading', async () => {
     expect((await call('POST', '/api/agents', editor, { name: 'by-editor' })).status).toBe(201);
     const refused = await call('POST', '/api/agents', viewer, { name: 'by-viewer' });

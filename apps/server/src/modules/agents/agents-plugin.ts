@@ -12,13 +12,19 @@ const READ = { resource: 'agents', action: 'read' } as const;
 const WRITE = { resource: 'agents', action: 'write' } as const;
 const MAX_PROPERTIES = 100;
 
+const LOCAL_AGENT_NAME = 'local';
+const isReservedAgentName = (value: string): boolean => value.trim().toLowerCase() === LOCAL_AGENT_NAME;
+
 const name = z
   .string()
   .trim()
   .min(1, 'This field is required')
   .max(255)
   // The name is written into installation commands and manifests; a control character there would break them.
-  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+  // The health page groups the server's own checks under 'local': an agent of that name would pass for the server.
+  .refine((value) => !isReservedAgentName(value), `'${LOCAL_AGENT_NAME}' names this server's own checks; choose another name`);
+
 
 const fields = {
   description: z
@@ -69,6 +75,9 @@ export const agentsPlugin: DomainPlugin = {
 
     writeHooksFor(context.db).register('agents', (rows) => {
       for (const row of rows) {
+        if (typeof row.name === 'string' && isReservedAgentName(row.name)) {
+          throw errors.validation(`name: '${LOCAL_AGENT_NAME}' names this server's own checks; choose another name`);
+        }
         if (!('settings' in row)) continue;
         const parsed = agentSettings.safeParse(row.settings);
         if (!parsed.success) throw errors.invalidAgentSettings(describeIssues(parsed.error));
