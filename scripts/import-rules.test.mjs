@@ -30,7 +30,7 @@ const plants = {
     "import { internal } from '../../connections/<probe>/internal';\nexport const reached = internal;\n",
   'apps/server/src/platform/<probe>/uses-module.ts':
     "import { connectionsPlugin } from '../../modules/connections';\nexport const used = connectionsPlugin.name;\n",
-  'apps/server/src/db/<probe>/uses-auth.ts': "import { hashPassword } from '../../auth/passwords';\nexport const used = hashPassword;\n",
+  'apps/server/src/db/<probe>/uses-auth.ts': "import { hashPassword } from '../../auth/shared/passwords';\nexport const used = hashPassword;\n",
   'apps/web/src/features/health/<probe>/cycle-a.tsx':
     "import { label } from './cycle-b';\nexport function Probe() {\n  return <span>{label()}</span>;\n}\n",
   'apps/web/src/features/health/<probe>/cycle-b.ts': "import { Probe } from './cycle-a';\nexport const label = (): string => Probe.name;\n",

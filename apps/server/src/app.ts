@@ -10,8 +10,8 @@ import { EventBus } from './platform/event-bus';
 import { createMetrics } from './platform/metrics';
 import { buildServer, type RouteRecord } from './platform/http';
 import type { AppContext } from './platform/context';
-import { createAuthenticator } from './auth/authenticator';
-import { forgedRequestReason } from './auth/csrf';
+import { createAuthenticator } from './auth/sessions/authenticator';
+import { forgedRequestReason } from './auth/shared/csrf';
 import { domainPlugins } from './plugins';
 
 export interface RunningApp {

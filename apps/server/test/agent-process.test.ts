@@ -7,7 +7,7 @@ import { createApp, type RunningApp } from '../src/app';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { freePort } from '../src/bench/server-process';
-import { hashToken } from '../src/auth/session-token';
+import { hashToken } from '../src/auth/shared/session-token';
 import { newAgentToken } from '../src/modules/agents/agent-token';
 import { AGENT_ONLINE_THRESHOLD_MS, agentStatus } from '@opsdeck/shared';
 import { TEST_SECRET_KEY } from './global-setup';

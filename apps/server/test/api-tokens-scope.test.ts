@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newSessionToken, SESSION_COOKIE } from '../src/auth/session-token';
+import { hashToken, newSessionToken, SESSION_COOKIE } from '../src/auth/shared/session-token';
 import { startTestServer, type TestServer } from './harness';
 import { callWithToken, createApiToken } from './audit-support';
 import { createPerson } from './identity-settings-client';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hashToken, SESSION_COOKIE } from '../src/auth/session-token';
-import { sweepAuthState } from '../src/auth/sessions';
-import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS } from '../src/auth/password-login';
+import { hashToken, SESSION_COOKIE } from '../src/auth/shared/session-token';
+import { sweepAuthState } from '../src/auth/sessions/sessions';
+import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS } from '../src/auth/login/password-login';
 import { createPerson as createTestPerson } from './identity-email-flows-support';
 import { startTestServer, type TestServer } from './harness';
 import { cookieHeader, csrfOf, TestBrowser, type FlowBody, type KratosErrorResponse } from './auth-client';

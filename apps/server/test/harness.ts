@@ -8,7 +8,7 @@ import { createApp, type RunningApp } from '../src/app';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { TEST_SECRET_KEY } from './global-setup';
-import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/session-token';
+import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/shared/session-token';
 
 export interface TestServer {
   url: string;

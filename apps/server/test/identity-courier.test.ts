@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCourier } from '../src/auth/courier';
+import { createCourier } from '../src/auth/shared/courier';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 function recordingLogger(): { log: FastifyBaseLogger; warn: ReturnType<typeof vi.fn> } {

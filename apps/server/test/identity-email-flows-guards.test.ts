@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLOW_PAIR_FAILURE_LIMIT, MAIL_PAIR_LIMIT } from '../src/auth/flow-throttle';
-import { createRecoveryLink } from '../src/auth/recovery-link';
-import { SESSION_COOKIE } from '../src/auth/session-token';
-import { MAX_CODE_ATTEMPTS } from '../src/auth/verification-codes';
+import { FLOW_PAIR_FAILURE_LIMIT, MAIL_PAIR_LIMIT } from '../src/auth/shared/flow-throttle';
+import { createRecoveryLink } from '../src/auth/recovery/recovery-link';
+import { SESSION_COOKIE } from '../src/auth/shared/session-token';
+import { MAX_CODE_ATTEMPTS } from '../src/auth/shared/verification-codes';
 import { csrfOf, type FlowBody, type KratosErrorResponse } from './auth-client';
 import { startTestServer, type TestServer } from './harness';
 import {

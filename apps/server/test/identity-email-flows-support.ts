@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { ParsedMail } from 'mailparser';
-import { hashPassword } from '../src/auth/passwords';
-import { REGISTRATION_PROPERTY } from '../src/auth/registration-setting';
+import { hashPassword } from '../src/auth/shared/passwords';
+import { REGISTRATION_PROPERTY } from '../src/auth/registration/registration-setting';
 import { csrfOf, TestBrowser, type FlowBody } from './auth-client';
 import type { TestServer } from './harness';
 import type { SmtpSink } from './smtp-sink';

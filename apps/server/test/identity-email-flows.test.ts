@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../src/auth/session-token';
+import { SESSION_COOKIE } from '../src/auth/shared/session-token';
 import { csrfOf, type FlowBody, type KratosErrorResponse } from './auth-client';
 import { startTestServer, type TestServer } from './harness';
 import {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../src/auth/session-token';
+import { SESSION_COOKIE } from '../src/auth/shared/session-token';
 import { startTestServer, type TestServer } from './harness';
 import { TestBrowser, type KratosErrorResponse } from './auth-client';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { unseal } from '../src/auth/second-factor-store';
-import { LOGIN_FAILURE_LIMIT } from '../src/auth/password-login';
+import { unseal } from '../src/auth/factors/second-factor-store';
+import { LOGIN_FAILURE_LIMIT } from '../src/auth/login/password-login';
 import { TEST_SECRET_KEY } from './global-setup';
 import { TestBrowser } from './auth-client';
 import { startTestServer, type TestServer } from './harness';

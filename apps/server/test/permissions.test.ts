@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/auth/session-token';
+import { hashToken } from '../src/auth/shared/session-token';
 import type { RouteRecord } from '../src/platform/http';
 import { startTestServer, type TestServer } from './harness';
 

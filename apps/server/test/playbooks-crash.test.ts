@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PlaybookRun } from '@opsdeck/shared';
 import { openDatabase } from '../src/db/database';
 import { freePort, waitUntilHealthy } from '../src/bench/server-process';
-import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/session-token';
+import { hashToken, newSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '../src/auth/shared/session-token';
 import { PLAYBOOK_CRASH_ERROR } from '../src/modules/playbooks/playbook-worker';
 import { TEMPLATE_DB, TEST_SECRET_KEY } from './global-setup';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hashPassword } from '../src/auth/passwords';
+import { hashPassword } from '../src/auth/shared/passwords';
 import { freePort, waitUntilHealthy } from '../src/bench/server-process';
 import { TestBrowser } from './auth-client';
 import { parsePrometheusText, sumOf, type MetricFamily } from './prometheus-text';

@@ -4,17 +4,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../platform/context';
 import type { DomainPlugin } from '../platform/http';
-import { SESSION_CHANGED_EVENT, SESSION_ENDED_EVENT, findRequestSession } from './authenticator';
-import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
-import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './flow-store';
-import { KratosError, kratosErrors } from './kratos-error';
-import { flowPageUrl, kratosErrorSchema, setSessionCookie, toKratosError } from './flow-http';
-import { registerKubeconfigRoutes } from './kubeconfig';
-import { loginNodes } from './login-nodes';
-import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './password-login';
-import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './request-info';
-import { parseReturnTo, returnLocation } from './return-to';
-import { registerEmailFlows } from './registration';
+import { SESSION_CHANGED_EVENT, SESSION_ENDED_EVENT, findRequestSession } from './sessions/authenticator';
+import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './shared/csrf';
+import { completeFlow, createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, saveFlowUi, type Flow } from './shared/flow-store';
+import { KratosError, kratosErrors } from './shared/kratos-error';
+import { flowPageUrl, kratosErrorSchema, setSessionCookie, toKratosError } from './shared/flow-http';
+import { registerKubeconfigRoutes } from './sessions/kubeconfig';
+import { loginNodes } from './login/login-nodes';
+import { createPasswordLogin, LOGIN_FAILURE_WINDOW_MS } from './login/password-login';
+import { clientAddress, cookieOptions, requestOrigin, wantsJson } from './shared/request-info';
+import { parseReturnTo, returnLocation } from './shared/return-to';
+import { registerEmailFlows } from './registration/registration-routes';
 import {
   createSession,
   describeSession,
@@ -27,15 +27,15 @@ import {
   sweepAuthState,
   upgradeSession,
   type ActiveSessionRow,
-} from './sessions';
-import { createSecondFactorCheck, secondFactorGate, secondFactorLoginForm } from './second-factor';
-import { readFlowContext, writeFlowContext, type FlowContext } from './second-factor-store';
-import { factorTexts } from './second-factor-texts';
-import { registerSettingsFlow } from './settings-flow';
-import { relyingParty } from './webauthn';
-import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token';
-import { registrationEnabled } from './registration-setting';
-import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './ui-nodes';
+} from './sessions/sessions';
+import { createSecondFactorCheck, secondFactorGate, secondFactorLoginForm } from './login/second-factor';
+import { readFlowContext, writeFlowContext, type FlowContext } from './factors/second-factor-store';
+import { factorTexts } from './factors/second-factor-texts';
+import { registerSettingsFlow } from './settings/settings-routes';
+import { relyingParty } from './factors/webauthn';
+import { SESSION_COOKIE, SESSION_TTL_MS } from './shared/session-token';
+import { registrationEnabled } from './registration/registration-setting';
+import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './shared/ui-nodes';
 import { registerHostedMode } from './oidc/oidc-plugin';
 
 const loginBodySchema = z.object({

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
-import { hashToken } from '../auth/session-token';
+import { hashToken } from '../auth/shared/session-token';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { freePort, waitUntilHealthy } from './server-process';
 import { compiledServerEntry } from './startup';

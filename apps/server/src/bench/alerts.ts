@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { createApp } from '../app';
-import { hashToken, newSessionToken } from '../auth/session-token';
+import { hashToken, newSessionToken } from '../auth/shared/session-token';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
 import { INCIDENT_RULE_EVENTS, INCIDENT_RULES_CONSUMER, incidentRuleHandlers } from '../modules/incident-rules';

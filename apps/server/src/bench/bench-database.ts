@@ -2,7 +2,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
-import { hashToken, newSessionToken, SESSION_COOKIE } from '../auth/session-token';
+import { hashToken, newSessionToken, SESSION_COOKIE } from '../auth/shared/session-token';
 
 /**
  * The benchmarks and the scale seed share one database: DATABASE_URL when set, otherwise an embedded one in

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/shared/passwords';
 import { serverPackageRoot } from '../platform/package-root';
 import { DEMO_PASSWORD } from '../seed/demo';
 import { freePort, waitUntilHealthy } from './server-process';

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/shared/passwords';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
 import { DEMO_PASSWORD } from '../seed/demo';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { FINAL_PLAYBOOK_RUN_STATUSES, type PlaybookRun, type PlaybookRunResponse, type PlaybookRunStatus, type PlaybookSpec } from '@opsdeck/shared';
-import { hashToken, newSessionToken, SESSION_COOKIE } from '../auth/session-token';
+import { hashToken, newSessionToken, SESSION_COOKIE } from '../auth/shared/session-token';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
 import { freePort, waitUntilHealthy } from './server-process';

@@ -53,7 +53,7 @@ describe('docs/errors.md', () => {
   });
 
   it('lists every error id of the identity service', () => {
-    const ids = new Set(matches(read('auth/kratos-error.ts'), /new KratosError\(\s*\d+,\s*'([a-z_]+)'/g));
+    const ids = new Set(matches(read('auth/shared/kratos-error.ts'), /new KratosError\(\s*\d+,\s*'([a-z_]+)'/g));
     expect(ids).toContain('session_inactive');
     const documented = documentedCodes();
     expect([...ids].filter((id) => !documented.has(id))).toEqual([]);

@@ -16,7 +16,7 @@ export interface Principal {
   sessionId: string;
   name: string;
   email: string | null;
-  /** For an API token: its role, capped at what the owner holds now (auth/authenticator.ts). */
+  /** For an API token: its role, capped at what the owner holds now (auth/sessions/authenticator.ts). */
   roles: Role[];
   via: PrincipalVia;
   /** The token's id when `via` is 'api_token'. */

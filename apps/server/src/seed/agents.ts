@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { hashToken } from '../auth/session-token';
+import { hashToken } from '../auth/shared/session-token';
 import { syncCanaryChecks } from '../modules/health';
 import { newAgentToken } from '../modules/agents';
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/shared/passwords';
 import { seedAgentsDemo } from './agents';
 import { seedCatalogDemo } from './catalog';
 import { seedEventsDemo } from './events';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Role } from '@opsdeck/shared';
-import { linkTotp, newTotpSecret } from '../auth/totp';
+import { linkTotp, newTotpSecret } from '../auth/factors/totp';
 
 /**
  * A demo person who signs in with a password and then a TOTP code, to try the second step. Not one of the role logins:

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/auth/session-token';
+import { hashToken } from '../../src/auth/shared/session-token';
 import { newAgentToken } from '../../src/modules/agents/agent-token';
 import { startTestServer, type TestServer } from '../harness';
 

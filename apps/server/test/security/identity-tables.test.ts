@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@opsdeck/shared';
-import { throttleHashes } from '../../src/auth/login-throttle';
+import { throttleHashes } from '../../src/auth/shared/login-throttle';
 import { schemaCacheFor } from '../../src/data-api/data-api-plugin';
 import { csrfOf, TestBrowser } from '../auth-client';
 import { TEST_SECRET_KEY } from '../global-setup';

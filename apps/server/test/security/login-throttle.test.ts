@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/auth/passwords';
-import { ADDRESS_FAILURE_LIMIT, MAX_DELAY_MS, PAIR_FAILURE_LIMIT, throttleHashes } from '../../src/auth/login-throttle';
+import { hashPassword } from '../../src/auth/shared/passwords';
+import { ADDRESS_FAILURE_LIMIT, MAX_DELAY_MS, PAIR_FAILURE_LIMIT, throttleHashes } from '../../src/auth/shared/login-throttle';
 import { csrfOf, TestBrowser, type FlowBody, type KratosErrorResponse } from '../auth-client';
 import { TEST_SECRET_KEY } from '../global-setup';
 import { startTestServer, type TestServer } from '../harness';

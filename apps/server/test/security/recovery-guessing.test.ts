@@ -6,8 +6,8 @@ import {
   FLOW_PAIR_FAILURE_LIMIT,
   flowThrottleHashes,
   type FlowScope,
-} from '../../src/auth/flow-throttle';
-import { MAX_CODE_ATTEMPTS } from '../../src/auth/verification-codes';
+} from '../../src/auth/shared/flow-throttle';
+import { MAX_CODE_ATTEMPTS } from '../../src/auth/shared/verification-codes';
 import type { FlowBody } from '../auth-client';
 import { TEST_SECRET_KEY } from '../global-setup';
 import { startTestServer, type TestServer } from '../harness';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registrationEnabled, REGISTRATION_PROPERTY } from '../../src/auth/registration-setting';
+import { registrationEnabled, REGISTRATION_PROPERTY } from '../../src/auth/registration/registration-setting';
 import { PUBLIC_URL_PROPERTY } from '../../src/modules/notifications/notification-engine';
 import { ADMIN_ONLY_PROPERTY_PREFIXES, isAdminOnlyProperty } from '../../src/platform/admin-only-properties';
 import { startTestServer, type TestServer } from '../harness';

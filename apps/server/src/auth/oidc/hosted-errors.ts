@@ -1,4 +1,4 @@
-import { KratosError } from '../kratos-error';
+import { KratosError } from '../shared/kratos-error';
 
 /** Why a provider sign-in ended on the sign-in page instead of in the console; the web explains each one. */
 export const SIGN_IN_ERRORS = [

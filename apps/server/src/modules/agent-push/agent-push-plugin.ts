@@ -5,7 +5,7 @@ import { errorBodySchema } from '@opsdeck/shared';
 import type { AppContext } from '../../platform/context';
 import type { DomainPlugin } from '../../platform/http';
 import { errors } from '../../platform/errors';
-import { hashToken } from '../../auth/session-token';
+import { hashToken } from '../../auth/shared/session-token';
 import { applyBatch, ingestionRowKey } from './ingest';
 import { heartbeatBody, MAX_PUSH_BYTES, pushBody, pushReply, specsReply } from './protocol';
 

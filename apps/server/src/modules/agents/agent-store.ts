@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { AgentDetail } from '@opsdeck/shared';
-import { hashToken } from '../../auth/session-token';
+import { hashToken } from '../../auth/shared/session-token';
 import { readSettings, type AgentSettings } from './agent-settings';
 import { newAgentToken } from './agent-token';
 import { inTransaction } from '../../db/transaction';

@@ -1,12 +1,12 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { highestRole, isAdmin, ROLES } from '@opsdeck/shared';
-import { API_TOKEN_REVOKED_EVENT } from '../../auth/authenticator';
+import { API_TOKEN_REVOKED_EVENT } from '../../auth/sessions/authenticator';
 import { errors } from '../../platform/errors';
 import type { DomainPlugin } from '../../platform/http';
 import { errorResponses } from '../../platform/openapi';
 import { apiTokenErrors } from './api-token-errors';
-import { countLiveTokens, createToken, listTokens, MAX_EXPIRY_DAYS, MAX_LIVE_TOKENS, outranks, revokeToken } from '../../auth/api-tokens';
+import { countLiveTokens, createToken, listTokens, MAX_EXPIRY_DAYS, MAX_LIVE_TOKENS, outranks, revokeToken } from '../../auth/sessions/api-tokens';
 
 const AUTHENTICATED = 'authenticated' as const;
 const AUDIT = { resource: 'api_tokens' };

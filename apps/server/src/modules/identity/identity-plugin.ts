@@ -13,10 +13,10 @@ import {
   type InviteUserBody,
   type Role,
 } from '@opsdeck/shared';
-import { SESSION_ENDED_EVENT } from '../../auth/authenticator';
-import { createCourier } from '../../auth/courier';
-import { createRecoveryLink } from '../../auth/recovery-link';
-import { requestOrigin } from '../../auth/request-info';
+import { SESSION_ENDED_EVENT } from '../../auth/sessions/authenticator';
+import { createCourier } from '../../auth/shared/courier';
+import { createRecoveryLink } from '../../auth/recovery/recovery-link';
+import { requestOrigin } from '../../auth/shared/request-info';
 import { DB_WRITTEN_EVENT } from '../../data-api/write-hooks';
 import type { DomainPlugin } from '../../platform/http';
 import { errorResponses } from '../../platform/openapi';

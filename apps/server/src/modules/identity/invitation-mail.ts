@@ -1,4 +1,4 @@
-import type { IdentityMail } from '../../auth/courier';
+import type { IdentityMail } from '../../auth/shared/courier';
 
 /** How long an invitation link works (issue #18: 72 hours). */
 export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
