@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
-import { deriveSubkey } from '../../../platform/secrets';
+import { deriveSubkey } from '../../platform/secrets';
 import { deleteCredential, readCredentialConfig, saveCredential, sealList, unsealList } from './second-factor-store';
 
 /**

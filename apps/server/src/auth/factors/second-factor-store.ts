@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { decryptSecret, encryptSecret } from '../../../platform/secrets';
+import { decryptSecret, encryptSecret } from '../../platform/secrets';
 
 /**
  * What a flow keeps for itself between requests (self_service_flows.internal_context): never part of the flow sent to

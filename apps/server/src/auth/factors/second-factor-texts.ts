@@ -1,4 +1,4 @@
-import type { UiText } from '../../shared/ui-nodes';
+import type { UiText } from '../shared/ui-nodes';
 
 /**
  * The texts of the second-factor sign-in step and the settings flow. Ids follow Kratos's numbering (1010xxx sign-in,

@@ -11,8 +11,8 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { z } from 'zod';
-import type { Config } from '../../../platform/config';
-import { requestOrigin } from '../../shared/request-info';
+import type { Config } from '../../platform/config';
+import { requestOrigin } from '../shared/request-info';
 import { deleteCredential, readCredentialConfig, saveCredential } from './second-factor-store';
 
 /**

@@ -1,6 +1,6 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { factorTexts } from '../../factors/second-factor-texts';
-import { csrfNode, inputNode, type UiNode } from '../../shared/ui-nodes';
+import { factorTexts } from '../factors/second-factor-texts';
+import { csrfNode, inputNode, type UiNode } from '../shared/ui-nodes';
 
 /**
  * The password login form. A refresh flow (re-authentication of the signed-in person) carries their identifier as a

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { createLoginThrottle, PAIR_FAILURE_LIMIT } from '../../shared/login-throttle';
-import { hashPassword, verifyPassword } from '../../shared/passwords';
+import { createLoginThrottle, PAIR_FAILURE_LIMIT } from '../shared/login-throttle';
+import { hashPassword, verifyPassword } from '../shared/passwords';
 
-export { LOGIN_FAILURE_WINDOW_MS } from '../../shared/login-throttle';
+export { LOGIN_FAILURE_WINDOW_MS } from '../shared/login-throttle';
 export const LOGIN_FAILURE_LIMIT = PAIR_FAILURE_LIMIT;
 
 export type PasswordCheck =

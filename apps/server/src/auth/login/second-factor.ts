@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { findRequestSession } from '../../sessions/authenticator';
-import { kratosErrors } from '../../shared/kratos-error';
-import { createLoginThrottle } from '../../shared/login-throttle';
+import { findRequestSession } from '../sessions/authenticator';
+import { kratosErrors } from '../shared/kratos-error';
+import { createLoginThrottle } from '../shared/login-throttle';
 import { secondFactorNodes } from './login-nodes';
-import { consumeLookupCode, hasUnusedLookupCode } from '../../factors/lookup-secrets';
-import type { FlowContext } from '../../factors/second-factor-store';
-import { factorTexts } from '../../factors/second-factor-texts';
-import type { SecondFactorMethod } from '../../sessions/sessions';
-import { acceptTotpCode, hasTotp } from '../../factors/totp';
-import { uiMessages, type UiNode, type UiText } from '../../shared/ui-nodes';
-import { authenticationOptions, listWebauthnCredentials, verifyWebauthnAssertion, type RelyingParty } from '../../factors/webauthn';
+import { consumeLookupCode, hasUnusedLookupCode } from '../factors/lookup-secrets';
+import type { FlowContext } from '../factors/second-factor-store';
+import { factorTexts } from '../factors/second-factor-texts';
+import type { SecondFactorMethod } from '../sessions/sessions';
+import { acceptTotpCode, hasTotp } from '../factors/totp';
+import { uiMessages, type UiNode, type UiText } from '../shared/ui-nodes';
+import { authenticationOptions, listWebauthnCredentials, verifyWebauthnAssertion, type RelyingParty } from '../factors/webauthn';
 
 /** Where a session owing its second factor is sent (the web adds return_to). */
 export const AAL2_LOGIN_PAGE = '/login?aal=aal2';

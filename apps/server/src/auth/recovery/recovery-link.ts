@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { hashToken, newSessionToken } from '../../shared/session-token';
+import { hashToken, newSessionToken } from '../shared/session-token';
 
 export const RECOVERY_LINK_PATH = '/api/auth/self-service/recovery';
 

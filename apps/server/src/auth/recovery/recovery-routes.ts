@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { kratosErrorSchema, setSessionCookie } from '../../shared/flow-http';
-import { completeFlow, flowResponseSchema, type Flow } from '../../shared/flow-store';
-import { kratosErrors } from '../../shared/kratos-error';
-import { wantsJson } from '../../shared/request-info';
+import { kratosErrorSchema, setSessionCookie } from '../shared/flow-http';
+import { completeFlow, flowResponseSchema, type Flow } from '../shared/flow-store';
+import { kratosErrors } from '../shared/kratos-error';
+import { wantsJson } from '../shared/request-info';
 import { redeemRecoveryLink } from './recovery-link';
 import { settingsLocation, startRecoverySession } from './recovery-session';
-import { describeSession, identityResponseSchema, sessionResponseSchema } from '../../sessions/sessions';
-import { SESSION_TTL_MS } from '../../shared/session-token';
-import { CODE_TTL_MS, markAddressVerified } from '../../shared/verification-codes';
-import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../../shared/code-flow';
-import type { UiText } from '../../shared/ui-nodes';
+import { describeSession, identityResponseSchema, sessionResponseSchema } from '../sessions/sessions';
+import { SESSION_TTL_MS } from '../shared/session-token';
+import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
+import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../shared/code-flow';
+import type { UiText } from '../shared/ui-nodes';
 
 export const RECOVERY_PAGE = '/recovery';
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { EventBus } from '../../../platform/event-bus';
-import { SESSION_ENDED_EVENT } from '../../sessions/authenticator';
-import { createSession, revokeOtherSessions } from '../../sessions/sessions';
-import { SESSION_TTL_MS } from '../../shared/session-token';
+import type { EventBus } from '../../platform/event-bus';
+import { SESSION_ENDED_EVENT } from '../sessions/authenticator';
+import { createSession, revokeOtherSessions } from '../sessions/sessions';
+import { SESSION_TTL_MS } from '../shared/session-token';
 
 /** How the session was earned, as Kratos names recovery sessions. */
 export type RecoveryMethod = 'code_recovery' | 'link_recovery';

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { effectiveRoles, highestRole, ROLE_RANK, type Role } from '@opsdeck/shared';
-import { toIso } from '../../shared/flow-store';
-import { hashToken } from '../../shared/session-token';
+import { toIso } from '../shared/flow-store';
+import { hashToken } from '../shared/session-token';
 
 /** Every personal API token starts with this, so a leaked one is recognisable (and secret scanners can match it). */
 export const API_TOKEN_PREFIX = 'odt_';

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { FastifyRequest } from 'fastify';
 import { effectiveRoles } from '@opsdeck/shared';
-import { NO_SESSION_ID, type Principal } from '../../../platform/principal';
-import type { EventBus } from '../../../platform/event-bus';
+import { NO_SESSION_ID, type Principal } from '../../platform/principal';
+import type { EventBus } from '../../platform/event-bus';
 import { API_TOKEN_PREFIX, findUsableToken, isApiTokenShape, touchToken } from './api-tokens';
-import { hashToken, SESSION_COOKIE } from '../../shared/session-token';
+import { hashToken, SESSION_COOKIE } from '../shared/session-token';
 import { findActiveSession, type ActiveSessionRow } from './sessions';
 
 export interface AuthenticatorOptions {

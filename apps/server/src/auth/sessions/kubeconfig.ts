@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import { errorBodySchema } from '@opsdeck/shared';
-import type { AppContext } from '../../../platform/context';
-import { errors } from '../../../platform/errors';
+import type { AppContext } from '../../platform/context';
+import { errors } from '../../platform/errors';
 import { kubeconfigErrors } from './kubeconfig-errors';
-import { requestOrigin } from '../../shared/request-info';
+import { requestOrigin } from '../shared/request-info';
 import { createSession, findActiveSession } from './sessions';
 
 export const KUBECONFIG_NAME = 'opsdeck';

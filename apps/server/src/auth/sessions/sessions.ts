@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
 import { effectiveRoles, ROLES } from '@opsdeck/shared';
-import { deriveSubkey } from '../../../platform/secrets';
-import { toIso, type Aal } from '../../shared/flow-store';
-import { hashToken, newSessionToken } from '../../shared/session-token';
+import { deriveSubkey } from '../../platform/secrets';
+import { toIso, type Aal } from '../shared/flow-store';
+import { hashToken, newSessionToken } from '../shared/session-token';
 
 export type SecondFactorMethod = 'totp' | 'lookup_secret' | 'webauthn';
 export type AuthenticationMethod = 'password' | 'kubeconfig' | 'oidc' | SecondFactorMethod;

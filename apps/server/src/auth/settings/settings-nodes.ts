@@ -1,12 +1,12 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
-import type { FlowContext } from '../../factors/second-factor-store';
-import { unseal, unsealList } from '../../factors/second-factor-store';
-import { factorTexts } from '../../factors/second-factor-texts';
+import type { FlowContext } from '../factors/second-factor-store';
+import { unseal, unsealList } from '../factors/second-factor-store';
+import { factorTexts } from '../factors/second-factor-texts';
 import type { Profile } from './settings-profile';
-import { totpQrDataUrl } from '../../factors/totp';
-import { csrfNode, inputNode, type UiNode, type UiNodeGroup, type UiText } from '../../shared/ui-nodes';
-import type { StoredWebauthnCredential } from '../../factors/webauthn';
-import { USED_CODE_TEXT } from '../../factors/lookup-secrets';
+import { totpQrDataUrl } from '../factors/totp';
+import { csrfNode, inputNode, type UiNode, type UiNodeGroup, type UiText } from '../shared/ui-nodes';
+import type { StoredWebauthnCredential } from '../factors/webauthn';
+import { USED_CODE_TEXT } from '../factors/lookup-secrets';
 
 /** What the settings form shows, read from the identity's credentials and the flow's context. */
 export interface SettingsView {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../platform/context';
-import type { Principal } from '../../../platform/principal';
+import type { AppContext } from '../../platform/context';
+import type { Principal } from '../../platform/principal';
 import type { Courier, IdentityMailKind } from './courier';
 import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
 import { flowPageUrl, kratosErrorSchema } from './flow-http';
@@ -20,7 +20,7 @@ import {
 } from './flow-store';
 import type { FlowThrottle } from './flow-throttle';
 import { kratosErrors } from './kratos-error';
-import { normalizeIdentifier } from '../../login/password-login';
+import { normalizeIdentifier } from '../login/password-login';
 import { clientAddress, requestOrigin, wantsJson } from './request-info';
 import { parseReturnTo, returnLocation } from './return-to';
 import { identityForAddress, type CodeStore } from './verification-codes';

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../../platform/config';
+import type { Config } from '../../platform/config';
 
 export type IdentityMailKind = 'recovery' | 'verification' | 'invitation';
 

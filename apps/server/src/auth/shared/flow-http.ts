@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../../platform/errors';
+import { AppError } from '../../platform/errors';
 import { KratosError, kratosErrors } from './kratos-error';
 import { cookieOptions } from './request-info';
 import { SESSION_COOKIE } from './session-token';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { deriveSubkey } from '../../../platform/secrets';
+import { deriveSubkey } from '../../platform/secrets';
 import { ADDRESS_FAILURE_LIMIT, addressKey, LOGIN_FAILURE_WINDOW_MS, PAIR_FAILURE_LIMIT } from './login-throttle';
 
 /** The flows throttled here; each keeps its own counts, so a burst of wrong recovery codes never blocks a sign-in. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type pg from 'pg';
-import { deriveSubkey } from '../../../platform/secrets';
+import { deriveSubkey } from '../../platform/secrets';
 
 export const LOGIN_FAILURE_WINDOW_MS = 5 * 60 * 1000;
 /** Failures one address may make for one identifier within the window; the next attempt is refused. */

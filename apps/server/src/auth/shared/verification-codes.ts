@@ -1,6 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type pg from 'pg';
-import { deriveSubkey } from '../../../platform/secrets';
+import { deriveSubkey } from '../../platform/secrets';
 
 /** How long a recovery or verification code works after it was sent. */
 export const CODE_TTL_MS = 15 * 60 * 1000;

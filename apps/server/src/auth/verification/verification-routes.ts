@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { flowPageUrl, kratosErrorSchema } from '../../shared/flow-http';
-import { completeFlow, findFlow, flowResponseSchema, isExpired, saveFlowUi, type Flow, type FlowResponse } from '../../shared/flow-store';
-import { kratosErrors } from '../../shared/kratos-error';
-import { wantsJson } from '../../shared/request-info';
-import { CODE_TTL_MS, markAddressVerified } from '../../shared/verification-codes';
-import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../../shared/code-flow';
-import { csrfNode, type UiNode, type UiText } from '../../shared/ui-nodes';
+import { flowPageUrl, kratosErrorSchema } from '../shared/flow-http';
+import { completeFlow, findFlow, flowResponseSchema, isExpired, saveFlowUi, type Flow, type FlowResponse } from '../shared/flow-store';
+import { kratosErrors } from '../shared/kratos-error';
+import { wantsJson } from '../shared/request-info';
+import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
+import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../shared/code-flow';
+import { csrfNode, type UiNode, type UiText } from '../shared/ui-nodes';
 
 export const VERIFICATION_PAGE = '/verification';
 const VERIFICATION_LINK_PATH = '/api/auth/self-service/verification';
