@@ -139,7 +139,7 @@ function existsSql(parent: ReadNode, embed: PlannedEmbed, params: SqlParams): st
   const child = embed.node;
   const join = joinConditions(embed.join, parent.alias, child.alias);
   const where = [...join.where, ...whereParts(child, params)];
-  return `exists (select 1 from ${qualified(child.relation.name)} ${ident(child.alias)} where ${where.join(' and ')})`;
+  return `exists (select 1 from ${child.source} ${ident(child.alias)} where ${where.join(' and ')})`;
 }
 
 function orderSql(node: ReadNode, order: PlannedOrder[], params: SqlParams): string {
@@ -150,7 +150,7 @@ function orderSql(node: ReadNode, order: PlannedOrder[], params: SqlParams): str
     else {
       const child = term.embed.node;
       const join = joinConditions(term.embed.join, node.alias, child.alias);
-      expression = `(select ${fieldSql(child.alias, term.field, params)} from ${qualified(child.relation.name)} ${ident(child.alias)} where ${join.where.join(' and ')} limit 1)`;
+      expression = `(select ${fieldSql(child.alias, term.field, params)} from ${child.source} ${ident(child.alias)} where ${join.where.join(' and ')} limit 1)`;
     }
     const direction = term.descending ? ' desc' : ' asc';
     const nulls = term.nulls === null ? '' : ` nulls ${term.nulls}`;
@@ -177,7 +177,7 @@ export function selectListSql(node: ReadNode, params: SqlParams): string {
 function embedSql(parent: ReadNode, embed: PlannedEmbed, params: SqlParams): string {
   const child = embed.node;
   const join = joinConditions(embed.join, parent.alias, child.alias);
-  const inner = nodeSql(child, qualified(child.relation.name), join.where, params);
+  const inner = nodeSql(child, child.source, join.where, params);
   // A view's key is not unique the way a table's primary key is (a view may list a row once per related row), so a
   // to-one embed of a view takes the first match rather than failing with 'more than one row returned'.
   if (embed.toOne) return `(select row_to_json(_e) from (${inner}) _e${child.relation.kind === 'view' ? ' limit 1' : ''})`;

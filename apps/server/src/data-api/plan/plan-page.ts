@@ -1,10 +1,11 @@
-import { boundedCountSql, plannedCountSql, qualified, readSql, type SqlParams, type Statement } from '../build-sql';
+import { boundedCountSql, plannedCountSql, readSql, type SqlParams, type Statement } from '../build-sql';
 import { LIMITS } from '../limits';
 import type { ReadRequest } from '../parse/parse-request';
 import type { RangeRequest } from '../parse/headers';
 import type { ParsedQuery } from '../parse/query-string';
 import type { Relation } from '../schema-cache';
 import { planSelection, type PlanContext, type ReadNode } from './plan-read';
+import { readSource } from './sealed-columns';
 
 /** A page of rows answered by one statement (readSql: the body, the rows in the page, the exact total if asked). */
 export interface PagePlan {
@@ -28,7 +29,7 @@ function pageRoot(root: ReadNode, query: ParsedQuery, range: RangeRequest | null
 export function planTableRead(ctx: PlanContext, relation: Relation, request: ReadRequest): PagePlan {
   const root = planSelection(ctx, relation, request.query);
   pageRoot(root, request.query, request.range);
-  const source = qualified(relation.name);
+  const { source } = root;
   const singular = request.media === 'object';
   const { count } = request.prefs;
   return {
@@ -58,8 +59,10 @@ export function planRowsRead(
   options: { singular: boolean; exactlyOne: boolean; counted: boolean },
 ): PagePlan {
   pageRoot(root, query, range);
+  // The function's rows are redacted as the relation they are shaped like would be.
+  const source = readSource(rows.source, root.relation, root.redacted);
   return {
-    statement: readSql(root, rows.source, { singular: options.singular, exactCount: options.counted }, rows.params),
+    statement: readSql(root, source, { singular: options.singular, exactCount: options.counted }, rows.params),
     count: null,
     exactlyOne: options.exactlyOne,
     offset: root.offset ?? 0,

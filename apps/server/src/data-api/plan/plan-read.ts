@@ -4,7 +4,9 @@ import type { Condition, Field, FilterNode, JsonStep } from '../parse/filter-gra
 import type { ParsedQuery } from '../parse/query-string';
 import type { OrderTerm, SelectItem } from '../parse/select-grammar';
 import type { Relation, SchemaCache } from '../schema-cache';
+import { qualified } from '../build-sql';
 import { resolveRelationship, type Join } from './relationships';
+import { readSource, redactedColumns } from './sealed-columns';
 
 export type Access = 'read' | 'write';
 
@@ -46,6 +48,10 @@ export interface EmbedExistence {
 
 export interface ReadNode {
   relation: Relation;
+  /** Columns this reader gets with every sealed secret emptied (sealed-columns.ts). */
+  redacted: string[];
+  /** The FROM item the rows are read from: the relation, or a subquery that redacts `redacted`. */
+  source: string;
   alias: string;
   items: Array<PlannedColumn | PlannedEmbed>;
   filters: FilterNode[];
@@ -102,7 +108,19 @@ function planRead(
   if (depth > LIMITS.maxEmbedDepth) throw apiErrors.tooDeep(LIMITS.maxEmbedDepth);
   ctx.authorize(relation.name, 'read');
   used.add(path);
-  const node: ReadNode = { relation, alias: ctx.nextAlias(), items: [], filters: [], existence: [], order: [], limit: null, offset: null };
+  const redacted = redactedColumns(relation, ctx.authorize);
+  const node: ReadNode = {
+    relation,
+    redacted,
+    source: readSource(qualified(relation.name), relation, redacted),
+    alias: ctx.nextAlias(),
+    items: [],
+    filters: [],
+    existence: [],
+    order: [],
+    limit: null,
+    offset: null,
+  };
   const embeds = new Map<string, PlannedEmbed>();
   for (const item of select) {
     if (item.kind === 'star') {

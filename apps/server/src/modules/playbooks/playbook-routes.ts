@@ -14,6 +14,7 @@ import type { AppContext } from '../../platform/context';
 import { EVENT_QUEUE_WAKE } from '../../platform/event-queue';
 import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
+import { secretEnvelopesFor } from '../../platform/sealed-redaction';
 import { parsePlaybookSpec } from './spec';
 import { targetMatches } from './selectors';
 import { loadPlaybookRun, loadPlaybookRunAction } from './run-queries';
@@ -234,6 +235,7 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
     async (request) => {
       const ref = targetOfRequest(request.query);
       const target = ref === null ? null : await loadTargetOf(pool, ref);
+      const roles = request.principal?.roles ?? [];
       const found = await pool.query<Omit<RunnablePlaybook, 'spec'> & { spec: unknown }>(
         `select id, name, title, icon, category, description, spec from playbooks where deleted_at is null order by coalesce(title, name), id`,
       );
@@ -246,7 +248,10 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
           // A stored spec that no longer parses cannot be run; it is fixed in the editor.
           continue;
         }
-        if (target === null ? !offersTargets(spec) : targetMatches(spec, target)) runnable.push({ ...row, spec: { ...spec } });
+        if (target === null ? !offersTargets(spec) : targetMatches(spec, target)) {
+          // Only those who may edit playbooks get the envelopes of their sealed values (issue #31).
+          runnable.push({ ...row, spec: secretEnvelopesFor(roles, ['playbooks'], { ...spec }) });
+        }
       }
       return runnable;
     },
