@@ -46,9 +46,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER_BYTES = 1 + KEY_ID_BYTES + IV_BYTES + TAG_BYTES;
 
-/** The empty envelope readers without write rights get instead of the ciphertext; it opens nowhere. */
-export const REDACTED_ENVELOPE: Readonly<SecretEnvelope> = Object.freeze({ $encrypted: '' });
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

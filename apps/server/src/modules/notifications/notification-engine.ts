@@ -160,7 +160,7 @@ async function loadRow(pool: pg.Pool, sql: string, id: string | null): Promise<R
 async function loadPlaybookResource(pool: pg.Pool, event: QueuedEvent): Promise<LoadedResource> {
   const p = event.properties;
   const runId = stringProperty(p, 'run_id');
-  const run = (await loadRow(pool, `select to_jsonb(r) - 'parameters' as row from playbook_runs r where r.id = $1`, runId)) ?? {};
+  const run = (await loadRow(pool, `select to_jsonb(r) - 'parameters' - 'spec' as row from playbook_runs r where r.id = $1`, runId)) ?? {};
   const playbookId = stringProperty(p, 'playbook_id', 'id') ?? (typeof run.playbook_id === 'string' ? run.playbook_id : null);
   const playbook =
     (await loadRow(
