@@ -21,7 +21,7 @@ export function serverBuildReason() {
 /**
  * Bundles src/cli.ts and the shared package into <outdir>/main.js; npm packages stay imports, resolved from
  * node_modules at run time (native bindings, PGlite's WebAssembly). The files the code finds next to itself by URL
- * are copied beside the bundle: the database worker (db/database.ts) and the migrations (db/migrate.ts).
+ * are copied beside the bundle: the database worker (db/database.ts), the migrations and views/ (db/migrate.ts).
  */
 export function buildServer(outdir = SERVER_DIST) {
   // Loaded only to build: an install without dev dependencies can still start a server built beforehand.
@@ -43,6 +43,7 @@ export function buildServer(outdir = SERVER_DIST) {
   });
   cpSync(path.join(SERVER, 'src/db/embedded-worker.mjs'), path.join(outdir, 'embedded-worker.mjs'));
   cpSync(path.join(SERVER, 'src/db/migrations'), path.join(outdir, 'migrations'), { recursive: true });
+  cpSync(path.join(SERVER, 'src/db/views'), path.join(outdir, 'views'), { recursive: true });
 }
 
 /** Builds the server when it is missing or stale; throws when the build fails. */

@@ -1,3 +1,5 @@
+-- Current definitions: views/200_check_statuses_rollup.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Health: canaries, their checks, raw check results and the hourly and daily rollups that long ranges read.
 -- PostgreSQL 15 syntax: it also runs on PGlite.
 

@@ -1,3 +1,7 @@
+-- Current definitions: views/100_configs.sql, views/130_config_detail.sql, views/140_config_analysis_items.sql,
+-- views/150_analysis_by_component.sql, views/160_changes_by_component.sql, views/170_related_configs_recursive.sql,
+-- views/210_check_summary_for_config.sql, views/300_components_with_logs.sql (applied after the numbered migrations,
+-- ADR 0064). What this file defines of them is history a fresh database replays: change them there.
 -- Read models the catalog, topology, health and incident screens call by name (spec 000 §7, 001 §7, 002 §7).
 -- PostgreSQL 15 syntax: it also runs on PGlite.
 --

@@ -1,3 +1,5 @@
+-- Current definitions: views/400_event_queue_summary.sql, views/500_teams_with_status.sql (applied after the numbered
+-- migrations, ADR 0064). What this file defines of them is history a fresh database replays: change them there.
 -- Read models of the operations and settings screens: job history, agents, notifications, the event queue, and the
 -- *_with_status views the generic settings pages and the integrations list read.
 -- PostgreSQL 15 syntax: it also runs on PGlite.

@@ -1,3 +1,5 @@
+-- Current definitions: views/200_check_statuses_rollup.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Health summary at scale (ADR 0040): per-check uptime and latency totals for the summary's time ranges, a faster
 -- percentile read of a rollup histogram, and a switch that lets a bulk loader build the rollups itself.
 -- PostgreSQL 15 syntax: it also runs on PGlite.

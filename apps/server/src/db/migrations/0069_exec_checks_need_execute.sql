@@ -1,3 +1,5 @@
+-- Current definitions: views/220_exec_guards.sql (applied after the numbered migrations, ADR 0064). What this file
+-- defines of them is history a fresh database replays: change them there.
 -- Exec checks run scripts on the server, so creating, changing or removing one needs the execute permission, which
 -- only admins hold (packages/shared/src/roles.ts). The data API marks each of its transactions with the caller in
 -- opsdeck.person_id; these triggers refuse that caller's writes touching an exec check unless the caller is an admin,

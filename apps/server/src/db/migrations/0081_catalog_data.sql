@@ -1,3 +1,7 @@
+-- Current definitions: views/130_config_detail.sql, views/140_config_analysis_items.sql,
+-- views/150_analysis_by_component.sql, views/160_changes_by_component.sql, views/170_related_configs_recursive.sql,
+-- views/210_check_summary_for_config.sql (applied after the numbered migrations, ADR 0064). What this file defines of
+-- them is history a fresh database replays: change them there.
 -- Catalog data through /api/db (spec 002 §7 "Catalog data"): the fixes the audit of 0008's catalog views found.
 -- PostgreSQL 15 syntax: it also runs on PGlite. Every view keeps its columns in place and only appends, so
 -- `create or replace` suffices and nothing that depends on them has to be rebuilt.

@@ -1,3 +1,5 @@
+-- Current definitions: views/110_config_search_results.sql, views/120_search_configs.sql (applied after the numbered
+-- migrations, ADR 0064). What this file defines of them is history a fresh database replays: change them there.
 -- Search inside config items (issue #11 item 6): the catalog search finds an item by its name, its labels (keys and
 -- values), its tag values and the keys and string values of its content (a ConfigMap is found by the setting it
 -- holds), ranked name above labels and tags above content.

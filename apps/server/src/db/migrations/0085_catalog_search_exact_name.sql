@@ -1,3 +1,5 @@
+-- Current definitions: views/120_search_configs.sql (applied after the numbered migrations, ADR 0064). What this file
+-- defines of them is history a fresh database replays: change them there.
 -- A search for `checkout` listed the pods `checkout-9xtkg62qvl-…` above the Deployment named `checkout`: their names
 -- hold the word twice (whole and as a part), so ts_rank scored them higher. An SRE typing a name expects that item
 -- first, so two tiers go above 0083's: 4 and more when the name is the search text (ignoring case), 3 and more when

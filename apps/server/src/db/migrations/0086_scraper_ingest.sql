@@ -1,3 +1,5 @@
+-- Current definitions: views/100_configs.sql, views/130_config_detail.sql (applied after the numbered migrations, ADR
+-- 0064). What this file defines of them is history a fresh database replays: change them there.
 -- What the scrape ingest (issue #12 items 3 and 4) needs to compare a run with the stored items without rewriting them.
 -- PostgreSQL 15 syntax: it also runs on PGlite.
 --

@@ -1,3 +1,5 @@
+-- Current definitions: views/400_event_queue_summary.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Several consumers of one event name (ADR 0055): an event written without a consumer is copied, in the same
 -- statement, into one row per consumer subscribed to its name, so each consumer has its own attempts, backoff and
 -- error. An event nobody subscribed to keeps consumer null and is claimed by consumers that did not give a name.

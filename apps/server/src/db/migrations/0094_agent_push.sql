@@ -1,3 +1,5 @@
+-- Current definitions: views/410_agent_outbox_capture.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Remote agents push their results upstream (issue #15 item 2, ADR 0056).
 -- PostgreSQL 15 syntax: it also runs on PGlite.
 

@@ -1,3 +1,5 @@
+-- Current definitions: views/410_agent_outbox_capture.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Agent side (ADR 0056): what the agent pushes names upstream's scrapers and canaries, not its local copies, so
 -- upstream links a pushed item to its scraper and a pushed job to its resource; a folded config change (its count
 -- raised by a later scrape) is pushed again with the new count.

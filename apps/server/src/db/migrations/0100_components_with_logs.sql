@@ -1,3 +1,5 @@
+-- Current definitions: views/300_components_with_logs.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Log backends (issue #17): a component or configuration item has logs when it carries its own log_selectors or when a
 -- live logging backend has a route that matches it. A route's fields all have to match: kind (component or config,
 -- both when absent), type and name as globs with '*', labels as a subset of the subject's labels (an item's tags count

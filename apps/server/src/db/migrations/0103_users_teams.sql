@@ -1,3 +1,5 @@
+-- Current definitions: views/500_teams_with_status.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- Users and teams of spec 002 §2.2, §3 and §4: the Users screen's list, what deleting or deactivating a user does, the
 -- soft deletion of teams and the status views of the teams and incident rules settings pages. PostgreSQL 15 syntax:
 -- it also runs on PGlite.

@@ -1,3 +1,5 @@
+-- Current definitions: views/600_audit_log_append_only.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- #19: the audit trail of every write through the API, and personal API tokens.
 
 -- One row per successful write request (status < 400) under /api/, written by the server's audit hook

@@ -1,3 +1,5 @@
+-- Current definitions: views/600_audit_log_append_only.sql (applied after the numbered migrations, ADR 0064). What this
+-- file defines of them is history a fresh database replays: change them there.
 -- #31, holes 2 and 4: an editor set audit.retention.days to 0.00001, moved the purge's next run into the past and
 -- emptied the audit log; another turned on public registration and pointed every notification link at their own site.
 -- The data API's save rules see only the request body, not the rows a filtered PATCH or DELETE reaches, so these

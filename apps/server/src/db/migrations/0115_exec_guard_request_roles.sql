@@ -1,3 +1,5 @@
+-- Current definitions: views/220_exec_guards.sql (applied after the numbered migrations, ADR 0064). What this file
+-- defines of them is history a fresh database replays: change them there.
 -- The exec guards of 0069 asked whether the writing person is an admin. A personal API token acts with the role it
 -- was given (capped at its owner's), so an admin's token made for the editor role passed them: it could remove or
 -- rewrite a canary holding exec checks through a filtered PATCH whose body names no exec check (the save rules see
