@@ -22,6 +22,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/test/setup.ts'],
+          // Room for a few of the setup file's 10-second waits: on a loaded machine a test that renders, clicks and
+          // waits several times can need more than Vitest's default 5 s, while a broken one still fails well within CI.
+          testTimeout: 30_000,
         },
       },
       {

@@ -8,6 +8,13 @@ if (baseURL === undefined || baseURL === '') {
 
 const jsonReport = process.env.E2E_JSON_REPORT;
 
+/**
+ * Specs that change what the others see, run one at a time after all of them: feature flags (a `.disable` flag takes
+ * a sidebar entry away from everybody), self-service registration switched on for the whole server, and the deletion
+ * of a demo agent with its checks, which the health, agents and crawl specs list.
+ */
+const GLOBAL_STATE_SPECS = [/specs\/feature-flags\.spec\.ts$/, /specs\/identity-flows\.spec\.ts$/, /specs\/agents\.spec\.ts$/];
+
 // `npx playwright install` cannot download browsers here, so the specs drive Debian's Chromium. The flags keep it
 // from reaching for Google's services, which this machine's closed network refuses.
 const CHROMIUM_ARGS = [
@@ -23,9 +30,10 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: '.',
   outputDir: `../test-results/e2e/${RUN_ID}`,
-  // One worker: the feature-flag spec switches a sidebar entry off for everybody while it runs, and two cores are
-  // already shared between the server and the browser.
-  workers: 1,
+  // Two workers share the one seeded server (scripts/e2e.mjs): much of a spec's time is spent waiting on the server
+  // and the browser, so two of them side by side keep both cores busy. A spec file stays whole in one worker, in
+  // order; specs that change what every other spec sees run alone afterwards (the 'global state' project below).
+  workers: 2,
   fullyParallel: false,
   // No retries: a test that passes only on its second try is reported as what it is, a failure.
   retries: 0,
@@ -46,7 +54,11 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
-    { name: 'chromium', testMatch: /specs\/.*\.spec\.ts$/, dependencies: ['setup'] },
+    // The global-state specs are the setup's teardown rather than a dependant of 'chromium': Playwright runs a teardown
+    // once every project that depends on the setup has finished, whether it passed or not, where a dependant would be
+    // skipped after a single failure and leave those specs unreported.
+    { name: 'setup', testMatch: /auth\.setup\.ts$/, teardown: 'global state' },
+    { name: 'chromium', testMatch: /specs\/.*\.spec\.ts$/, testIgnore: GLOBAL_STATE_SPECS, dependencies: ['setup'] },
+    { name: 'global state', testMatch: GLOBAL_STATE_SPECS, workers: 1 },
   ],
 });

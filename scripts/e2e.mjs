@@ -2,7 +2,7 @@
 // template data folder per run, copied into the data folder of the server the specs talk to, so the specs always start
 // from the demo data and never touch ./data.
 //   node scripts/e2e.mjs [playwright test arguments]
-// E2E_JSON_REPORT=<file> adds Playwright's JSON report (used by scripts/test.sh to count results).
+// E2E_JSON_REPORT=<file> adds Playwright's JSON report (read by scripts/test-summary.mjs for counts and file times).
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -113,7 +113,8 @@ function runPlaywright(baseUrl, runId, mailbox, args) {
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--config', path.join(ROOT, 'e2e/playwright.config.ts'), ...args],
-    { cwd: ROOT, env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_RUN_ID: runId, E2E_MAILBOX: mailbox }, stdio: 'inherit' },
+    // E2E_STARTED_AT: what the specs make is newer, so the smoke crawl can tell the demo data from the other specs' rows.
+    { cwd: ROOT, env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_RUN_ID: runId, E2E_MAILBOX: mailbox, E2E_STARTED_AT: new Date().toISOString() }, stdio: 'inherit' },
   );
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
-# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. Every step runs even after a failure
-# so the summary shows everything that is broken; any failure makes the script fail.
+# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in three lanes side by
+# side (see below); every step runs even after a failure so the summary shows everything that is broken, and any
+# failure makes the script fail. Each step's output is printed whole when it ends, under its name, its result and its
+# time; scripts/test-summary.mjs then prints every step's time, the slowest test files and "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -36,139 +38,93 @@ ensure_system_packages() {
 ensure_system_packages
 
 REPORTS=$(mktemp -d "${TMPDIR:-/tmp}/opsdeck-test.XXXXXX")
+# The JSON reports stay until the summary has read them.
 trap 'rm -rf "$REPORTS"' EXIT
-
-STEP_LINES=()
-PASSED=0
-FAILED=0
-OVERALL=0
 STARTED=$SECONDS
 
-# record_step NAME STATUS SECONDS REPORT: REPORT is the JSON report (Vitest or Playwright) the step wrote, or "" for
-# steps without tests. A step that fails without reporting a failed test (lint, typecheck, build, a crash, an error
-# outside any test) counts as one failure, so the final line can never say "0 failed" for a broken run.
-record_step() {
-  local name=$1 status=$2 seconds=$3 report=$4 passed=0 failed=0 counts=""
-  if [ -n "$report" ]; then
-    counts=$(node scripts/lib/count-results.mjs "$report")
-    if [ -n "$counts" ]; then
-      read -r passed failed <<<"$counts"
-    fi
-  fi
-  if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-    failed=1
-  fi
-  PASSED=$((PASSED + passed))
-  FAILED=$((FAILED + failed))
-  local result=ok detail=""
-  if [ "$status" -ne 0 ]; then
-    result=FAILED
-    OVERALL=1
-  fi
-  [ -n "$counts" ] && detail="$passed passed, $failed failed"
-  STEP_LINES+=("$(printf '  %-7s %-30s %5ss  %s' "$result" "$name" "$seconds" "$detail")")
-}
-
-# run_step NAME REPORT COMMAND...
-run_step() {
-  local name=$1 report=$2
-  shift 2
-  echo
-  echo "==> $name"
-  local begin=$SECONDS status=0
-  "$@" || status=$?
-  record_step "$name" "$status" $((SECONDS - begin)) "$report"
-}
-
-# run_in_background NAME COMMAND...: like run_step, but in the background; finish_background reports it.
-run_in_background() {
-  local name=$1
-  shift
-  (
-    begin=$SECONDS
-    status=0
-    "$@" >"$REPORTS/$name.log" 2>&1 || status=$?
-    echo "$status $((SECONDS - begin))" >"$REPORTS/$name.result"
-  ) &
-}
-
-# finish_background NAME TITLE PID [REPORT]
-finish_background() {
-  local name=$1 title=$2 pid=$3 report=${4:-} status seconds
-  wait "$pid" || true
-  echo
-  echo "==> $title"
-  cat "$REPORTS/$name.log"
-  read -r status seconds <"$REPORTS/$name.result" || { status=1; seconds=0; }
-  record_step "$title" "$status" "$seconds" "$report"
-}
-
-typecheck() {
-  local status=0 project
-  for project in packages/shared apps/server apps/web e2e; do
-    echo "tsc -p $project"
-    tsc -p "$project" || status=1
-  done
+# step SLUG NAME REPORT COMMAND...: runs COMMAND with its output in a log of its own, records "name, exit status,
+# seconds, report" for the summary, then prints the log under one header. Lanes run side by side, so the output lock
+# keeps one step's log from being cut into another's.
+step() {
+  local slug=$1 name=$2 report=$3 status=0 begin=$SECONDS result=ok
+  shift 3
+  echo "--> $name: started"
+  "$@" >"$REPORTS/$slug.log" 2>&1 || status=$?
+  local seconds=$((SECONDS - begin))
+  printf '%s\t%s\t%s\t%s\n' "$name" "$status" "$seconds" "$report" >"$REPORTS/$slug.step"
+  [ "$status" -eq 0 ] || result=FAILED
+  {
+    flock 9
+    echo
+    echo "==> $name: $result in ${seconds}s"
+    cat "$REPORTS/$slug.log"
+  } 9>"$REPORTS/output.lock"
   return "$status"
-}
-
-SERVER_BUILT=0
-build_server() {
-  node scripts/build-server.mjs && SERVER_BUILT=1
-}
-
-WEB_BUILT=0
-build_web() {
-  npm run build -w apps/web && WEB_BUILT=1
-}
-
-e2e() {
-  if [ "$SERVER_BUILT" != 1 ] || [ "$WEB_BUILT" != 1 ]; then
-    echo "Skipping the end-to-end tests: the server or web build failed" >&2
-    return 1
-  fi
-  E2E_JSON_REPORT="$REPORTS/e2e.json" node scripts/e2e.mjs
 }
 
 vitest_json() {
   echo "--reporter=default" "--reporter=json" "--outputFile.json=$REPORTS/$1.json"
 }
 
-# Lint and typecheck are single-threaded each: side by side they use both cores.
-echo
-echo "==> lint and typecheck, side by side (output follows when each ends)"
-run_in_background lint eslint --max-warnings 0 .
-lint_pid=$!
-run_in_background typecheck typecheck
-typecheck_pid=$!
-finish_background lint "lint" "$lint_pid"
-finish_background typecheck "typecheck" "$typecheck_pid"
-# Two workers: Vitest's default in a run is one fewer than the cores, which on a 2-core machine left one core idle while
-# the web tests (most of this step) wait on rendering, not on each other.
-# shellcheck disable=SC2046
-run_step "unit + web tests" "$REPORTS/unit.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit)
-# The two server suites run side by side: each keeps about one core busy at most (one Node process plus one database
-# backend, files one after another), so together they use the two cores instead of taking turns.
-echo
-echo "==> server tests on PGlite and PostgreSQL 15, side by side (output follows when each ends)"
-# shellcheck disable=SC2046
-run_in_background server-pglite bash scripts/test-server.sh pglite $(vitest_json server-pglite)
-pglite_pid=$!
-# shellcheck disable=SC2046
-run_in_background server-postgres bash scripts/test-server.sh postgres $(vitest_json server-postgres)
-postgres_pid=$!
-# PostgreSQL 15 ends minutes before PGlite: the builds take the core it frees.
-finish_background server-postgres "server tests (PostgreSQL 15)" "$postgres_pid" "$REPORTS/server-postgres.json"
-run_step "server build" "" build_server
-run_step "web build" "" build_web
-finish_background server-pglite "server tests (PGlite)" "$pglite_pid" "$REPORTS/server-pglite.json"
-run_step "e2e (Playwright, Chromium)" "$REPORTS/e2e.json" e2e
+# The shared package is built once (declarations only) and each app checks against it: `tsc -b` follows the project
+# references, where `tsc -p` per project checked the shared sources again inside every app.
+typecheck() {
+  tsc -b --verbose apps/server apps/web e2e
+}
 
-total=$((SECONDS - STARTED))
-echo
-echo "==================== Summary ===================="
-printf '%s\n' "${STEP_LINES[@]}"
-printf '  total %dm%02ds\n' $((total / 60)) $((total % 60))
-echo
-echo "$PASSED passed, $FAILED failed"
-exit "$OVERALL"
+skip_e2e() {
+  echo "Skipping the end-to-end tests: the server or web build failed" >&2
+  return 1
+}
+
+# Lane 1, started first: the longest chain that cannot be split. The builds, the seeded template and server that
+# scripts/e2e.mjs starts, then the specs in two Playwright workers; much of it waits on the browser and the server, so
+# the other lanes fill the cores it leaves idle.
+e2e_lane() {
+  local built=1
+  step server-build "server build" "" node scripts/build-server.mjs || built=0
+  step web-build "web build" "" npm run build -w apps/web || built=0
+  if [ "$built" = 1 ]; then
+    step e2e "e2e (Playwright, Chromium)" "$REPORTS/e2e.json" env E2E_JSON_REPORT="$REPORTS/e2e.json" node scripts/e2e.mjs || true
+  else
+    step e2e "e2e (Playwright, Chromium)" "" skip_e2e || true
+  fi
+}
+
+# Lane 2: the PGlite suite, the longest of the Vitest steps (one Node process and one database backend, files one
+# after another: about one core).
+pglite_lane() {
+  # shellcheck disable=SC2046
+  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
+}
+
+# Lane 3: the short checks one after another, then the PostgreSQL 15 suite. The unit and web tests take two workers:
+# they mostly wait on rendering, not on each other.
+checks_lane() {
+  step lint "lint" "" eslint --max-warnings 0 . || true
+  step typecheck "typecheck" "" typecheck || true
+  # shellcheck disable=SC2046
+  step unit-web "unit + web tests" "$REPORTS/unit-web.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit-web) || true
+  # shellcheck disable=SC2046
+  step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
+}
+
+e2e_lane &
+e2e_pid=$!
+pglite_lane &
+pglite_pid=$!
+checks_lane &
+checks_pid=$!
+wait "$e2e_pid" "$pglite_pid" "$checks_pid" || true
+
+# The summary lists the steps in one fixed order, whatever order they ended in; a step that recorded nothing (its lane
+# died) is a failure.
+: >"$REPORTS/steps.tsv"
+for slug in lint typecheck unit-web server-pglite server-postgres server-build web-build e2e; do
+  if [ -f "$REPORTS/$slug.step" ]; then
+    cat "$REPORTS/$slug.step" >>"$REPORTS/steps.tsv"
+  else
+    printf '%s\t1\t0\t\n' "$slug (recorded nothing)" >>"$REPORTS/steps.tsv"
+  fi
+done
+node scripts/test-summary.mjs "$REPORTS/steps.tsv" $((SECONDS - STARTED))

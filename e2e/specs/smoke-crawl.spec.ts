@@ -67,6 +67,10 @@ function contentKind(opening: CrawlOpening): 'page' | 'modal' {
   return opening.kind === 'modal' ? 'modal' : 'page';
 }
 
+// The roles' crawls share nothing but the server and only read: each may take a worker of its own, so the longest spec
+// file is not also the one that decides when the run ends.
+test.describe.configure({ mode: 'parallel' });
+
 for (const [roleIndex, role] of ROLES.entries()) {
   test.describe(`smoke crawl as ${role}`, () => {
     test.use({ storageState: storageStateFor(role) });
