@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type pg from 'pg';
 
 type Health = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
@@ -112,31 +113,10 @@ function yamlLines(value: unknown, indent = ''): string[] {
   return [`${indent}${String(value)}`];
 }
 
-/** A unified diff of two YAML renderings, one hunk around the lines that differ, as the scrapers store it. */
+/** A unified diff of two YAML renderings with three lines of context, as the scrapers store it. */
 function unifiedDiff(name: string, before: unknown, after: unknown): string {
-  const a = yamlLines(before);
-  const b = yamlLines(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA -= 1;
-    endB -= 1;
-  }
-  const from = Math.max(0, start - 3);
-  const toA = Math.min(a.length, endA + 3);
-  const toB = Math.min(b.length, endB + 3);
-  const lines = [
-    `--- a/${name}`,
-    `+++ b/${name}`,
-    `@@ -${from + 1},${toA - from} +${from + 1},${toB - from} @@`,
-    ...a.slice(from, start).map((line) => ` ${line}`),
-    ...a.slice(start, endA).map((line) => `-${line}`),
-    ...b.slice(start, endB).map((line) => `+${line}`),
-    ...a.slice(endA, toA).map((line) => ` ${line}`),
-  ];
-  return `${lines.join('\n')}\n`;
+  const text = (value: unknown): string => `${yamlLines(value).join('\n')}\n`;
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, text(before), text(after), undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
 class Estate {

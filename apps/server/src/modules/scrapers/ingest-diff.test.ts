@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import fastJsonPatch from 'fast-json-patch';
 import { canonicalJson, diffContent, jsonPatch, unifiedDiff } from './ingest-diff';
 
 const deployment = (image: string, replicas: number): unknown => ({
@@ -24,6 +26,19 @@ describe('jsonPatch', () => {
     ]);
   });
 
+  it('lists operations that, applied in order, turn the old content into the new one', () => {
+    const key = fc.constantFrom('a', 'b', 'x/y', 'm~n', '10', '2');
+    const content = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.integer({ min: 0, max: 3 }), fc.constantFrom('s', null, true), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(content, content, (before, after) => {
+        const { newDocument } = fastJsonPatch.applyPatch(structuredClone(before), jsonPatch(before, after));
+        expect(canonicalJson(newDocument)).toBe(canonicalJson(after));
+      }),
+    );
+  });
+
   it('finds nothing between equal contents whatever their key order', () => {
     expect(jsonPatch({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toEqual([]);
   });
@@ -43,6 +58,20 @@ describe('unifiedDiff', () => {
     const changed = lines.map((line, i) => (i === 2 || i === 25 ? `${line} changed` : line));
     const diff = unifiedDiff(lines.join('\n'), changed.join('\n'));
     expect(diff.match(/^@@ .* @@$/gm)).toEqual(['@@ -1,6 +1,6 @@', '@@ -23,7 +23,7 @@']);
+  });
+
+  it('joins edits six unchanged lines apart into one hunk, as diff -u does, since their contexts would touch', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    const changed = lines.map((line, i) => (i === 5 || i === 12 ? `${line} changed` : line));
+    expect(unifiedDiff(lines.join('\n'), changed.join('\n')).match(/^@@ .* @@$/gm)).toEqual(['@@ -3,14 +3,14 @@']);
+  });
+
+  it('shows a change of more than 4,000 edits as the whole old text removed and the new one added', () => {
+    const before = Array.from({ length: 2001 }, (_, i) => `old ${i}`).join('\n');
+    const after = Array.from({ length: 2001 }, (_, i) => `new ${i}`).join('\n');
+    const diff = unifiedDiff(before, after).split('\n');
+    expect(diff.slice(0, 4)).toEqual(['--- a/config', '+++ b/config', '@@ -1,2001 +1,2001 @@', '-old 0']);
+    expect(diff.slice(2003, 2005)).toEqual(['-old 2000', '+new 0']);
   });
 
   it('describes a text grown from nothing as one added hunk', () => {

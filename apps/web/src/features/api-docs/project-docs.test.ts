@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DECISION_RECORDS, projectDocBySlug } from './project-docs';
+import { DECISION_RECORDS, projectDocBySlug, projectDocHref } from './project-docs';
 
 describe('project docs', () => {
   it('lists every numbered decision record and neither the folder index nor the template', () => {
@@ -20,5 +20,20 @@ describe('project docs', () => {
     const text = await catalog?.load();
     expect(text).toContain('rpc/search_configs');
     expect(text).toContain('POST /api/catalog/summary');
+  });
+});
+
+describe('projectDocHref', () => {
+  it('keeps links between bundled docs inside the app, anchors included', () => {
+    expect(projectDocHref('architecture', 'security.md')).toBe('/docs/security');
+    expect(projectDocHref('architecture', 'adr/0003-run-the-server-through-tsx.md#why')).toBe('/docs/adr/0003-run-the-server-through-tsx#why');
+    expect(projectDocHref('readme', 'docs/architecture.md')).toBe('/docs/architecture');
+    expect(projectDocHref('adr/0003-run-the-server-through-tsx', '../security.md')).toBe('/docs/security');
+  });
+
+  it('leaves other links alone', () => {
+    expect(projectDocHref('architecture', 'https://example.com/a.md')).toBeNull();
+    expect(projectDocHref('architecture', 'missing.md')).toBeNull();
+    expect(projectDocHref('architecture', '../apps/server/src/app.ts')).toBeNull();
   });
 });
