@@ -58,6 +58,11 @@ const webFeatures = subfolders('apps/web/src/features');
 
 const server = './apps/server/src';
 const serverModules = subfolders('apps/server/src/modules');
+// Inside auth/ (ADR 0063): shared/ is what every flow stands on, sessions/ and factors/ build on it, and each other
+// folder is a flow, read from the folder list like the modules, that never imports another flow.
+const authBases = ['shared', 'sessions', 'factors'];
+const authFlows = subfolders('apps/server/src/auth').filter((folder) => !authBases.includes(folder));
+const authFolder = (folder) => `${server}/auth/${folder}`;
 const moduleEntries = serverModules.map((module) => `./${module}/index.ts`);
 // Wires the modules together (routes, CLI, demo data, benchmarks), so it may use any module's public entry.
 const compositionRoot = ['app.ts', 'plugins.ts', 'cli.ts', 'main.ts', 'seed', 'bench'].map((entry) => `${server}/${entry}`);
@@ -135,6 +140,21 @@ export default tseslint.config(
             },
             { target: `${server}/db`, from: `${server}/data-api` },
             { target: `${server}/auth`, from: `${server}/modules`, message: 'auth/ never depends on a module.' },
+            {
+              target: authFolder('shared'),
+              from: [...authBases.filter((base) => base !== 'shared'), ...authFlows].map(authFolder),
+              message: 'auth/shared/ is what every flow stands on; it imports no other auth folder.',
+            },
+            {
+              target: [authFolder('sessions'), authFolder('factors')],
+              from: authFlows.map(authFolder),
+              message: 'auth/sessions/ and auth/factors/ serve the flows; they import no flow.',
+            },
+            ...authFlows.map((flow) => ({
+              target: authFolder(flow),
+              from: authFlows.filter((other) => other !== flow).map(authFolder),
+              message: 'An auth flow never imports another flow: share through auth/shared/, or compose in auth/self-service.ts.',
+            })),
             ...serverModules.map((module) => ({
               target: `${server}/modules/${module}`,
               from: `${server}/modules`,

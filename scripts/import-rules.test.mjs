@@ -16,6 +16,8 @@ const probeDirs = [
   'apps/server/src/platform',
   'apps/server/src/db',
   'apps/server/src/seed',
+  'apps/server/src/auth/registration',
+  'apps/server/src/auth/shared',
   'apps/web/src/features/health',
   'apps/web/src/features/api-docs',
   'apps/web/src/features/agents',
@@ -31,6 +33,9 @@ const plants = {
   'apps/server/src/platform/<probe>/uses-module.ts':
     "import { connectionsPlugin } from '../../modules/connections';\nexport const used = connectionsPlugin.name;\n",
   'apps/server/src/db/<probe>/uses-auth.ts': "import { hashPassword } from '../../auth/shared/passwords';\nexport const used = hashPassword;\n",
+  'apps/server/src/auth/registration/<probe>/uses-flow.ts':
+    "import { VERIFICATION_PAGE } from '../../verification/verification-routes';\nexport const used = VERIFICATION_PAGE;\n",
+  'apps/server/src/auth/shared/<probe>/uses-sessions.ts': "import { PRIVILEGED_SESSION_MS } from '../../sessions/sessions';\nexport const used = PRIVILEGED_SESSION_MS;\n",
   'apps/web/src/features/health/<probe>/cycle-a.tsx':
     "import { label } from './cycle-b';\nexport function Probe() {\n  return <span>{label()}</span>;\n}\n",
   'apps/web/src/features/health/<probe>/cycle-b.ts': "import { Probe } from './cycle-a';\nexport const label = (): string => Probe.name;\n",
@@ -46,6 +51,7 @@ const controls = {
   'apps/server/src/modules/health/<probe>/chain-b.ts': 'export const b = (): number => 2;\n',
   'apps/server/src/modules/health/<probe>/uses-public-entry.ts':
     "import { connectionsPlugin } from '../../connections';\nexport const used = connectionsPlugin.name;\n",
+  'apps/server/src/auth/registration/<probe>/uses-shared.ts': "import { hashPassword } from '../../shared/passwords';\nexport const used = hashPassword;\n",
   'apps/server/src/seed/<probe>/uses-public-entry.ts':
     "import { syncCanaryChecks } from '../../modules/health';\nexport const used = syncCanaryChecks.name;\n",
   'apps/web/src/features/health/<probe>/chain-a.tsx':
@@ -101,6 +107,11 @@ describe('the import rules of eslint.config.js', () => {
     expect(brokenIn('apps/server/src/db/<probe>/uses-auth.ts')).toEqual(['import-x/no-restricted-paths']);
   });
 
+  it('fail when an auth flow imports another flow, or auth/shared/ imports another auth folder', () => {
+    expect(brokenIn('apps/server/src/auth/registration/<probe>/uses-flow.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(brokenIn('apps/server/src/auth/shared/<probe>/uses-sessions.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
   it('fail when a web feature imports another feature, for a feature folder the config never names', () => {
     expect(brokenIn('apps/web/src/features/api-docs/<probe>/reaches-feature.ts')).toEqual(['import-x/no-restricted-paths']);
   });
@@ -109,7 +120,7 @@ describe('the import rules of eslint.config.js', () => {
     expect(brokenIn('apps/server/src/modules/health/<probe>/camelCase.ts')).toEqual(['opsdeck/kebab-case-file-name']);
   });
 
-  it("pass one-way imports, a module's public entry used by another module and by the seed, and dotted kebab names", () => {
+  it("pass one-way imports, a module's public entry used by another module and by the seed, a flow using auth/shared/, and dotted kebab names", () => {
     expect(Object.fromEntries(Object.keys(controls).map((file) => [file, brokenIn(file)]))).toEqual(
       Object.fromEntries(Object.keys(controls).map((file) => [file, []])),
     );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { createLoginThrottle, PAIR_FAILURE_LIMIT } from '../shared/login-throttle';
+import { normalizeIdentifier } from '../shared/form-text';
 import { hashPassword, verifyPassword } from '../shared/passwords';
 
 export { LOGIN_FAILURE_WINDOW_MS } from '../shared/login-throttle';
@@ -15,10 +16,6 @@ export type PasswordCheck =
 export interface PasswordLogin {
   /** `address` is the client address the attempt came from (request-info.ts `clientAddress`). */
   check(identifier: string, password: string, address: string): Promise<PasswordCheck>;
-}
-
-export function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
 }
 
 /**

@@ -1,8 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { findRequestSession } from '../sessions/authenticator';
-import { kratosErrors } from '../shared/kratos-error';
 import { createLoginThrottle } from '../shared/login-throttle';
 import { secondFactorNodes } from './login-nodes';
 import { consumeLookupCode, hasUnusedLookupCode } from '../factors/lookup-secrets';
@@ -12,20 +9,6 @@ import type { SecondFactorMethod } from '../sessions/sessions';
 import { acceptTotpCode, hasTotp } from '../factors/totp';
 import { uiMessages, type UiNode, type UiText } from '../shared/ui-nodes';
 import { authenticationOptions, listWebauthnCredentials, verifyWebauthnAssertion, type RelyingParty } from '../factors/webauthn';
-
-/** Where a session owing its second factor is sent (the web adds return_to). */
-export const AAL2_LOGIN_PAGE = '/login?aal=aal2';
-
-/**
- * An onRequest hook for the routes that tell a session owing its second factor apart from no session (whoami, the
- * settings flow): 403 session_aal2_required there, where every other route answers 401.
- */
-export function secondFactorGate(pool: pg.Pool): (request: FastifyRequest) => Promise<void> {
-  return async (request) => {
-    const session = await findRequestSession(pool, request);
-    if (session?.needs_second_factor === true) throw kratosErrors.aal2Required(AAL2_LOGIN_PAGE);
-  };
-}
 
 /**
  * The aal2 step of signing in. TOTP and WebAuthn make a second factor mandatory (sessions.ts `needs_second_factor`);
@@ -79,7 +62,11 @@ function blank(value: string | undefined): value is undefined {
  * Checks a submitted second factor. Wrong codes and failed assertions count as failed sign-ins in the login throttle
  * (per identity and client address, and per address), so guessing codes meets the same 429 as guessing passwords.
  */
-export function createSecondFactorCheck(pool: pg.Pool, secretKey: Buffer): { check(submission: SecondFactorSubmission): Promise<SecondFactorCheck> } {
+export interface SecondFactorChecker {
+  check(submission: SecondFactorSubmission): Promise<SecondFactorCheck>;
+}
+
+export function createSecondFactorCheck(pool: pg.Pool, secretKey: Buffer): SecondFactorChecker {
   const throttle = createLoginThrottle(pool, secretKey);
   const throttleKey = (identityId: string): string => `second-factor:${identityId}`;
 

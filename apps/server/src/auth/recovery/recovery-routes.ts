@@ -1,17 +1,18 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { describeSession, identityResponseSchema, sessionResponseSchema, type SessionResponse } from '../sessions/sessions';
+import { registerCodeFlow, type CodeFlow, type CodeFlowDeps, type CodeFlowTexts, type RedeemedCode } from '../shared/code-flow';
 import { kratosErrorSchema, setSessionCookie } from '../shared/flow-http';
 import { completeFlow, flowResponseSchema, type Flow } from '../shared/flow-store';
+import { answerFlow, type FlowSubmission } from '../shared/flow-submission';
 import { kratosErrors } from '../shared/kratos-error';
 import { wantsJson } from '../shared/request-info';
+import { SESSION_TTL_MS } from '../shared/session-token';
+import type { UiText } from '../shared/ui-nodes';
+import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
 import { redeemRecoveryLink } from './recovery-link';
 import { settingsLocation, startRecoverySession } from './recovery-session';
-import { describeSession, identityResponseSchema, sessionResponseSchema } from '../sessions/sessions';
-import { SESSION_TTL_MS } from '../shared/session-token';
-import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
-import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../shared/code-flow';
-import type { UiText } from '../shared/ui-nodes';
 
 export const RECOVERY_PAGE = '/recovery';
 
@@ -53,36 +54,68 @@ function recoveryMail(input: { code: string; flow: Flow; origin: string }): { su
   };
 }
 
+interface LinkSignIn {
+  session: SessionResponse;
+  identity: SessionResponse['identity'];
+  continue_with: { action: 'redirect_browser_to'; redirect_browser_to: string }[];
+}
+
+/** Where a recovered person goes next: 422 browser_location_change_required for JSON clients (as Kratos does for single-page apps), a 303 for browsers. */
+function toSettings(reply: FastifyReply, location: string, json: boolean): FastifyReply {
+  if (!json) return reply.redirect(location, 303);
+  return reply.status(422).send(kratosErrors.browserLocationChangeRequired(location).toBody());
+}
+
+/** A right recovery code: the flow completes, the address counts as verified, and the person is signed in. */
+async function recoverWithCode(deps: CodeFlowDeps, submission: FlowSubmission, { identityId, address }: RedeemedCode): Promise<FastifyReply> {
+  const pool = deps.context.db.pool;
+  const { request, reply, flow, json } = submission;
+  if (!(await completeFlow(pool, flow.id, identityId))) return submission.replaceStale();
+  // The code reached the person through this address, which proves they read its mail.
+  await markAddressVerified(pool, identityId, address);
+  const session = await startRecoverySession(pool, deps.context.bus, identityId, 'code_recovery');
+  setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
+  return toSettings(reply, settingsLocation(flow.returnTo), json);
+}
+
+/** `GET /self-service/recovery?token=`: the link of an invitation signs its person in once; a spent link offers the code flow. */
+async function recoverWithLink(
+  deps: CodeFlowDeps,
+  codeFlow: CodeFlow,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): Promise<FastifyReply | LinkSignIn> {
+  const pool = deps.context.db.pool;
+  const json = wantsJson(request);
+  const identityId = await redeemRecoveryLink(pool, token);
+  if (identityId === null) {
+    const { flow, csrfToken } = await codeFlow.newFlow(request, reply, undefined, [linkInvalid]);
+    return answerFlow(reply, codeFlow.route, flow, json, 400, csrfToken);
+  }
+  const session = await startRecoverySession(pool, deps.context.bus, identityId, 'link_recovery');
+  setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
+  const location = settingsLocation(null);
+  if (!json) return reply.redirect(location, 303);
+  // A JSON client gets the session it now holds and where a browser would have gone.
+  const described = await describeSession(pool, session.id);
+  if (described === null) throw new Error('a session just created could not be read back');
+  return { session: described, identity: described.identity, continue_with: [{ action: 'redirect_browser_to' as const, redirect_browser_to: location }] };
+}
+
 /**
  * The recovery flow (code method) and the recovery link of invitations. A right code or a valid link signs the person
- * in with a privileged session, ends their other sessions, and sends them to the settings page to set a password:
- * 422 browser_location_change_required for JSON clients, as Kratos does for single-page apps, a 303 for browsers.
+ * in with a privileged session, ends their other sessions, and sends them to the settings page to set a password.
  */
 export function registerRecovery(auth: FastifyInstance, deps: CodeFlowDeps): void {
-  const pool = deps.context.db.pool;
   const api = auth.withTypeProvider<ZodTypeProvider>();
-
-  function toSettings(reply: FastifyReply, location: string, json: boolean): FastifyReply {
-    if (!json) return reply.redirect(location, 303);
-    return reply.status(422).send(kratosErrors.browserLocationChangeRequired(location).toBody());
-  }
-
-  async function succeed({ request, reply, flow, identityId, address, json }: CodeFlowSuccess): Promise<FastifyReply> {
-    if (!(await completeFlow(pool, flow.id, identityId))) return codeFlow.replaceStale(request, reply, flow, json);
-    // The code reached the person through this address, which proves they read its mail.
-    await markAddressVerified(pool, identityId, address);
-    const session = await startRecoverySession(pool, deps.context.bus, identityId, 'code_recovery');
-    setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
-    return toSettings(reply, settingsLocation(flow.returnTo), json);
-  }
-
   const codeFlow = registerCodeFlow(auth, deps, {
     kind: 'recovery',
     page: RECOVERY_PAGE,
     refuseSignedIn: true,
     texts: recoveryTexts,
     mail: recoveryMail,
-    succeed,
+    succeed: (submission, redeemed) => recoverWithCode(deps, submission, redeemed),
   });
 
   // The token is the credential and travels in the URL, so the per-request info log lines are silenced for this route.
@@ -105,21 +138,6 @@ export function registerRecovery(auth: FastifyInstance, deps: CodeFlowDeps): voi
         },
       },
     },
-    async (request, reply) => {
-      const json = wantsJson(request);
-      const identityId = await redeemRecoveryLink(pool, request.query.token);
-      if (identityId === null) {
-        const { flow, csrfToken } = await codeFlow.newFlow(request, reply, undefined, [linkInvalid]);
-        return codeFlow.answer(request, reply, flow, json, 400, csrfToken);
-      }
-      const session = await startRecoverySession(pool, deps.context.bus, identityId, 'link_recovery');
-      setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
-      const location = settingsLocation(null);
-      if (!json) return reply.redirect(location, 303);
-      // A JSON client gets the session it now holds and where a browser would have gone.
-      const described = await describeSession(pool, session.id);
-      if (described === null) throw new Error('a session just created could not be read back');
-      return { session: described, identity: described.identity, continue_with: [{ action: 'redirect_browser_to' as const, redirect_browser_to: location }] };
-    },
+    async (request, reply) => recoverWithLink(deps, codeFlow, request, reply, request.query.token),
   );
 }

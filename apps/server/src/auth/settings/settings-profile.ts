@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { hashPassword } from '../shared/passwords';
-import { normalizeIdentifier } from '../login/password-login';
+import { normalizeIdentifier } from '../shared/form-text';
 
 /** The profile a settings flow edits: the identity's traits, mirrored into the person record the console shows. */
 export interface Profile {

@@ -1,203 +1,137 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type pg from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import type { Principal } from '../../platform/principal';
+import { readFlowContext, type FlowContext } from '../factors/second-factor-store';
+import { factorTexts } from '../factors/second-factor-texts';
+import { relyingParty } from '../factors/webauthn';
 import { SESSION_CHANGED_EVENT } from '../sessions/authenticator';
-import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from '../shared/csrf';
-import { flowPageUrl, kratosErrorSchema } from '../shared/flow-http';
-import { createFlow, findFlow, flowResponseSchema, isExpired, renderFlow, type Flow, type FlowResponse, type FlowState } from '../shared/flow-store';
+import { secondFactorGate } from '../sessions/second-factor-gate';
+import { findActiveSession, isPrivileged, revokeOtherSessions, upgradeSession } from '../sessions/sessions';
+import { ensureCsrfCookie } from '../shared/csrf';
+import { flowPageUrl, kratosErrorSchema, LOGIN_PAGE } from '../shared/flow-http';
+import { createFlow, findFlow, flowResponseSchema, type Flow, type FlowResponse, type FlowState } from '../shared/flow-store';
+import { showFlow, submitFlow, type FlowRoute, type FlowSubmission } from '../shared/flow-submission';
 import { kratosErrors } from '../shared/kratos-error';
-import { disableLookupCodes, generateLookupCodes, hasLookupCodes, revealLookupCodes, saveLookupCodes } from '../factors/lookup-secrets';
-import { passwordPolicyProblems } from '../shared/password-policy';
 import { requestOrigin, wantsJson } from '../shared/request-info';
 import { parseReturnTo } from '../shared/return-to';
-import { secondFactorGate } from '../login/second-factor';
-import { readFlowContext, seal, sealList, unseal, unsealList, writeFlowContext, type FlowContext } from '../factors/second-factor-store';
-import { factorTexts } from '../factors/second-factor-texts';
-import { findActiveSession, isPrivileged, revokeOtherSessions, upgradeSession, type SecondFactorMethod } from '../sessions/sessions';
-import { fillSecrets, settingsNodes } from './settings-nodes';
-import { emailTaken, isEmail, MAX_NAME_LENGTH, readProfile, savePassword, saveProfile, type Profile } from './settings-profile';
-import { hasTotp, linkTotp, newTotpSecret, totpStep, unlinkTotp } from '../factors/totp';
-import { uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from '../shared/ui-nodes';
-import { canAddKey, listWebauthnCredentials, registerWebauthnKey, registrationOptions, relyingParty, removeWebauthnKey, type RelyingParty } from '../factors/webauthn';
+import { withFieldMessages, type UiText } from '../shared/ui-nodes';
+import { actionOf, applySettingsAction, needsPrivilege, settingsBodySchema, type SettingsBody } from './settings-actions';
+import { buildSettingsUi, renderSettingsFlow, storeSettingsFlow, withValue } from './settings-form';
+import { readProfile } from './settings-profile';
 
 export const SETTINGS_PAGE = '/profile-settings';
-const LOGIN_PAGE = '/login';
-const DEFAULT_KEY_NAME = 'Security key';
 
-const flag = z.union([z.boolean(), z.enum(['true', 'false', ''])]).optional();
-const isSet = (value: z.infer<typeof flag>): boolean => value === true || value === 'true';
-const text = (max: number) => z.string().max(max).optional();
+interface SettingsDeps {
+  context: AppContext;
+  pool: pg.Pool;
+  key: Buffer;
+}
 
-/** The node names, flat as a form posts them; JSON clients may nest the traits instead (`{traits: {email}}`). */
-const settingsBodySchema = z.object({
-  csrf_token: text(200),
-  method: text(64),
-  'traits.email': text(320),
-  'traits.name.first': text(1000),
-  'traits.name.last': text(1000),
-  traits: z
-    .object({ email: text(320), name: z.object({ first: text(1000), last: text(1000) }).partial().optional() })
-    .partial()
-    .optional(),
-  password: text(1024),
-  totp_code: text(64),
-  totp_unlink: flag,
-  lookup_secret_regenerate: flag,
-  lookup_secret_confirm: flag,
-  lookup_secret_reveal: flag,
-  lookup_secret_disable: flag,
-  webauthn_register: text(65536),
-  webauthn_register_displayname: text(1000),
-  webauthn_remove: text(1024),
-});
-type SettingsBody = z.infer<typeof settingsBodySchema>;
+function ownerOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw kratosErrors.sessionInactive();
+  return request.principal;
+}
 
-type SettingsAction =
-  | { kind: 'profile'; email: string | undefined; first: string | undefined; last: string | undefined }
-  | { kind: 'password'; password: string | undefined }
-  | { kind: 'totp_link'; code: string | undefined }
-  | { kind: 'totp_unlink' }
-  | { kind: 'lookup_regenerate' | 'lookup_confirm' | 'lookup_reveal' | 'lookup_disable' }
-  | { kind: 'webauthn_register'; response: string | undefined; name: string | undefined }
-  | { kind: 'webauthn_remove'; id: string }
-  | { kind: 'unknown' };
+/** A settings flow found for its owner; another person's flow is refused before anything about it is revealed. */
+async function ownFlow(deps: SettingsDeps, principal: Principal, id: string): Promise<Flow | null> {
+  const flow = await findFlow(deps.pool, 'settings', id);
+  if (flow !== null && flow.identityId !== principal.personId) throw kratosErrors.identityMismatch();
+  return flow;
+}
 
-/** Which form was submitted: a card's flag button wins over `method`, as each card posts only its own button. */
-function actionOf(body: SettingsBody): SettingsAction {
-  if (body.webauthn_remove !== undefined && body.webauthn_remove !== '') return { kind: 'webauthn_remove', id: body.webauthn_remove };
-  if (isSet(body.lookup_secret_confirm)) return { kind: 'lookup_confirm' };
-  if (isSet(body.lookup_secret_reveal)) return { kind: 'lookup_reveal' };
-  if (isSet(body.lookup_secret_regenerate)) return { kind: 'lookup_regenerate' };
-  if (isSet(body.lookup_secret_disable)) return { kind: 'lookup_disable' };
-  if (isSet(body.totp_unlink)) return { kind: 'totp_unlink' };
-  switch (body.method) {
-    case 'profile':
-      return {
-        kind: 'profile',
-        email: body['traits.email'] ?? body.traits?.email,
-        first: body['traits.name.first'] ?? body.traits?.name?.first,
-        last: body['traits.name.last'] ?? body.traits?.name?.last,
-      };
-    case 'password':
-      return { kind: 'password', password: body.password };
-    case 'totp':
-      return { kind: 'totp_link', code: body.totp_code };
-    case 'webauthn':
-      return { kind: 'webauthn_register', response: body.webauthn_register, name: body.webauthn_register_displayname };
-    default:
-      return { kind: 'unknown' };
+async function newSettingsFlow(
+  deps: SettingsDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  returnTo: string | undefined,
+): Promise<{ flow: Flow; csrfToken: string; context: FlowContext }> {
+  const csrfToken = ensureCsrfCookie(request, reply);
+  const built = await buildSettingsUi(deps.pool, deps.key, principal.personId, relyingParty(deps.context.config, request), {});
+  const created = await createFlow(deps.pool, {
+    kind: 'settings',
+    returnTo,
+    requestUrl: `${requestOrigin(request)}${request.url}`,
+    csrfToken,
+    identityId: principal.personId,
+    ui: built.ui,
+  });
+  const flow = await storeSettingsFlow(deps.pool, created.id, 'show_form', built.ui, built.context);
+  return { flow, csrfToken, context: built.context };
+}
+
+/** `GET /self-service/settings/browser`: a new settings flow for the signed-in person. */
+async function createBrowserSettings(deps: SettingsDeps, request: FastifyRequest, reply: FastifyReply, rawReturnTo: string | undefined): Promise<FastifyReply | FlowResponse> {
+  const principal = ownerOf(request);
+  const returnTo = parseReturnTo(rawReturnTo, requestOrigin(request), deps.context.config.returnToAllowlist);
+  const { flow, csrfToken, context: flowContext } = await newSettingsFlow(deps, request, reply, principal, returnTo);
+  if (!wantsJson(request)) return reply.redirect(flowPageUrl(SETTINGS_PAGE, flow.id, flow.returnTo), 303);
+  return renderSettingsFlow(deps.pool, deps.key, flow, csrfToken, flowContext);
+}
+
+/**
+ * `POST /self-service/settings`: one card's change (profile, password, TOTP, recovery codes, security keys). Changes of
+ * credentials or of the sign-in address need a recent sign-in; the form comes back rebuilt, with what happened.
+ */
+async function submitSettings(deps: SettingsDeps, submission: FlowSubmission, body: SettingsBody): Promise<FastifyReply> {
+  const { request, reply, flow, json } = submission;
+  const principal = ownerOf(request);
+  const session = await findActiveSession(deps.pool, { id: principal.sessionId });
+  if (session === null) throw kratosErrors.sessionInactive();
+  const identityId = principal.personId;
+  const rp = relyingParty(deps.context.config, request);
+  const flowContext = await readFlowContext(deps.pool, flow.id);
+  const current = await readProfile(deps.pool, identityId);
+  const action = actionOf(body);
+
+  if (needsPrivilege(action, current) && !isPrivileged(session)) {
+    const settingsPage = `${SETTINGS_PAGE}?${new URLSearchParams({ flow: flow.id }).toString()}`;
+    const target = `${LOGIN_PAGE}?refresh=true&return_to=${encodeURIComponent(settingsPage)}`;
+    if (!json) return reply.redirect(target, 303);
+    throw kratosErrors.refreshRequired(target);
   }
+
+  const outcome = await applySettingsAction(deps.pool, deps.key, action, { identityId, current, flowContext, rp });
+  const built = await buildSettingsUi(deps.pool, deps.key, identityId, rp, outcome.context);
+  let nodes = built.ui.nodes;
+  let messages: UiText[] = [];
+  let state: FlowState = 'show_form';
+  if (outcome.kind === 'saved') {
+    messages = [factorTexts.saved()];
+    state = 'success';
+    if (outcome.upgrade !== undefined && session.aal === 'aal1') await upgradeSession(deps.pool, session.id, outcome.upgrade);
+    if (outcome.credentialChanged) await revokeOtherSessions(deps.pool, identityId, session.id);
+    deps.context.bus.publish({ name: SESSION_CHANGED_EVENT, payload: {} });
+  } else if (outcome.kind === 'rejected') {
+    messages = outcome.messages;
+    if (outcome.typed !== undefined) {
+      nodes = withValue(nodes, 'traits.email', outcome.typed.email);
+      nodes = withValue(nodes, 'traits.name.first', outcome.typed.first);
+      nodes = withValue(nodes, 'traits.name.last', outcome.typed.last);
+    }
+    for (const [name, list] of Object.entries(outcome.fieldMessages)) nodes = withFieldMessages(nodes, name, list);
+  }
+  const updated = await storeSettingsFlow(deps.pool, flow.id, state, { nodes, messages }, built.context);
+  return submission.answer(updated, outcome.kind === 'rejected' ? 400 : 200);
 }
 
-/** A credential change, or a change of the address that signs in, needs a recent sign-in (sessions.ts). */
-function needsPrivilege(action: SettingsAction, current: Profile): boolean {
-  if (action.kind === 'unknown') return false;
-  if (action.kind !== 'profile') return true;
-  return action.email !== undefined && action.email.trim().toLowerCase() !== current.email.toLowerCase();
-}
-
-type Outcome =
-  | { kind: 'saved'; context: FlowContext; credentialChanged: boolean; upgrade?: SecondFactorMethod }
-  | { kind: 'shown'; context: FlowContext }
-  | { kind: 'rejected'; context: FlowContext; messages: UiText[]; fieldMessages: Record<string, UiText[]>; typed?: Profile };
-
-const rejected = (context: FlowContext, messages: UiText[], fieldMessages: Record<string, UiText[]> = {}, typed?: Profile): Outcome => ({
-  kind: 'rejected',
-  context,
-  messages,
-  fieldMessages,
-  ...(typed === undefined ? {} : { typed }),
-});
-
-/** The recovery codes on show belong to the one answer after generating or revealing them; any other step hides them. */
-function withoutShownCodes(context: FlowContext): FlowContext {
-  return { ...context, lookup_codes: undefined, lookup_display: undefined };
-}
-
-function withValue(nodes: readonly UiNode[], name: string, value: string): UiNode[] {
-  return nodes.map((node) =>
-    node.attributes.node_type === 'input' && node.attributes.name === name ? { ...node, attributes: { ...node.attributes, value } } : node,
-  );
-}
-
-export async function registerSettingsFlow(auth: FastifyInstance, context: AppContext): Promise<void> {
-  const pool = context.db.pool;
-  const key = context.config.secretKey;
+/** Kratos's settings flow for the signed-in person; a session owing its second factor is sent to that step first. */
+export function registerSettingsFlow(auth: FastifyInstance, context: AppContext): void {
+  const deps: SettingsDeps = { context, pool: context.db.pool, key: context.config.secretKey };
+  const route: FlowRoute = {
+    kind: 'settings',
+    page: SETTINGS_PAGE,
+    pool: deps.pool,
+    find: (request, id) => ownFlow(deps, ownerOf(request), id),
+    replace: async (request, reply, stale) => (await newSettingsFlow(deps, request, reply, ownerOf(request), stale.returnTo ?? undefined)).flow,
+    render: (flow, csrfToken) => renderSettingsFlow(deps.pool, deps.key, flow, csrfToken),
+    reusable: true,
+  };
+  const gate = secondFactorGate(deps.pool);
   const api = auth.withTypeProvider<ZodTypeProvider>();
-  const gate = secondFactorGate(pool);
-
-  /** The form as it stands now, with a fresh WebAuthn challenge and a TOTP key on offer while none is linked. */
-  async function buildUi(identityId: string, rp: RelyingParty, flowContext: FlowContext): Promise<{ ui: StoredUi; context: FlowContext }> {
-    const [profile, totpLinked, lookupSaved, keys] = await Promise.all([
-      readProfile(pool, identityId),
-      hasTotp(pool, identityId),
-      hasLookupCodes(pool, identityId),
-      listWebauthnCredentials(pool, identityId),
-    ]);
-    const registration = canAddKey(keys)
-      ? await registrationOptions(rp, { id: identityId, email: profile.email, displayName: `${profile.first} ${profile.last}`.trim() || profile.email }, keys)
-      : null;
-    const next: FlowContext = {
-      ...flowContext,
-      totp_secret: totpLinked ? undefined : (flowContext.totp_secret ?? seal(key, newTotpSecret())),
-      webauthn_challenge: registration?.challenge,
-    };
-    const nodes = settingsNodes({
-      profile,
-      totpLinked,
-      lookupSaved,
-      lookupPending: next.lookup_codes !== undefined,
-      lookupShown: next.lookup_display !== undefined,
-      keys,
-      registration,
-    });
-    return { ui: { nodes, messages: [] }, context: next };
-  }
-
-  async function storeFlow(flowId: string, state: FlowState, ui: StoredUi, flowContext: FlowContext): Promise<Flow> {
-    await pool.query('update self_service_flows set state = $2, ui = $3 where id = $1', [flowId, state, JSON.stringify(ui)]);
-    await writeFlowContext(pool, flowId, flowContext);
-    const flow = await findFlow(pool, 'settings', flowId);
-    if (flow === null) throw new Error('a settings flow disappeared while it was being updated');
-    return flow;
-  }
-
-  async function render(flow: Flow, csrfToken: string | null, flowContext?: FlowContext): Promise<FlowResponse> {
-    const rendered = renderFlow(flow, csrfToken);
-    if (flow.identityId === null) return rendered;
-    const stored = flowContext ?? (await readFlowContext(pool, flow.id));
-    const profile = await readProfile(pool, flow.identityId);
-    return { ...rendered, ui: { ...rendered.ui, nodes: await fillSecrets(rendered.ui.nodes, stored, key, profile.email) } };
-  }
-
-  async function newSettingsFlow(request: FastifyRequest, reply: FastifyReply, principal: Principal, returnTo: string | undefined): Promise<{ flow: Flow; csrfToken: string; context: FlowContext }> {
-    const csrfToken = ensureCsrfCookie(request, reply);
-    const built = await buildUi(principal.personId, relyingParty(context.config, request), {});
-    const created = await createFlow(pool, {
-      kind: 'settings',
-      returnTo,
-      requestUrl: `${requestOrigin(request)}${request.url}`,
-      csrfToken,
-      identityId: principal.personId,
-      ui: built.ui,
-    });
-    const flow = await storeFlow(created.id, 'show_form', built.ui, built.context);
-    return { flow, csrfToken, context: built.context };
-  }
-
-  function ownerOf(request: FastifyRequest): Principal {
-    if (request.principal === null) throw kratosErrors.sessionInactive();
-    return request.principal;
-  }
-
-  /** A settings flow found for its owner; another person's flow is refused before anything about it is revealed. */
-  async function ownFlow(principal: Principal, id: string): Promise<Flow | null> {
-    const flow = await findFlow(pool, 'settings', id);
-    if (flow !== null && flow.identityId !== principal.personId) throw kratosErrors.identityMismatch();
-    return flow;
-  }
 
   api.get(
     '/self-service/settings/browser',
@@ -211,13 +145,7 @@ export async function registerSettingsFlow(auth: FastifyInstance, context: AppCo
         response: { 200: flowResponseSchema, 400: kratosErrorSchema, 401: kratosErrorSchema, 403: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const principal = ownerOf(request);
-      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request), context.config.returnToAllowlist);
-      const { flow, csrfToken, context: flowContext } = await newSettingsFlow(request, reply, principal, returnTo);
-      if (!wantsJson(request)) return reply.redirect(flowPageUrl(SETTINGS_PAGE, flow.id, flow.returnTo), 303);
-      return render(flow, csrfToken, flowContext);
-    },
+    async (request, reply) => createBrowserSettings(deps, request, reply, request.query.return_to),
   );
 
   api.get(
@@ -232,16 +160,7 @@ export async function registerSettingsFlow(auth: FastifyInstance, context: AppCo
         response: { 200: flowResponseSchema, 401: kratosErrorSchema, 403: kratosErrorSchema, 404: kratosErrorSchema, 410: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const principal = ownerOf(request);
-      const flow = await ownFlow(principal, request.query.id);
-      if (flow === null) throw kratosErrors.flowNotFound();
-      if (isExpired(flow)) {
-        const { flow: replacement } = await newSettingsFlow(request, reply, principal, flow.returnTo ?? undefined);
-        throw kratosErrors.flowExpired(flow.expiresAt, replacement.id);
-      }
-      return render(flow, csrfCookieToken(request));
-    },
+    async (request, reply) => showFlow(request, reply, route, request.query.id),
   );
 
   api.post(
@@ -264,140 +183,9 @@ export async function registerSettingsFlow(auth: FastifyInstance, context: AppCo
         },
       },
     },
-    async (request, reply) => {
-      const principal = ownerOf(request);
-      const json = wantsJson(request);
-      const flow = await ownFlow(principal, request.query.flow);
-      if (flow === null) {
-        if (json) throw kratosErrors.flowNotFound();
-        return reply.redirect(SETTINGS_PAGE, 303);
-      }
-      if (isExpired(flow)) {
-        const { flow: replacement } = await newSettingsFlow(request, reply, principal, flow.returnTo ?? undefined);
-        if (!json) return reply.redirect(flowPageUrl(SETTINGS_PAGE, replacement.id, replacement.returnTo), 303);
-        throw kratosErrors.flowExpired(flow.expiresAt, replacement.id);
-      }
-      const cookieToken = csrfCookieToken(request);
-      if (!csrfAccepted(flow.csrfTokenHash, cookieToken, request.body.csrf_token)) throw kratosErrors.csrfViolation();
-
-      const session = await findActiveSession(pool, { id: principal.sessionId });
-      if (session === null) throw kratosErrors.sessionInactive();
-      const identityId = principal.personId;
-      const rp = relyingParty(context.config, request);
-      const flowContext = await readFlowContext(pool, flow.id);
-      const current = await readProfile(pool, identityId);
-      const action = actionOf(request.body);
-
-      if (needsPrivilege(action, current) && !isPrivileged(session)) {
-        const settingsPage = `${SETTINGS_PAGE}?${new URLSearchParams({ flow: flow.id }).toString()}`;
-        const target = `${LOGIN_PAGE}?refresh=true&return_to=${encodeURIComponent(settingsPage)}`;
-        if (!json) return reply.redirect(target, 303);
-        throw kratosErrors.refreshRequired(target);
-      }
-
-      const outcome = await apply(action, { identityId, current, flowContext, rp });
-      const built = await buildUi(identityId, rp, outcome.context);
-      let nodes = built.ui.nodes;
-      let messages: UiText[] = [];
-      let state: FlowState = 'show_form';
-      if (outcome.kind === 'saved') {
-        messages = [factorTexts.saved()];
-        state = 'success';
-        if (outcome.upgrade !== undefined && session.aal === 'aal1') await upgradeSession(pool, session.id, outcome.upgrade);
-        if (outcome.credentialChanged) await revokeOtherSessions(pool, identityId, session.id);
-        context.bus.publish({ name: SESSION_CHANGED_EVENT, payload: {} });
-      } else if (outcome.kind === 'rejected') {
-        messages = outcome.messages;
-        if (outcome.typed !== undefined) {
-          nodes = withValue(nodes, 'traits.email', outcome.typed.email);
-          nodes = withValue(nodes, 'traits.name.first', outcome.typed.first);
-          nodes = withValue(nodes, 'traits.name.last', outcome.typed.last);
-        }
-        for (const [name, list] of Object.entries(outcome.fieldMessages)) nodes = withFieldMessages(nodes, name, list);
-      }
-      const updated = await storeFlow(flow.id, state, { nodes, messages }, built.context);
-      if (!json) return reply.redirect(flowPageUrl(SETTINGS_PAGE, updated.id, updated.returnTo), 303);
-      const body = await render(updated, cookieToken, built.context);
-      return outcome.kind === 'rejected' ? reply.status(400).send(body) : body;
-    },
+    async (request, reply) =>
+      submitFlow(request, reply, route, { via: 'form', flowId: request.query.flow, csrfToken: request.body.csrf_token }, (submission) =>
+        submitSettings(deps, submission, request.body),
+      ),
   );
-
-  async function apply(
-    action: SettingsAction,
-    input: { identityId: string; current: Profile; flowContext: FlowContext; rp: RelyingParty },
-  ): Promise<Outcome> {
-    const { identityId, current, rp } = input;
-    const flowContext = action.kind === 'lookup_regenerate' || action.kind === 'lookup_reveal' ? input.flowContext : withoutShownCodes(input.flowContext);
-    switch (action.kind) {
-      case 'profile': {
-        const typed: Profile = {
-          email: (action.email ?? current.email).trim(),
-          first: (action.first ?? current.first).trim(),
-          last: (action.last ?? current.last).trim(),
-        };
-        const problems: Record<string, UiText[]> = {};
-        if (typed.email === '') problems['traits.email'] = [uiMessages.missingProperty('traits.email')];
-        else if (!isEmail(typed.email)) problems['traits.email'] = [factorTexts.invalidEmail()];
-        else if (await emailTaken(pool, identityId, typed.email)) problems['traits.email'] = [factorTexts.emailTaken()];
-        if (typed.first.length > MAX_NAME_LENGTH) problems['traits.name.first'] = [factorTexts.nameTooLong()];
-        if (typed.last.length > MAX_NAME_LENGTH) problems['traits.name.last'] = [factorTexts.nameTooLong()];
-        if (Object.keys(problems).length > 0) return rejected(flowContext, [], problems, typed);
-        if (!(await saveProfile(pool, identityId, typed))) return rejected(flowContext, [], { 'traits.email': [factorTexts.emailTaken()] }, typed);
-        return { kind: 'saved', context: flowContext, credentialChanged: false };
-      }
-      case 'password': {
-        if (action.password === undefined || action.password === '') return rejected(flowContext, [], { password: [uiMessages.missingProperty('password')] });
-        const problems = passwordPolicyProblems(action.password, [current.email]);
-        if (problems.length > 0) return rejected(flowContext, [], { password: problems });
-        await savePassword(pool, identityId, current.email, action.password);
-        return { kind: 'saved', context: flowContext, credentialChanged: true };
-      }
-      case 'totp_link': {
-        if (action.code === undefined || action.code.trim() === '') return rejected(flowContext, [], { totp_code: [uiMessages.missingProperty('totp_code')] });
-        if (flowContext.totp_secret === undefined || (await hasTotp(pool, identityId))) return rejected(flowContext, [factorTexts.methodNotSetUp()]);
-        const secret = unseal(key, flowContext.totp_secret);
-        const step = totpStep(secret, action.code);
-        if (step === null) return rejected(flowContext, [], { totp_code: [factorTexts.wrongTotpCode()] });
-        await linkTotp(pool, key, identityId, secret, step);
-        return { kind: 'saved', context: { ...flowContext, totp_secret: undefined }, credentialChanged: true, upgrade: 'totp' };
-      }
-      case 'totp_unlink': {
-        if (!(await unlinkTotp(pool, identityId))) return rejected(flowContext, [factorTexts.methodNotSetUp()]);
-        return { kind: 'saved', context: flowContext, credentialChanged: true };
-      }
-      case 'lookup_regenerate': {
-        const codes = sealList(key, generateLookupCodes());
-        return { kind: 'shown', context: { ...flowContext, lookup_codes: codes, lookup_display: codes } };
-      }
-      case 'lookup_reveal': {
-        const display = await revealLookupCodes(pool, key, identityId);
-        if (display === null) return rejected(withoutShownCodes(flowContext), [factorTexts.methodNotSetUp()]);
-        return { kind: 'shown', context: { ...flowContext, lookup_codes: undefined, lookup_display: sealList(key, display) } };
-      }
-      case 'lookup_confirm': {
-        const pending = unsealList(key, input.flowContext.lookup_codes);
-        if (pending === null) return rejected(flowContext, [factorTexts.lookupNothingToConfirm()]);
-        await saveLookupCodes(pool, key, identityId, pending);
-        return { kind: 'saved', context: flowContext, credentialChanged: true };
-      }
-      case 'lookup_disable': {
-        if (!(await disableLookupCodes(pool, identityId))) return rejected(flowContext, [factorTexts.methodNotSetUp()]);
-        return { kind: 'saved', context: flowContext, credentialChanged: true };
-      }
-      case 'webauthn_register': {
-        const challenge = flowContext.webauthn_challenge;
-        if (action.response === undefined || action.response === '' || challenge === undefined) return rejected(flowContext, [factorTexts.webauthnRegisterFailed()]);
-        if (!canAddKey(await listWebauthnCredentials(pool, identityId))) return rejected(flowContext, [factorTexts.webauthnTooMany()]);
-        const name = (action.name ?? '').trim().slice(0, MAX_NAME_LENGTH) || DEFAULT_KEY_NAME;
-        if (!(await registerWebauthnKey(pool, rp, identityId, challenge, action.response, name))) return rejected(flowContext, [factorTexts.webauthnRegisterFailed()]);
-        return { kind: 'saved', context: flowContext, credentialChanged: true, upgrade: 'webauthn' };
-      }
-      case 'webauthn_remove': {
-        if (!(await removeWebauthnKey(pool, identityId, action.id))) return rejected(flowContext, [factorTexts.webauthnUnknownKey()]);
-        return { kind: 'saved', context: flowContext, credentialChanged: true };
-      }
-      case 'unknown':
-        return rejected(flowContext, [factorTexts.settingsMethodUnknown()]);
-    }
-  }
 }

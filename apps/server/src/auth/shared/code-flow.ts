@@ -4,27 +4,17 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import type { Principal } from '../../platform/principal';
 import type { Courier, IdentityMailKind } from './courier';
-import { csrfAccepted, csrfCookieToken, ensureCsrfCookie } from './csrf';
-import { flowPageUrl, kratosErrorSchema } from './flow-http';
-import {
-  createFlow,
-  expireFlow,
-  findFlow,
-  flowResponseSchema,
-  isExpired,
-  renderFlow,
-  saveFlowState,
-  saveFlowUi,
-  type Flow,
-  type FlowResponse,
-} from './flow-store';
+import { ensureCsrfCookie } from './csrf';
+import { kratosErrorSchema } from './flow-http';
+import { createFlow, expireFlow, flowResponseSchema, saveFlowState, saveFlowUi, type Flow } from './flow-store';
+import { answerFlow, showFlow, submitFlow, type FlowRoute, type FlowSubmission } from './flow-submission';
 import type { FlowThrottle } from './flow-throttle';
+import { isEmailAddress, normalizeIdentifier, printable } from './form-text';
 import { kratosErrors } from './kratos-error';
-import { normalizeIdentifier } from '../login/password-login';
-import { clientAddress, requestOrigin, wantsJson } from './request-info';
+import { requestOrigin, wantsJson } from './request-info';
 import { parseReturnTo, returnLocation } from './return-to';
 import { identityForAddress, type CodeStore } from './verification-codes';
-import { csrfNode, inputNode, uiMessages, withFieldMessages, type StoredUi, type UiNode, type UiText } from './ui-nodes';
+import { csrfNode, inputNode, uiMessages, withFieldMessages, type UiNode, type UiText } from './ui-nodes';
 
 /**
  * What recovery and verification share: a browser flow that asks for an address, mails a six-digit code to it when an
@@ -46,13 +36,10 @@ export interface CodeFlowTexts {
   exhausted: UiText;
 }
 
-export interface CodeFlowSuccess {
-  request: FastifyRequest;
-  reply: FastifyReply;
-  flow: Flow;
+/** Whose code was right, and the address it was mailed to. */
+export interface RedeemedCode {
   identityId: string;
   address: string;
-  json: boolean;
 }
 
 export interface CodeFlowSpec {
@@ -64,7 +51,7 @@ export interface CodeFlowSpec {
   texts: CodeFlowTexts;
   mail(input: { code: string; address: string; flow: Flow; origin: string }): { subject: string; text: string };
   /** Answers a right code; the code is spent, the flow not yet completed. */
-  succeed(success: CodeFlowSuccess): Promise<FastifyReply | FlowResponse>;
+  succeed(submission: FlowSubmission, redeemed: RedeemedCode): Promise<FastifyReply>;
 }
 
 export interface CodeFlowDeps {
@@ -76,6 +63,8 @@ export interface CodeFlowDeps {
 }
 
 export interface CodeFlow {
+  /** How the flow is found, replaced and rendered, for flow-submission.ts. */
+  route: FlowRoute;
   /**
    * A new flow at its first step, bound to this browser's CSRF cookie (set now when the browser has none yet), with
    * `messages` shown on it; the token comes back for rendering, as the request does not carry a new cookie yet.
@@ -89,12 +78,19 @@ export interface CodeFlow {
   ): Promise<{ flow: Flow; csrfToken: string }>;
   /** Mails a code for the flow to the address when `identityId` is known, and moves the flow to the code step. */
   sendCode(request: FastifyRequest, flow: Flow, address: string, identityId: string | null): Promise<Flow>;
-  /** Checks a code for the flow and answers the request: the spec's success, or the flow with a message. */
-  checkCode(request: FastifyRequest, reply: FastifyReply, flow: Flow, code: string, json: boolean): Promise<FastifyReply | FlowResponse>;
-  /** The flow as JSON (status 200 or 400), or a redirect to its page for a browser; the CSRF value is the cookie's. */
-  answer(request: FastifyRequest, reply: FastifyReply, flow: Flow, json: boolean, status: 200 | 400, csrfToken?: string | null): FastifyReply;
-  /** Kratos's answer to a used or expired flow: a fresh one, named in a 410 for JSON, redirected to for browsers. */
-  replaceStale(request: FastifyRequest, reply: FastifyReply, stale: Flow, json: boolean): Promise<FastifyReply>;
+  /** Checks a code for the submitted flow and answers: the spec's success, or the flow with a message. */
+  checkCode(submission: FlowSubmission, code: string): Promise<FastifyReply>;
+}
+
+/** What registration asks of the verification flow, which it is handed rather than importing another flow's folder. */
+export interface Verification {
+  /** The console page that renders verification flows. */
+  page: string;
+  /**
+   * Starts a verification for an identity that was just created (registration): a flow already at the code step, bound
+   * to this browser, and the mail sent. No throttle applies; the registration that calls it has its own.
+   */
+  startFor(request: FastifyRequest, reply: FastifyReply, identityId: string, address: string, returnTo: string | undefined): Promise<Flow>;
 }
 
 const codeFlowBodySchema = z.object({
@@ -103,6 +99,7 @@ const codeFlowBodySchema = z.object({
   email: z.string().max(320).optional(),
   code: z.string().max(64).optional(),
 });
+type CodeFlowBody = z.infer<typeof codeFlowBodySchema>;
 
 const EMAIL_LABEL: UiText = { id: 1070002, text: 'E-Mail', type: 'info', context: { title: 'E-Mail' } };
 
@@ -110,26 +107,6 @@ export const codeFlowMessages = {
   invalidEmail: (): UiText => ({ id: 4000001, text: 'Enter a valid email address, such as name@example.com.', type: 'error' }),
   onlyCode: (): UiText => ({ id: 4010002, text: 'This flow only works with a code sent by email.', type: 'error' }),
 } as const;
-
-/** Something@somewhere without spaces: lenient on purpose (admin@localhost is a real sign-in here); mail proves the rest. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@.][^\s@]*$/;
-/** Control characters and unpaired surrogates: PostgreSQL refuses a NUL in text and a lone surrogate in jsonb. */
-const CONTROL_CHARACTER = /[\p{Cc}\p{Cs}]/u;
-const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'gu');
-
-/** Control characters have no place in names or addresses, and some of them cannot even be stored. */
-export function hasControlCharacters(value: string): boolean {
-  return CONTROL_CHARACTER.test(value);
-}
-
-/** What a refused form echoes back: what was typed, less control characters, which the stored flow (jsonb) cannot hold. */
-export function printable(value: string): string {
-  return value.replace(CONTROL_CHARACTERS, '');
-}
-
-export function isEmailAddress(value: string): boolean {
-  return value.length <= 320 && EMAIL_SHAPE.test(value) && !value.endsWith('.') && !hasControlCharacters(value);
-}
 
 /** Links in mail point where people reach the console: OPSDECK_PUBLIC_URL when set, else the origin of the request. */
 export function publicOrigin(context: AppContext, request: FastifyRequest): string {
@@ -168,18 +145,19 @@ function codeStepNodes(texts: CodeFlowTexts, address: string): UiNode[] {
   ];
 }
 
-function retryAfter(reply: FastifyReply, seconds: number): never {
-  reply.header('retry-after', String(seconds));
-  throw kratosErrors.flowRateLimited();
-}
-
-export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec: CodeFlowSpec): CodeFlow {
-  const { context, courier, throttle, codes, authenticate } = deps;
+/** The flow's steps, shared by its routes, the recovery link and registration's verification. */
+function createCodeFlow(deps: CodeFlowDeps, spec: CodeFlowSpec): CodeFlow {
+  const { context, courier, throttle, codes } = deps;
   const pool = context.db.pool;
-  const allowlist = context.config.returnToAllowlist;
-  const api = auth.withTypeProvider<ZodTypeProvider>();
 
   const flows: CodeFlow = {
+    route: {
+      kind: spec.kind,
+      page: spec.page,
+      pool,
+      replace: async (request, reply, stale) => (await flows.newFlow(request, reply, stale.returnTo ?? undefined)).flow,
+    },
+
     async newFlow(request, reply, returnTo, messages = [], email) {
       const csrfToken = ensureCsrfCookie(request, reply);
       // Always the create URL, never the request's own: a flow made by the mail link must not echo its code or token.
@@ -203,39 +181,78 @@ export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec
       return saveFlowState(pool, flow.id, 'sent_email', { nodes: codeStepNodes(spec.texts, address), messages: [spec.texts.sent] });
     },
 
-    async checkCode(request, reply, flow, code, json) {
+    async checkCode(submission, code) {
+      const { flow } = submission;
       const address = (await codes.currentAddress(flow.id)) ?? '';
-      const ip = clientAddress(request);
-      const verdict = await throttle.assess(address, ip);
-      if (!verdict.allowed) retryAfter(reply, verdict.retryAfterSeconds);
+      const verdict = await throttle.assess(address, submission.address);
+      if (!verdict.allowed) throw submission.tooMany(verdict.retryAfterSeconds);
       const result = await codes.redeem(flow.id, code);
       if (result.outcome === 'ok') {
-        await throttle.recordSuccess(address, ip);
-        return spec.succeed({ request, reply, flow, identityId: result.identityId, address: result.address, json });
+        await throttle.recordSuccess(address, submission.address);
+        return spec.succeed(submission, { identityId: result.identityId, address: result.address });
       }
-      await throttle.recordFailure(address, ip);
+      await throttle.recordFailure(address, submission.address);
       if (result.outcome === 'exhausted') {
         // The flow is spent; the answer is a fresh flow at the first step, so the person asks for a new code.
         await expireFlow(pool, flow.id);
-        const fresh = await flows.newFlow(request, reply, flow.returnTo ?? undefined, [spec.texts.exhausted], address === '' ? undefined : address);
-        return flows.answer(request, reply, fresh.flow, json, 400, fresh.csrfToken);
+        const fresh = await flows.newFlow(submission.request, submission.reply, flow.returnTo ?? undefined, [spec.texts.exhausted], address === '' ? undefined : address);
+        return submission.answer(fresh.flow, 400, fresh.csrfToken);
       }
       const nodes = withFieldMessages(codeStepNodes(spec.texts, address), 'code', [spec.texts.invalidCode]);
-      const updated = await saveFlowUi(pool, flow.id, { nodes, messages: [] });
-      return flows.answer(request, reply, updated, json, 400);
-    },
-
-    answer(request, reply, flow, json, status, csrfToken = csrfCookieToken(request)) {
-      if (!json) return reply.redirect(flowPageUrl(spec.page, flow.id, flow.returnTo), 303);
-      return reply.status(status).send(renderFlow(flow, csrfToken));
-    },
-
-    async replaceStale(request, reply, stale, json) {
-      const { flow: fresh } = await flows.newFlow(request, reply, stale.returnTo ?? undefined);
-      if (!json) return reply.redirect(flowPageUrl(spec.page, fresh.id, fresh.returnTo), 303);
-      throw kratosErrors.flowExpired(stale.expiresAt, fresh.id);
+      return submission.answer(await saveFlowUi(pool, flow.id, { nodes, messages: [] }), 400);
     },
   };
+  return flows;
+}
+
+/** `GET /self-service/{kind}/browser`: a new flow (a signed-in browser is refused a recovery flow, as in Kratos). */
+async function createBrowserCodeFlow(
+  deps: CodeFlowDeps,
+  spec: CodeFlowSpec,
+  flows: CodeFlow,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rawReturnTo: string | undefined,
+): Promise<FastifyReply> {
+  const json = wantsJson(request);
+  const allowlist = deps.context.config.returnToAllowlist;
+  const returnTo = parseReturnTo(rawReturnTo, requestOrigin(request), allowlist);
+  if (spec.refuseSignedIn && (await deps.authenticate(request)) !== null) {
+    if (json) throw kratosErrors.sessionAlreadyAvailable();
+    return reply.redirect(returnLocation(returnTo, requestOrigin(request), '/', allowlist), 303);
+  }
+  const { flow, csrfToken } = await flows.newFlow(request, reply, returnTo);
+  return answerFlow(reply, flows.route, flow, json, 200, csrfToken);
+}
+
+/** `POST /self-service/{kind}`: an address to mail a code to (again), or the code that was mailed. */
+async function submitCodeStep(deps: CodeFlowDeps, spec: CodeFlowSpec, flows: CodeFlow, submission: FlowSubmission, body: CodeFlowBody): Promise<FastifyReply> {
+  const { flow } = submission;
+  const { method, email, code } = body;
+  const sentTo = flow.state === 'sent_email' ? await deps.codes.currentAddress(flow.id) : null;
+  const currentNodes = (): UiNode[] => (sentTo === null ? emailStepNodes(email) : codeStepNodes(spec.texts, sentTo));
+
+  if (method !== undefined && method !== 'code') return submission.reject({ nodes: currentNodes(), messages: [codeFlowMessages.onlyCode()] });
+  if (sentTo !== null && code !== undefined && code.trim() !== '') return flows.checkCode(submission, code);
+
+  const address = normalizeIdentifier(email ?? '');
+  if (address === '') {
+    const field = sentTo === null ? 'email' : 'code';
+    return submission.reject({ nodes: withFieldMessages(currentNodes(), field, [uiMessages.missingProperty(field)]), messages: [] });
+  }
+  if (!isEmailAddress(address)) {
+    return submission.reject({ nodes: withFieldMessages(emailStepNodes(email), 'email', [codeFlowMessages.invalidEmail()]), messages: [] });
+  }
+  const admitted = await deps.throttle.admitMail(address, submission.address);
+  if (!admitted.allowed) throw submission.tooMany(admitted.retryAfterSeconds);
+  const updated = await flows.sendCode(submission.request, flow, address, await identityForAddress(deps.context.db.pool, address));
+  return submission.answer(updated, 200);
+}
+
+/** Registers Kratos's `/self-service/{kind}/browser`, `…/flows` and `POST /self-service/{kind}` for a code flow. */
+export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec: CodeFlowSpec): CodeFlow {
+  const flows = createCodeFlow(deps, spec);
+  const api = auth.withTypeProvider<ZodTypeProvider>();
 
   api.get(
     `/self-service/${spec.kind}/browser`,
@@ -248,16 +265,7 @@ export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec
         response: { 200: flowResponseSchema, 400: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const json = wantsJson(request);
-      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request), allowlist);
-      if (spec.refuseSignedIn && (await authenticate(request)) !== null) {
-        if (json) throw kratosErrors.sessionAlreadyAvailable();
-        return reply.redirect(returnLocation(returnTo, requestOrigin(request), '/', allowlist), 303);
-      }
-      const { flow, csrfToken } = await flows.newFlow(request, reply, returnTo);
-      return flows.answer(request, reply, flow, json, 200, csrfToken);
-    },
+    async (request, reply) => createBrowserCodeFlow(deps, spec, flows, request, reply, request.query.return_to),
   );
 
   api.get(
@@ -271,12 +279,7 @@ export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec
         response: { 200: flowResponseSchema, 404: kratosErrorSchema, 410: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const flow = await findFlow(pool, spec.kind, request.query.id);
-      if (flow === null) throw kratosErrors.flowNotFound();
-      if (isExpired(flow)) return flows.replaceStale(request, reply, flow, true);
-      return renderFlow(flow, csrfCookieToken(request));
-    },
+    async (request, reply) => showFlow(request, reply, flows.route, request.query.id),
   );
 
   api.post(
@@ -299,37 +302,10 @@ export function registerCodeFlow(auth: FastifyInstance, deps: CodeFlowDeps, spec
         },
       },
     },
-    async (request, reply) => {
-      const json = wantsJson(request);
-      const flow = await findFlow(pool, spec.kind, request.query.flow);
-      if (flow === null) {
-        if (json) throw kratosErrors.flowNotFound();
-        return reply.redirect(spec.page, 303);
-      }
-      if (isExpired(flow) || flow.state === 'passed_challenge') return flows.replaceStale(request, reply, flow, json);
-      if (!csrfAccepted(flow.csrfTokenHash, csrfCookieToken(request), request.body.csrf_token)) throw kratosErrors.csrfViolation();
-
-      const { method, email, code } = request.body;
-      const reject = async (ui: StoredUi): Promise<FastifyReply> => flows.answer(request, reply, await saveFlowUi(pool, flow.id, ui), json, 400);
-      const sentTo = flow.state === 'sent_email' ? await codes.currentAddress(flow.id) : null;
-      const currentNodes = (): UiNode[] => (sentTo === null ? emailStepNodes(email) : codeStepNodes(spec.texts, sentTo));
-
-      if (method !== undefined && method !== 'code') return reject({ nodes: currentNodes(), messages: [codeFlowMessages.onlyCode()] });
-      if (sentTo !== null && code !== undefined && code.trim() !== '') return flows.checkCode(request, reply, flow, code, json);
-
-      const address = normalizeIdentifier(email ?? '');
-      if (address === '') {
-        const field = sentTo === null ? 'email' : 'code';
-        return reject({ nodes: withFieldMessages(currentNodes(), field, [uiMessages.missingProperty(field)]), messages: [] });
-      }
-      if (!isEmailAddress(address)) {
-        return reject({ nodes: withFieldMessages(emailStepNodes(email), 'email', [codeFlowMessages.invalidEmail()]), messages: [] });
-      }
-      const admitted = await throttle.admitMail(address, clientAddress(request));
-      if (!admitted.allowed) retryAfter(reply, admitted.retryAfterSeconds);
-      const updated = await flows.sendCode(request, flow, address, await identityForAddress(pool, address));
-      return flows.answer(request, reply, updated, json, 200);
-    },
+    async (request, reply) =>
+      submitFlow(request, reply, flows.route, { via: 'form', flowId: request.query.flow, csrfToken: request.body.csrf_token }, (submission) =>
+        submitCodeStep(deps, spec, flows, submission, request.body),
+      ),
   );
 
   return flows;

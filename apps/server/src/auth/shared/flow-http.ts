@@ -40,6 +40,9 @@ export function toKratosError(error: unknown): KratosError | null {
   return null;
 }
 
+/** The console's sign-in page: login flows render there, and sign-outs and refresh demands lead there. */
+export const LOGIN_PAGE = '/login';
+
 /** The console page that renders a flow (`/login`, `/registration`, …), with the flow id and return_to in its query. */
 export function flowPageUrl(page: string, flowId: string, returnTo: string | null): string {
   const query = new URLSearchParams({ flow: flowId });

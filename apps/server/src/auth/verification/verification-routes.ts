@@ -1,13 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { flowPageUrl, kratosErrorSchema } from '../shared/flow-http';
-import { completeFlow, findFlow, flowResponseSchema, isExpired, saveFlowUi, type Flow, type FlowResponse } from '../shared/flow-store';
-import { kratosErrors } from '../shared/kratos-error';
-import { wantsJson } from '../shared/request-info';
-import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
-import { registerCodeFlow, type CodeFlowDeps, type CodeFlowSuccess, type CodeFlowTexts } from '../shared/code-flow';
+import { registerCodeFlow, type CodeFlow, type CodeFlowDeps, type CodeFlowTexts, type RedeemedCode, type Verification } from '../shared/code-flow';
+import { kratosErrorSchema } from '../shared/flow-http';
+import { completeFlow, flowResponseSchema, saveFlowUi, type Flow } from '../shared/flow-store';
+import { submitFlow, type FlowSubmission } from '../shared/flow-submission';
 import { csrfNode, type UiNode, type UiText } from '../shared/ui-nodes';
+import { CODE_TTL_MS, markAddressVerified } from '../shared/verification-codes';
 
 export const VERIFICATION_PAGE = '/verification';
 const VERIFICATION_LINK_PATH = '/api/auth/self-service/verification';
@@ -58,33 +57,32 @@ function verificationMail(input: { code: string; flow: Flow; origin: string }): 
   };
 }
 
-export interface Verification {
-  /**
-   * Starts a verification for an identity that was just created (registration): a flow already at the code step, bound
-   * to this browser, and the mail sent. No throttle applies; the registration that calls it has its own.
-   */
-  startFor(request: FastifyRequest, reply: FastifyReply, identityId: string, address: string, returnTo: string | undefined): Promise<Flow>;
+/** A right verification code: the flow completes and the address counts as verified. */
+async function verifyWithCode(deps: CodeFlowDeps, submission: FlowSubmission, { identityId, address }: RedeemedCode): Promise<FastifyReply> {
+  const pool = deps.context.db.pool;
+  const { flow } = submission;
+  if (!(await completeFlow(pool, flow.id, identityId))) return submission.replaceStale();
+  await markAddressVerified(pool, identityId, address);
+  const done = await saveFlowUi(pool, flow.id, { nodes: verifiedNodes(flow.returnTo), messages: [verifiedMessage] });
+  return submission.answer(done, 200);
+}
+
+/** The link's code, checked like a typed one; a flow that never sent a code has nothing to check, and the page shows it as it is. */
+async function verifyWithLink(codeFlow: CodeFlow, submission: FlowSubmission, code: string): Promise<FastifyReply> {
+  if (submission.flow.state !== 'sent_email') return submission.answer(submission.flow, 400);
+  return codeFlow.checkCode(submission, code);
 }
 
 /** The verification flow (code method and the link in its mail); answers the flow that registration starts too. */
 export function registerVerification(auth: FastifyInstance, deps: CodeFlowDeps): Verification {
-  const pool = deps.context.db.pool;
   const api = auth.withTypeProvider<ZodTypeProvider>();
-
-  async function succeed({ request, reply, flow, identityId, address, json }: CodeFlowSuccess): Promise<FastifyReply | FlowResponse> {
-    if (!(await completeFlow(pool, flow.id, identityId))) return codeFlow.replaceStale(request, reply, flow, json);
-    await markAddressVerified(pool, identityId, address);
-    const done = await saveFlowUi(pool, flow.id, { nodes: verifiedNodes(flow.returnTo), messages: [verifiedMessage] });
-    return codeFlow.answer(request, reply, done, json, 200);
-  }
-
   const codeFlow = registerCodeFlow(auth, deps, {
     kind: 'verification',
     page: VERIFICATION_PAGE,
     refuseSignedIn: false,
     texts: verificationTexts,
     mail: verificationMail,
-    succeed,
+    succeed: (submission, redeemed) => verifyWithCode(deps, submission, redeemed),
   });
 
   // The link in the mail. A GET, so opening the mail in another browser (or on a phone) verifies too: the flow id and
@@ -102,23 +100,14 @@ export function registerVerification(auth: FastifyInstance, deps: CodeFlowDeps):
         response: { 200: flowResponseSchema, 400: z.union([flowResponseSchema, kratosErrorSchema]), 404: kratosErrorSchema, 410: kratosErrorSchema, 429: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const json = wantsJson(request);
-      const flow = await findFlow(pool, 'verification', request.query.flow);
-      if (flow === null) {
-        if (json) throw kratosErrors.flowNotFound();
-        return reply.redirect(VERIFICATION_PAGE, 303);
-      }
-      // A second click on a link that already worked shows the result again.
-      if (flow.state === 'passed_challenge' && !json) return reply.redirect(flowPageUrl(VERIFICATION_PAGE, flow.id, flow.returnTo), 303);
-      if (isExpired(flow) || flow.state === 'passed_challenge') return codeFlow.replaceStale(request, reply, flow, json);
-      // No code was sent for this flow, so there is nothing to check; the page shows the flow as it is.
-      if (flow.state !== 'sent_email') return codeFlow.answer(request, reply, flow, json, 400);
-      return codeFlow.checkCode(request, reply, flow, request.query.code, json);
-    },
+    async (request, reply) =>
+      submitFlow(request, reply, codeFlow.route, { via: 'link', flowId: request.query.flow }, (submission) =>
+        verifyWithLink(codeFlow, submission, request.query.code),
+      ),
   );
 
   return {
+    page: VERIFICATION_PAGE,
     async startFor(request, reply, identityId, address, returnTo) {
       const { flow } = await codeFlow.newFlow(request, reply, returnTo);
       return codeFlow.sendCode(request, flow, address, identityId);
