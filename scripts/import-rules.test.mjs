@@ -43,6 +43,12 @@ const plants = {
   'apps/web/src/features/api-docs/<probe>/reaches-feature.ts':
     "import { internal } from '../../agents/<probe>/internal';\nexport const reached = internal;\n",
   'apps/server/src/modules/health/<probe>/camelCase.ts': 'export const named = 1;\n',
+  'apps/web/src/features/health/<probe>/api/keys.ts':
+    "import type { ProbeParams } from './get-probe';\nexport const probeKeys = { list: (params: ProbeParams) => ['probe', params] as const };\n",
+  'apps/web/src/features/health/<probe>/api/get-probe.ts':
+    "import { probeKeys } from './keys';\nexport interface ProbeParams {\n  id: string;\n}\nexport const probeKey = (params: ProbeParams) => probeKeys.list(params);\n",
+  'apps/server/src/modules/connections/<probe>/sends-directly.ts':
+    "import { deliverNotification } from '../../notification-providers';\nexport const send = deliverNotification;\n",
 };
 
 /** The same shapes done right: a one-way chain, a module's public entry, the seed through it, dotted suffixes. */
@@ -58,6 +64,10 @@ const controls = {
     "import { label } from './chain-b';\nexport function Probe() {\n  return <span>{label()}</span>;\n}\n",
   'apps/web/src/features/health/<probe>/chain-b.ts': "export const label = (): string => 'probe';\n",
   'apps/web/src/features/health/<probe>/two-words.probe.ts': 'export const named = 1;\n',
+  'apps/web/src/features/health/<probe>/right/api/keys.ts':
+    "export interface RightParams {\n  id: string;\n}\nexport const rightKeys = { list: (params: RightParams) => ['right', params] as const };\n",
+  'apps/web/src/features/health/<probe>/right/api/get-right.ts':
+    "import { rightKeys, type RightParams } from './keys';\nexport const rightKey = (params: RightParams) => rightKeys.list(params);\n",
 };
 
 const planted = (file) => path.join(root, file.replaceAll('<probe>', probe));
@@ -116,11 +126,20 @@ describe('the import rules of eslint.config.js', () => {
     expect(brokenIn('apps/web/src/features/api-docs/<probe>/reaches-feature.ts')).toEqual(['import-x/no-restricted-paths']);
   });
 
+  it("fail when a web keys.ts imports a get-*.ts call beside it, a type circle no-cycle skips; the call importing keys.ts passes", () => {
+    expect(brokenIn('apps/web/src/features/health/<probe>/api/keys.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(brokenIn('apps/web/src/features/health/<probe>/api/get-probe.ts')).toEqual([]);
+  });
+
+  it('fail when connections imports notification-providers, which registers into its delivery port instead', () => {
+    expect(brokenIn('apps/server/src/modules/connections/<probe>/sends-directly.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
   it('fail on a file name that is not kebab-case', () => {
     expect(brokenIn('apps/server/src/modules/health/<probe>/camelCase.ts')).toEqual(['opsdeck/kebab-case-file-name']);
   });
 
-  it("pass one-way imports, a module's public entry used by another module and by the seed, a flow using auth/shared/, and dotted kebab names", () => {
+  it("pass one-way imports, a module's public entry used by another module and by the seed, a flow using auth/shared/, a keys.ts that declares its own parameter types, and dotted kebab names", () => {
     expect(Object.fromEntries(Object.keys(controls).map((file) => [file, brokenIn(file)]))).toEqual(
       Object.fromEntries(Object.keys(controls).map((file) => [file, []])),
     );

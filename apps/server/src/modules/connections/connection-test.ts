@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type pg from 'pg';
 import { urlWithCredentials, type ResolvedConnection } from './connection-store';
 import { NOTIFICATION_CONNECTION_TYPES, isConnectionType, type ConnectionType } from '@opsdeck/shared';
-import { deliverNotification, isDeliverableType } from '../notification-providers';
+import { notificationDelivery } from './notification-delivery';
 import { httpProbe } from './probes/bounded-http';
 import { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 import { databaseGuard } from './probes/local-database';
@@ -52,9 +52,10 @@ function testRecipients(connection: ResolvedConnection): string[] {
 }
 
 async function testNotification(connection: ResolvedConnection, type: ConnectionType): Promise<Record<string, unknown>> {
-  if (isDeliverableType(type)) {
+  const delivery = notificationDelivery();
+  if (delivery?.canDeliver(type)) {
     // A real message is the only proof that the token, channel or address works; the user asked for the test.
-    const receipt = await deliverNotification(
+    const receipt = await delivery.deliver(
       connection,
       { idempotencyKey: `connection-test:${randomUUID()}`, ...TEST_MESSAGE, url: null, to: testRecipients(connection), options: {} },
       { signal: AbortSignal.timeout(TEST_DELIVERY_TIMEOUT_MS) },

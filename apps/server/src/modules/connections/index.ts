@@ -1,7 +1,7 @@
 /**
  * The connections module as the rest of the server sees it: its routes, resolving a stored connection with its
- * secrets, the rule that keeps a check on its connection's origin, and the bounded probes that health checks share
- * with Test Connection.
+ * secrets, the rule that keeps a check on its connection's origin, the bounded probes that health checks share
+ * with Test Connection, and the delivery port through which Test Connection sends a notification connection's message.
  */
 export { connectionsPlugin } from './connections-plugin';
 export { connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
@@ -21,3 +21,11 @@ export {
   type DatabaseGuard,
 } from './probes/local-database';
 export { databaseErrors } from './database-errors';
+export {
+  registerNotificationDelivery,
+  type DeliverNotification,
+  type DeliveryOptions,
+  type DeliveryReceipt,
+  type NotificationDeliveryPort,
+  type NotificationMessage,
+} from './notification-delivery';

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { ResolvedConnection } from '../connections';
+import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { REQUEST_TIMEOUT_MS, requireValue } from './http';
 import { escapeHtml, markdownToHtml, markdownToText } from './render';
-import type { DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 
 /** nodemailer's names for the connection's auth methods; Unknown and OAuth2 let nodemailer pick from what the server offers. */
 const AUTH_METHODS: Readonly<Record<string, string>> = { Plain: 'PLAIN', CRAMMD5: 'CRAM-MD5' };

@@ -1,6 +1,5 @@
-import type { ResolvedConnection } from '../connections';
+import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { basicAuthorization, expectSuccess, requireValue, sendRequest } from './http';
-import type { DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 
 /**
  * The receiver is the user's own, so it gets the title and the Markdown body under the keys the connection names: as

@@ -1,17 +1,16 @@
 /**
  * Sending one rendered message through one notification connection (email, Slack, webhooks, chat services). A module
- * of its own so Test Connection and the notification engine both reach it without an import cycle: it takes only types
- * from connections.
+ * of its own so the notification engine and playbook actions reach it; Test Connection reaches it through the delivery
+ * port of connections, which this module fills, so the two import each other in one direction only.
  */
-import type { ResolvedConnection } from '../connections';
+import { registerNotificationDelivery, type DeliverNotification, type DeliveryOptions, type DeliveryReceipt, type NotificationMessage, type ResolvedConnection } from '../connections';
 import { deliverEmail } from './email';
 import { deliverGenericWebhook } from './generic-webhook';
 import { deliverSlack } from './slack';
 import { deliverTelegram } from './telegram';
-import type { DeliverNotification, DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 import { deliverDiscord, deliverGoogleChat, deliverMattermost, deliverNtfy, deliverTeams } from './webhooks';
 
-export type { DeliverNotification, DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
+export type { DeliverNotification, DeliveryOptions, DeliveryReceipt, NotificationMessage } from '../connections';
 
 export const DELIVERABLE_NOTIFICATION_TYPES = ['email', 'slack', 'generic_webhook', 'teams', 'discord', 'google_chat', 'mattermost', 'ntfy', 'telegram'] as const;
 
@@ -67,3 +66,7 @@ export const deliverNotification: DeliverNotification = async (connection, messa
     throw new Error(scrub(reason, secretsOf(connection)));
   }
 };
+
+// Loading the providers is what makes Test Connection send a real message: every process that serves the connection
+// routes also loads the notification engine, which imports this module.
+registerNotificationDelivery({ canDeliver: isDeliverableType, deliver: deliverNotification });

@@ -1,7 +1,6 @@
-import type { ResolvedConnection } from '../connections';
+import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { isRecord, joinUrl, parseJson, requireValue, sendRequest, excerpt } from './http';
 import { escapeSlack, markdownToSlack } from './render';
-import type { DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 
 const SLACK_API = 'https://slack.com';
 

@@ -1,7 +1,6 @@
-import type { ResolvedConnection } from '../connections';
+import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { excerpt, isRecord, joinUrl, parseJson, requireValue, sendRequest } from './http';
 import { escapeHtml, markdownToText, truncate } from './render';
-import type { DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 
 const TELEGRAM_API = 'https://api.telegram.org';
 const MAX_TEXT = 4096;

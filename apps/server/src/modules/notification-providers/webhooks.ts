@@ -1,7 +1,6 @@
-import type { ResolvedConnection } from '../connections';
+import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { basicAuthorization, expectSuccess, isRecord, parseJson, requireValue, sendRequest } from './http';
 import { escapeSlack, markdownToSlack, truncate } from './render';
-import type { DeliveryOptions, DeliveryReceipt, NotificationMessage } from './types';
 
 const DISCORD_MAX_CONTENT = 2000;
 

@@ -1,46 +1,12 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { CATALOG_STALE_TIME_MS } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
-import type { KeyValue } from '../utils/catalog-params';
-import { catalogKeys } from './keys';
+import { RANK_SORT } from './config-sort';
+import { catalogKeys, type ConfigListQuery } from './keys';
 import type { ConfigPage, ConfigListItem } from './types';
 
 /** Rows asked for at a time; the next page loads when the last loaded row scrolls into view. */
 export const CONFIG_PAGE_SIZE = 200;
-
-/** Columns of config_items the flat table sorts by; the computed changes and analysis columns would scan every row. */
-export const CONFIG_SORT_COLUMNS = [
-  'type',
-  'name',
-  'status',
-  'health',
-  'created_at',
-  'updated_at',
-  'cost_total_1d',
-  'cost_total_7d',
-  'cost_total_30d',
-] as const;
-export type ConfigSortColumn = (typeof CONFIG_SORT_COLUMNS)[number];
-
-export function isConfigSortColumn(value: string): value is ConfigSortColumn {
-  return (CONFIG_SORT_COLUMNS as readonly string[]).includes(value);
-}
-
-/** A search's order when the user has not chosen a column: best match first (rpc/search_configs, migration 0083). */
-export const RANK_SORT = 'rank';
-
-export interface ConfigListQuery {
-  configType: string;
-  labels: Record<string, string>;
-  tagsInclude: Record<string, string>;
-  tagsExclude: KeyValue[];
-  search: string;
-  health: { include: string[]; exclude: string[] };
-  status: { include: string[]; exclude: string[] };
-  hideDeleted: boolean;
-  sortBy: ConfigSortColumn | typeof RANK_SORT;
-  ascending: boolean;
-}
 
 export const CONFIG_LIST_SELECT =
   'id,name,type,config_class,status,health,labels,tags,created_at,updated_at,deleted_at,last_scraped_time,' +

@@ -8,7 +8,9 @@ import { HIDE_DELETED_CATALOG_KEY, usePreference } from '@/lib/preferences/use-p
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useConfigTypesQuery } from '../api/get-catalog-lookups';
 import { useCatalogSummaryQuery, useRefreshCatalogSummary } from '../api/get-catalog-summary';
-import { isConfigSortColumn, RANK_SORT, useConfigsQuery, type ConfigListQuery } from '../api/get-configs';
+import { isConfigSortColumn, RANK_SORT } from '../api/config-sort';
+import { useConfigsQuery } from '../api/get-configs';
+import type { ConfigListQuery } from '../api/keys';
 import {
   DEFAULT_SORT_BY,
   formatLabels,

@@ -1,23 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { TIME_RANGE_MINUTES, type TimeRangeKey } from '@opsdeck/shared';
+import { TIME_RANGE_MINUTES } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
-import { healthKeys } from './keys';
+import { healthKeys, type CheckHistoryParams } from './keys';
 import type { CheckStatusEntry } from './types';
 
 /** Spec 001 §9. */
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_STALE_TIME_MS = 10_000;
-
-export type HistoryStatusFilter = 'all' | 'healthy' | 'unhealthy';
-
-export interface CheckHistoryParams {
-  checkId: string;
-  range: TimeRangeKey;
-  status: HistoryStatusFilter;
-  /** Minimum duration in ms, or null for All. */
-  minDurationMs: number | null;
-  pageIndex: number;
-}
 
 export interface CheckHistoryPage {
   rows: CheckStatusEntry[];

@@ -1,30 +1,8 @@
 import { useEffect } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { requestJson } from '@/lib/api/http';
-import { healthKeys } from './keys';
-import type { CheckHealth, HealthSummary } from './types';
-
-/** The health the summary filters on; a warning passes now but failed at least once in the time range. */
-export type SummaryStatus = CheckHealth;
-
-export type SummarySortKey = 'name' | 'status' | 'uptime' | 'latency' | 'last_transition_time';
-
-export interface HealthSummaryParams {
-  timeRange: string;
-  query: string;
-  /** Label filters in the query form: `key=value` included, `!key=value` excluded. */
-  labels: string;
-  hidePassing: boolean;
-  statuses: SummaryStatus[];
-  groupBy: string | null;
-  tabBy: string;
-  tab: string;
-  sortBy: SummarySortKey | null;
-  sortDesc: boolean;
-  pageIndex: number;
-  /** Null asks for every matching check, which grouping needs to fill its groups. */
-  pageSize: number | null;
-}
+import { healthKeys, type HealthSummaryParams } from './keys';
+import type { HealthSummary } from './types';
 
 export function summarySearchParams(params: HealthSummaryParams): URLSearchParams {
   const search = new URLSearchParams({ timeRange: params.timeRange, tabBy: params.tabBy });

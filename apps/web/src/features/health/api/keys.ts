@@ -1,5 +1,38 @@
-import type { CheckHistoryParams } from './get-check-history';
-import type { HealthSummaryParams } from './get-health-summary';
+import type { TimeRangeKey } from '@opsdeck/shared';
+import type { CheckHealth } from './types';
+
+/** The health the summary filters on; a warning passes now but failed at least once in the time range. */
+export type SummaryStatus = CheckHealth;
+
+export type SummarySortKey = 'name' | 'status' | 'uptime' | 'latency' | 'last_transition_time';
+
+export interface HealthSummaryParams {
+  timeRange: string;
+  query: string;
+  /** Label filters in the query form: `key=value` included, `!key=value` excluded. */
+  labels: string;
+  hidePassing: boolean;
+  statuses: SummaryStatus[];
+  groupBy: string | null;
+  tabBy: string;
+  tab: string;
+  sortBy: SummarySortKey | null;
+  sortDesc: boolean;
+  pageIndex: number;
+  /** Null asks for every matching check, which grouping needs to fill its groups. */
+  pageSize: number | null;
+}
+
+export type HistoryStatusFilter = 'all' | 'healthy' | 'unhealthy';
+
+export interface CheckHistoryParams {
+  checkId: string;
+  range: TimeRangeKey;
+  status: HistoryStatusFilter;
+  /** Minimum duration in ms, or null for All. */
+  minDurationMs: number | null;
+  pageIndex: number;
+}
 
 export const healthKeys = {
   all: ['health'] as const,

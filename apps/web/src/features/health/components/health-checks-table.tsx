@@ -4,7 +4,7 @@ import { ChevronDown, ChevronRight } from 'lucide-react';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { DataTable, type DataTableLayout, type DataTablePagination } from '@/components/data-table/data-table';
 import { HealthDot } from '@/components/status/health-dot';
-import type { SummarySortKey } from '../api/get-health-summary';
+import type { SummarySortKey } from '../api/keys';
 import { formatLatency, transitionAge, uptimePercentage } from '../utils/check-format';
 import { GROUP_HEALTH_STATUS, groupLabel, type HealthRow } from './health-rows';
 import { UptimeText } from './uptime-text';

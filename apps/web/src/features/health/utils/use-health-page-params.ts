@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, isTimeRangeKey, type TimeRangeKey } from '@opsdeck/shared';
-import type { SummarySortKey, SummaryStatus } from '../api/get-health-summary';
+import type { SummarySortKey, SummaryStatus } from '../api/keys';
 import { ALL_TAB, DEFAULT_TAB_BY, NO_GROUPING } from './grouping';
 import { NO_PIVOT, PIVOT_BY_VALUES, PIVOT_CELL_TYPES, type PivotBy, type PivotCellType } from './pivot';
 

@@ -1,27 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { FILTER_ALL } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
-import { incidentsKeys } from './keys';
+import { incidentsKeys, type IncidentListParams } from './keys';
 import { incidentSearchFilter } from './search-incidents';
 import type { IncidentListItem } from './types';
-
-export type IncidentSortField = 'created_at' | 'type' | 'severity' | 'status' | 'title';
-
-export interface IncidentListFilters {
-  type: string;
-  severity: string;
-  status: string;
-  owner: string;
-  component: string;
-  search: string;
-}
-
-export interface IncidentListParams extends IncidentListFilters {
-  pageIndex: number;
-  pageSize: number;
-  sortBy: IncidentSortField;
-  sortDesc: boolean;
-}
 
 export interface IncidentPage {
   rows: IncidentListItem[];

@@ -1,4 +1,20 @@
-import type { IncidentListParams } from './get-incidents';
+export type IncidentSortField = 'created_at' | 'type' | 'severity' | 'status' | 'title';
+
+export interface IncidentListFilters {
+  type: string;
+  severity: string;
+  status: string;
+  owner: string;
+  component: string;
+  search: string;
+}
+
+export interface IncidentListParams extends IncidentListFilters {
+  pageIndex: number;
+  pageSize: number;
+  sortBy: IncidentSortField;
+  sortDesc: boolean;
+}
 
 /**
  * Every incident query key starts with `all`, so invalidating it after a write refreshes any incident list or detail

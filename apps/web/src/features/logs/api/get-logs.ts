@@ -1,15 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { LOG_LINES_MAX_LIMIT, type LogsResponse } from '@opsdeck/shared';
 import { requestJson } from '@/lib/api/http';
-import { logsKeys } from './keys';
-
-/** What `GET /api/logs` is asked: the component, one of its selectors, the search text and the time range. */
-export interface LogsQuery {
-  id: string;
-  name: string;
-  query: string;
-  start: string;
-}
+import { logsKeys, type LogsQuery } from './keys';
 
 /**
  * GET /api/logs. The page asks for the most lines the call answers, so the virtualized table can scroll through them

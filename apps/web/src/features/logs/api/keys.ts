@@ -1,4 +1,10 @@
-import type { LogsQuery } from './get-logs';
+/** What `GET /api/logs` is asked: the component, one of its selectors, the search text and the time range. */
+export interface LogsQuery {
+  id: string;
+  name: string;
+  query: string;
+  start: string;
+}
 
 /** Every logs query key starts with `all`, so one invalidation refreshes the whole page. */
 export const logsKeys = {

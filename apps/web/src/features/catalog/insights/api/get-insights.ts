@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
-import { INSIGHTS_PAGE_SIZE, splitTristate, type InsightFilters, type InsightSort } from '../insight-params';
-import { catalogInsightsKeys } from './keys';
+import { INSIGHTS_PAGE_SIZE, splitTristate } from '../insight-params';
+import { catalogInsightsKeys, type InsightListQuery } from './keys';
 
 /** A row of config_analysis_items (spec 002 §3 config analysis, with the item it is about). */
 export interface InsightRow {
@@ -26,13 +26,6 @@ export interface InsightRow {
 export interface InsightPage {
   rows: InsightRow[];
   totalCount: number;
-}
-
-export interface InsightListQuery extends InsightFilters {
-  /** Set on a config's own Insights tab. */
-  configId: string | null;
-  sortBy: InsightSort;
-  ascending: boolean;
 }
 
 const INSIGHT_SELECT =

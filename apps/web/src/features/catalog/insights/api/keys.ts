@@ -1,4 +1,11 @@
-import type { InsightListQuery } from './get-insights';
+import type { InsightFilters, InsightSort } from '../insight-params';
+
+export interface InsightListQuery extends InsightFilters {
+  /** Set on a config's own Insights tab. */
+  configId: string | null;
+  sortBy: InsightSort;
+  ascending: boolean;
+}
 
 /** Under the catalog's root key, so refreshing the catalog refreshes the insights with it. */
 export const catalogInsightsKeys = {

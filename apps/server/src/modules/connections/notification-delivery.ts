@@ -1,4 +1,4 @@
-import type { ResolvedConnection } from '../connections';
+import type { ResolvedConnection } from './connection-store';
 
 /** One rendered message on its way to one provider target. */
 export interface NotificationMessage {
@@ -26,3 +26,24 @@ export interface DeliveryReceipt {
 
 /** Sends one message through a notification connection; rejects with a message that says why the provider refused. */
 export type DeliverNotification = (connection: ResolvedConnection, message: NotificationMessage, options: DeliveryOptions) => Promise<DeliveryReceipt>;
+
+/**
+ * What Test Connection needs from the notification providers: whether a connection type can carry a message, and
+ * sending one. The providers take their connection types from this module, so connections cannot import them back
+ * without closing a cycle; they register here instead.
+ */
+export interface NotificationDeliveryPort {
+  canDeliver(type: string): boolean;
+  deliver: DeliverNotification;
+}
+
+let registered: NotificationDeliveryPort | null = null;
+
+export function registerNotificationDelivery(port: NotificationDeliveryPort): void {
+  registered = port;
+}
+
+/** The registered providers; null in a process that never loaded them, where Test Connection only checks reachability. */
+export function notificationDelivery(): NotificationDeliveryPort | null {
+  return registered;
+}
