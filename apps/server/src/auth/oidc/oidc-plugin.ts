@@ -48,8 +48,81 @@ function describeFailure(error: unknown): { name: string; code?: string; message
   return { name: error.name, ...(typeof code === 'string' ? { code } : {}), message: error.message };
 }
 
-function registerRoutes(auth: FastifyInstance, context: AppContext, oidc: OidcConfig, provider: OidcClient): void {
+interface HostedDeps {
+  context: AppContext;
+  oidc: OidcConfig;
+  provider: OidcClient;
+}
+
+function clearLoginState(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(LOGIN_STATE_COOKIE, cookieOptions(request, LOGIN_STATE_PATH));
+}
+
+/** `GET /oidc/login`: a redirect to the provider, with what the callback must check sealed in a one-time cookie. */
+async function startSignIn(
+  { context, provider }: HostedDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: { return_to?: string | undefined; signup?: 'true' | 'false' | undefined },
+): Promise<FastifyReply> {
+  const returnTo = parseReturnTo(query.return_to, requestOrigin(request), context.config.returnToAllowlist) ?? null;
+  const redirectUri = callbackUrl(context, request);
+  let authorization: AuthorizationRequest;
+  try {
+    authorization = await provider.authorizationRequest(redirectUri, { signUp: query.signup === 'true' });
+  } catch (error) {
+    request.log.warn({ err: describeFailure(error) }, 'the identity provider could not be reached to start a sign-in');
+    return reply.redirect(signInPage('provider_unavailable', returnTo), 303);
+  }
+  const sealed = sealLoginState(context.config.secretKey, {
+    state: authorization.state,
+    nonce: authorization.nonce,
+    verifier: authorization.verifier,
+    redirectUri,
+    returnTo,
+    expiresAt: Date.now() + LOGIN_STATE_TTL_MS,
+  });
+  reply.setCookie(LOGIN_STATE_COOKIE, sealed, cookieOptions(request, LOGIN_STATE_PATH, Math.floor(LOGIN_STATE_TTL_MS / 1000)));
+  return reply.redirect(authorization.url, 303);
+}
+
+/** `GET /oidc/callback`: the provider's answer checked against the sealed state, then one of our own sessions. */
+async function finishSignIn({ context, oidc, provider }: HostedDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const pool = context.db.pool;
+  const saved = openLoginState(context.config.secretKey, request.cookies[LOGIN_STATE_COOKIE]);
+  // One use only: whatever happens next, this browser starts any further sign-in from scratch.
+  clearLoginState(request, reply);
+  if (saved === null) return reply.redirect(signInPage('sign_in_expired', null), 303);
+  const fail = (error: SignInError) => reply.redirect(signInPage(error, saved.returnTo), 303);
+
+  const current = new URL(saved.redirectUri);
+  current.search = new URL(request.url, current).search;
+  let signIn: SignInResult;
+  try {
+    signIn = await provider.completeSignIn(current, saved);
+  } catch (error) {
+    if (error instanceof AuthorizationResponseError && error.error === 'access_denied') return fail('access_denied');
+    request.log.warn({ err: describeFailure(error) }, 'an OpenID Connect sign-in was refused');
+    return fail('sign_in_failed');
+  }
+
+  const parsed = profileFromClaims(signIn.issuer, signIn.claims, oidc);
+  if ('problem' in parsed) return fail(parsed.problem);
+  const outcome = await signInPerson(pool, parsed.profile, request.log);
+  if (outcome.outcome === 'refused') return fail(outcome.reason);
+
+  const session = await createSession(pool, outcome.personId, 'oidc', SESSION_TTL_MS);
+  if (outcome.organizationId !== null) await setSessionOrganization(pool, session.id, outcome.organizationId);
+  setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
+  const destination = returnLocation(saved.returnTo, requestOrigin(request), '/', context.config.returnToAllowlist);
+  if (outcome.organizationId === null && outcome.organizationCount > 1) {
+    return reply.redirect(`${ORGANIZATION_PICKER}?${new URLSearchParams({ return_to: destination }).toString()}`, 303);
+  }
+  return reply.redirect(destination, 303);
+}
+
+function registerRoutes(auth: FastifyInstance, deps: HostedDeps): void {
+  const pool = deps.context.db.pool;
   const api = auth.withTypeProvider<ZodTypeProvider>();
 
   auth.setErrorHandler((error, request, reply) => {
@@ -58,10 +131,6 @@ function registerRoutes(auth: FastifyInstance, context: AppContext, oidc: OidcCo
     request.log.error({ err: describeFailure(error) }, 'unhandled error in hosted sign-in');
     return reply.status(500).send(new KratosError(500, undefined, 'an internal server error occurred').toBody());
   });
-
-  function clearLoginState(request: FastifyRequest, reply: FastifyReply): void {
-    reply.clearCookie(LOGIN_STATE_COOKIE, cookieOptions(request, LOGIN_STATE_PATH));
-  }
 
   api.get(
     '/oidc/login',
@@ -75,27 +144,7 @@ function registerRoutes(auth: FastifyInstance, context: AppContext, oidc: OidcCo
         response: { 303: z.null().describe('to the provider, or to /login when it cannot be reached'), 400: kratosErrorSchema },
       },
     },
-    async (request, reply) => {
-      const returnTo = parseReturnTo(request.query.return_to, requestOrigin(request), context.config.returnToAllowlist) ?? null;
-      const redirectUri = callbackUrl(context, request);
-      let authorization: AuthorizationRequest;
-      try {
-        authorization = await provider.authorizationRequest(redirectUri, { signUp: request.query.signup === 'true' });
-      } catch (error) {
-        request.log.warn({ err: describeFailure(error) }, 'the identity provider could not be reached to start a sign-in');
-        return reply.redirect(signInPage('provider_unavailable', returnTo), 303);
-      }
-      const sealed = sealLoginState(context.config.secretKey, {
-        state: authorization.state,
-        nonce: authorization.nonce,
-        verifier: authorization.verifier,
-        redirectUri,
-        returnTo,
-        expiresAt: Date.now() + LOGIN_STATE_TTL_MS,
-      });
-      reply.setCookie(LOGIN_STATE_COOKIE, sealed, cookieOptions(request, LOGIN_STATE_PATH, Math.floor(LOGIN_STATE_TTL_MS / 1000)));
-      return reply.redirect(authorization.url, 303);
-    },
+    async (request, reply) => startSignIn(deps, request, reply, request.query),
   );
 
   // The query holds a one-time authorization code, so the per-request info log lines (which print the URL) are off.
@@ -115,38 +164,7 @@ function registerRoutes(auth: FastifyInstance, context: AppContext, oidc: OidcCo
         response: { 303: z.null().describe('to return_to, the organization picker, or /login with oidc_error') },
       },
     },
-    async (request, reply) => {
-      const saved = openLoginState(context.config.secretKey, request.cookies[LOGIN_STATE_COOKIE]);
-      // One use only: whatever happens next, this browser starts any further sign-in from scratch.
-      clearLoginState(request, reply);
-      if (saved === null) return reply.redirect(signInPage('sign_in_expired', null), 303);
-      const fail = (error: SignInError) => reply.redirect(signInPage(error, saved.returnTo), 303);
-
-      const current = new URL(saved.redirectUri);
-      current.search = new URL(request.url, current).search;
-      let signIn: SignInResult;
-      try {
-        signIn = await provider.completeSignIn(current, saved);
-      } catch (error) {
-        if (error instanceof AuthorizationResponseError && error.error === 'access_denied') return fail('access_denied');
-        request.log.warn({ err: describeFailure(error) }, 'an OpenID Connect sign-in was refused');
-        return fail('sign_in_failed');
-      }
-
-      const parsed = profileFromClaims(signIn.issuer, signIn.claims, oidc);
-      if ('problem' in parsed) return fail(parsed.problem);
-      const outcome = await signInPerson(pool, parsed.profile, request.log);
-      if (outcome.outcome === 'refused') return fail(outcome.reason);
-
-      const session = await createSession(pool, outcome.personId, 'oidc', SESSION_TTL_MS);
-      if (outcome.organizationId !== null) await setSessionOrganization(pool, session.id, outcome.organizationId);
-      setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
-      const destination = returnLocation(saved.returnTo, requestOrigin(request), '/', context.config.returnToAllowlist);
-      if (outcome.organizationId === null && outcome.organizationCount > 1) {
-        return reply.redirect(`${ORGANIZATION_PICKER}?${new URLSearchParams({ return_to: destination }).toString()}`, 303);
-      }
-      return reply.redirect(destination, 303);
-    },
+    async (request, reply) => finishSignIn(deps, request, reply),
   );
 
   api.get(
@@ -203,5 +221,5 @@ export async function registerHostedMode(app: FastifyInstance, context: AppConte
     if (request.url.startsWith('/api/auth/')) reply.header(AUTH_MODE_HEADER, 'hosted');
   });
 
-  await app.register(async (auth) => registerRoutes(auth, context, oidc, provider), { prefix: '/api/auth' });
+  await app.register(async (auth) => registerRoutes(auth, { context, oidc, provider }), { prefix: '/api/auth' });
 }
