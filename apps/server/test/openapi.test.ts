@@ -38,7 +38,11 @@ const BODYLESS_WRITES: string[] = [
   'POST /api/canary/run/topology/{id}',
   'POST /api/playbook/run/{id}/cancel',
   'POST /api/playbook/run/approve/{playbook_id}/{run_id}',
+  'POST /api/kubeconfig',
 ];
+
+/** Routes kept only to refuse old callers with a hint (GET of what is now minted by POST): no success answer. */
+const REFUSAL_ONLY: string[] = ['GET /api/kubeconfig'];
 
 /** Fastify's `/api/x/:id` as OpenAPI writes it, `/api/x/{id}`. */
 function openApiPath(url: string): string {
@@ -124,6 +128,7 @@ describe('the OpenAPI document', () => {
 
   it('declares a success answer with its body schema for every operation', () => {
     const lacking = operations(paths)
+      .filter(({ name }) => !REFUSAL_ONLY.includes(name))
       .filter(({ operation }) => {
         const success = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
         return !success.some(([status, response]) => status === '204' || Object.values(response.content ?? {}).some((media) => media.schema !== undefined));
