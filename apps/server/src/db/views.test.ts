@@ -14,11 +14,13 @@ const scripts = viewScripts();
 const migrations = migrationFiles().map((file) => ({ file, sql: readFileSync(new URL(file, MIGRATIONS), 'utf8') }));
 
 describe('views/', () => {
-  it('has files, each creating at least one view or function and nothing else', () => {
+  // Grants and comments may follow a definition (a rebuild drops the views, so they belong with it); anything that
+  // changes tables or data is a migration's.
+  it('has files, each creating at least one view or function and changing nothing else', () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) {
       expect(script.views.length + script.functions.length, script.file).toBeGreaterThan(0);
-      const statements = [...script.sql.matchAll(/^(create|drop|alter|insert|update|delete|grant|revoke|comment)\b.*$/gim)]
+      const statements = [...script.sql.matchAll(/^(create|drop|alter|insert|update|delete|truncate|do)\b.*$/gim)]
         .map((match) => match[0])
         .filter((line) => !/^create view [a-z_]/.test(line) && !/^create or replace function [a-z_]/.test(line));
       expect(statements, script.file).toEqual([]);
