@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canarySpecJsonSchema, canarySpecSchema, CHECK_SCHEMAS, CHECK_TYPES, isSealedSecret } from './check-specs';
+import { canarySpecJsonSchema, canarySpecSchema, CHECK_SCHEMAS, CHECK_TYPES, isRedisAddress, isSealedSecret, REDIS_ADDRESS_MESSAGE } from './check-specs';
 
 interface JsonSchemaObject {
   type?: string;
@@ -53,5 +53,17 @@ describe('check schemas', () => {
     expect(isSealedSecret({ $encrypted: 'abc' })).toBe(true);
     expect(isSealedSecret({ $encrypted: 'abc', value: 'x' })).toBe(false);
     expect(isSealedSecret('abc')).toBe(false);
+  });
+
+  it('takes a Redis addr only as host:port, the rule the health-check form shows, and leaves addr optional', () => {
+    for (const addr of ['redis:6379', 'cache.example.test:6379', '10.0.0.5:6380', ' redis:6379 ']) expect(isRedisAddress(addr), addr).toBe(true);
+    for (const addr of ['redis', 'redis:', ':6379', 'redis://cache:6379', 'cache:6379/0', 'ca che:6379', 'cache:port', 'cache:123456']) {
+      expect(isRedisAddress(addr), addr).toBe(false);
+    }
+    const refused = CHECK_SCHEMAS.redis.safeParse({ name: 'cache', addr: 'redis' });
+    expect(refused.error?.issues.map((issue) => ({ path: issue.path, message: issue.message }))).toEqual([{ path: ['addr'], message: REDIS_ADDRESS_MESSAGE }]);
+    expect(CHECK_SCHEMAS.redis.safeParse({ name: 'cache', addr: 'redis:6379' }).success).toBe(true);
+    expect(CHECK_SCHEMAS.redis.safeParse({ name: 'cache', connection: 'connection://default/cache' }).success).toBe(true);
+    expect(canarySpecSchema.safeParse({ redis: [{ name: 'cache', addr: 'redis://cache:6379' }] }).success).toBe(false);
   });
 });

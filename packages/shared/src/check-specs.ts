@@ -87,9 +87,21 @@ const sqlCheck = z.looseObject({
   results: z.number().int().min(0).optional(),
 });
 
+/** What a Redis check's `addr` must be, in the words the health-check form shows beneath the field. */
+export const REDIS_ADDRESS_MESSAGE = 'Address must be host:port';
+const HOST_PORT = /^[^\s:/]+:\d{1,5}$/;
+
+/**
+ * A Redis `addr` is `host:port`, without a scheme or path: the health-check form refuses anything else as it is typed,
+ * and the server refuses it on save, so a spec written as YAML or through the data API meets the same rule.
+ */
+export function isRedisAddress(value: string): boolean {
+  return HOST_PORT.test(value.trim());
+}
+
 const redisCheck = z.looseObject({
   ...common,
-  addr: z.string().optional(),
+  addr: z.string().refine(isRedisAddress, REDIS_ADDRESS_MESSAGE).optional(),
   connection: z.string().optional(),
   db: z.coerce.number().int().min(0).default(0),
   username: secretValue.optional(),

@@ -12,8 +12,9 @@ import { catalogRoutes } from '@/features/catalog/routes';
 import { connectionsRoutes } from '@/features/connections/routes';
 import { eventQueueRoutes } from '@/features/event-queue/routes';
 import { featureFlagsRoutes } from '@/features/feature-flags/routes';
-import { healthRoutes } from '@/features/health/routes';
+import { healthRoutes, healthSettingsRoutes } from '@/features/health/routes';
 import { incidentsRoutes } from '@/features/incidents/routes';
+import { integrationsRoutes } from '@/features/integrations/routes';
 import { jobsRoutes } from '@/features/jobs/routes';
 import { logsRoutes } from '@/features/logs/routes';
 import { notificationsRoutes } from '@/features/notifications/routes';
@@ -21,7 +22,6 @@ import { HostedModeGate } from '@/features/organizations/hosted-mode-gate';
 import { organizationsRoutes } from '@/features/organizations/routes';
 import { playbooksRoutes } from '@/features/playbooks/routes';
 import { preferencesRoutes } from '@/features/preferences/routes';
-import { settingsResourcesRoutes } from '@/features/settings/routes';
 import { topologyRoutes, topologyStandaloneRoutes } from '@/features/topology/routes';
 import { usersRoutes } from '@/features/users/routes';
 import { ErrorScreen } from './errors/error-screen';
@@ -98,7 +98,8 @@ export const appRoutes: RouteObject[] = [
                   ...playbooksRoutes,
                   ...connectionsRoutes,
                   ...agentsRoutes,
-                  ...settingsResourcesRoutes,
+                  ...healthSettingsRoutes,
+                  ...integrationsRoutes,
                   ...usersRoutes,
                   ...featureFlagsRoutes,
                   ...eventQueueRoutes,

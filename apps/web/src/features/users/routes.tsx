@@ -1,9 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '@/lib/auth/guard';
 import { lazyPage } from '@/lib/lazy-page';
+import { settingsResourceRoutes } from '@/lib/settings-resources/settings-resource-routes';
 import { SelfHostedOnly } from './components/self-hosted-only';
+import { TEAMS_KIND } from './teams/teams-kind';
 
 const UsersPage = lazyPage(() => import('./components/users-page').then((module) => module.UsersPage));
+const TeamListPage = lazyPage(() => import('./teams/components/team-pages').then((module) => module.TeamListPage));
+const TeamDetailPage = lazyPage(() => import('./teams/components/team-pages').then((module) => module.TeamDetailPage));
 
 export const USERS_PATH = '/settings/users';
 
@@ -18,4 +22,5 @@ export const usersRoutes: RouteObject[] = [
       </SelfHostedOnly>
     ),
   },
+  ...settingsResourceRoutes(TEAMS_KIND, { list: <TeamListPage />, detail: <TeamDetailPage /> }),
 ];

@@ -1,9 +1,0 @@
-export const settingsResourceKeys = {
-  all: ['settings', 'resources'] as const,
-  table: (table: string) => [...settingsResourceKeys.all, table] as const,
-  list: (table: string) => [...settingsResourceKeys.table(table), 'list'] as const,
-  detail: (table: string, id: string) => [...settingsResourceKeys.table(table), 'detail', id] as const,
-  jobHistory: (id: string) => [...settingsResourceKeys.all, 'job-history', id] as const,
-  teamMembers: (teamId: string) => [...settingsResourceKeys.all, 'team-members', teamId] as const,
-  teamCandidates: () => [...settingsResourceKeys.all, 'team-candidates'] as const,
-};
