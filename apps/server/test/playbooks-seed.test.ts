@@ -91,7 +91,10 @@ describe('playbook demo data', () => {
     expect(failed?.result?.stderr).toMatch(/not found/);
     expect(actions.find((action) => action.name === 'sessions' && action.status === 'failed')?.error).toMatch(/ECONNREFUSED/);
     const sleeping = actions.find((action) => action.status === 'sleeping');
-    const wakesInMs = new Date(sleeping?.scheduled_time ?? 0).getTime() - Date.now();
+    // Measured from when the demo was seeded (the template database is seeded once per test run, which may be long
+    // before this test runs on a busy machine), not from now.
+    const seeded = await server.pool.query<{ at: string | Date }>(`select min(created_at) as at from playbooks`);
+    const wakesInMs = new Date(sleeping?.scheduled_time ?? 0).getTime() - new Date(seeded.rows[0]?.at ?? 0).getTime();
     expect(wakesInMs).toBeGreaterThan(30 * 60_000);
     expect(wakesInMs).toBeLessThanOrEqual(60 * 60_000);
   });
