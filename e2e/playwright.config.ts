@@ -30,10 +30,10 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: '.',
   outputDir: `../test-results/e2e/${RUN_ID}`,
-  // Two workers share the one seeded server (scripts/e2e.mjs): much of a spec's time is spent waiting on the server
-  // and the browser, so two of them side by side keep both cores busy. A spec file stays whole in one worker, in
-  // order; specs that change what every other spec sees run alone afterwards (the 'global state' project below).
-  workers: 2,
+  // One worker: two side by side on the two cores pushed the smoke crawl's pages past their 3 s content budget. A spec
+  // file runs whole and in order; specs that change what every other spec sees run afterwards (the 'global state'
+  // project below).
+  workers: 1,
   fullyParallel: false,
   // No retries: a test that passes only on its second try is reported as what it is, a failure.
   retries: 0,

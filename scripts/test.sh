@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
-# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in three lanes side by
-# side (see below); every step runs even after a failure so the summary shows everything that is broken, and any
+# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in three lanes, one after
+# another (see below); every step runs even after a failure so the summary shows everything that is broken, and any
 # failure makes the script fail. Each step's output is printed whole when it ends, under its name, its result and its
 # time; scripts/test-summary.mjs then prints every step's time, the slowest test files and "N passed, M failed".
 set -euo pipefail
@@ -77,9 +77,7 @@ skip_e2e() {
   return 1
 }
 
-# Lane 1, started first: the longest chain that cannot be split. The builds, the seeded template and server that
-# scripts/e2e.mjs starts, then the specs in two Playwright workers; much of it waits on the browser and the server, so
-# the other lanes fill the cores it leaves idle.
+# The builds, the seeded template and server that scripts/e2e.mjs starts, then the specs in one Playwright worker.
 e2e_lane() {
   local built=1
   step server-build "server build" "" node scripts/build-server.mjs || built=0
@@ -91,15 +89,15 @@ e2e_lane() {
   fi
 }
 
-# Lane 2: the PGlite suite, the longest of the Vitest steps (one Node process and one database backend, files one
-# after another: about one core).
+# The PGlite suite, the longest of the Vitest steps (one Node process and one database backend, files one after
+# another).
 pglite_lane() {
   # shellcheck disable=SC2046
   step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
 }
 
-# Lane 3: the short checks one after another, then the PostgreSQL 15 suite. The unit and web tests take two workers:
-# they mostly wait on rendering, not on each other.
+# The short checks one after another, then the PostgreSQL 15 suite. The unit and web tests take two workers: they
+# mostly wait on rendering, not on each other.
 checks_lane() {
   step lint "lint" "" eslint --max-warnings 0 . || true
   step typecheck "typecheck" "" typecheck || true
@@ -109,13 +107,11 @@ checks_lane() {
   step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
 }
 
-e2e_lane &
-e2e_pid=$!
-pglite_lane &
-pglite_pid=$!
-checks_lane &
-checks_pid=$!
-wait "$e2e_pid" "$pglite_pid" "$checks_pid" || true
+# One lane after another. Side by side on the two cores, the smoke crawl's pages missed their 3 s content budget and
+# web tests their waits (load about 14); the end-to-end lane comes last, with the machine to itself.
+checks_lane
+pglite_lane
+e2e_lane
 
 # The summary lists the steps in one fixed order, whatever order they ended in; a step that recorded nothing (its lane
 # died) is a failure.

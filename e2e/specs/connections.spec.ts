@@ -9,6 +9,8 @@ import { storageStateFor } from '../support/roles';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PG15_SCRIPT = path.join(ROOT, 'scripts/pg15.sh');
 const PG15_BIN = process.env.PG15_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The admin-only property that lets checks and connection tests reach databases on the server's own host. */
+const ALLOW_LOCAL = 'security.database.allow_local';
 
 interface Cluster {
   url: string;
@@ -77,6 +79,7 @@ test.describe('connections', () => {
 
   test.afterAll(async ({ request }) => {
     await deleteByName(request, name);
+    await request.delete(`/api/db/properties?name=eq.${ALLOW_LOCAL}`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
     if (cluster) stopCluster(cluster);
   });
 
@@ -95,6 +98,11 @@ test.describe('connections', () => {
     await panel.getByLabel('Username').fill('postgres');
     await panel.getByLabel(/^Password\*?$/).fill('trust-auth-ignores-this');
 
+    // The cluster listens on this host, which connection tests refuse until an admin allows local databases.
+    await panel.getByRole('button', { name: 'Test Connection' }).click();
+    await expectTestResult(page, "Refusing to connect to a database on Opsdeck's own host");
+    const allowed = await page.request.post('/api/db/properties', { data: { name: ALLOW_LOCAL, value: 'true' } });
+    expect(allowed.status(), await allowed.text()).toBe(201);
     await panel.getByRole('button', { name: 'Test Connection' }).click();
     await expectTestResult(page, 'Connection successful');
 

@@ -78,7 +78,7 @@ function ActorCell({ entry, onFilter }: { entry: AuditEntry; onFilter: (actor: s
 }
 
 function FieldList({ fields }: { fields: readonly string[] }) {
-  if (fields.length === 0) return <span className="text-gray-400">—</span>;
+  if (fields.length === 0) return <span className="text-gray-500">—</span>;
   return (
     <span className="inline-flex max-w-full flex-wrap gap-1">
       {fields.map((field) => (
