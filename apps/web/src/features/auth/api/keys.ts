@@ -13,3 +13,8 @@ export const authKeys = {
   flow: (kind: FlowKind, key: FlowQueryKey) => [...authKeys.all, 'flow', kind, key] as const,
   flowError: (id: string) => [...authKeys.all, 'flow-error', id] as const,
 };
+
+/** Whether a query key is a login flow's (authKeys.flow('login', …)). */
+export function isLoginFlowKey(key: readonly unknown[]): boolean {
+  return key[0] === authKeys.all[0] && key[1] === 'flow' && key[2] === 'login';
+}

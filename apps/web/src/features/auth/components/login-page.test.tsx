@@ -63,9 +63,13 @@ function secondFactorFlow(): SelfServiceFlow {
 }
 
 const submissions: unknown[] = [];
+let flowsCreated = 0;
 
 const server = setupMswServer(
-  http.get('/api/auth/self-service/login/browser', () => HttpResponse.json(loginFlow())),
+  http.get('/api/auth/self-service/login/browser', () => {
+    flowsCreated += 1;
+    return HttpResponse.json(loginFlow());
+  }),
   http.get('/api/auth/self-service/login/flows', ({ request }) => {
     const id = new URL(request.url).searchParams.get('id');
     if (id === 'flow-1') return HttpResponse.json(loginFlow());
@@ -83,6 +87,7 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   submissions.length = 0;
+  flowsCreated = 0;
 });
 
 function renderLogin(path = '/login') {
@@ -126,6 +131,16 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('heading', { name: 'Feature flags' })).toBeInTheDocument();
     expect(submissions).toEqual([{ method: 'password', csrf_token: 'csrf-123', identifier: 'ada@example.com', password: 'correct horse' }]);
     expect(router.state.location.pathname).toBe('/settings/feature-flags');
+  });
+
+  it('asks for no new login flow once the sign-in succeeded, which the new session would turn into a 400', async () => {
+    const user = userEvent.setup();
+    renderLogin();
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+    expect(flowsCreated).toBe(1);
   });
 
   it('refuses a return target on another origin and goes home instead', async () => {

@@ -6,6 +6,7 @@ import { useAuthMode } from '@/lib/auth/auth-mode';
 import { HostedSignIn } from '@/lib/auth/hosted/hosted-sign-in';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import type { FlowGroup, SelfServiceFlow } from '../api/flow-types';
+import { isLoginFlowKey } from '../api/keys';
 import { continueWithRedirect, updateLoginFlow } from '../api/login-flow';
 import { useSelfServiceFlow } from '../use-self-service-flow';
 import { AuthLayout, AuthLink } from './auth-layout';
@@ -87,8 +88,10 @@ function FlowLoginPage() {
       navigate(`/login${query}`, { replace: true });
     },
     onComplete: (body, flow) => {
-      // Whatever was cached belonged to the previous (or no) session.
-      queryClient.clear();
+      // Whatever was cached belonged to the previous (or no) session. The login flow itself stays: this page still
+      // observes it until the navigation below unmounts it, and a cleared flow would be fetched again with the new
+      // session, which the identity service answers with a 400 (it goes when the page does: gcTime 0).
+      queryClient.removeQueries({ predicate: (query) => !isLoginFlowKey(query.queryKey) });
       // A person with a second factor holds a first-step session now; the service names the second step, which keeps
       // the return_to. (Were it not named, the next session check would send them there as well.)
       const nextStep = toSafeReturnPath(continueWithRedirect(body));
