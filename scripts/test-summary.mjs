@@ -92,7 +92,7 @@ for (const line of lines) {
 
 console.log('\n==================== Summary ====================');
 console.log(stepLines.join('\n'));
-console.log(`  wall time ${formatSeconds(Number(wallArgument))} (steps run side by side, so their times add up to more)`);
+console.log(`  wall time ${formatSeconds(Number(wallArgument))}`);
 
 slowest.sort((a, b) => b.ms - a.ms);
 if (slowest.length > 0) {
