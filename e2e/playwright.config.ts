@@ -30,10 +30,10 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: '.',
   outputDir: `../test-results/e2e/${RUN_ID}`,
-  // One worker: two side by side on the two cores pushed the smoke crawl's pages past their 3 s content budget. A spec
-  // file runs whole and in order; specs that change what every other spec sees run afterwards (the 'global state'
+  // Two workers, one per core; the crawl's roles are tests of their own, so they spread over both. A spec file runs
+  // whole and in order; specs that change what every other spec sees run afterwards, one at a time (the 'global state'
   // project below).
-  workers: 1,
+  workers: 2,
   fullyParallel: false,
   // No retries: a test that passes only on its second try is reported as what it is, a failure.
   retries: 0,

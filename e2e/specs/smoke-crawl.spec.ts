@@ -23,6 +23,7 @@ const ACCOUNT_TARGETS: readonly CrawlTarget[] = [
   { name: 'profile settings', path: '/profile-settings', opening: { kind: 'page' }, title: 'Profile Management and Security Settings' },
 ];
 const TITLE_SUFFIX = ' | Opsdeck';
+const SCREENSHOTS_ON_REQUEST = process.env.E2E_SCREENSHOTS === 'all';
 
 function slug(value: string): string {
   return value
@@ -83,9 +84,10 @@ for (const [roleIndex, role] of ROLES.entries()) {
       page.setDefaultTimeout(CONTENT_WAIT_MS);
       // A readable place for people to look at every page at every width: test-results/e2e/<run>/smoke-crawl/<role>/.
       const screenshots = path.join(testInfo.project.outputDir, 'smoke-crawl', role);
-      // Three screenshots per page and role are a large share of the crawl: the first role (which opens every entity) keeps
-      // all of them to look at; the others keep those of their failures, while every check still runs at every width.
-      const keepsScreenshots = roleIndex === 0;
+      // Three screenshots per page are a large share of the crawl's time, so a run keeps those of its failures and takes
+      // all of them only when a person asks to look (E2E_SCREENSHOTS=all), for the first role, which opens every entity;
+      // every check still runs at every width either way.
+      const keepsScreenshots = SCREENSHOTS_ON_REQUEST && roleIndex === 0;
       const shoot = (file: string, failure = false) =>
         keepsScreenshots || failure ? page.screenshot({ path: path.join(screenshots, file), animations: 'disabled' }) : Promise.resolve();
       const timings: Record<string, number> = {};
