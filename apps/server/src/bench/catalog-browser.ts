@@ -82,9 +82,14 @@ export interface BrowserBenchServer {
 
 /**
  * The compiled server as `npm start` runs it, serving the built web app, on a data folder (and, when given, a
- * PostgreSQL database) without demo data; `unset` names variables of this process it must not inherit.
+ * PostgreSQL database), without demo data unless `seedDemo`; `unset` names variables of this process it must not inherit.
  */
-export async function startBrowserBenchServer(options: { dataDir: string; databaseUrl?: string; unset?: readonly string[] }): Promise<BrowserBenchServer> {
+export async function startBrowserBenchServer(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  unset?: readonly string[];
+  seedDemo?: boolean;
+}): Promise<BrowserBenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -93,7 +98,7 @@ export async function startBrowserBenchServer(options: { dataDir: string; databa
     PORT: String(port),
     HOST: '127.0.0.1',
     OPSDECK_WEB_DIST: webDist(),
-    OPSDECK_SEED_DEMO: 'false',
+    OPSDECK_SEED_DEMO: options.seedDemo === true ? 'true' : 'false',
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
   };
