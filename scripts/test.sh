@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
-# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in three lanes, one after
-# another (see below); every step runs even after a failure so the summary shows everything that is broken, and any
+# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in two lanes side by
+# side, one per core (see below); every step runs even after a failure so the summary shows everything that is broken, and any
 # failure makes the script fail. Each step's output is printed whole when it ends, under its name, its result and its
 # time; scripts/test-summary.mjs then prints every step's time, the slowest test files and "N passed, M failed".
 set -euo pipefail
@@ -77,7 +77,7 @@ skip_e2e() {
   return 1
 }
 
-# The builds, the seeded template and server that scripts/e2e.mjs starts, then the specs in one Playwright worker.
+# The builds, the seeded template and server that scripts/e2e.mjs starts, then the specs in two Playwright workers.
 e2e_lane() {
   local built=1
   step server-build "server build" "" node scripts/build-server.mjs || built=0
@@ -89,29 +89,30 @@ e2e_lane() {
   fi
 }
 
-# The PGlite suite, the longest of the Vitest steps (one Node process and one database backend, files one after
-# another).
-pglite_lane() {
+# The two server suites, the longest steps that cannot be split (one Node process each, test files one after another
+# against one database): they start first, in a lane of their own, one core's worth of work.
+servers_lane() {
   # shellcheck disable=SC2046
   step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
+  # shellcheck disable=SC2046
+  step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
 }
 
-# The short checks one after another, then the PostgreSQL 15 suite. The unit and web tests take two workers: they
-# mostly wait on rendering, not on each other.
+# Everything else, on the other core: the short checks, the unit and web tests, then the builds and the end-to-end
+# specs. The web tests and the specs wait on conditions with limits meant for a loaded machine (apps/web/src/test/setup.ts,
+# e2e/playwright.config.ts), since they share the two cores with the server suites.
 checks_lane() {
   step lint "lint" "" eslint --max-warnings 0 . || true
   step typecheck "typecheck" "" typecheck || true
   # shellcheck disable=SC2046
   step unit-web "unit + web tests" "$REPORTS/unit-web.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit-web) || true
-  # shellcheck disable=SC2046
-  step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
+  e2e_lane
 }
 
-# One lane after another. Side by side on the two cores, the smoke crawl's pages missed their 3 s content budget and
-# web tests their waits (load about 14); the end-to-end lane comes last, with the machine to itself.
+servers_lane &
+SERVERS_LANE=$!
 checks_lane
-pglite_lane
-e2e_lane
+wait "$SERVERS_LANE" || true
 
 # The summary lists the steps in one fixed order, whatever order they ended in; a step that recorded nothing (its lane
 # died) is a failure.
