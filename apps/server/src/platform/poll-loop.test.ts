@@ -56,6 +56,32 @@ describe('PollLoop', () => {
     await loop.stop();
   });
 
+  it('with passAgainOnWake polls again right after a pass that was woken, then waits pollMs again', async () => {
+    vi.useFakeTimers();
+    let finish: () => void = () => undefined;
+    const pass = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    const loop = new PollLoop({ pass, pollMs: 60_000, passAgainOnWake: true });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    loop.wake();
+    loop.wake();
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(2);
+    finish();
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(pass).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pass).toHaveBeenCalledTimes(3);
+    finish();
+    await loop.stop();
+  });
+
   it('aborts its signal with the reason given to stop and waits for tracked work before resolving', async () => {
     const loop = new PollLoop({ pass: () => Promise.resolve(), pollMs: 1000 });
     const events: string[] = [];

@@ -15,17 +15,24 @@ export interface PollLoopOptions {
   pollMs: number;
   /** A pass that throws is reported here and polling goes on. */
   onError?: (error: unknown) => void;
+  /**
+   * A wake during a pass polls again as soon as that pass ends, instead of being dropped: for work requested or room
+   * freed after the pass's claim was made (the playbook workers), which would otherwise wait a whole pollMs.
+   */
+  passAgainOnWake?: boolean;
 }
 
 /**
- * The polling side of a lease scheduler (checks, scrapers). Passes never overlap: the next one is timed from the end
- * of the last, and a wake during a pass is dropped because that pass is already claiming. Work a pass starts and does
- * not await is tracked, so stop can abort it through `signal` and wait until it has recorded its outcome.
+ * The polling side of a lease scheduler (checks, scrapers, playbook runs). Passes never overlap: the next one is timed
+ * from the end of the last, and a wake during a pass is dropped because that pass is already claiming (unless
+ * passAgainOnWake). Work a pass starts and does not await is tracked, so stop can abort it through `signal` and wait
+ * until it has recorded its outcome.
  */
 export class PollLoop {
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   private polling: Promise<void> | null = null;
+  private again = false;
   private readonly work = new Set<Promise<void>>();
   private readonly controller = new AbortController();
   /** Aborted by stop, with the reason stop was given. */
@@ -39,9 +46,11 @@ export class PollLoop {
     this.schedule(0);
   }
 
-  /** Polls at once unless stopped or a pass is under way. */
+  /** Polls at once unless stopped; during a pass, right after it with passAgainOnWake, else not at all. */
   wake(): void {
-    if (this.started && this.polling === null) this.schedule(0);
+    if (!this.started) return;
+    if (this.polling === null) this.schedule(0);
+    else if (this.options.passAgainOnWake === true) this.again = true;
   }
 
   /** Keeps `work` (which must not reject) for stop to wait on. */
@@ -66,7 +75,9 @@ export class PollLoop {
       this.timer = null;
       this.polling = this.runPass().finally(() => {
         this.polling = null;
-        if (this.started) this.schedule(this.options.pollMs);
+        const again = this.again;
+        this.again = false;
+        if (this.started) this.schedule(again ? 0 : this.options.pollMs);
       });
     }, delay);
   }

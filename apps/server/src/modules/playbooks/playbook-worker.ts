@@ -4,7 +4,6 @@ import {
   PLAYBOOK_ACTION_DEFAULT_TIMEOUT,
   PLAYBOOK_ACTION_MAX_TIMEOUT,
   type PlaybookAction,
-  type PlaybookActionResult,
   type PlaybookActionType,
   type PlaybookSpec,
   type PlaybookTargetType,
@@ -12,22 +11,42 @@ import {
 import type { AppContext } from '../../platform/context';
 import type { EventBus } from '../../platform/event-bus';
 import { EVENT_QUEUE_WAKE } from '../../platform/event-queue';
-import { leaseOwner } from '../../platform/poll-loop';
+import { LeaseLoop } from '../../platform/lease-scheduler';
 import { ACTION_RUNNERS, actionType } from './actions';
 import { runWithOpenedSecrets } from './playbook-secrets';
 import { durationMs, parsePlaybookSpec } from './spec';
 import { loadTarget } from './selectors';
 import { evaluateCondition, renderAction } from './templating';
 import {
-  cancelUnfinishedActions,
   loadPerson,
   PLAYBOOK_CANCELLED_ERROR,
   PLAYBOOK_RUN_CANCELLED_EVENT,
   PLAYBOOK_RUN_REQUESTED_EVENT,
-  recordRunEnd,
   TARGET_LABELS,
   templateContext,
 } from './run-store';
+import {
+  claimRuns,
+  closeCancelledRun,
+  finishRun,
+  handBackRun,
+  loadHeldRun,
+  renewRunLease,
+  sleepRun,
+  type ClaimedRun,
+  type EndedRun,
+  type HeldRun,
+  type Sleep,
+} from './run-lease-store';
+import {
+  failRunningActions,
+  insertRunAction,
+  loadRunActions,
+  markActionRunning,
+  recordActionOutcome,
+  type RecordedOutcome,
+  type RunActionRow,
+} from './run-action-store';
 import type { ActionOutcome, ActionRunner, ActionState, PlaybookTarget, TemplateContext } from './types';
 
 /** The error of an action that was running when its server stopped or crashed (it is never run again: it may not be idempotent). */
@@ -60,19 +79,15 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** jsonb and text refuse NUL, which a script's output may hold. */
-function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => withoutNul(item)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutNul(item)])) as T;
-  }
-  return value;
-}
-
 function positiveInteger(text: string | undefined, fallback: number): number {
   const value = Number(text);
   return text !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** What a renewal says about the run: lost with the lease, cancelled by another process, or null to go on. */
+function interruptionOf(status: string | null): Interrupted | null {
+  if (status === null) return new Interrupted('lost');
+  return status === 'cancelled' ? new Interrupted('cancelled') : null;
 }
 
 export interface PlaybookWorkerOptions {
@@ -92,90 +107,52 @@ export interface PlaybookWorkerOptions {
   onRunEnded?: (status: string, seconds: number) => void;
 }
 
-interface EndedRun {
-  status: string;
-  seconds: number | null;
-}
-
-/** What the statements ending a run return, for onRunEnded. */
-const ENDED_RUN_RETURNING = `returning status, extract(epoch from (end_time - coalesce(start_time, created_at)))::float8 as seconds`;
-
-interface ClaimedRun {
-  id: string;
-  previous_status: 'pending' | 'scheduled' | 'running' | 'cancelled';
-  /** Its last worker's lease expired while it held the run. */
-  taken_over: boolean;
-}
-
-interface RunRow {
-  id: string;
-  playbook_id: string;
-  playbook_name: string;
-  playbook_title: string | null;
-  spec: unknown;
-  parameters: Record<string, string>;
-  config_id: string | null;
-  component_id: string | null;
-  check_id: string | null;
-  created_by: string | null;
-  attempts: number;
-}
-
-interface ActionRow {
-  id: string;
-  position: number;
-  name: string;
-  status: string;
-  error: string | null;
-  result: PlaybookActionResult | null;
-  due: boolean;
-}
-
 const FINAL_ACTION_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'skipped', 'cancelled']);
-
-/** An action's end as stored: a runner's outcome, or cancelled. */
-interface RecordedOutcome {
-  status: 'completed' | 'failed' | 'cancelled';
-  result: PlaybookActionResult;
-  error?: string;
-}
 
 /** Where advancing a run left it. */
 type Step = 'finished' | 'released' | 'interrupted';
 
+/** Where a claimed run was left, or `errored`: the failure was reported and the lease left to expire. */
+type Advanced = Step | 'errored';
+
 /**
- * Runs playbook runs. A pass claims due runs, and runs whose worker stopped renewing its lease, with one UPDATE over a
- * FOR UPDATE SKIP LOCKED pick (never a transaction held while an action runs: PGlite has one backend), so exactly one
- * worker across all processes advances a run. The run's actions then run in spec order, each step written as it
- * happens and guarded by the lease, so a worker that lost its run writes nothing more. A heartbeat renews the lease
- * and notices a cancel made by another process. A run taken over after a crash has its interrupted action failed with
- * PLAYBOOK_CRASH_ERROR and goes on from the next action; no action is ever run twice.
+ * Runs playbook runs on leases (platform/lease-scheduler.ts LeaseLoop): a pass claims due runs, and runs whose worker
+ * stopped renewing its lease (run-lease-store.ts claimRuns), so exactly one worker across all processes advances a
+ * run. The run's actions then run in spec order, each step written as it happens and guarded by the lease, so a worker
+ * that lost its run writes nothing more. The heartbeat renews the lease and notices a cancel made by another process.
+ * A run taken over after a crash has its interrupted action failed with PLAYBOOK_CRASH_ERROR and goes on from the
+ * next action; no action is ever run twice.
  */
 export class PlaybookWorker {
-  readonly owner = leaseOwner();
-  private readonly leaseMs: number;
-  private readonly maxInFlight: number;
-  private readonly pollMs: number;
   private readonly runners: Readonly<Record<PlaybookActionType, ActionRunner>>;
-  private readonly inflight = new Map<string, AbortController>();
-  private readonly work = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
-  private passing: Promise<void> | null = null;
-  private again = false;
-  private started = false;
-  private stopped = false;
+  private readonly leases: LeaseLoop<ClaimedRun, Advanced>;
 
   constructor(private readonly options: PlaybookWorkerOptions) {
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.maxInFlight = options.maxInFlight ?? DEFAULT_WORKERS;
-    this.pollMs = options.pollMs ?? POLL_MS;
+    const { pool } = options;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.runners = options.runners ?? ACTION_RUNNERS;
+    this.leases = new LeaseLoop({
+      store: {
+        claim: (limit, owner) => claimRuns(pool, limit, owner, leaseMs),
+        renew: async (run, owner) => interruptionOf(await renewRunLease(pool, run.id, owner, leaseMs)),
+      },
+      run: (claimed, lease) => this.advanceClaimed(claimed, lease.signal),
+      maxInFlight: options.maxInFlight ?? DEFAULT_WORKERS,
+      renewEveryMs: Math.max(1, Math.floor(leaseMs / 3)),
+      pollMs: options.pollMs ?? POLL_MS,
+      // A run requested during a pass, or room left by a run that ended, is claimed at once rather than a poll later.
+      passAgainOnWake: true,
+      onRun: () => this.wake(),
+      onError: options.onError,
+    });
+  }
+
+  get owner(): string {
+    return this.leases.owner;
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.schedule(0);
+    this.leases.start();
   }
 
   /**
@@ -183,135 +160,40 @@ export class PlaybookWorker {
    * error, and each run is handed back as pending so the next worker goes on with its later actions.
    */
   async stop(): Promise<void> {
-    this.started = false;
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    for (const controller of this.inflight.values()) controller.abort(new Interrupted('stopping'));
-    await this.passing;
-    await Promise.allSettled([...this.work]);
+    await this.leases.stop(new Interrupted('stopping'));
   }
 
   /** Claims at once (a run was requested, or one of ours ended and left room); a wake during a pass starts another. */
   wake(): void {
-    if (!this.started) return;
-    if (this.passing !== null) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.leases.wake();
   }
 
   /** Aborts the run's action when this worker holds it (a cancel made in this process). */
   cancel(runId: string): void {
-    this.inflight.get(runId)?.abort(new Interrupted('cancelled'));
+    this.leases.abort(runId, new Interrupted('cancelled'));
   }
 
   /** Claims what there is room for and advances each claimed run as far as it goes now; resolves with their ids. */
   async runDue(): Promise<string[]> {
-    const claimed = await this.claim();
-    await Promise.all(claimed.map((run) => this.advanceClaimed(run)));
-    return claimed.map((run) => run.id);
-  }
-
-  private schedule(delay: number): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.passing = this.pass()
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          this.passing = null;
-          if (!this.started) return;
-          const next = this.again ? 0 : this.pollMs;
-          this.again = false;
-          this.schedule(next);
-        });
-    }, delay);
-  }
-
-  private async pass(): Promise<void> {
-    for (const run of await this.claim()) {
-      const work = this.advanceClaimed(run).finally(() => {
-        this.work.delete(work);
-        this.wake();
-      });
-      this.work.add(work);
-    }
-  }
-
-  private async claim(): Promise<ClaimedRun[]> {
-    const room = this.maxInFlight - this.inflight.size;
-    if (room <= 0) return [];
-    const claimed = await this.options.pool.query<ClaimedRun>(
-      `with picked as (
-         select id, status, status in ('running', 'cancelled') as taken_over
-           from playbook_runs
-          where (status in ('pending', 'scheduled') and scheduled_time <= now())
-             or (status = 'running' and (locked_until is null or locked_until < now()))
-             or (status = 'cancelled' and locked_by is not null and locked_until < now())
-          order by scheduled_time
-          limit $1
-          for update skip locked
-       )
-       update playbook_runs r
-          set status = case when picked.status = 'cancelled' then 'cancelled' else 'running' end,
-              start_time = coalesce(r.start_time, now()),
-              locked_by = $2,
-              locked_until = now() + make_interval(secs => $3::double precision / 1000),
-              attempts = r.attempts + case when picked.taken_over then 1 else 0 end
-         from picked
-        where r.id = picked.id
-       returning r.id, picked.status as previous_status, picked.taken_over`,
-      [room, this.owner, this.leaseMs],
-    );
-    // Counted now, so the next pass leaves room for these even before they start.
-    for (const run of claimed.rows) {
-      const controller = new AbortController();
-      // Claimed while stop ran: handed straight back.
-      if (this.stopped) controller.abort(new Interrupted('stopping'));
-      this.inflight.set(run.id, controller);
-    }
-    return claimed.rows;
+    return [...(await this.leases.runDue()).keys()];
   }
 
   /** Never rejects: a failure is reported and the lease left to expire, so another pass takes the run over. */
-  private async advanceClaimed(claimed: ClaimedRun): Promise<void> {
-    const controller = this.inflight.get(claimed.id) ?? new AbortController();
-    this.inflight.set(claimed.id, controller);
-    const heartbeat = setInterval(() => {
-      this.renew(claimed.id).then(
-        (status) => {
-          if (status === null) controller.abort(new Interrupted('lost'));
-          else if (status === 'cancelled') controller.abort(new Interrupted('cancelled'));
-        },
-        (error: unknown) => this.options.onError?.(error),
-      );
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+  private async advanceClaimed(claimed: ClaimedRun, signal: AbortSignal): Promise<Advanced> {
     try {
-      const step = await this.advance(claimed, controller.signal);
-      if (step === 'interrupted') await this.settleInterrupted(claimed.id, controller.signal);
+      const step = await this.advance(claimed, signal);
+      if (step === 'interrupted') await this.settleInterrupted(claimed.id, signal);
+      return step;
     } catch (error) {
       this.options.onError?.(error);
-    } finally {
-      clearInterval(heartbeat);
-      this.inflight.delete(claimed.id);
+      return 'errored';
     }
-  }
-
-  private async renew(runId: string): Promise<string | null> {
-    const renewed = await this.options.pool.query<{ status: string }>(
-      `update playbook_runs set locked_until = now() + make_interval(secs => $3::double precision / 1000)
-        where id = $1 and locked_by = $2 returning status`,
-      [runId, this.owner, this.leaseMs],
-    );
-    return renewed.rows[0]?.status ?? null;
   }
 
   /** A run stopped between steps: cancelled runs are closed, a stopping server hands the run back, a lost one is left alone. */
   private async settleInterrupted(runId: string, signal: AbortSignal): Promise<void> {
     const kind = signal.reason instanceof Interrupted ? signal.reason.kind : 'lost';
-    if (kind === 'stopping') await this.handBack(runId);
+    if (kind === 'stopping') await handBackRun(this.options.pool, runId, this.owner);
     else if (kind === 'cancelled') await this.closeCancelled(runId);
   }
 
@@ -321,15 +203,8 @@ export class PlaybookWorker {
       return 'finished';
     }
     const { pool } = this.options;
-    if (claimed.taken_over) {
-      await pool.query(
-        `update playbook_run_actions a set status = 'failed', error = $3, end_time = now()
-          where a.playbook_run_id = $1 and a.status = 'running'
-            and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $2)`,
-        [claimed.id, this.owner, PLAYBOOK_CRASH_ERROR],
-      );
-    }
-    const run = await this.loadRun(claimed.id);
+    if (claimed.taken_over) await failRunningActions(pool, claimed.id, this.owner, PLAYBOOK_CRASH_ERROR);
+    const run = await loadHeldRun(pool, claimed.id, this.owner);
     if (run === null) return 'finished';
     if (run.attempts >= MAX_TAKEOVERS) {
       return this.finish(run, `The run was taken over ${run.attempts} times after its server stopped; it was not taken up again`);
@@ -343,7 +218,7 @@ export class PlaybookWorker {
     const ref = targetRef(run);
     const target = ref === null ? null : await loadTarget(pool, ref.type, ref.id);
     if (ref !== null && target === null) return this.finish(run, `The ${TARGET_LABELS[ref.type]} this run targets no longer exists`);
-    const rows = await this.loadActions(run.id);
+    const rows = await loadRunActions(pool, run.id);
     const context = templateContext({
       playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title },
       runId: run.id,
@@ -364,52 +239,65 @@ export class PlaybookWorker {
 
   /** One action of the run; null when the run goes on to the next. */
   private async step(
-    run: RunRow,
+    run: HeldRun,
     target: PlaybookTarget | null,
     action: PlaybookAction,
     position: number,
-    existing: ActionRow | null,
+    existing: RunActionRow | null,
     context: TemplateContext,
     signal: AbortSignal,
   ): Promise<Step | null> {
+    const { pool } = this.options;
     let actionId: string;
     if (existing !== null && existing.status === 'sleeping') {
-      if (!existing.due) return (await this.sleep(run.id, null, existing.id)) ? 'released' : 'interrupted';
-      if (!(await this.markRunning(existing.id))) return 'interrupted';
+      if (!existing.due) return this.sleep(run, { actionId: existing.id });
+      if (!(await markActionRunning(pool, existing.id, this.owner))) return 'interrupted';
       actionId = existing.id;
     } else {
       let runs: boolean;
       try {
         runs = evaluateCondition(action.if, context);
       } catch (error) {
-        return this.record(context, action.name, await this.insertAction(run.id, action.name, position, 'failed', messageOf(error)), 'failed', messageOf(error));
+        return this.endUnrun(run, context, action.name, position, 'failed', messageOf(error));
       }
-      if (!runs) return this.record(context, action.name, await this.insertAction(run.id, action.name, position, 'skipped', null), 'skipped', null);
+      if (!runs) return this.endUnrun(run, context, action.name, position, 'skipped', null);
       let delayMs: number;
       try {
         delayMs = action.delay === undefined ? 0 : durationMs(action.delay);
       } catch (error) {
-        return this.record(context, action.name, await this.insertAction(run.id, action.name, position, 'failed', messageOf(error)), 'failed', messageOf(error));
+        return this.endUnrun(run, context, action.name, position, 'failed', messageOf(error));
       }
-      if (delayMs > 0) return (await this.sleep(run.id, { name: action.name, position, delayMs }, null)) ? 'released' : 'interrupted';
-      const inserted = await this.insertAction(run.id, action.name, position, 'running', null);
+      if (delayMs > 0) return this.sleep(run, { name: action.name, position, delayMs });
+      const inserted = await insertRunAction(pool, this.owner, { runId: run.id, name: action.name, position, status: 'running', error: null });
       if (inserted === null) return 'interrupted';
       actionId = inserted;
     }
     const outcome = await this.runAction(run, target, action, actionId, context, signal);
     if (outcome === null) return 'interrupted';
-    const stored = await this.options.pool.query(
-      `update playbook_run_actions a set status = $2, result = $3, error = $4, end_time = now()
-        where a.id = $1 and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $5)`,
-      [actionId, outcome.status, JSON.stringify(withoutNul(outcome.result)), outcome.error === undefined ? null : withoutNul(outcome.error), this.owner],
-    );
-    if (stored.rowCount === 0 || signal.aborted) return 'interrupted';
+    const stored = await recordActionOutcome(pool, actionId, this.owner, outcome);
+    if (!stored || signal.aborted) return 'interrupted';
     context.actions[action.name] = { status: outcome.status, error: outcome.error ?? null, result: outcome.result };
     return null;
   }
 
-  /** Adds a finished action (skipped, or failed before it ran) to what later ones see; 'interrupted' when it was not stored. */
-  private record(context: TemplateContext, name: string, id: string | null, status: string, error: string | null): Step | null {
+  /** A delayed action: the run is released until it is due; 'interrupted' when this worker no longer held it. */
+  private async sleep(run: HeldRun, sleep: Sleep): Promise<Step> {
+    return (await sleepRun(this.options.pool, run.id, this.owner, sleep)) ? 'released' : 'interrupted';
+  }
+
+  /**
+   * An action that ends without running (skipped, or failed by its condition or delay): stored, and added to what later
+   * ones see; 'interrupted' when it was not stored.
+   */
+  private async endUnrun(
+    run: HeldRun,
+    context: TemplateContext,
+    name: string,
+    position: number,
+    status: 'skipped' | 'failed',
+    error: string | null,
+  ): Promise<Step | null> {
+    const id = await insertRunAction(this.options.pool, this.owner, { runId: run.id, name, position, status, error });
     if (id === null) return 'interrupted';
     context.actions[name] = { status, error, result: null };
     return null;
@@ -420,7 +308,7 @@ export class PlaybookWorker {
    * action was recorded as the interruption leaves it.
    */
   private async runAction(
-    run: RunRow,
+    run: HeldRun,
     target: PlaybookTarget | null,
     action: PlaybookAction,
     actionId: string,
@@ -464,155 +352,26 @@ export class PlaybookWorker {
     if (!(reason instanceof Interrupted)) return outcome;
     if (reason.kind === 'cancelled') return { status: 'cancelled', result: outcome.result, error: PLAYBOOK_CANCELLED_ERROR };
     if (reason.kind === 'stopping') {
-      await this.options.pool.query(
-        `update playbook_run_actions a set status = 'failed', result = $2, error = $3, end_time = now()
-          where a.id = $1 and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $4)`,
-        [actionId, JSON.stringify(withoutNul(outcome.result)), PLAYBOOK_CRASH_ERROR, this.owner],
-      );
+      await recordActionOutcome(this.options.pool, actionId, this.owner, { status: 'failed', result: outcome.result, error: PLAYBOOK_CRASH_ERROR });
     }
     return null;
   }
 
-  private async loadRun(runId: string): Promise<RunRow | null> {
-    const found = await this.options.pool.query<RunRow>(
-      `select r.id, r.playbook_id, p.name as playbook_name, p.title as playbook_title, coalesce(r.spec, p.spec) as spec,
-              r.parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.attempts
-         from playbook_runs r join playbooks p on p.id = r.playbook_id
-        where r.id = $1 and r.locked_by = $2 and r.status = 'running'`,
-      [runId, this.owner],
-    );
-    return found.rows[0] ?? null;
-  }
-
-  private async loadActions(runId: string): Promise<ActionRow[]> {
-    const found = await this.options.pool.query<ActionRow>(
-      `select id, position, name, status, error, result, scheduled_time <= now() as due
-         from playbook_run_actions where playbook_run_id = $1 order by position`,
-      [runId],
-    );
-    return found.rows;
-  }
-
-  /** Creates the action's row while this worker still holds the run; null when it does not (cancelled or lost). */
-  private async insertAction(runId: string, name: string, position: number, status: 'running' | 'skipped' | 'failed', error: string | null): Promise<string | null> {
-    const inserted = await this.options.pool.query<{ id: string }>(
-      `insert into playbook_run_actions (playbook_run_id, name, position, status, start_time, end_time, error)
-       select $1, $2, $3, $4::text, now(), case when $4::text = 'running' then null else now() end, $5
-        where exists (select 1 from playbook_runs where id = $1 and locked_by = $6 and status = 'running')
-       returning id`,
-      [runId, name, position, status, error, this.owner],
-    );
-    return inserted.rows[0]?.id ?? null;
-  }
-
-  private async markRunning(actionId: string): Promise<boolean> {
-    const updated = await this.options.pool.query(
-      `update playbook_run_actions a set status = 'running', start_time = now()
-        where a.id = $1 and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $2 and r.status = 'running')`,
-      [actionId, this.owner],
-    );
-    return (updated.rowCount ?? 0) > 0;
-  }
-
-  /**
-   * A delayed action: its row sleeps until it is due and the run is handed back as `scheduled` for then, so no worker
-   * holds it while it waits. `fresh` creates the row; otherwise the existing sleeping row keeps its time.
-   */
-  private async sleep(runId: string, fresh: { name: string; position: number; delayMs: number } | null, sleepingId: string | null): Promise<boolean> {
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('begin');
-      const held = await client.query(`select 1 from playbook_runs where id = $1 and locked_by = $2 and status = 'running' for update`, [runId, this.owner]);
-      if (held.rowCount === 0) {
-        await client.query('rollback');
-        return false;
-      }
-      const due = await client.query<{ scheduled_time: string }>(
-        fresh === null
-          ? `select scheduled_time from playbook_run_actions where id = $1`
-          : `insert into playbook_run_actions (playbook_run_id, name, position, status, scheduled_time)
-             values ($1, $2, $3, 'sleeping', now() + make_interval(secs => $4::double precision / 1000)) returning scheduled_time`,
-        fresh === null ? [sleepingId] : [runId, fresh.name, fresh.position, fresh.delayMs],
-      );
-      await client.query(
-        `update playbook_runs set status = 'scheduled', scheduled_time = $2, locked_by = null, locked_until = null where id = $1`,
-        [runId, due.rows[0]?.scheduled_time],
-      );
-      await client.query('commit');
-      return true;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
-  /** Hands a run back as pending (the server is stopping) so the next worker goes on with it. */
-  private async handBack(runId: string): Promise<void> {
-    await this.options.pool.query(
-      `update playbook_runs set status = 'pending', locked_by = null, locked_until = null
-        where id = $1 and locked_by = $2 and status = 'running'`,
-      [runId, this.owner],
-    );
-  }
-
   /** Ends a run: completed when no action failed, failed when one did or `error` says why the run itself failed. */
-  private async finish(run: RunRow, error: string | null): Promise<Step> {
-    const ended = await this.end(run.id, async (client) => {
-      const updated = await client.query<EndedRun>(
-        `update playbook_runs r
-            set status = case when $3::text is not null
-                                or exists (select 1 from playbook_run_actions a where a.playbook_run_id = r.id and a.status = 'failed')
-                              then 'failed' else 'completed' end,
-                error = $3, end_time = now(), locked_by = null, locked_until = null
-          where r.id = $1 and r.locked_by = $2 and r.status = 'running'
-         ${ENDED_RUN_RETURNING}`,
-        [run.id, this.owner, error],
-      );
-      return updated.rows[0] ?? null;
-    });
-    if (ended) return 'finished';
-    // Cancelled since the last step: close it as cancelled instead.
-    await this.closeCancelled(run.id);
+  private async finish(run: HeldRun, error: string | null): Promise<Step> {
+    // Null when cancelled since the last step: closed as cancelled instead.
+    if (!this.ended(await finishRun(this.options.pool, run.id, this.owner, error))) await this.closeCancelled(run.id);
     return 'finished';
   }
 
   /** A cancelled run this worker holds: what had not finished is cancelled, and the run's end recorded. */
   private async closeCancelled(runId: string): Promise<void> {
-    await this.end(runId, async (client) => {
-      const updated = await client.query<EndedRun>(
-        `update playbook_runs set locked_by = null, locked_until = null, end_time = coalesce(end_time, now())
-          where id = $1 and locked_by = $2 and status = 'cancelled'
-         ${ENDED_RUN_RETURNING}`,
-        [runId, this.owner],
-      );
-      const ended = updated.rows[0];
-      if (ended === undefined) return null;
-      await cancelUnfinishedActions(client, runId);
-      return ended;
-    });
+    this.ended(await closeCancelledRun(this.options.pool, runId, this.owner));
   }
 
-  /** In one transaction: `close` moves the run to its final state (null when this worker no longer holds it), then its end is recorded. */
-  private async end(runId: string, close: (client: pg.PoolClient) => Promise<EndedRun | null>): Promise<boolean> {
-    const client = await this.options.pool.connect();
-    let ended: EndedRun | null;
-    try {
-      await client.query('begin');
-      ended = await close(client);
-      if (ended === null) {
-        await client.query('rollback');
-        return false;
-      }
-      await recordRunEnd(client, runId);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  /** After a run's end was committed: the event consumers of this process wake for its event, and /metrics counts it. */
+  private ended(ended: EndedRun | null): boolean {
+    if (ended === null) return false;
     this.options.bus?.publish({ name: EVENT_QUEUE_WAKE, payload: {} });
     if (ended.seconds !== null) this.options.onRunEnded?.(ended.status, Math.max(0, ended.seconds));
     return true;
@@ -628,14 +387,14 @@ function timeoutOf(text: string): number {
   }
 }
 
-function targetRef(run: RunRow): { type: PlaybookTargetType; id: string } | null {
+function targetRef(run: HeldRun): { type: PlaybookTargetType; id: string } | null {
   if (run.config_id !== null) return { type: 'config', id: run.config_id };
   if (run.component_id !== null) return { type: 'component', id: run.component_id };
   if (run.check_id !== null) return { type: 'check', id: run.check_id };
   return null;
 }
 
-function stateOf(row: ActionRow): ActionState {
+function stateOf(row: RunActionRow): ActionState {
   return { status: row.status, error: row.error, result: row.result };
 }
 

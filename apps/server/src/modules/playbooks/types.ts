@@ -3,7 +3,8 @@ import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, Playbo
 
 /**
  * The contract between the playbook spec (spec.ts, selectors.ts), templating (templating.ts), the run engine
- * (run-store.ts, playbook-worker.ts, playbook-routes.ts) and the action runners (actions/).
+ * (run-store.ts, run-lease-store.ts, run-action-store.ts, playbook-worker.ts, playbook-routes.ts) and the action runners
+ * (actions/).
  */
 
 /** The resource a run targets, as selectors match it and templates read it. */
