@@ -7,7 +7,7 @@ import {
   flowThrottleHashes,
   type FlowScope,
 } from '../../src/auth/shared/flow-throttle';
-import { MAX_CODE_ATTEMPTS } from '../../src/auth/shared/verification-codes';
+import { createCodeStore, MAX_CODE_ATTEMPTS, type CodeRedemption } from '../../src/auth/shared/verification-codes';
 import type { FlowBody } from '../auth-client';
 import { TEST_SECRET_KEY } from '../global-setup';
 import { startTestServer, type TestServer } from '../harness';
@@ -112,5 +112,34 @@ describe('guessing recovery and verification codes of one account from many addr
     expect(((await verified.json()) as FlowBody).state).toBe('passed_challenge');
     expect(elapsed).toBeGreaterThanOrEqual(FLOW_ACCOUNT_MAX_DELAY_MS - 50);
     expect(elapsed).toBeLessThan(FLOW_ACCOUNT_MAX_DELAY_MS + SLACK_MS);
+  });
+});
+
+describe('guessing one flow\'s code with many requests at once', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('judges only as many of twenty simultaneous guesses as the flow allows in all, and refuses the right code after them', async () => {
+    const email = 'guessed.at.once@example.test';
+    const identityId = await createPerson(server, email);
+    const { id: flowId } = await new AddressedBrowser(server.url, '203.0.113.250').startFlow('recovery');
+    const codes = createCodeStore(server.pool, TEST_SECRET_KEY);
+    const code = await codes.issue({ purpose: 'recovery', flowId, identityId, address: email });
+    const wrong = (n: number): string => String((Number(code) + n) % 1_000_000).padStart(6, '0');
+
+    const outcomes: CodeRedemption[] = await Promise.all(Array.from({ length: 20 }, (_, n) => codes.redeem(flowId, wrong(n + 1))));
+
+    const judged = outcomes.filter((outcome) => outcome.outcome === 'invalid');
+    expect(judged).toHaveLength(MAX_CODE_ATTEMPTS - 1);
+    expect(outcomes.filter((outcome) => outcome.outcome === 'exhausted')).toHaveLength(20 - (MAX_CODE_ATTEMPTS - 1));
+    const stored = await server.pool.query<{ attempts: number }>('select sum(failed_attempts)::int as attempts from identity_codes where flow_id = $1', [flowId]);
+    expect(stored.rows[0]?.attempts).toBe(MAX_CODE_ATTEMPTS);
+    expect(await codes.redeem(flowId, code)).toEqual({ outcome: 'exhausted' });
   });
 });

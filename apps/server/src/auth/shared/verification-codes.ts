@@ -1,5 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type pg from 'pg';
+import { inTransaction } from '../../db/transaction';
 import { deriveSubkey } from '../../platform/secrets';
 
 /** How long a recovery or verification code works after it was sent. */
@@ -45,12 +46,12 @@ export function codeHasher(secretKey: Buffer): (flowId: string, code: string) =>
 export function createCodeStore(pool: pg.Pool, secretKey: Buffer): CodeStore {
   const hash = codeHasher(secretKey);
 
-  async function spendAll(flowId: string): Promise<void> {
-    await pool.query('update identity_codes set spent_at = now() where flow_id = $1 and spent_at is null', [flowId]);
+  async function spendAll(db: pg.Pool | pg.PoolClient, flowId: string): Promise<void> {
+    await db.query('update identity_codes set spent_at = now() where flow_id = $1 and spent_at is null', [flowId]);
   }
 
-  async function attemptsSoFar(flowId: string): Promise<number> {
-    const result = await pool.query<{ attempts: number }>(
+  async function attemptsSoFar(client: pg.PoolClient, flowId: string): Promise<number> {
+    const result = await client.query<{ attempts: number }>(
       'select coalesce(sum(failed_attempts), 0)::int as attempts from identity_codes where flow_id = $1',
       [flowId],
     );
@@ -60,7 +61,7 @@ export function createCodeStore(pool: pg.Pool, secretKey: Buffer): CodeStore {
   return {
     async issue({ purpose, flowId, identityId, address }) {
       const code = newCode();
-      await spendAll(flowId);
+      await spendAll(pool, flowId);
       await pool.query(
         `insert into identity_codes (purpose, flow_id, identity_id, address, code_hash, expires_at)
          values ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision / 1000))`,
@@ -78,30 +79,35 @@ export function createCodeStore(pool: pg.Pool, secretKey: Buffer): CodeStore {
     },
 
     async redeem(flowId, code) {
-      const before = await attemptsSoFar(flowId);
-      if (before >= MAX_CODE_ATTEMPTS) return { outcome: 'exhausted' };
-      const candidate = code.trim();
-      if (CODE_SHAPE.test(candidate)) {
-        const spent = await pool.query<{ identity_id: string; address: string }>(
-          `update identity_codes set spent_at = now()
-            where flow_id = $1 and code_hash = $2 and spent_at is null and expires_at > now() and identity_id is not null
-            returning identity_id, address`,
-          [flowId, hash(flowId, candidate)],
+      // One redemption of a flow at a time: read side by side, twenty guesses sent at once would all see the same
+      // count of earlier tries and all be judged, where the flow allows five in all.
+      return inTransaction(pool, async (client) => {
+        await client.query(`select pg_advisory_xact_lock(hashtextextended('identity_codes/' || $1, 0))`, [flowId]);
+        const before = await attemptsSoFar(client, flowId);
+        if (before >= MAX_CODE_ATTEMPTS) return { outcome: 'exhausted' };
+        const candidate = code.trim();
+        if (CODE_SHAPE.test(candidate)) {
+          const spent = await client.query<{ identity_id: string; address: string }>(
+            `update identity_codes set spent_at = now()
+              where flow_id = $1 and code_hash = $2 and spent_at is null and expires_at > now() and identity_id is not null
+              returning identity_id, address`,
+            [flowId, hash(flowId, candidate)],
+          );
+          const row = spent.rows[0];
+          if (row !== undefined) return { outcome: 'ok', identityId: row.identity_id, address: row.address };
+        }
+        await client.query(
+          `update identity_codes set failed_attempts = failed_attempts + 1
+            where id = (select id from identity_codes where flow_id = $1 order by created_at desc, id limit 1)`,
+          [flowId],
         );
-        const row = spent.rows[0];
-        if (row !== undefined) return { outcome: 'ok', identityId: row.identity_id, address: row.address };
-      }
-      await pool.query(
-        `update identity_codes set failed_attempts = failed_attempts + 1
-          where id = (select id from identity_codes where flow_id = $1 order by created_at desc, id limit 1)`,
-        [flowId],
-      );
-      const attempts = before + 1;
-      if (attempts >= MAX_CODE_ATTEMPTS) {
-        await spendAll(flowId);
-        return { outcome: 'exhausted' };
-      }
-      return { outcome: 'invalid', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
+        const attempts = before + 1;
+        if (attempts >= MAX_CODE_ATTEMPTS) {
+          await spendAll(client, flowId);
+          return { outcome: 'exhausted' };
+        }
+        return { outcome: 'invalid', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
+      });
     },
   };
 }
