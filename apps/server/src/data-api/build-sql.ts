@@ -1,17 +1,8 @@
+import { SqlParams } from '../platform/sql-params';
 import { LIMITS } from './limits';
 import type { Condition, Field, FilterNode } from './parse/filter-grammar';
 import type { PlannedEmbed, PlannedOrder, ReadNode } from './plan/plan-read';
 import type { Join } from './plan/relationships';
-
-/** Collects bound parameters; SQL text only ever gets `$n` placeholders and quoted identifiers from the schema cache. */
-export class SqlParams {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

@@ -1,4 +1,5 @@
-import { ident, nodeSql, qualified, whereParts, type SqlParams, type Statement } from './build-sql';
+import type { SqlParams } from '../platform/sql-params';
+import { ident, nodeSql, qualified, whereParts, type Statement } from './build-sql';
 import type { ReadNode } from './plan/plan-read';
 import type { DbFunction, Relation } from './schema-cache';
 

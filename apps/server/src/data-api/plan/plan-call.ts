@@ -1,5 +1,6 @@
 import { apiErrors } from '../api-errors';
-import { SqlParams, type Statement } from '../build-sql';
+import { SqlParams } from '../../platform/sql-params';
+import type { Statement } from '../build-sql';
 import { functionCallSql } from '../build-write-sql';
 import type { JsonRecord } from '../parse/body';
 import type { MediaType } from '../parse/headers';

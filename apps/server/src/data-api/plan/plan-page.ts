@@ -1,4 +1,5 @@
-import { boundedCountSql, plannedCountSql, readSql, type SqlParams, type Statement } from '../build-sql';
+import type { SqlParams } from '../../platform/sql-params';
+import { boundedCountSql, plannedCountSql, readSql, type Statement } from '../build-sql';
 import { LIMITS } from '../limits';
 import type { ReadRequest } from '../parse/parse-request';
 import type { RangeRequest } from '../parse/headers';

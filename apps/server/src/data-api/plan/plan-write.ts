@@ -1,6 +1,7 @@
 import type { AppError } from '../../platform/errors';
+import { SqlParams } from '../../platform/sql-params';
 import { apiErrors } from '../api-errors';
-import { SqlParams, type Statement } from '../build-sql';
+import type { Statement } from '../build-sql';
 import { deleteSql, insertSql, mutationSql, noRowsSql, targetedIdsSql, updateSql } from '../build-write-sql';
 import type { JsonRecord } from '../parse/body';
 import type { WriteRequest } from '../parse/parse-request';

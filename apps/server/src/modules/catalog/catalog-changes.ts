@@ -11,7 +11,8 @@ import {
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
-import { containsPattern, matchListCondition, SqlParams } from './sql-params';
+import { SqlParams } from '../../platform/sql-params';
+import { containsPattern, matchListCondition } from './match-list-condition';
 
 const SORT_EXPRESSIONS: Record<CatalogChangeSort, string> = {
   created_at: 'ch.created_at',

@@ -10,7 +10,8 @@ import {
 import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
 import { catalogWriteVersion, normalizedKey, SummaryCache, type CachedAnswer } from './catalog-summary-cache';
-import { containsPattern, matchListCondition, SqlParams } from './sql-params';
+import { SqlParams } from '../../platform/sql-params';
+import { containsPattern, matchListCondition } from './match-list-condition';
 
 const INTERVAL_UNITS = { m: 'minutes', h: 'hours', d: 'days', w: 'weeks' } as const;
 const COST_COLUMNS = { '1d': 'cost_total_1d', '7d': 'cost_total_7d', '30d': 'cost_total_30d' } as const;

@@ -1,14 +1,5 @@
 import type { MatchList } from '@opsdeck/shared';
-
-/** Collects bound values and answers their placeholders, so a query is assembled without splicing any value into it. */
-export class SqlParams {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
+import type { SqlParams } from '../../platform/sql-params';
 
 /**
  * The condition a match list puts on `expression`: one of the included values, none of the excluded ones. Null when the list
@@ -16,8 +7,8 @@ export class SqlParams {
  */
 export function matchListCondition(expression: string, list: MatchList, params: SqlParams): string | null {
   const parts: string[] = [];
-  if (list.include.length > 0) parts.push(`${expression} = any(${params.add(list.include)}::text[])`);
-  if (list.exclude.length > 0) parts.push(`coalesce(${expression} <> all(${params.add(list.exclude)}::text[]), true)`);
+  if (list.include.length > 0) parts.push(`${expression} = any(${params.add(list.include, 'text[]')})`);
+  if (list.exclude.length > 0) parts.push(`coalesce(${expression} <> all(${params.add(list.exclude, 'text[]')}), true)`);
   return parts.length === 0 ? null : parts.join(' and ');
 }
 

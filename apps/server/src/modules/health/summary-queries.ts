@@ -1,6 +1,9 @@
 import type pg from 'pg';
-import type { RangeSource } from './time-window';
 import type { CheckSummary } from '@opsdeck/shared';
+import { queryWithoutJit } from '../../db/query-without-jit';
+import { SqlParams } from '../../platform/sql-params';
+import { isoTimeSql } from './iso-time-sql';
+import type { RangeSource } from './time-window';
 
 export interface SummaryFilters {
   checkIds: string[] | null;
@@ -51,25 +54,15 @@ function rollupStats(table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'ho
                    where r.check_id = ${checkId} and r.bucket >= date_trunc('${unit}', ${since}::timestamptz, 'UTC')) a`;
 }
 
-/** Collects bound values and hands out their placeholders, so the SQL text holds only constant fragments. */
-class Params {
-  readonly values: unknown[] = [];
-
-  bind(value: unknown, type: string): string {
-    this.values.push(value);
-    return `$${this.values.length}::${type}`;
-  }
-}
-
 /**
  * Per-check statistics joined as `st`: one lateral probe of the primary key per check, or, from a totals table, the
  * columns base already carries (healthSql joined that table to every check for the warning state).
  */
-function statsJoin(stats: StatsSource, params: Params): string {
+function statsJoin(stats: StatsSource, params: SqlParams): string {
   if (stats.kind === 'window') {
     return `cross join lateral (select x.window_passed as passed, x.window_failed as failed, x.window_p95 as p95, x.window_p97 as p97, x.window_p99 as p99) st`;
   }
-  const since = params.bind(stats.since.toISOString(), 'timestamptz');
+  const since = params.add(stats.since.toISOString(), 'timestamptz');
   switch (stats.source) {
     case 'raw':
       return `left join lateral (
@@ -92,15 +85,15 @@ function statsJoin(stats: StatsSource, params: Params): string {
  * totals table's row, joined to every check anyway, or a probe that stops at the first failure, run only for passing
  * checks when the range has no totals table.
  */
-function healthSql(stats: StatsSource, params: Params): { join: string; columns: string } {
+function healthSql(stats: StatsSource, params: SqlParams): { join: string; columns: string } {
   if (stats.kind === 'window') {
     return {
-      join: `left join check_uptime_windows w on w.window_key = ${params.bind(stats.windowKey, 'text')} and w.check_id = k.id`,
+      join: `left join check_uptime_windows w on w.window_key = ${params.add(stats.windowKey, 'text')} and w.check_id = k.id`,
       columns: `case when k.status = 'healthy' and w.failed > 0 then 'warning' else coalesce(k.status, 'unknown') end as status_key,
              w.passed as window_passed, w.failed as window_failed, w.p95 as window_p95, w.p97 as window_p97, w.p99 as window_p99`,
     };
   }
-  const since = params.bind(stats.since.toISOString(), 'timestamptz');
+  const since = params.add(stats.since.toISOString(), 'timestamptz');
   const failedSince: Record<RangeSource, string> = {
     raw: `select 1 from check_statuses s where s.check_id = k.id and s.time >= ${since} and not s.status`,
     '1h': `select 1 from check_statuses_1h r where r.check_id = k.id and r.bucket >= date_trunc('hour', ${since}, 'UTC') and r.failed > 0`,
@@ -118,37 +111,37 @@ function healthSql(stats: StatsSource, params: Params): { join: string; columns:
  * costs more than the whole query). `scope` holds the filters that choose which checks the page is about, not the
  * search and label filters a person narrows it with: the label options come from the scope, so no search empties them.
  */
-function filterSql(filters: SummaryFilters, params: Params): { scope: string; all: string } {
+function filterSql(filters: SummaryFilters, params: SqlParams): { scope: string; all: string } {
   const conditions: string[] = [];
   if (!filters.includeDeleted) conditions.push('k.deleted_at is null');
-  if (filters.checkIds !== null) conditions.push(`k.id = any(${params.bind(filters.checkIds, 'uuid[]')})`);
-  if (filters.canaryId !== null) conditions.push(`k.canary_id = ${params.bind(filters.canaryId, 'uuid')}`);
-  if (filters.agentId !== null) conditions.push(`k.agent_id = ${params.bind(filters.agentId, 'uuid')}`);
-  if (filters.types !== null) conditions.push(`k.type = any(${params.bind(filters.types, 'text[]')})`);
+  if (filters.checkIds !== null) conditions.push(`k.id = any(${params.add(filters.checkIds, 'uuid[]')})`);
+  if (filters.canaryId !== null) conditions.push(`k.canary_id = ${params.add(filters.canaryId, 'uuid')}`);
+  if (filters.agentId !== null) conditions.push(`k.agent_id = ${params.add(filters.agentId, 'uuid')}`);
+  if (filters.types !== null) conditions.push(`k.type = any(${params.add(filters.types, 'text[]')})`);
   const scope = conditions.length === 0 ? 'true' : conditions.join('\n         and ');
   if (filters.query !== null) {
-    const pattern = params.bind(`%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text');
+    const pattern = params.add(`%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text');
     conditions.push(`(k.name ilike ${pattern} or k.description ilike ${pattern} or k.endpoint ilike ${pattern} or c.name ilike ${pattern})`);
   }
   for (const [key, values] of Object.entries(filters.labelsInclude)) {
-    conditions.push(`(k.labels ->> ${params.bind(key, 'text')}) = any(${params.bind(values, 'text[]')})`);
+    conditions.push(`(k.labels ->> ${params.add(key, 'text')}) = any(${params.add(values, 'text[]')})`);
   }
   for (const [key, values] of Object.entries(filters.labelsExclude)) {
-    conditions.push(`not coalesce((k.labels ->> ${params.bind(key, 'text')}) = any(${params.bind(values, 'text[]')}), false)`);
+    conditions.push(`not coalesce((k.labels ->> ${params.add(key, 'text')}) = any(${params.add(values, 'text[]')}), false)`);
   }
   return { scope, all: conditions.length === 0 ? 'true' : conditions.join('\n         and ') };
 }
 
 /** The Tab By value of a check: namespace ('none' when unset), agent name ('local' without one), or a label value. */
-function tabKeySql(tabBy: string | null, params: Params): string {
+function tabKeySql(tabBy: string | null, params: SqlParams): string {
   if (tabBy === null) return 'null::text';
   if (tabBy === 'namespace') return `coalesce(nullif(k.namespace, ''), 'none')`;
   if (tabBy === 'agent') return `coalesce(a.name, 'local')`;
-  return `coalesce(k.labels ->> ${params.bind(tabBy, 'text')}, 'none')`;
+  return `coalesce(k.labels ->> ${params.add(tabBy, 'text')}, 'none')`;
 }
 
 /** The Group By value (spec 001 §2.2): a fixed field, or else a label key; names group by their prefix before '/'. */
-function groupKeySql(groupBy: string | null, params: Params): string {
+function groupKeySql(groupBy: string | null, params: SqlParams): string {
   switch (groupBy) {
     case null:
       return 'null::text';
@@ -161,7 +154,7 @@ function groupKeySql(groupBy: string | null, params: Params): string {
     case 'type':
       return 't.type';
     default:
-      return `coalesce(t.labels ->> ${params.bind(groupBy, 'text')}, '')`;
+      return `coalesce(t.labels ->> ${params.add(groupBy, 'text')}, '')`;
   }
 }
 
@@ -189,19 +182,15 @@ function orderBy(sortBy: SortKey | null, desc: boolean): string {
   return `${key[sortBy]}, x.name ${d}, ${stable}`;
 }
 
-function iso(column: string): string {
-  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
-
 /**
  * A check of the summary as a row whose columns are the keys of spec 001's Check, in its order: json_agg writes a row
  * without the blanks json_build_object puts around every key, a tenth of the bytes of a large summary.
  */
 const CHECK_ROW = `lateral (
   select p.id, p.name, p.canary_id, p.canary_name, p.namespace, p.agent_id, p.agent_name, p.type, p.icon, p.endpoint,
-         p.description, p.owner, p.labels, p.status, p.status_key as health, p.severity, ${iso('p.last_runtime')} as last_runtime,
-         ${iso('p.next_runtime')} as next_runtime, ${iso('p.last_transition_time')} as last_transition_time,
-         ${iso('p.created_at')} as created_at, ${iso('p.deleted_at')} as deleted_at,
+         p.description, p.owner, p.labels, p.status, p.status_key as health, p.severity, ${isoTimeSql('p.last_runtime')} as last_runtime,
+         ${isoTimeSql('p.next_runtime')} as next_runtime, ${isoTimeSql('p.last_transition_time')} as last_transition_time,
+         ${isoTimeSql('p.created_at')} as created_at, ${isoTimeSql('p.deleted_at')} as deleted_at,
          (select u from (select coalesce(p.passed, 0) as passed, coalesce(p.failed, 0) as failed) u) as uptime,
          (select l from (select p.p95, p.p97, p.p99) l) as latency) v`;
 
@@ -223,11 +212,11 @@ function pageSql(stats: string, order: string, statsFirst: boolean, offset: stri
             ${stats}`;
 }
 
-function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, timeRange: Record<string, unknown>, params: Params): string {
+function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, timeRange: Record<string, unknown>, params: SqlParams): string {
   const statsFirst = view.sortBy === 'uptime' || view.sortBy === 'latency';
   const tabbed = view.tabBy !== null && view.tab !== null && view.tab !== 'All';
   const statusConditions = [
-    ...(view.statuses === null ? [] : [`t.status_key = any(${params.bind(view.statuses, 'text[]')})`]),
+    ...(view.statuses === null ? [] : [`t.status_key = any(${params.add(view.statuses, 'text[]')})`]),
     // Only strictly healthy checks pass: a warning failed in the range and stays in view.
     ...(view.hidePassing ? [`t.status_key <> 'healthy'`] : []),
   ];
@@ -245,13 +234,13 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
         ${health.join}
        where ${filter.all}
     ), in_tab as not materialized (
-      select * from base b ${tabbed ? `where b.tab_key = ${params.bind(view.tab, 'text')}` : ''}
+      select * from base b ${tabbed ? `where b.tab_key = ${params.add(view.tab, 'text')}` : ''}
     ), selected as not materialized (
       select t.*, ${groupKeySql(view.groupBy, params)} as group_key
         from in_tab t
        where ${statusMatch}
     ), page as (
-      ${pageSql(statsJoin(stats, params), orderBy(view.sortBy, view.sortDesc), statsFirst, params.bind(view.offset, 'integer'), params.bind(view.limit, 'integer'))}
+      ${pageSql(statsJoin(stats, params), orderBy(view.sortBy, view.sortDesc), statsFirst, params.add(view.offset, 'integer'), params.add(view.limit, 'integer'))}
     )
     select json_build_object(
       'checks_summary', (select coalesce(json_agg(v order by p.ord), '[]'::json) from page p cross join ${CHECK_ROW}),
@@ -289,7 +278,7 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
                    from (select e.key, json_agg(distinct e.value order by e.value) as vals
                            from (select distinct k.labels from checks k where ${filter.scope}) d cross join lateral jsonb_each_text(d.labels) e
                           group by e.key) l),
-      'timeRange', ${params.bind(JSON.stringify(timeRange), 'json')}
+      'timeRange', ${params.add(JSON.stringify(timeRange), 'json')}
     )::text as body`;
 }
 
@@ -306,22 +295,12 @@ export async function loadSummaryJson(
   view: SummaryView,
   timeRange: Record<string, unknown>,
 ): Promise<string> {
-  const params = new Params();
+  const params = new SqlParams();
   const sql = summarySql(stats, filters, view, timeRange, params);
-  const client = await pool.connect();
-  try {
-    // The planner cannot see through the CTEs and lateral probes and overestimates them; its cost then passes the JIT
-    // threshold, and compiling the plan would take longer than running it.
-    await client.query('begin read only; set local jit = off');
-    const result = await client.query<{ body: string }>(sql, params.values);
-    await client.query('commit');
-    return result.rows[0]?.body ?? '{}';
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  // The planner cannot see through the CTEs and lateral probes and overestimates them; its cost then passes the JIT
+  // threshold, and compiling the plan would take longer than running it.
+  const rows = await queryWithoutJit<{ body: string }>(pool, sql, params.values, { readOnly: true });
+  return rows[0]?.body ?? '{}';
 }
 
 /** One check as the summary shows it, with uptime and latency computed now over [since, now]; null when absent. */
@@ -335,137 +314,4 @@ export async function loadCheckSummary(pool: pg.Pool, checkId: string, source: R
   );
   const parsed = JSON.parse(body) as { checks_summary?: CheckSummary[] };
   return parsed.checks_summary?.[0] ?? null;
-}
-
-export interface SeriesPoint {
-  time: string;
-  passed: number;
-  failed: number;
-  duration_avg: number | null;
-  duration_max: number | null;
-}
-
-/** Uptime, latency and the Health Overview series of one check over exactly [since, now]. */
-export interface CheckRange {
-  uptime: { passed: number; failed: number };
-  latency: { p95: number | null; p97: number | null; p99: number | null };
-  series: { bucket: string; points: SeriesPoint[] };
-}
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-/** Ranges up to this are drawn in minute bins from the raw rows: an hourly bucket cannot be split. */
-const RAW_SERIES_MAX_MINUTES = 360;
-/** Ranges beyond this are drawn in daily buckets, shorter ones in hourly buckets. */
-const HOURLY_SERIES_MAX_MINUTES = 30 * 1440;
-/** Unix time is a whole number of UTC hours and days from the epoch, so rounding it up lands on a UTC boundary. */
-const ceilTo = (ms: number, unit: number): Date => new Date(Math.ceil(ms / unit) * unit);
-
-/** One row per raw status in [since, upTo) as a piece of chart bucket `time`, its duration in a histogram slot. */
-function rawPieces(time: string, upTo: string): string {
-  return `select ${time} as time, count(*)::integer as total, (count(*) filter (where s.status))::integer as passed,
-                 coalesce(sum(s.duration), 0)::bigint as duration_sum, max(s.duration) as duration_max,
-                 check_histogram_sum(check_histogram_slot(width_bucket(s.duration, check_duration_bounds()) + 1, 1)) as histogram
-            from check_statuses s
-           where s.check_id = $1 and s.time >= $2 and s.time < ${upTo}
-           group by 1`;
-}
-
-function rollupPieces(table: 'check_statuses_1h' | 'check_statuses_1d', time: string, from: string, upTo: string | null): string {
-  return `select ${time}, r.total, r.passed, r.duration_sum, r.duration_max, r.duration_histogram
-            from ${table} r
-           where r.check_id = $1 and r.bucket >= ${from}${upTo === null ? '' : ` and r.bucket < ${upTo}`}`;
-}
-
-/**
- * The pieces a range is made of, each tagged with the chart bucket it falls in: rollup buckets wholly inside the range,
- * and for the partial buckets at its start the finer rows below them (hours of the first day, raw rows of the first
- * hour). $1 check, $2 since, $3 the first hour boundary at or after since, $4 the first day boundary.
- */
-const HOURLY_PIECES = `${rawPieces(`date_trunc('hour', $2::timestamptz, 'UTC')`, '$3')}
-   union all ${rollupPieces('check_statuses_1h', 'r.bucket', '$3', null)}`;
-const DAILY_PIECES = `${rawPieces(`date_trunc('day', $2::timestamptz, 'UTC')`, '$3')}
-   union all ${rollupPieces('check_statuses_1h', `date_trunc('day', r.bucket, 'UTC')`, '$3', '$4')}
-   union all ${rollupPieces('check_statuses_1d', 'r.bucket', '$4', null)}`;
-
-function rangeSql(pieces: string): string {
-  return `with pieces as (${pieces}),
-    buckets as (
-      select p.time, sum(p.total)::integer as total, sum(p.passed)::integer as passed, sum(p.duration_sum) as duration_sum,
-             max(p.duration_max) as duration_max
-        from pieces p where p.total > 0 group by p.time
-    )
-    select (select coalesce(json_agg(json_build_object('time', ${iso('b.time')}, 'passed', b.passed, 'failed', b.total - b.passed,
-                                                        'duration_avg', round(b.duration_sum::numeric / b.total)::integer,
-                                                        'duration_max', b.duration_max) order by b.time), '[]'::json)
-              from buckets b) as points,
-           (select check_duration_percentiles(check_histogram_sum(p.histogram), max(p.duration_max)) from pieces p) as pct`;
-}
-
-const HOURLY_RANGE = rangeSql(HOURLY_PIECES);
-const DAILY_RANGE = rangeSql(DAILY_PIECES);
-
-/** About 60 bins on whole minutes, and the exact percentiles of the raw durations. */
-const RAW_RANGE = `with bins as (
-      select date_bin(make_interval(mins => $3), s.time, timestamptz '2000-01-01 00:00:00+00') as time,
-             count(*)::integer as total, (count(*) filter (where s.status))::integer as passed,
-             coalesce(sum(s.duration), 0)::bigint as duration_sum, max(s.duration) as duration_max
-        from check_statuses s where s.check_id = $1 and s.time >= $2
-       group by 1
-    )
-    select (select coalesce(json_agg(json_build_object('time', ${iso('b.time')}, 'passed', b.passed, 'failed', b.total - b.passed,
-                                                        'duration_avg', round(b.duration_sum::numeric / b.total)::integer,
-                                                        'duration_max', b.duration_max) order by b.time), '[]'::json)
-              from bins b) as points,
-           (select array[percentile_disc(0.95) within group (order by s.duration), percentile_disc(0.97) within group (order by s.duration),
-                         percentile_disc(0.99) within group (order by s.duration)]
-              from check_statuses s where s.check_id = $1 and s.time >= $2) as pct`;
-
-/**
- * Uptime, latency and the Health Overview series of a check over exactly [since, now], from one statement so they
- * describe the same rows: the uptime is the sum of the series' buckets. Short ranges bin raw rows; longer ones read
- * the rollups, with finer rows only for the partial bucket at the range's start, so a range neither reaches back to
- * the start of that bucket nor scans raw rows beyond its first hour.
- */
-export async function loadCheckRange(pool: pg.Pool, checkId: string, since: Date, rangeMinutes: number): Promise<CheckRange> {
-  const start = since.toISOString();
-  const hourEdge = ceilTo(since.getTime(), HOUR_MS).toISOString();
-  const daily = rangeMinutes > HOURLY_SERIES_MAX_MINUTES;
-  const stepMinutes = Math.max(1, Math.ceil(rangeMinutes / 60));
-  const [sql, values, bucket] =
-    rangeMinutes <= RAW_SERIES_MAX_MINUTES
-      ? [RAW_RANGE, [checkId, start, stepMinutes], `${stepMinutes}m`]
-      : daily
-        ? [DAILY_RANGE, [checkId, start, hourEdge, ceilTo(since.getTime(), DAY_MS).toISOString()], '1d']
-        : [HOURLY_RANGE, [checkId, start, hourEdge], '1h'];
-  const result = await pool.query<{ points: SeriesPoint[]; pct: Array<number | null> | null }>(sql, values);
-  const points = result.rows[0]?.points ?? [];
-  const pct = result.rows[0]?.pct ?? [];
-  return {
-    uptime: {
-      passed: points.reduce((sum, point) => sum + point.passed, 0),
-      failed: points.reduce((sum, point) => sum + point.failed, 0),
-    },
-    latency: { p95: pct[0] ?? null, p97: pct[1] ?? null, p99: pct[2] ?? null },
-    series: { bucket, points },
-  };
-}
-
-export interface CheckRelationships {
-  configs: { id: string; name: string; type: string }[];
-  components: { id: string; name: string; icon: string | null }[];
-}
-
-export async function loadRelationships(pool: pg.Pool, checkId: string): Promise<CheckRelationships> {
-  const configs = await pool.query<{ id: string; name: string; type: string }>(
-    `select ci.id, ci.name, ci.type from check_config_relationships r join config_items ci on ci.id = r.config_id
-      where r.check_id = $1 and r.deleted_at is null order by ci.name limit 500`,
-    [checkId],
-  );
-  const components = await pool.query<{ id: string; name: string; icon: string | null }>(
-    `select co.id, co.name, co.icon from check_component_relationships r join components co on co.id = r.component_id
-      where r.check_id = $1 and r.deleted_at is null order by co.name limit 500`,
-    [checkId],
-  );
-  return { configs: configs.rows, components: components.rows };
 }

@@ -13,6 +13,7 @@ import {
   type TopologyResponse,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
+import { SqlParams } from '../../platform/sql-params';
 
 /** `GET /api/topology`'s query once checked: null means "no filter" (absent, empty or 'All'). */
 export interface TopologyFilters {
@@ -196,26 +197,17 @@ export function componentFromRow(row: ComponentRow): TopologyComponent {
   };
 }
 
-class Params {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-function filterConditions(filters: TopologyFilters, params: Params): string {
+function filterConditions(filters: TopologyFilters, params: SqlParams): string {
   const conditions = ['true'];
-  if (filters.type !== null) conditions.push(`l.type = ${params.add(filters.type)}::text`);
+  if (filters.type !== null) conditions.push(`l.type = ${params.add(filters.type, 'text')}`);
   if (filters.team !== null) {
     conditions.push(`exists (select 1 from team_components tc join teams t on t.id = tc.team_id and t.deleted_at is null
-                              where tc.component_id = l.id and t.name = ${params.add(filters.team)}::text)`);
+                              where tc.component_id = l.id and t.name = ${params.add(filters.team, 'text')})`);
   }
-  if (filters.labels !== null) conditions.push(`l.labels @> ${params.add(JSON.stringify(filters.labels))}::jsonb`);
-  if (filters.statuses !== null) conditions.push(`l.status = any(${params.add(filters.statuses)}::text[])`);
+  if (filters.labels !== null) conditions.push(`l.labels @> ${params.add(JSON.stringify(filters.labels), 'jsonb')}`);
+  if (filters.statuses !== null) conditions.push(`l.status = any(${params.add(filters.statuses, 'text[]')})`);
   if (filters.agent !== null) {
-    conditions.push(filters.agent.local ? 'l.agent_id is null' : `l.agent_id = ${params.add(filters.agent.id)}::uuid`);
+    conditions.push(filters.agent.local ? 'l.agent_id is null' : `l.agent_id = ${params.add(filters.agent.id, 'uuid')}`);
   }
   return conditions.join(' and ');
 }
@@ -224,19 +216,19 @@ function filterConditions(filters: TopologyFilters, params: Params): string {
  * The card level: the roots of live topologies without an id, the live children of the component with one (whose
  * topology must be live too). `anchor` is that component.
  */
-function levelSql(filters: TopologyFilters, params: Params): string {
+function levelSql(filters: TopologyFilters, params: SqlParams): string {
   return filters.id === null
     ? `level as (select c.id, c.type, c.labels, c.status, c.agent_id
                    from components c join topologies t on t.id = c.topology_id
                   where c.parent_id is null and c.deleted_at is null and t.deleted_at is null)`
     : `anchor as (select c.id from components c left join topologies t on t.id = c.topology_id
-                   where c.id = ${params.add(filters.id)}::uuid and c.deleted_at is null and t.deleted_at is null),
+                   where c.id = ${params.add(filters.id, 'uuid')} and c.deleted_at is null and t.deleted_at is null),
        level as (select c.id, c.type, c.labels, c.status, c.agent_id
                    from components c join anchor a on c.parent_id = a.id where c.deleted_at is null)`;
 }
 
 /** healthStatuses, tags, teams and types of the unfiltered card level, as a JSON object. */
-function facetsSql(filters: TopologyFilters, params: Params): string {
+function facetsSql(filters: TopologyFilters, params: SqlParams): string {
   return `
 with ${levelSql(filters, params)}
 select json_build_object(
@@ -257,7 +249,7 @@ select json_build_object(
 type TopologyFacets = Omit<TopologyResponse, 'components'>;
 
 /** The card level after the filters. */
-function cardsSql(filters: TopologyFilters, params: Params): string {
+function cardsSql(filters: TopologyFilters, params: SqlParams): string {
   return `${levelSql(filters, params)},
 cards as (select l.id from level l where ${filterConditions(filters, params)})`;
 }
@@ -266,7 +258,7 @@ cards as (select l.id from level l where ${filterConditions(filters, params)})`;
  * The whole components of the answer, one row each, in card order: the cards (depth 2), and with an id the component
  * itself (depth 1) first.
  */
-function wholeComponentsSql(filters: TopologyFilters, params: Params): string {
+function wholeComponentsSql(filters: TopologyFilters, params: SqlParams): string {
   const nodes =
     filters.id === null
       ? 'nodes as (select id, 2 as depth from cards)'
@@ -281,7 +273,7 @@ select ${COMPONENT_COLUMNS}
 }
 
 /** The cards' live children as rows (TopologyComponentRow), in the order each card lists them. */
-function childRowsSql(filters: TopologyFilters, params: Params): string {
+function childRowsSql(filters: TopologyFilters, params: SqlParams): string {
   return `
 with ${cardsSql(filters, params)}
 select c.id, c.parent_id, c.path, c.name, c.icon, c.type, c.status, c.status_reason, c.hidden, c.is_leaf
@@ -312,11 +304,11 @@ function nestComponents(wholeRows: ComponentRow[], childRows: TopologyComponentR
  * shows as its empty state.
  */
 export async function loadTopologyJson(pool: pg.Pool, filters: TopologyFilters): Promise<string> {
-  const facetParams = new Params();
+  const facetParams = new SqlParams();
   const facets = facetsSql(filters, facetParams);
-  const wholeParams = new Params();
+  const wholeParams = new SqlParams();
   const whole = wholeComponentsSql(filters, wholeParams);
-  const rowParams = new Params();
+  const rowParams = new SqlParams();
   const rows = childRowsSql(filters, rowParams);
   const client = await pool.connect();
   try {
