@@ -144,12 +144,14 @@ export const PLAYBOOK_APPROVER_SQLSTATE = 'ODP01';
 
 /**
  * Guards whose trigger words the whole refusal (message, detail naming the row, hint): their SQLSTATE and the status
- * and code the API answers (migration 0109: admin-only properties, retention ages, maintenance job schedules).
+ * and code the API answers (migration 0109: admin-only properties, retention ages, maintenance job schedules; migration 0116: job history and
+ * queued events).
  */
 const WORDED_GUARDS: Readonly<Record<string, readonly [number, string]>> = {
   ODS01: [403, 'OD_PROPERTY_ADMIN_ONLY'],
   ODS02: [400, 'OD_RETENTION_DAYS'],
   ODS03: [403, 'OD_MAINTENANCE_JOB_ADMIN_ONLY'],
+  ODS04: [403, 'OD_RECORD_ADMIN_ONLY'],
 };
 
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
