@@ -25,3 +25,8 @@ export * from './playbook-params';
 export * from './logs';
 export * from './users';
 export * from './incident-rule-spec';
+// Type-only: the row types of the data API, generated from the schema (npm run db:types, ADR 0067).
+export type * from './database.generated';
+export type * from './row-types';
+export type * from './scrape-summary';
+export type * from './script-validation';

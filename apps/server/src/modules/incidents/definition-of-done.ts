@@ -4,6 +4,7 @@ import {
   DEFINITION_OF_DONE_DEFAULT_SCRIPTS,
   isAutomaticDefinitionOfDoneType,
   type AutomaticDefinitionOfDoneType,
+  type ScriptValidation,
 } from '@opsdeck/shared';
 
 /**
@@ -82,8 +83,6 @@ function environmentFor(type: AutomaticDefinitionOfDoneType): Environment {
   if (env === undefined) throw new Error(`No CEL environment for ${type}`);
   return env;
 }
-
-export type ScriptValidation = { valid: true } | { valid: false; message: string; details: string | null };
 
 interface CelErrorLike {
   summary?: unknown;

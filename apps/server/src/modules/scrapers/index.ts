@@ -1,6 +1,6 @@
 /** The scrapers module as the rest of the server sees it: its plugin, and the run the demo seed and the bench call. */
 export { scrapersPlugin, SCRAPE_REQUESTED_EVENT } from './scrapers-plugin';
-export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperRow } from './run-scrape';
+export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperToRun } from './run-scrape';
 export { demoScrapeDir } from './demo-rewrites';
 // The topology spec checks its configLookup JSONPaths by the same grammar.
 export { jsonPathProblem } from './spec';

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type pg from 'pg';
+import type { RowWith, TableRow } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { resolveConnection } from '../connections';
 import { scrubSecrets, SecretCollector } from '../health';
@@ -20,12 +21,11 @@ const SOURCE_CONCURRENCY = 4;
 const MAX_STORED_ERRORS = 100;
 const MAX_ERROR_LENGTH = 4000;
 
-export interface ScraperRow {
-  id: string;
-  name: string;
-  spec: unknown;
-  agent_id: string | null;
-}
+/**
+ * The columns of the scraper a run reads (the web's `ScraperRow` is the list view's row); the spec is whatever a
+ * caller holds, since the run parses it itself.
+ */
+export type ScraperToRun = RowWith<Pick<TableRow<'config_scrapers'>, 'id' | 'name' | 'spec' | 'agent_id'>, { spec: unknown }>;
 
 export interface RunScrapeDeps {
   pool: pg.Pool;
@@ -168,7 +168,7 @@ async function withinTimeout<T>(work: Promise<T>, timeoutMs: number, controller:
   }
 }
 
-async function startJob(pool: pg.Pool, scraper: ScraperRow, startedAt: Date): Promise<string> {
+async function startJob(pool: pg.Pool, scraper: ScraperToRun, startedAt: Date): Promise<string> {
   const row = await pool.query<{ id: string }>(
     `insert into job_history (name, resource_type, resource_id, status, hostname, time_start, agent_id)
      values ($1, $2, $3, 'RUNNING', $4, $5, $6) returning id`,
@@ -192,7 +192,7 @@ function stored(errors: readonly ScrapeError[], roots: readonly string[]): Scrap
  * lasts. It never throws for anything a spec or a source does: a failure is the FAILED row. A source that fails or a
  * run that times out loses no stored item, since only a complete result deletes.
  */
-export async function runScrape(deps: RunScrapeDeps, scraper: ScraperRow): Promise<ScrapeRunOutcome> {
+export async function runScrape(deps: RunScrapeDeps, scraper: ScraperToRun): Promise<ScrapeRunOutcome> {
   const startedAt = new Date();
   const jobId = await startJob(deps.pool, scraper, startedAt);
   let status: ScrapeStatus = 'FAILED';

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { RUNNABLE_SCRAPER_KINDS, SCRAPER_KINDS } from '@opsdeck/shared';
 import { LeaseScheduler, type LeaseSchedulerSettings, type LeaseTables } from '../../platform/lease-scheduler';
 import { nextRuntime, parseSchedule } from '../health';
-import { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperRow } from './run-scrape';
+import { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperToRun } from './run-scrape';
 import type { ParsedScraperSpec } from './types';
 
 /** Spec 001 §9: the kubernetes scraper's schedule defaults to @every 30m. */
@@ -40,7 +40,7 @@ function nextFor(column: string | null, spec: ParsedScraperSpec | null, after: D
  */
 const UNRUN_KINDS: readonly string[] = SCRAPER_KINDS.filter((kind) => !(RUNNABLE_SCRAPER_KINDS as readonly string[]).includes(kind));
 
-interface ClaimedScraper extends ScraperRow {
+interface ClaimedScraper extends ScraperToRun {
   schedule: string | null;
 }
 

@@ -1,9 +1,13 @@
 import type pg from 'pg';
+import type { ScrapeError } from '@opsdeck/shared';
 
 /**
  * The contract between a scraper's sources, the ingest that stores what they found and the scheduler that runs them.
  * A source never writes to the database: it returns what it saw, and the ingest compares that with what is stored.
  */
+
+// The run's summary is read by the web too, so it is declared once in packages/shared.
+export type { ScrapeError, ScrapeSummary, TypeSummary } from '@opsdeck/shared';
 
 export type ItemHealth = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
 
@@ -55,12 +59,6 @@ export interface ScrapedChange {
   createdAt: string;
 }
 
-export interface ScrapeError {
-  /** Which source and what in it, e.g. `file[0] /srv/bad.yaml` or `kubernetes[0] pods`. */
-  where: string;
-  message: string;
-}
-
 export interface ScrapeResult {
   items: ScrapedItem[];
   relationships: ScrapedRelationship[];
@@ -95,22 +93,6 @@ export interface SourceEntry {
 }
 
 export type SourceRunner = (entry: SourceEntry, context: SourceContext) => Promise<ScrapeResult>;
-
-/** Per config type: what one run did to the stored items. */
-export interface TypeSummary {
-  added: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-}
-
-/** Stored in job_history.details.scrape_summary. */
-export interface ScrapeSummary {
-  types: Record<string, TypeSummary>;
-  changes: number;
-  insights: { opened: number; resolved: number };
-  errors: ScrapeError[];
-}
 
 /** Spec 001 §3 retention, durations already in milliseconds. */
 export interface Retention {

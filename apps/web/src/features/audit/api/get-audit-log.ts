@@ -1,28 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { resolveTimeRange, type TimeRange } from '@opsdeck/shared';
+import { resolveTimeRange, type TableRow, type TimeRange } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { containsPattern } from '@/lib/api/text-search';
 import { isPersonId, type AuditLogParams } from '../audit-params';
 import { auditKeys } from './keys';
 
-/** A row of audit_log (migration 0105) as the page shows it. */
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor_id: string | null;
-  actor_name: string | null;
-  via: 'session' | 'api_token' | 'agent' | 'system' | 'anonymous';
-  api_token_id: string | null;
-  method: string;
-  route: string;
-  resource: string | null;
-  resource_id: string | null;
-  resource_ids: string[] | null;
-  action: string;
-  changed_fields: string[];
-  changes: unknown;
-  status: number;
-}
+/** A row of audit_log (migration 0105) as the page shows it: every column but the request id. */
+export type AuditEntry = Omit<TableRow<'audit_log'>, 'request_id'>;
 
 export interface AuditLogPage {
   rows: AuditEntry[];
@@ -63,7 +47,7 @@ export async function getAuditLog(params: AuditLogParams, signal?: AbortSignal):
   const start = params.pageIndex * params.pageSize;
   const request = matching(params).order('at', { ascending: false }).order('id', { ascending: false }).range(start, start + params.pageSize - 1);
   try {
-    const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<AuditEntry[], { merge: false }>();
+    const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError();
     return { rows: data, totalCount: count ?? data.length };
   } catch (error) {
     if (start === 0 || !isRangeNotSatisfiable(error)) throw error;

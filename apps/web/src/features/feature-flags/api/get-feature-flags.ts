@@ -7,9 +7,8 @@ export const FEATURE_FLAG_SELECT = '*,creator:people!properties_created_by_fkey(
 
 export async function getFeatureFlags(signal?: AbortSignal): Promise<FeatureFlag[]> {
   const query = db.from('properties').select(FEATURE_FLAG_SELECT).order('name', { ascending: true });
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const flags: FeatureFlag[] = data;
-  return flags;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<FeatureFlag[], { merge: false }>();
+  return data;
 }
 
 export function useFeatureFlagsQuery() {

@@ -1,20 +1,9 @@
-export interface FeatureFlagCreator {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+import type { TableRow } from '@opsdeck/shared';
 
-/** A row of `properties` (spec 002 §3), with the person who created it. */
-export interface FeatureFlag {
-  name: string;
-  value: string;
-  description: string | null;
-  source: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-  creator: FeatureFlagCreator | null;
-}
+export type FeatureFlagCreator = Pick<TableRow<'people'>, 'id' | 'name' | 'avatar'>;
+
+/** A row of `properties` (spec 002 §3), with the person who created it (an embed postgrest-js cannot type). */
+export type FeatureFlag = TableRow<'properties'> & { creator: FeatureFlagCreator | null };
 
 export interface FeatureFlagInput {
   name: string;

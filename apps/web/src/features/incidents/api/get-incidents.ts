@@ -25,9 +25,10 @@ function isActive(value: string): boolean {
 export async function getIncidents(params: IncidentListParams, signal?: AbortSignal): Promise<IncidentPage> {
   const select = INCIDENT_LIST_SELECT + (isActive(params.component) ? COMPONENT_FILTER_EMBED : '');
   let query = db.from('incidents').select(select, { count: 'exact' }).is('responders.deleted_at', null);
-  if (isActive(params.type)) query = query.eq('type', params.type);
-  if (isActive(params.severity)) query = query.eq('severity', params.severity);
-  if (isActive(params.status)) query = query.eq('status', params.status);
+  // The address's values are sent as they are (`filter` is `eq` untyped): one outside the column's check finds no rows.
+  if (isActive(params.type)) query = query.filter('type', 'eq', params.type);
+  if (isActive(params.severity)) query = query.filter('severity', 'eq', params.severity);
+  if (isActive(params.status)) query = query.filter('status', 'eq', params.status);
   if (isActive(params.owner)) query = query.eq('created_by', params.owner);
   if (isActive(params.component)) query = query.eq('hypotheses.evidences.component_id', params.component);
   const search = incidentSearchFilter(params.search);

@@ -1,9 +1,7 @@
-import { isEvidenceType } from '@opsdeck/shared';
+import { isEvidenceType, type ScriptValidation } from '@opsdeck/shared';
 import type { StoredEvidenceType } from './types';
 import { isApiError } from '@/lib/api/api-error';
 import { requestJson } from '@/lib/api/http';
-
-export type ScriptValidation = { valid: true } | { valid: false; message: string; details: string | null };
 
 /** Asks the server whether a CEL script suits the evidence type; a refusal carries the reason to show. */
 export async function validateDefinitionOfDoneScript(script: string, type: StoredEvidenceType): Promise<ScriptValidation> {

@@ -1,22 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LogSelector } from '@opsdeck/shared';
+import type { LogSelector, RowWith, ViewRow } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
 import { logsKeys } from './keys';
 
 /** A component some log backend serves, as the picker lists it. */
-export interface ComponentOption {
-  id: string;
-  name: string;
-  text: string | null;
-  type: string | null;
-  icon: string | null;
-  topology_id: string | null;
-}
+export type ComponentOption = Pick<ViewRow<'components_with_logs'>, 'id' | 'name' | 'text' | 'type' | 'icon' | 'topology_id'>;
 
-/** A row of `components_with_logs` with the selectors the logs call takes. */
-export interface ComponentWithLogs extends ComponentOption {
-  log_selectors: LogSelector[] | null;
-}
+/** A row of `components_with_logs` with the selectors the logs call takes, read as selectors (JSON in the view). */
+export type ComponentWithLogs = ComponentOption & RowWith<Pick<ViewRow<'components_with_logs'>, 'log_selectors'>, { log_selectors: LogSelector[] | null }>;
 
 const OPTION_COLUMNS = 'id,name,text,type,icon,topology_id';
 /**
@@ -35,9 +26,8 @@ export async function getComponentOptions(signal?: AbortSignal): Promise<Compone
 /** The component with its selectors, or null when no log backend serves it (or it is gone). */
 export async function getComponentWithLogs(id: string, signal?: AbortSignal): Promise<ComponentWithLogs | null> {
   const query = db.from('components_with_logs').select(`${OPTION_COLUMNS},log_selectors`).eq('id', id).limit(1);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: ComponentWithLogs[] = data;
-  return rows[0] ?? null;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ComponentWithLogs[], { merge: false }>();
+  return data[0] ?? null;
 }
 
 /** The component picker's options; they change only when backends or components do. */

@@ -6,9 +6,8 @@ import type { Notification } from './types';
 
 export async function getNotification(id: string, signal?: AbortSignal): Promise<Notification> {
   const query = silentDb.from('notifications').select(`*,${NOTIFICATION_JOINS}`).eq('id', id).is('deleted_at', null);
-  const { data } = await (signal ? query.abortSignal(signal) : query).single().throwOnError();
-  const notification: Notification = data;
-  return notification;
+  const { data } = await (signal ? query.abortSignal(signal) : query).single().throwOnError().overrideTypes<Notification, { merge: false }>();
+  return data;
 }
 
 /** The editor reads the notification itself rather than its list row, so it edits what is stored now. */

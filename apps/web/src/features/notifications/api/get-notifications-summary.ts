@@ -10,9 +10,8 @@ export const NOTIFICATION_JOINS =
 /** Newest first (spec 001 §7); the view already leaves out deleted notifications. */
 export async function getNotificationsSummary(signal?: AbortSignal): Promise<NotificationSummaryRow[]> {
   const query = silentDb.from('notifications_summary').select(`*,${NOTIFICATION_JOINS}`).order('created_at', { ascending: false });
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: NotificationSummaryRow[] = data;
-  return rows;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<NotificationSummaryRow[], { merge: false }>();
+  return data;
 }
 
 export function useNotificationsSummaryQuery() {

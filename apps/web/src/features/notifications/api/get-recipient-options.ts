@@ -39,9 +39,8 @@ export async function getNotificationConnections(signal?: AbortSignal): Promise<
     .in('type', [...DELIVERABLE_CONNECTION_TYPES])
     .is('deleted_at', null)
     .order('name', { ascending: true });
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: NotificationConnection[] = data;
-  return rows;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<NotificationConnection[], { merge: false }>();
+  return data;
 }
 
 export function usePeopleQuery(enabled: boolean) {

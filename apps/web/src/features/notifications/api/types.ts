@@ -1,4 +1,4 @@
-import type { ConnectionType } from '@opsdeck/shared';
+import type { ConnectionType, RowWith, TableRow, ViewRow } from '@opsdeck/shared';
 
 import type { PersonRef, TeamRef } from '@/lib/people-refs';
 
@@ -11,33 +11,13 @@ export interface CustomService {
 }
 
 /** A notification as the editor reads it (spec 001 §3), with its recipient and creator joined. */
-export interface Notification {
-  id: string;
-  title: string | null;
-  events: string[];
-  filter: string | null;
-  person_id: string | null;
-  team_id: string | null;
-  custom_services: CustomService[] | null;
-  template: string | null;
-  properties: Record<string, unknown> | null;
-  source: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-  person: PersonRef | null;
-  team: TeamRef | null;
-  creator: PersonRef | null;
-}
+export type Notification = RowWith<
+  Pick<TableRow<'notifications'>, 'id' | 'title' | 'events' | 'filter' | 'person_id' | 'team_id' | 'custom_services' | 'template' | 'properties' | 'source' | 'created_by' | 'created_at' | 'updated_at'>,
+  { custom_services: CustomService[] | null; properties: Record<string, unknown> | null; source: string | null }
+> & { person: PersonRef | null; team: TeamRef | null; creator: PersonRef | null };
 
 /** A row of notifications_summary: the notification with its delivery counts. */
-export interface NotificationSummaryRow extends Notification {
-  pending: number;
-  failed: number;
-  sent: number;
-  avg_duration_ms: number | null;
-  most_common_error: string | null;
-}
+export type NotificationSummaryRow = Notification & Pick<ViewRow<'notifications_summary'>, 'pending' | 'failed' | 'sent' | 'avg_duration_ms' | 'most_common_error'>;
 
 /** What a save sends; created_by is left to the server, which knows who is signed in. */
 export interface NotificationInput {
@@ -54,28 +34,14 @@ export interface NotificationInput {
 export const SEND_STATUSES = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
-export interface NotificationSendHistoryRow {
-  id: string;
-  notification_id: string;
-  status: SendStatus;
-  source_event: string | null;
-  resource_id: string | null;
-  person_id: string | null;
-  /** The email address or connection it went to. */
-  recipient: string | null;
-  body: string | null;
-  error: string | null;
-  /** Why it was skipped (flapping inside the window). */
-  reason: string | null;
-  duration_millis: number | null;
-  attempts: number;
-  created_at: string;
-  person: PersonRef | null;
-}
+/**
+ * A delivery of notification_send_history with the person it went to (an embed). `recipient` is the email address or
+ * connection it went to; `reason` why it was skipped (flapping inside the window).
+ */
+export type NotificationSendHistoryRow = Pick<
+  TableRow<'notification_send_history'>,
+  'id' | 'notification_id' | 'status' | 'source_event' | 'resource_id' | 'person_id' | 'recipient' | 'body' | 'error' | 'reason' | 'duration_millis' | 'attempts' | 'created_at'
+> & { person: PersonRef | null };
 
-export interface NotificationConnection {
-  id: string;
-  name: string;
-  namespace: string;
-  type: ConnectionType;
-}
+/** A stored connection a notification can send through; its type is one the delivery port knows (text in the table). */
+export type NotificationConnection = RowWith<Pick<TableRow<'connections'>, 'id' | 'name' | 'namespace' | 'type'>, { type: ConnectionType }>;

@@ -7,7 +7,7 @@ import {
   type PlaybookTargetType,
   type TimeRange,
 } from '@opsdeck/shared';
-import { silentDb } from '@/lib/api/db';
+import { silentDb, silentDynamicDb } from '@/lib/api/db';
 import { playbookKeys } from './keys';
 
 /** A row of /playbooks/runs as the data API answers it (spec 001 §3 "Playbook run" without parameters and actions). */
@@ -115,7 +115,7 @@ const TARGET_TABLES: Record<PlaybookTargetType, string> = { config: 'config_item
 /** The names of one type of target, for the Resource column of the visible rows: one request per type and page. */
 export async function getRunTargetNames(type: PlaybookTargetType, ids: readonly string[], signal?: AbortSignal): Promise<RunTargetName[]> {
   if (ids.length === 0) return [];
-  const request = silentDb.from(TARGET_TABLES[type]).select('id,name').in('id', [...ids]);
+  const request = silentDynamicDb.from(TARGET_TABLES[type]).select('id,name').in('id', [...ids]);
   const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<RunTargetName[], { merge: false }>();
   return data;
 }

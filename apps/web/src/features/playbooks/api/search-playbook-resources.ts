@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { PlaybookResourceSelector } from '@opsdeck/shared';
-import { silentDb } from '@/lib/api/db';
+import { silentDynamicDb } from '@/lib/api/db';
 import { playbookKeys } from './keys';
 
 /** What a picker can choose: a run's target or a team, people, component, config or check parameter. */
@@ -60,7 +60,7 @@ export interface ResourceSearch {
 /** Live resources of a kind whose name contains the search, by name, at most RESOURCE_SEARCH_LIMIT. */
 export async function searchPlaybookResources({ kind, search, types }: ResourceSearch, signal?: AbortSignal): Promise<PlaybookResourceOption[]> {
   const source = SOURCES[kind];
-  let query = silentDb.from(source.table).select(columns(kind)).is('deleted_at', null);
+  let query = silentDynamicDb.from(source.table).select(columns(kind)).is('deleted_at', null);
   const text = search.trim();
   if (text !== '') query = query.ilike('name', `*${likeLiteral(text)}*`);
   if (types !== null && source.detail === 'type') query = query.in('type', types);
@@ -71,7 +71,7 @@ export async function searchPlaybookResources({ kind, search, types }: ResourceS
 
 /** One resource by id, for a picker showing a chosen value it did not list. */
 export async function getPlaybookResource(kind: PlaybookResourceKind, id: string, signal?: AbortSignal): Promise<PlaybookResourceOption | null> {
-  const query = silentDb.from(SOURCES[kind].table).select(columns(kind)).eq('id', id).limit(1);
+  const query = silentDynamicDb.from(SOURCES[kind].table).select(columns(kind)).eq('id', id).limit(1);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<Record<string, unknown>[], { merge: false }>();
   const row = data[0];
   return row === undefined ? null : toOption(kind, row);

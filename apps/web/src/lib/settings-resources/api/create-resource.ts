@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
-import { silentDb } from '@/lib/api/db';
+import { silentDynamicDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
 import { withoutAbsentFields, type SettingsResourceKind } from '../settings-resource-kind';
 import { settingsResourceKeys } from './keys';
@@ -18,7 +18,7 @@ export async function createResource({ kind, input, createdBy }: CreateResourceI
     await requestJson<unknown>(kind.service.path, { method: 'POST', json: body, silent: true });
     return;
   }
-  await silentDb.from(kind.table).insert(body).throwOnError();
+  await silentDynamicDb.from(kind.table).insert(body).throwOnError();
 }
 
 export function useCreateResource() {

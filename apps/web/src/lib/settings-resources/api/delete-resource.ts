@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
-import { silentDb } from '@/lib/api/db';
+import { silentDynamicDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
 import type { SettingsResourceKind } from '../settings-resource-kind';
 import { settingsResourceKeys } from './keys';
@@ -16,7 +16,7 @@ export async function deleteResource({ kind, id }: DeleteResourceInput): Promise
     await requestJson<null>(`${kind.service.path}/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });
     return;
   }
-  await silentDb.from(kind.table).delete().eq('id', id).throwOnError();
+  await silentDynamicDb.from(kind.table).delete().eq('id', id).throwOnError();
 }
 
 export function useDeleteResource() {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api/api-error';
-import { db } from '@/lib/api/db';
+import { dynamicDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
 import type { SettingsResourceKind } from '../settings-resource-kind';
 import { settingsResourceKeys } from './keys';
@@ -36,7 +36,7 @@ export async function getResource(kind: SettingsResourceKind, id: string, signal
       throw error;
     }
   }
-  const query = db.from(kind.table).select('*').eq('id', id).is('deleted_at', null).limit(1);
+  const query = dynamicDb.from(kind.table).select('*').eq('id', id).is('deleted_at', null).limit(1);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   const rows: SettingsResource[] = data;
   const row = rows[0];

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db } from '@/lib/api/db';
+import { dynamicDb } from '@/lib/api/db';
 import type { SettingsResourceKind } from '../settings-resource-kind';
 import { settingsResourceKeys } from './keys';
 import type { SettingsResourceRow } from './types';
@@ -8,7 +8,7 @@ import type { SettingsResourceRow } from './types';
 export const RESOURCE_LIST_LIMIT = 100;
 
 export async function getResources(kind: SettingsResourceKind, signal?: AbortSignal): Promise<SettingsResourceRow[]> {
-  const query = db.from(kind.listView).select('*').is('deleted_at', null).order('created_at', { ascending: false }).limit(RESOURCE_LIST_LIMIT);
+  const query = dynamicDb.from(kind.listView).select('*').is('deleted_at', null).order('created_at', { ascending: false }).limit(RESOURCE_LIST_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   const rows: SettingsResourceRow[] = data;
   return rows;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
-import { silentDb } from '@/lib/api/db';
+import { silentDynamicDb } from '@/lib/api/db';
 import { requestJson } from '@/lib/api/http';
 import { withoutAbsentFields, type SettingsResourceKind } from '../settings-resource-kind';
 import { settingsResourceKeys } from './keys';
@@ -25,7 +25,7 @@ export async function updateResource({ kind, id, input, createdBy }: UpdateResou
     await requestJson<unknown>(`${kind.service.path}/${encodeURIComponent(id)}`, { method: 'PATCH', json: body, silent: true });
     return;
   }
-  await silentDb.from(kind.table).update(body).eq('id', id).throwOnError();
+  await silentDynamicDb.from(kind.table).update(body).eq('id', id).throwOnError();
 }
 
 export function useUpdateResource() {

@@ -45,7 +45,8 @@ export async function getInsights(query: InsightListQuery, pageIndex: number, pa
   const view = query.component === '' ? 'config_analysis_items' : 'analysis_by_component';
   // The page shows a failure in place of the table, so a toast would say it twice.
   let request = silentDb.from(view).select(INSIGHT_SELECT, { count: 'exact' });
-  if (query.component !== '') request = request.eq('component_id', query.component);
+  // `filter` is `eq` untyped: component_id is a column of analysis_by_component only, the view this branch reads.
+  if (query.component !== '') request = request.filter('component_id', 'eq', query.component);
   if (query.configId !== null) request = request.eq('config_id', query.configId);
   const columns = [
     ['config_type', query.configType],

@@ -11,9 +11,9 @@ const LIST_SELECT = 'id,name,spec,schedule,source,agent_id,agent,created_by,crea
 
 export async function getScrapers(signal?: AbortSignal): Promise<ScraperRow[]> {
   const query = db.from(SCRAPERS_LIST_VIEW).select(LIST_SELECT).is('deleted_at', null).order('created_at', { ascending: false }).limit(SCRAPERS_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: ScraperRow[] = data;
-  return rows;
+  // The view's agent is JSON, read as ResourceOrigin's agent reference.
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ScraperRow[], { merge: false }>();
+  return data;
 }
 
 export function useScrapersQuery() {
@@ -24,9 +24,8 @@ export function useScrapersQuery() {
 /** One undeleted scraper by id; null when there is none. */
 export async function getScraper(id: string, signal?: AbortSignal): Promise<Scraper | null> {
   const query = db.from(SCRAPERS_TABLE).select('id,name,description,spec,source,updated_at').eq('id', id).is('deleted_at', null).limit(1);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: Scraper[] = data;
-  return rows[0] ?? null;
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<Scraper[], { merge: false }>();
+  return data[0] ?? null;
 }
 
 export function useScraperQuery(id: string) {

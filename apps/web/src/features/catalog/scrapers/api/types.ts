@@ -1,48 +1,21 @@
+import type { RowWith, ScrapeError, ScrapeSummary, TableRow, TypeSummary, ViewRow } from '@opsdeck/shared';
 import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import type { ResourceOrigin } from '@/lib/resource-origin/resource-origin';
 
-/** A row of config_scrapers_with_status: the scraper and its latest job. */
-export interface ScraperRow extends ResourceOrigin {
-  id: string;
-  name: string;
-  spec: Record<string, unknown> | null;
-  schedule: string | null;
-  last_runtime: string | null;
-  job_last_failed: string | null;
-  job_status: string | null;
-  job_details: unknown;
-}
+export type { ScrapeError, ScrapeSummary, TypeSummary } from '@opsdeck/shared';
+
+/** A row of config_scrapers_with_status: the scraper and its latest job, its spec read as an object. */
+export type ScraperRow = ResourceOrigin &
+  RowWith<
+    Pick<ViewRow<'config_scrapers_with_status'>, 'id' | 'name' | 'spec' | 'schedule' | 'last_runtime' | 'job_last_failed' | 'job_status' | 'job_details'>,
+    { spec: Record<string, unknown> | null }
+  >;
 
 /** One scraper as its detail page edits it. */
-export interface Scraper {
-  id: string;
-  name: string;
-  description: string | null;
-  spec: Record<string, unknown>;
-  source: string | null;
-  updated_at: string;
-}
-
-/** What one run did to the items of one config type (job_history.details.scrape_summary.types). */
-export interface TypeSummary {
-  added: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-}
-
-export interface ScrapeError {
-  where: string;
-  message: string;
-}
-
-/** job_history.details.scrape_summary as a scraper run writes it. */
-export interface ScrapeSummary {
-  types: Record<string, TypeSummary>;
-  changes: number;
-  insights: { opened: number; resolved: number };
-  errors: ScrapeError[];
-}
+export type Scraper = RowWith<
+  Pick<TableRow<'config_scrapers'>, 'id' | 'name' | 'description' | 'spec' | 'source' | 'updated_at'>,
+  { spec: Record<string, unknown>; source: string | null }
+>;
 
 /** One run of a scraper, newest first on the Job History tab, with the details its summary is read from. */
 export interface ScraperJob extends JobHistoryEntry {
