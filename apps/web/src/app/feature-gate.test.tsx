@@ -35,7 +35,7 @@ describe('feature flags in the router', { timeout: 30_000 }, () => {
       it(`shows the switched-off notice at ${path} when ${entry.feature}.disable is true, and never loads the page's data`, async () => {
         properties = [{ name: `${entry.feature}.disable`, value: 'true' }];
         renderApp(path);
-        expect(await screen.findByText(`The ${entry.feature} area is switched off.`, {}, { timeout: 10_000 })).toBeInTheDocument();
+        expect(await screen.findByText(`The ${entry.feature} area is switched off.`)).toBeInTheDocument();
         expect(unhandled).toEqual([]);
       });
     }
@@ -44,13 +44,13 @@ describe('feature flags in the router', { timeout: 30_000 }, () => {
   it('closes a settings page whose parent area is switched off (health.disable closes Health Checks)', async () => {
     properties = [{ name: 'health.disable', value: 'true' }];
     renderApp('/settings/canaries');
-    expect(await screen.findByText('The settings.health area is switched off.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('The settings.health area is switched off.')).toBeInTheDocument();
   });
 
   it('still shows an area whose flag is off for another area', async () => {
     properties = [{ name: 'settings.connections.disable', value: 'true' }];
     renderApp('/settings/feature-flags');
-    expect(await screen.findByRole('heading', { name: 'Feature Flags' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Feature Flags' })).toBeInTheDocument();
     expect(screen.queryByText(/area is switched off/)).not.toBeInTheDocument();
   });
 });

@@ -1,26 +1,22 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { IncidentLinkSlot } from '@/lib/incident-link/incident-link-slot';
+import { RolesAndFlagsLoaded, waitForRolesAndFlags } from '@/test/access-loaded';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderWithProviders } from '@/test/render';
 import { IncidentLinkComposition } from './incident-link';
 
 let roles: string[] = ['responder'];
-let flagsRead = false;
 
 setupMswServer(
   whoamiHandler(() => roles),
-  http.get('*/api/db/properties', () => {
-    flagsRead = true;
-    return HttpResponse.json([]);
-  }),
+  http.get('*/api/db/properties', () => HttpResponse.json([])),
 );
 
 afterEach(() => {
   roles = ['responder'];
-  flagsRead = false;
 });
 
 const slot = <IncidentLinkSlot evidence={{ type: 'check', check_id: '77777777-7777-4777-8777-777777777777', description: 'api' }} />;
@@ -33,9 +29,13 @@ describe('Link to Incident composed into other areas', { timeout: 20_000 }, () =
 
   it('keeps the button from users who may not write incidents', async () => {
     roles = ['viewer'];
-    renderWithProviders(<IncidentLinkComposition>{slot}</IncidentLinkComposition>);
-    await waitFor(() => expect(flagsRead).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    renderWithProviders(
+      <IncidentLinkComposition>
+        <RolesAndFlagsLoaded />
+        {slot}
+      </IncidentLinkComposition>,
+    );
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument();
   });
 });

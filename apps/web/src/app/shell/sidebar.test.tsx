@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
@@ -217,20 +217,14 @@ describe('Application shell', () => {
   it('sends a signed-out visitor to sign in with the page to come back to', async () => {
     server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD401', message: 'Authentication required' }, { status: 401 })));
     const { router } = renderShell('/settings/feature-flags?tab=all');
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    });
-    expect(router.state.location.pathname).toBe('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(new URLSearchParams(router.state.location.search).get('return_to')).toBe('/settings/feature-flags?tab=all');
   });
 
   it('asks for a second factor when the session check answers 403', async () => {
     server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json({ code: 'OD403', message: 'aal2 required' }, { status: 403 })));
     const { router } = renderShell('/preferences');
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    });
-    expect(router.state.location.pathname).toBe('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     const params = new URLSearchParams(router.state.location.search);
     expect(params.get('aal')).toBe('aal2');
     expect(params.get('return_to')).toBe('/preferences');

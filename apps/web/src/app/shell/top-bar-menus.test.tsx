@@ -29,21 +29,21 @@ describe('top bar menus', { timeout: 30_000 }, () => {
   it('links Preferences from the user menu, so it is reachable without typing its URL', async () => {
     const user = userEvent.setup();
     const router = renderApp('/docs');
-    await user.click(await screen.findByRole('button', { name: 'User menu' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'User menu' }));
     const menu = await screen.findByRole('menu');
     await user.click(within(menu).getByRole('menuitem', { name: 'Preferences' }));
-    expect(await screen.findByRole('heading', { name: 'Preferences' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Preferences' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/preferences');
   });
 
   it('opens the documentation inside the app from Help → Docs, never the raw OpenAPI JSON', async () => {
     const user = userEvent.setup();
     const router = renderApp('/preferences');
-    await user.click(await screen.findByRole('button', { name: 'Help' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Help' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).queryByRole('menuitem', { name: /openapi/i })).not.toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Docs' }));
-    expect(await screen.findByRole('heading', { name: 'Documentation' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Documentation' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/docs');
     for (const title of ['Architecture', 'Security', 'Overview']) expect(screen.getByRole('link', { name: title })).toBeInTheDocument();
   });
@@ -51,9 +51,9 @@ describe('top bar menus', { timeout: 30_000 }, () => {
   it('opens the API reference from Help → API Reference, rendered from the server document', async () => {
     const user = userEvent.setup();
     const router = renderApp('/preferences');
-    await user.click(await screen.findByRole('button', { name: 'Help' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Help' }));
     await user.click(await screen.findByRole('menuitem', { name: 'API Reference' }));
-    expect(await screen.findByText('The running version', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('The running version')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/docs/api');
   });
 });

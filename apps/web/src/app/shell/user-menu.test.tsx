@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 async function openThemeChoices(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'User menu' }, { timeout: 10_000 }));
+  await user.click(await screen.findByRole('button', { name: 'User menu' }));
   const menu = await screen.findByRole('menu');
   return within(within(menu).getByRole('group', { name: 'Theme' }));
 }
@@ -50,7 +50,7 @@ describe('the theme choice in the user menu', { timeout: 30_000 }, () => {
     localStorage.setItem(THEME_STORAGE_KEY, 'dark');
     const user = userEvent.setup();
     renderApp('/preferences');
-    const trigger = await screen.findByRole('button', { name: 'User menu' }, { timeout: 10_000 });
+    const trigger = await screen.findByRole('button', { name: 'User menu' });
     trigger.focus();
     await user.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');

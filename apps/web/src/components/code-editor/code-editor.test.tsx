@@ -1,9 +1,12 @@
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import '@/components/test-support/browser-polyfills';
 import { CodeEditor, type JsonSchema } from './code-editor';
+
+/** Longer than the editor waits after a change before it checks the text. */
+const PAST_LINT_DELAY_MS = 1_000;
 
 const SCHEMA: JsonSchema = { type: 'object', properties: { threshold: { type: 'integer', minimum: 0 } }, additionalProperties: false };
 
@@ -21,6 +24,10 @@ function LabelledEditor({ initial = '', onChange = () => undefined, schema, read
     </div>
   );
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('CodeEditor', () => {
   it('shows the text while the editor loads, then an editable text box named by its label', async () => {
@@ -56,9 +63,10 @@ describe('CodeEditor', () => {
   });
 
   it('underlines nothing in a text the schema accepts', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { container } = render(<LabelledEditor initial={'threshold: 3\n'} schema={SCHEMA} />);
     await screen.findByRole('textbox', { name: 'Spec' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await act(() => vi.advanceTimersByTimeAsync(PAST_LINT_DELAY_MS));
     expect(container.querySelector('.cm-lintRange-error')).toBeNull();
   });
 

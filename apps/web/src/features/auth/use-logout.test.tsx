@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
@@ -53,7 +53,7 @@ describe('useLogout', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
-    await vi.waitFor(() => expect(location.replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(location.replace).toHaveBeenCalledTimes(1));
     restore();
 
     expect(client.getQueryCache().getAll()).toEqual([]);
@@ -75,7 +75,7 @@ describe('useLogout', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
-    await vi.waitFor(() => expect(location.replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(location.replace).toHaveBeenCalledTimes(1));
 
     expect(client.getQueryCache().getAll()).toEqual([]);
   });

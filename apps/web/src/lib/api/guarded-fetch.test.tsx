@@ -54,8 +54,10 @@ describe('guardedFetch', () => {
   it('stays quiet when the caller reports failures itself', async () => {
     render(<Toaster />);
     const response = await createGuardedFetch({ silent: true })('/api/db/quiet');
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(response.status).toBe(404);
+    // Toasts show in the order they were raised: once a later failure's toast is up, the quiet one would be too.
+    await guardedFetch('/api/db/broken');
+    expect(await screen.findByText('Could not find the table public.broken')).toBeInTheDocument();
     expect(screen.queryByText('The quiet table is missing')).not.toBeInTheDocument();
   });
 

@@ -5,9 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { AgentDetail } from '@opsdeck/shared';
+import { RolesAndFlagsLoaded, waitForRolesAndFlags } from '@/test/access-loaded';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
-import { usePermissions } from '@/lib/auth/permissions';
 import { AgentEditorFromSearchParams } from './agent-editor-from-search-params';
 
 const PERSON_ID = '11111111-1111-4111-8111-111111111111';
@@ -76,11 +76,6 @@ function CurrentSearch() {
   return <output aria-label="Current search">{useLocation().search}</output>;
 }
 
-/** Says when the roles have loaded, so a test can tell "nothing opened" from "nothing opened yet". */
-function PermissionsReady() {
-  return usePermissions().isReady ? <p>Permissions loaded</p> : null;
-}
-
 function renderAt(path: string) {
   renderRoutes(
     [
@@ -89,7 +84,7 @@ function renderAt(path: string) {
         element: (
           <>
             <CurrentSearch />
-            <PermissionsReady />
+            <RolesAndFlagsLoaded />
             <AgentEditorFromSearchParams />
           </>
         ),
@@ -232,7 +227,7 @@ describe('Agent editor', { timeout: 20_000 }, () => {
   it('opens nothing for addAgent when the user may not write agents', async () => {
     roles = ['viewer'];
     renderAt('/health?addAgent=true');
-    expect(await screen.findByText('Permissions loaded')).toBeInTheDocument();
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(currentSearch()).toHaveTextContent('?addAgent=true');
   });
@@ -240,8 +235,7 @@ describe('Agent editor', { timeout: 20_000 }, () => {
   it('opens nothing for addAgent or id while the agents feature is switched off', async () => {
     disabledProperties = [{ name: 'agents.disable', value: 'true' }];
     renderAt(`/health?addAgent=true&id=${AGENT_ID}`);
-    expect(await screen.findByText('Permissions loaded')).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(recorded).toEqual([]);
   });

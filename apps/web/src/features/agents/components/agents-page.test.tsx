@@ -138,7 +138,7 @@ describe('Agents page', { timeout: 20_000 }, () => {
   it('keeps sorting and page size in the URL and asks the server for them', async () => {
     const user = userEvent.setup();
     renderAt('/settings/agents?sortBy=checks&sortOrder=desc&pageSize=100&page=2');
-    await screen.findByRole('row', { name: /edge-eu-west/ }, { timeout: 5000 });
+    await screen.findByRole('row', { name: /edge-eu-west/ });
     expect(lastList()?.searchParams.get('order')).toBe('checks_count.desc.nullslast,id.asc');
     expect(lastList()?.searchParams.get('offset')).toBe('100');
 
@@ -156,7 +156,7 @@ describe('Agents page', { timeout: 20_000 }, () => {
   it('opens the editor from a row through ?id=', async () => {
     const user = userEvent.setup();
     renderAt('/settings/agents');
-    await user.click(await screen.findByRole('row', { name: /edge-eu-west/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('row', { name: /edge-eu-west/ }));
     await waitFor(() => expect(currentSearch().textContent).toContain(`id=${EU}`));
     expect(await screen.findByRole('dialog', { name: 'Edit Agent' })).toBeInTheDocument();
   });
@@ -164,7 +164,7 @@ describe('Agents page', { timeout: 20_000 }, () => {
   it('deletes from the row after asking about cleanup and then to confirm, and toasts Agent deleted', async () => {
     const user = userEvent.setup();
     renderAt('/settings/agents');
-    await user.click(await screen.findByRole('button', { name: 'Delete edge-eu-west' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Delete edge-eu-west' }));
     const ask = await screen.findByRole('dialog', { name: 'Delete edge-eu-west' });
     expect(ask).toHaveTextContent('Also delete resources the agent created?');
     expect(currentSearch().textContent).not.toContain('id=');
@@ -180,7 +180,7 @@ describe('Agents page', { timeout: 20_000 }, () => {
     deleteFails = true;
     const user = userEvent.setup();
     renderAt('/settings/agents');
-    await user.click(await screen.findByRole('button', { name: 'Delete lab-agent' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Delete lab-agent' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete lab-agent' })).getByRole('button', { name: 'No' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete agent?' })).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('The database is read-only')).toBeInTheDocument();
@@ -207,7 +207,7 @@ describe('Agents page', { timeout: 20_000 }, () => {
   it('offers a viewer neither add, delete nor token rotation', async () => {
     roles = ['viewer'];
     renderAt(`/settings/agents?id=${EU}`);
-    await screen.findByRole('row', { name: /edge-eu-west/, hidden: true }, { timeout: 5000 });
+    await screen.findByRole('row', { name: /edge-eu-west/, hidden: true });
     const editor = await screen.findByRole('dialog', { name: 'edge-eu-west' });
     expect(within(editor).queryByRole('button', { name: 'Rotate token' })).not.toBeInTheDocument();
     expect(within(editor).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();

@@ -82,7 +82,7 @@ function renderAt(path: string) {
 describe('API reference page', { timeout: 30_000 }, () => {
   it('groups the operations by tag, each with its method, path and summary', async () => {
     renderAt('/docs/api');
-    const agents = await screen.findByRole('region', { name: 'agents' }, { timeout: 10_000 });
+    const agents = await screen.findByRole('region', { name: 'agents' });
     expect(within(agents).getByText('/api/agents')).toBeInTheDocument();
     expect(within(agents).getByText('Create an agent')).toBeInTheDocument();
     expect(within(agents).getByText('/api/agents/{id}')).toBeInTheDocument();
@@ -95,7 +95,7 @@ describe('API reference page', { timeout: 30_000 }, () => {
   it('shows the permission, parameters and request and response schemas as readable nested fields', async () => {
     const user = userEvent.setup();
     renderAt('/docs/api');
-    await user.click(await screen.findByText('Create an agent', {}, { timeout: 10_000 }));
+    await user.click(await screen.findByText('Create an agent'));
     const operation = screen.getByText('Create an agent').closest('details');
     if (operation === null) throw new Error('operation not found');
     expect(operation).toHaveAttribute('open');
@@ -117,7 +117,7 @@ describe('API reference page', { timeout: 30_000 }, () => {
   it('narrows the operations to those matching every word searched, keeping the search in the URL', async () => {
     const user = userEvent.setup();
     const router = renderAt('/docs/api');
-    const search = await screen.findByRole('searchbox', { name: 'Search operations' }, { timeout: 10_000 });
+    const search = await screen.findByRole('searchbox', { name: 'Search operations' });
     await screen.findByText('/api/canary/canaries');
     await user.type(search, 'get agents');
     expect(screen.getByText('/api/agents/{id}')).toBeInTheDocument();
@@ -133,7 +133,7 @@ describe('API reference page', { timeout: 30_000 }, () => {
   it('shows a loading state, then a readable error with a retry when the document cannot be read', async () => {
     answer = () => HttpResponse.json({ code: 'OD500', message: 'Internal server error', details: null, hint: null }, { status: 500 });
     renderAt('/docs/api');
-    expect(await screen.findByRole('status', {}, { timeout: 10_000 })).toHaveTextContent('Loading the API reference…');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the API reference…');
     expect(await screen.findByRole('alert')).toHaveTextContent('The API reference could not be loaded: Internal server error');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
@@ -141,13 +141,13 @@ describe('API reference page', { timeout: 30_000 }, () => {
   it('says so when the answer is not an OpenAPI document', async () => {
     answer = () => HttpResponse.json({ hello: 'world' });
     renderAt('/docs/api');
-    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('not an OpenAPI document');
+    expect(await screen.findByRole('alert')).toHaveTextContent('not an OpenAPI document');
   });
 
   it('says so when the document lists no operations', async () => {
     answer = () => HttpResponse.json({ ...document, paths: {} });
     renderAt('/docs/api');
-    expect(await screen.findByText('The server documents no operations.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('The server documents no operations.')).toBeInTheDocument();
   });
 });
 
@@ -155,18 +155,18 @@ describe('project documentation pages', { timeout: 30_000 }, () => {
   it('renders a bundled doc with headings, tables and links to other docs kept inside the app', async () => {
     const user = userEvent.setup();
     const router = renderAt('/docs/architecture');
-    expect(await screen.findByRole('heading', { name: 'Architecture', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Architecture', level: 1 })).toBeInTheDocument();
     const security = screen.getAllByRole('link', { name: 'security.md' })[0];
     if (security === undefined) throw new Error('no link to security.md');
     expect(security).toHaveAttribute('href', '/docs/security');
     await user.click(security);
-    expect(await screen.findByRole('heading', { name: 'Security', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Security', level: 1 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/docs/security');
     expect(screen.getAllByRole('table').length).toBeGreaterThan(0);
   });
 
   it('says when no document has that name', async () => {
     renderAt('/docs/no-such-doc');
-    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('There is no document named “no-such-doc”.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('There is no document named “no-such-doc”.');
   });
 });

@@ -1,8 +1,8 @@
 import '@/components/test-support/browser-polyfills';
 import { describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { Outlet } from 'react-router';
 import { Cog } from 'lucide-react';
 import { setupMswServer } from '@/test/msw';
@@ -138,9 +138,14 @@ describe('command palette', { timeout: 20_000 }, () => {
   });
 
   it('says it is searching while the server answers, and when nothing matches', async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
-      http.get('/api/search', async () => {
-        await delay(300);
+      http.get('/api/search', async ({ request }) => {
+        searches.push(new URL(request.url).searchParams.get('q') ?? '');
+        await answered;
         return HttpResponse.json({ items: [] });
       }),
     );
@@ -148,8 +153,11 @@ describe('command palette', { timeout: 20_000 }, () => {
     renderPalette();
     await user.keyboard('{Control>}k{/Control}');
     await user.keyboard('zzz');
+    // Past the typing pause: the question is with the server.
+    await waitFor(() => expect(searches).toEqual(['zzz']));
     expect(await within(palette()).findByText('Searching…')).toBeInTheDocument();
-    expect(await within(palette()).findByText('No results for “zzz”.', {}, { timeout: 3000 })).toBeInTheDocument();
+    answer();
+    expect(await within(palette()).findByText('No results for “zzz”.')).toBeInTheDocument();
   });
 
   it('shows the server error in place and keeps the pages that match', async () => {
@@ -179,8 +187,5 @@ describe('command palette', { timeout: 20_000 }, () => {
     await within(palette()).findByRole('option', { name: /switch to (dark|light) theme/i });
     await user.keyboard('{Enter}');
     await waitFor(() => expect(document.documentElement.classList.contains('dark')).toBe(!dark));
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    });
   });
 });

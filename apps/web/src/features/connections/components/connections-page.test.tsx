@@ -88,8 +88,7 @@ async function openNewConnection(user: ReturnType<typeof userEvent.setup>, typeL
 describe('Connections page', { timeout: 60_000 }, () => {
   it('lists connections with the spec columns, the type and the creator', async () => {
     renderPage();
-    // The first test also pays for loading the page's lazy chunk, which a busy machine can take seconds over.
-    const table = await screen.findByRole('table', { name: 'Connections' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Connections' });
     expect(await within(table).findByText('orders-db')).toBeInTheDocument();
     for (const header of ['Name', 'Namespace', 'Type', 'Created By', 'Created', 'Updated']) {
       expect(within(table).getByRole('columnheader', { name: header })).toBeInTheDocument();

@@ -1,8 +1,9 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { RolesLoaded, waitForRoles } from '@/test/access-loaded';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { IncidentLinkProvider, type IncidentLinkProps, type LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
 import { PlaybooksMenuProvider, type PlaybooksMenuProps } from '@/lib/playbook-run/playbook-run-slot';
@@ -33,6 +34,9 @@ function statuses(count: number, offset = 0): CheckStatusEntry[] {
     error: index % 2 === 0 ? null : 'no space left on device',
   }));
 }
+
+/** Longer than several of the polls the history makes every 2 s while a run is awaited. */
+const PAST_SEVERAL_POLLS_MS = 10_000;
 
 let roles = ['admin'];
 /** A run recorded by the server after Run Now, newest first in the history once it exists. */
@@ -70,6 +74,7 @@ const server = setupMswServer(
 );
 
 afterEach(() => {
+  vi.useRealTimers();
   roles = ['admin'];
   historyRequests = [];
   detailRequests = [];
@@ -78,6 +83,20 @@ afterEach(() => {
 });
 
 const lastHistory = (): URLSearchParams => historyRequests.at(-1)?.url.searchParams ?? new URLSearchParams();
+
+/** Fills the footer's Link to Incident slot, which every role gets, so a test can tell the footer has been drawn. */
+function FooterDrawn() {
+  return <p>Footer drawn</p>;
+}
+
+/**
+ * The footer's parts depend on the check's detail and on the roles; once the footer is drawn and the roles have
+ * loaded, what it leaves out stays out.
+ */
+async function waitForFooterAndRoles(): Promise<void> {
+  await screen.findByText('Footer drawn');
+  await waitForRoles();
+}
 
 /** `fromDashboard: false` opens the modal as a link would, without the summary row. */
 function renderModal({ fromDashboard = true } = {}) {
@@ -253,22 +272,32 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
   });
 
   it('polls the history after Run Now until the new run shows up, then stops', async () => {
-    const user = userEvent.setup();
-    renderModal();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const queryClient = renderModal();
     const table = await screen.findByRole('table', { name: 'Check history' });
     await within(table).findAllByText('no space left on device');
     await user.click(screen.getByRole('button', { name: 'Run Now' }));
-    expect(await within(table).findByText('manual run', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(table).findByText('manual run')).toBeInTheDocument();
+    // The run found, the detail and the dashboard are asked again; once they have answered nothing should be asking.
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     const afterRun = historyRequests.length;
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Several of the history's 2-second polls; a poll would start fetching inside the timer that runs it.
+    act(() => vi.advanceTimersByTime(PAST_SEVERAL_POLLS_MS));
+    expect(queryClient.isFetching()).toBe(0);
     expect(historyRequests).toHaveLength(afterRun);
   });
 
   it('does not offer Run Now to a viewer', async () => {
     roles = ['viewer'];
-    renderModal();
+    renderAtHealth(
+      <IncidentLinkProvider component={FooterDrawn}>
+        <RolesLoaded />
+        <CheckDetailModal checkId={check.id} initialCheck={check} onClose={() => {}} />
+      </IncidentLinkProvider>,
+    );
     await screen.findByRole('group', { name: 'Uptime' });
-    await screen.findByRole('link', { name: 'Edit' }).catch(() => null);
+    await waitForFooterAndRoles();
     expect(screen.queryByRole('button', { name: 'Run Now' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
   });
@@ -310,7 +339,10 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
     }
     renderAtHealth(
       <PlaybooksMenuProvider component={Menu}>
-        <CheckDetailModal checkId={check.id} initialCheck={check} onClose={() => {}} />
+        <IncidentLinkProvider component={FooterDrawn}>
+          <RolesLoaded />
+          <CheckDetailModal checkId={check.id} initialCheck={check} onClose={() => {}} />
+        </IncidentLinkProvider>
       </PlaybooksMenuProvider>,
     );
     const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
@@ -319,7 +351,7 @@ describe('Check detail modal', { timeout: 20_000 }, () => {
       expect(await within(dialog).findByRole('button', { name: 'Playbooks' })).toBeInTheDocument();
       expect(targets.at(-1)).toEqual({ target: { type: 'check', id: check.id } });
     } else {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitForFooterAndRoles();
       expect(within(dialog).queryByRole('button', { name: 'Playbooks' })).not.toBeInTheDocument();
     }
   });

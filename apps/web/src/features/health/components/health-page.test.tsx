@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, getConfig, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
@@ -361,13 +361,15 @@ describe('Health dashboard refresh rate', { timeout: 20_000 }, () => {
     await screen.findByText('api/healthz');
     expect(summaryRequests).toHaveLength(1);
 
+    // vi.waitFor, not waitFor: Testing Library's polling runs on the faked setInterval. Its one-second default is too
+    // short for a loaded machine, so it waits as long as the suite's other waits.
+    const waitForRequests = (count: number) => vi.waitFor(() => expect(summaryRequests).toHaveLength(count), { timeout: getConfig().asyncUtilTimeout });
     act(() => vi.advanceTimersByTime(15_000));
-    // vi.waitFor, not waitFor: Testing Library's polling runs on the faked setInterval.
-    await vi.waitFor(() => expect(summaryRequests).toHaveLength(2));
+    await waitForRequests(2);
     expect(summaryRequests[1]?.signal.aborted).toBe(false);
 
     act(() => vi.advanceTimersByTime(15_000));
-    await vi.waitFor(() => expect(summaryRequests).toHaveLength(3));
+    await waitForRequests(3);
     expect(summaryRequests[1]?.signal.aborted).toBe(true);
     release?.();
   });

@@ -1,7 +1,8 @@
 import '@/components/test-support/browser-polyfills';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { DEBOUNCE_MS } from '@opsdeck/shared';
 import { EVIDENCE_ID, INCIDENT_ID, ROOT_ID, evidenceFixture, failure, hypothesisFixture, incidentFixture, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import type { IncidentDetail } from '../api/types';
 import { IncidentDetailPage } from './incident-detail-page';
@@ -11,6 +12,10 @@ setupIncidentServer();
 function serve(incident: IncidentDetail | null) {
   state.tables.incidents = () => json(incident === null ? [] : [incident]);
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function renderDetail(query = '') {
   return renderAt(`/incidents/${INCIDENT_ID}${query}`, '/incidents/:id', <IncidentDetailPage />);
@@ -302,9 +307,10 @@ describe('Incident detail: ids, evidence payloads, title and definition of done'
   });
 
   it("keeps an emptied title open with 'This field is required' and sends nothing until it has text again", async () => {
-    const user = userEvent.setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     serve(incidentFixture());
-    renderDetail();
+    const { queryClient } = renderDetail();
     const title = await screen.findByRole('textbox', { name: 'Incident title' });
     await user.clear(title);
     await user.tab();
@@ -312,7 +318,9 @@ describe('Incident detail: ids, evidence payloads, title and definition of done'
     expect(title).toHaveValue('');
     expect(title).toHaveAttribute('aria-invalid', 'true');
     expect(title).toHaveAccessibleDescription('This field is required');
-    await act(() => new Promise((resolve) => setTimeout(resolve, 700)));
+    // Past the save delay: a save would have started its mutation in the timer, before any request reached the server.
+    act(() => vi.advanceTimersByTime(DEBOUNCE_MS.fieldEdit));
+    expect(queryClient.isMutating()).toBe(0);
     expect(requests('PATCH', 'incidents')).toHaveLength(0);
     await user.type(title, 'Checkout fails');
     await waitFor(() => expect(requests('PATCH', 'incidents')).toHaveLength(1));

@@ -1,7 +1,8 @@
 import '@/components/test-support/browser-polyfills';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { DEBOUNCE_MS } from '@opsdeck/shared';
 import { INCIDENT_ID, PERSON_ID, failure, json, renderAt, requests, setupIncidentServer, state } from '../test/incident-test-server';
 import { IncidentListPage } from './incident-list-page';
 
@@ -23,6 +24,10 @@ const row = {
 };
 
 setupIncidentServer();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const listRequests = () => requests('GET', 'incidents');
 const lastList = () => listRequests().at(-1)?.url.searchParams;
@@ -74,12 +79,16 @@ describe('Incident list', { timeout: 20_000 }, () => {
   });
 
   it('searches 400 ms after typing stops and keeps the search in the query string', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     renderAt('/incidents', '/incidents', <IncidentListPage />);
     await waitFor(() => expect(listRequests()).toHaveLength(1));
     const box = screen.getByRole('searchbox', { name: 'Search for incident' });
+    // From the change to the check no other task runs, so the clock moves only as far as the test moves it.
     fireEvent.change(box, { target: { value: 'checkout' } });
-    await act(() => new Promise((resolve) => setTimeout(resolve, 250)));
+    act(() => vi.advanceTimersByTime(DEBOUNCE_MS.search - 1));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/incidents$/);
     expect(listRequests()).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(1));
     await waitFor(() => expect(lastList()?.get('or')).toBe('(title.imatch.checkout,incident_id.imatch.checkout)'));
     expect(screen.getByTestId('location')).toHaveTextContent('/incidents?search=checkout');
   });

@@ -1,10 +1,11 @@
 import '@/components/test-support/browser-polyfills';
 import type { ReactNode } from 'react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import type { LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import { RolesAndFlagsLoaded, waitForRolesAndFlags } from '@/test/access-loaded';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
 import { renderWithProviders } from '@/test/render';
 import { CreateIncidentDialog } from './create-incident-dialog';
@@ -57,7 +58,6 @@ setupMswServer(
   }),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['responder'];
   flags = [];
@@ -176,17 +176,25 @@ describe('Link to Incident', { timeout: 30_000 }, () => {
 
   it('hides Attach as Evidence from viewers', async () => {
     roles = ['viewer'];
-    renderWith(<LinkToIncidentButton evidence={evidence} />);
-    await waitFor(() => expect(recorded.some((request) => request.table === 'properties')).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    renderWith(
+      <>
+        <RolesAndFlagsLoaded />
+        <LinkToIncidentButton evidence={evidence} />
+      </>,
+    );
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument();
   });
 
   it('hides Attach as Evidence when the incidents feature is disabled', async () => {
     flags = [{ name: 'incidents.disable', value: 'true' }];
-    renderWith(<LinkToIncidentButton evidence={evidence} />);
-    await waitFor(() => expect(recorded.some((request) => request.table === 'properties')).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    renderWith(
+      <>
+        <RolesAndFlagsLoaded />
+        <LinkToIncidentButton evidence={evidence} />
+      </>,
+    );
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { afterEach, beforeAll } from 'vitest';
-import { configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
 import type { SetupServer } from 'msw/node';
@@ -78,12 +77,10 @@ function resetState(): void {
 }
 
 /**
- * The incidents mock API for one test file, signed in as a responder, its `state` put back after each test. The
- * wait for async queries is longer than the library's second: two cores are shared by several test runs, and the
- * detail page is large.
+ * The incidents mock API for one test file, signed in as a responder, its `state` put back after each test. How long
+ * async queries are waited for is the web suite's setting (test/setup.ts).
  */
 export function setupIncidentServer(): SetupServer {
-  beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
   afterEach(resetState);
   return setupMswServer(...handlers);
 }

@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { Outlet } from 'react-router';
 import { parseAllDocuments } from 'yaml';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { RolesAndFlagsLoaded, waitForRolesAndFlags } from '@/test/access-loaded';
 import { renderRoutes } from '@/test/render';
 import { LOG_BACKEND_EXAMPLE_SPEC, TOPOLOGY_EXAMPLE_SPEC } from '../integration-kinds';
 import { integrationsRoutes } from '../routes';
@@ -69,11 +71,10 @@ afterEach(() => {
 
 async function openModal() {
   const user = userEvent.setup({ delay: null });
-  renderRoutes(integrationsRoutes, '/settings/integrations', { toaster: true });
-  await user.click(await screen.findByRole('button', { name: 'Add Integration' }, { timeout: 10_000 }));
+  renderRoutes([{ element: <><RolesAndFlagsLoaded /><Outlet /></>, children: integrationsRoutes }], '/settings/integrations', { toaster: true });
+  await user.click(await screen.findByRole('button', { name: 'Add Integration' }));
   const dialog = await screen.findByRole('dialog', { name: 'Add Integration' });
-  // The first test also pays for loading the modal's lazy content, which a busy machine can take seconds over.
-  await within(dialog).findByRole('region', { name: 'GitOps' }, { timeout: 10_000 });
+  await within(dialog).findByRole('region', { name: 'GitOps' });
   return { user, dialog };
 }
 
@@ -90,8 +91,10 @@ describe('Add Integration modal', { timeout: 60_000 }, () => {
   it('hides Log Backends when the logs feature is disabled', async () => {
     flags = [{ name: 'logs.disable', value: 'true' }];
     const { dialog } = await openModal();
+    // Log Backends is left out until the flags are known, so two options alone say nothing before they are.
+    await waitForRolesAndFlags();
     const direct = within(dialog).getByRole('region', { name: 'Direct' });
-    await waitFor(() => expect(within(direct).getAllByRole('button')).toHaveLength(2));
+    expect(within(direct).getAllByRole('button')).toHaveLength(2);
     expect(within(direct).queryByRole('button', { name: 'Log Backends' })).not.toBeInTheDocument();
   });
 
@@ -158,9 +161,10 @@ describe('Add Integration modal', { timeout: 60_000 }, () => {
     const post = recorded.find((request) => request.method === 'POST');
     expect(post?.url.pathname).toBe(`/api/db/${table}`);
     expect(post?.body).toMatchObject({ name: 'payments', spec, created_by: PERSON_ID });
+    // The modal closes once the list has been asked again; until then it hides the page behind it.
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Integration' })).not.toBeInTheDocument());
     expect(listReads).toBeGreaterThan(readsBefore);
-    expect(await within(screen.getByRole('table', { name: 'Integrations' })).findByText('payments')).toBeInTheDocument();
+    expect(await within(await screen.findByRole('table', { name: 'Integrations' })).findByText('payments')).toBeInTheDocument();
   });
 
   it('creates a Catalog Scraper from the spec typed into its form', async () => {
@@ -176,7 +180,9 @@ describe('Add Integration modal', { timeout: 60_000 }, () => {
     const post = recorded.find((request) => request.method === 'POST');
     expect(post?.url.pathname).toBe('/api/db/config_scrapers');
     expect(post?.body).toMatchObject({ name: 'app-configs', spec: { file: [{ type: 'File', paths: ['/etc/app/*.yaml'] }] } });
-    expect(await within(screen.getByRole('table', { name: 'Integrations' })).findByText('app-configs')).toBeInTheDocument();
+    // The toast comes before the modal closes, and the open modal hides the page behind it.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Integration' })).not.toBeInTheDocument());
+    expect(await within(await screen.findByRole('table', { name: 'Integrations' })).findByText('app-configs')).toBeInTheDocument();
   });
 
   it('goes back to the choices from a form', async () => {

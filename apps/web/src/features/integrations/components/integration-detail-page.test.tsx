@@ -74,14 +74,14 @@ const requests = (method: string) => recorded.filter((request) => request.method
 describe('Integration detail page', { timeout: 60_000 }, () => {
   it("says 'Unknown type' for a type other than logging_backends, topologies or scrapers", async () => {
     renderAt(`/settings/integrations/widgets/${TOPOLOGY_ID}`);
-    expect(await screen.findByRole('alert', undefined, { timeout: 10_000 })).toHaveTextContent('Unknown type');
+    expect(await screen.findByRole('alert', undefined)).toHaveTextContent('Unknown type');
     expect(document.title).toContain('Unknown type');
   });
 
   it("shows a topology's Spec tab with the topology form, and its Job History tab with that topology's runs", async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/integrations/topologies/${TOPOLOGY_ID}`);
-    const form = await screen.findByRole('form', { name: 'Topology spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Topology spec' });
     expect(within(form).getByRole('textbox', { name: 'Name' })).toHaveValue('shop');
     expect(within(form).getByRole('textbox', { name: 'Name' })).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Integrations' })).toHaveAttribute('href', '/settings/integrations');
@@ -93,7 +93,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
   it('updates a topology through the data API and returns to the integrations list', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/integrations/topologies/${TOPOLOGY_ID}`);
-    const form = await screen.findByRole('form', { name: 'Topology spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Topology spec' });
     await user.click(within(form).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('shop updated successfully')).toBeInTheDocument();
     const patch = requests('PATCH')[0];
@@ -106,7 +106,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
   it('deletes a scraper after confirmation and returns to the integrations list', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/integrations/scrapers/${SCRAPER_ID}`);
-    const form = await screen.findByRole('form', { name: 'Catalog Scraper spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Catalog Scraper spec' });
     await user.click(within(form).getByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete Catalog Scraper' })).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('cluster-configs deleted successfully')).toBeInTheDocument();
@@ -117,7 +117,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
   it('shows a kubernetes-defined scraper as linked and read-only, without Update or Delete', async () => {
     server.use(http.get('*/api/db/config_scrapers', () => HttpResponse.json([{ ...scraper, source: 'KubernetesCRD' }])));
     renderAt(`/settings/integrations/scrapers/${SCRAPER_ID}`);
-    const form = await screen.findByRole('form', { name: 'Catalog Scraper spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Catalog Scraper spec' });
     expect(screen.getByText('Linked to Kubernetes (KubernetesCRD)')).toBeInTheDocument();
     expect(within(form).queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
     expect(within(form).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
@@ -127,7 +127,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
   it('links a topology an agent pushed to that agent and shows it read-only', async () => {
     server.use(http.get('*/api/db/topologies', () => HttpResponse.json([{ ...topology, agent_id: AGENT_ID }])));
     renderAt(`/settings/integrations/topologies/${TOPOLOGY_ID}`);
-    const form = await screen.findByRole('form', { name: 'Topology spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Topology spec' });
     expect(screen.getByRole('link', { name: /Linked to Agent/ })).toHaveAttribute('href', `/settings/agents?id=${AGENT_ID}`);
     expect(within(form).queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
   });
@@ -137,7 +137,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
     server.use(http.get('*/api/db/logging_backends', () => HttpResponse.json([backend])));
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/integrations/logging_backends/${BACKEND_ID}`);
-    const form = await screen.findByRole('form', { name: 'Log Backend spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Log Backend spec' });
     const update = within(form).getByRole('button', { name: 'Update' });
     await waitFor(() => expect(update).toBeEnabled());
     await user.click(update);
@@ -150,7 +150,7 @@ describe('Integration detail page', { timeout: 60_000 }, () => {
   it('shows the Unauthorized panel to a commander, who may not write integrations', async () => {
     roles = ['commander'];
     renderAt(`/settings/integrations/topologies/${TOPOLOGY_ID}`);
-    expect(await screen.findByRole('heading', { name: 'Unauthorized' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Unauthorized' })).toBeInTheDocument();
     expect(screen.queryByRole('form')).not.toBeInTheDocument();
   });
 });

@@ -72,7 +72,7 @@ function renderAt(path: string) {
 describe('Integrations list', { timeout: 60_000 }, () => {
   it('reads a page of integrations_with_status by limit and offset, undeleted and newest first, with the total from the count header', async () => {
     renderAt('/settings/integrations');
-    const table = await screen.findByRole('table', { name: 'Integrations' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Integrations' });
     expect(await within(table).findByText('cluster-configs')).toBeInTheDocument();
     const params = recorded[0]?.url.searchParams;
     expect(params?.get('limit')).toBe('50');
@@ -85,7 +85,7 @@ describe('Integrations list', { timeout: 60_000 }, () => {
 
   it('shows each row with its type icon, agent badge, type, source, namespace and the latest job with its details link', async () => {
     renderAt('/settings/integrations');
-    const table = await screen.findByRole('table', { name: 'Integrations' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Integrations' });
     const row = (await within(table).findByText('cluster-configs')).closest('tr') as HTMLElement;
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual(['Name', 'Type', 'Source', 'Namespace', 'Job Status', 'Last Run', 'Created By', 'Created', 'Updated']);
@@ -101,7 +101,7 @@ describe('Integrations list', { timeout: 60_000 }, () => {
   it('asks for the next page with the offset and keeps the page in the URL', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt('/settings/integrations');
-    await screen.findByText('cluster-configs', undefined, { timeout: 10_000 });
+    await screen.findByText('cluster-configs', undefined);
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('page-two')).toBeInTheDocument();
     expect(recorded.at(-1)?.url.searchParams.get('offset')).toBe('50');
@@ -110,13 +110,13 @@ describe('Integrations list', { timeout: 60_000 }, () => {
 
   it('offers Add Integration to an editor, who may write integrations', async () => {
     renderAt('/settings/integrations');
-    expect(await screen.findByRole('button', { name: 'Add Integration' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Add Integration' })).toBeInTheDocument();
   });
 
   it('hides Add Integration from a commander, who may read integrations but not write them', async () => {
     roles = ['commander'];
     renderAt('/settings/integrations');
-    await screen.findByText('cluster-configs', undefined, { timeout: 10_000 });
+    await screen.findByText('cluster-configs', undefined);
     expect(screen.queryByRole('button', { name: 'Add Integration' })).not.toBeInTheDocument();
   });
 
@@ -124,7 +124,7 @@ describe('Integrations list', { timeout: 60_000 }, () => {
     const user = userEvent.setup({ delay: null });
     server.use(http.get('*/api/db/config_scrapers', () => HttpResponse.json([])));
     const router = renderAt('/settings/integrations');
-    await user.click(await screen.findByText('cluster-configs', undefined, { timeout: 10_000 }));
+    await user.click(await screen.findByText('cluster-configs', undefined));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/settings/integrations/scrapers/${SCRAPER_ID}`));
   });
 
@@ -132,7 +132,7 @@ describe('Integrations list', { timeout: 60_000 }, () => {
     total = 0;
     server.use(http.get('*/api/db/integrations_with_status', () => HttpResponse.json([], { headers: { 'Content-Range': '*/0' } })));
     renderAt('/settings/integrations');
-    expect(await screen.findByText('No data available', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('No data available', undefined)).toBeInTheDocument();
   });
 
   it("shows the server's message when the list cannot be read, with a way to try again", async () => {
@@ -142,7 +142,7 @@ describe('Integrations list', { timeout: 60_000 }, () => {
       ),
     );
     renderAt('/settings/integrations');
-    const alert = await screen.findByRole('alert', undefined, { timeout: 10_000 });
+    const alert = await screen.findByRole('alert', undefined);
     expect(alert).toHaveTextContent('Integrations could not be loaded: permission denied for view integrations_with_status');
     expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });

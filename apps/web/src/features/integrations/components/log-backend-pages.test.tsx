@@ -65,7 +65,7 @@ const requests = (method: string) => recorded.filter((request) => request.method
 describe('Log backend settings pages', { timeout: 60_000 }, () => {
   it('lists log backends from logging_backends_with_status, newest first, without Schedule and Namespace columns', async () => {
     renderAt('/settings/logging_backends');
-    const table = await screen.findByRole('table', { name: 'Log Backends' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Log Backends' });
     expect(await within(table).findByText('app-files')).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual(['Name', 'Source', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
@@ -77,7 +77,7 @@ describe('Log backend settings pages', { timeout: 60_000 }, () => {
   it('starts a new log backend from the file example, without a Namespace field, and holds Save back until it has a name', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt('/settings/logging_backends');
-    await user.click(await screen.findByRole('button', { name: 'Add Log Backend' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Log Backend' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Log Backend' });
     expect(await within(dialog).findByRole('textbox', { name: 'Spec' })).toHaveTextContent('app/*.log');
     expect(within(dialog).queryByRole('textbox', { name: 'Namespace' })).not.toBeInTheDocument();
@@ -95,7 +95,7 @@ describe('Log backend settings pages', { timeout: 60_000 }, () => {
   it('disables Save while the spec text is not a YAML object', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt('/settings/logging_backends');
-    await user.click(await screen.findByRole('button', { name: 'Add Log Backend' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Log Backend' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Log Backend' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'app-files');
     const save = within(dialog).getByRole('button', { name: 'Save' });
@@ -109,7 +109,7 @@ describe('Log backend settings pages', { timeout: 60_000 }, () => {
   it('lists what the log backend schema refuses, such as two backends in one spec, and disables Update', async () => {
     server.use(http.get('*/api/db/logging_backends', () => HttpResponse.json([{ ...backend, spec: { ...backend.spec, loki: { url: 'http://loki:3100' } } }])));
     renderAt(`/settings/logging_backends/${BACKEND_ID}`);
-    const form = await screen.findByRole('form', { name: 'Log Backend spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Log Backend spec' });
     expect(within(form).getByRole('list', { name: 'Spec problems' })).toHaveTextContent('Give exactly one of file, loki, opensearch, elasticsearch, kubernetes');
     expect(within(form).getByRole('button', { name: 'Update' })).toBeDisabled();
   });
@@ -117,7 +117,7 @@ describe('Log backend settings pages', { timeout: 60_000 }, () => {
   it('updates without created_by, created_at or updated_at, then reads the list again', async () => {
     const user = userEvent.setup({ delay: null });
     const { router } = renderAt(`/settings/logging_backends/${BACKEND_ID}`);
-    const form = await screen.findByRole('form', { name: 'Log Backend spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Log Backend spec' });
     const update = within(form).getByRole('button', { name: 'Update' });
     await waitFor(() => expect(update).toBeEnabled());
     await user.click(update);
@@ -145,7 +145,7 @@ describe('Log backend settings pages', { timeout: 60_000 }, () => {
     );
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/logging_backends/${BACKEND_ID}`);
-    const form = await screen.findByRole('form', { name: 'Log Backend spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Log Backend spec' });
     const update = within(form).getByRole('button', { name: 'Update' });
     await waitFor(() => expect(update).toBeEnabled());
     await user.click(update);

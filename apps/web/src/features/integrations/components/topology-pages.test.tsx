@@ -94,7 +94,7 @@ describe('Topology settings pages', { timeout: 60_000 }, () => {
       }),
     );
     renderAt('/settings/topologies');
-    const table = await screen.findByRole('table', { name: 'Topologies' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Topologies' });
     expect(await within(table).findByText('shop')).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual(['Name', 'Source', 'Namespace', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
@@ -114,7 +114,7 @@ describe('Topology settings pages', { timeout: 60_000 }, () => {
     );
     const user = userEvent.setup({ delay: null });
     renderAt('/settings/topologies');
-    await user.click(await screen.findByRole('button', { name: 'Add Topology' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Topology' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Topology' });
     const editor = await within(dialog).findByRole('textbox', { name: 'Spec' });
     expect(editor).toHaveTextContent('Kubernetes::Pod');
@@ -138,7 +138,7 @@ describe('Topology settings pages', { timeout: 60_000 }, () => {
   it('underlines what the topology schema refuses in the spec editor', async () => {
     server.use(http.get('*/api/db/topologies', () => HttpResponse.json([topology])));
     const { container } = renderRoutes(integrationsRoutes, `/settings/topologies/${TOPOLOGY_ID}`, { toaster: true });
-    await screen.findByRole('form', { name: 'Topology spec' }, { timeout: 10_000 });
+    await screen.findByRole('form', { name: 'Topology spec' });
     await waitFor(() => expect(container.querySelector('.cm-lintRange-error')).not.toBeNull());
     expect(screen.getByRole('tab', { name: 'Job History' })).toBeInTheDocument();
   });

@@ -52,7 +52,7 @@ describe('Notifications page', { timeout: 20_000 }, () => {
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Notifications' });
-    const checkout = await within(table).findByRole('row', { name: /Checkout checks/ }, { timeout: 5000 });
+    const checkout = await within(table).findByRole('row', { name: /Checkout checks/ });
     for (const text of ['check.failed', 'check.passed', 'Ada Lovelace', '350ms', 'connection refused']) expect(checkout).toHaveTextContent(text);
     const cells = within(checkout).getAllByRole('cell').map((cell) => cell.textContent);
     expect(cells).toEqual(expect.arrayContaining(['1', '2', '7']));
@@ -68,7 +68,7 @@ describe('Notifications page', { timeout: 20_000 }, () => {
     rows = [notificationRow(CHECKOUT, { title: '{{ check.name }} is failing' }), notificationRow(PAGING, { title: null, events: ['config.updated'] })];
     renderPage();
     const table = await screen.findByRole('table', { name: 'Notifications' });
-    const template = await within(table).findByText('{{ check.name }} is failing', {}, { timeout: 5000 });
+    const template = await within(table).findByText('{{ check.name }} is failing', {});
     expect(template).toHaveClass('font-mono');
     expect(within(table).getAllByText('config.updated')[0]).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(3);
@@ -91,7 +91,7 @@ describe('Notifications page', { timeout: 20_000 }, () => {
     roles = ['commander'];
     rows = [notificationRow(CHECKOUT)];
     renderPage();
-    await screen.findByRole('row', { name: /Checkout checks/ }, { timeout: 5000 });
+    await screen.findByRole('row', { name: /Checkout checks/ });
     expect(screen.queryByRole('button', { name: 'Add Notification' })).not.toBeInTheDocument();
   });
 
@@ -99,7 +99,7 @@ describe('Notifications page', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     rows = [notificationRow(CHECKOUT)];
     renderPage();
-    await user.click(await screen.findByRole('row', { name: /Checkout checks/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('row', { name: /Checkout checks/ }));
     expect(await screen.findByRole('dialog', { name: 'Edit Notification' })).toBeInTheDocument();
   });
 

@@ -1,8 +1,9 @@
 import '@/components/test-support/browser-polyfills';
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { RolesLoaded, waitForRoles } from '@/test/access-loaded';
 import { renderRoutes } from '@/test/render';
 import { readRequest, setupMswServer, TEST_PERSON, type RecordedRequest } from '@/test/msw';
 import { OrganizationSwitcher } from './organization-switcher';
@@ -43,8 +44,25 @@ describe('OrganizationSwitcher', () => {
 
   it('shows nothing for a session of the built-in sign-in', async () => {
     server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json(session('password'))));
-    const { container } = renderRoutes(routes, '/error');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(container).toBeEmptyDOMElement();
+    const { queryClient } = renderRoutes(
+      [
+        {
+          path: '/error',
+          element: (
+            <>
+              <RolesLoaded />
+              <section aria-label="Switcher">
+                <OrganizationSwitcher />
+              </section>
+            </>
+          ),
+        },
+      ],
+      '/error',
+    );
+    // The roles come with the session the switcher reads; a list of organizations it went on to ask for would follow.
+    await waitForRoles();
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(screen.getByRole('region', { name: 'Switcher' })).toBeEmptyDOMElement();
   });
 });

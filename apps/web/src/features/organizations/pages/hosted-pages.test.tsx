@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createTestQueryClient, renderRoutes } from '@/test/render';
@@ -42,7 +42,7 @@ describe('/auth-state-checker', () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     server.use(http.get('/api/auth/sessions/whoami', () => HttpResponse.json(SIGNED_OUT, { status: 401, headers: HOSTED })));
     renderRoutes(routes, '/auth-state-checker?return_to=%2Fincidents');
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/api/auth/oidc/login?return_to=%2Fincidents'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/auth/oidc/login?return_to=%2Fincidents'));
     expect(screen.getByText('Taking you to Acme SSO…')).toBeInTheDocument();
   });
 

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
@@ -40,7 +40,6 @@ const server = setupMswServer(
   }),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   searches = [];
   posts = [];

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
@@ -27,7 +27,6 @@ const server = setupMswServer(
   }),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 beforeEach(() => {
   URL.createObjectURL = vi.fn(() => 'blob:snapshot');
   URL.revokeObjectURL = vi.fn();

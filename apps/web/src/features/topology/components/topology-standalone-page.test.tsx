@@ -41,7 +41,7 @@ describe('Standalone topology view', { timeout: 30_000 }, () => {
       }),
     ]);
     renderApp(`/view/topology/${PARENT}`);
-    const cards = await screen.findByRole('list', { name: 'Components' }, { timeout: 10_000 });
+    const cards = await screen.findByRole('list', { name: 'Components' });
     expect(within(cards).getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['db', 'api']);
     expect(screen.getByRole('article', { name: 'api' })).toHaveStyle({ width: '356px' });
     expect(screen.queryByRole('link', { name: 'Skip to content' })).not.toBeInTheDocument();
@@ -60,7 +60,7 @@ describe('Standalone topology view', { timeout: 30_000 }, () => {
       }),
     ]);
     renderApp(`/view/topology/${PARENT}`);
-    const cards = await screen.findByRole('list', { name: 'Components' }, { timeout: 10_000 });
+    const cards = await screen.findByRole('list', { name: 'Components' });
     expect(within(cards).getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['api']);
     expect(screen.queryByText('stray-row')).not.toBeInTheDocument();
   });
@@ -68,12 +68,12 @@ describe('Standalone topology view', { timeout: 30_000 }, () => {
   it('sizes the cards by the size parameter and shows a leaf as its own card', async () => {
     topology = makeResponse([makeComponent({ id: CHILD, name: 'api', parent_id: PARENT, components: [] })]);
     renderApp(`/view/topology/${CHILD}?size=small`);
-    expect(await screen.findByRole('article', { name: 'api' }, { timeout: 10_000 })).toHaveStyle({ width: '198px' });
+    expect(await screen.findByRole('article', { name: 'api' })).toHaveStyle({ width: '198px' });
   });
 
   it("says 'Component not found' when the API returns no component", async () => {
     renderApp(`/view/topology/${PARENT}`);
-    expect(await screen.findByText('Component not found', { selector: 'p' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Component not found', { selector: 'p' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Component not found' })).toBeInTheDocument();
   });
 });

@@ -7,6 +7,7 @@ import { http, HttpResponse } from 'msw';
 import { Outlet } from 'react-router';
 import type { CatalogChangesResponse } from '@opsdeck/shared';
 import { IncidentLinkProvider, type IncidentLinkDialogProps, type LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import { RolesAndFlagsLoaded, waitForRolesAndFlags } from '@/test/access-loaded';
 import { readRequest, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
 import { catalogRoutes } from '../../routes';
@@ -99,6 +100,7 @@ function renderPage(path: string) {
       {
         element: (
           <IncidentLinkProvider component={() => null} dialog={RecordingDialog}>
+            <RolesAndFlagsLoaded />
             <Suspense fallback={null}>
               <Outlet />
             </Suspense>
@@ -147,9 +149,10 @@ describe('ConfigDetailPage', { timeout: 20_000 }, () => {
   });
 
   it("says 'Details not found' for an id that is no uuid, without asking the server", async () => {
-    renderPage('/catalog/not-a-uuid/changes');
+    const { queryClient } = renderPage('/catalog/not-a-uuid/changes');
     expect(await screen.findByText('Details not found')).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A request the page had started would keep its query fetching until the handler recorded and answered it.
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     expect(detailRequests).toEqual([]);
     expect(changeBodies).toEqual([]);
   });
@@ -189,7 +192,7 @@ describe('ConfigDetailPage', { timeout: 20_000 }, () => {
     roles = ['viewer'];
     renderPage(`/catalog/${CONFIG_ID}`);
     await screen.findByRole('textbox', { name: 'Content of checkout-api' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('button', { name: 'Link to incident' })).not.toBeInTheDocument();
   });
 
@@ -197,7 +200,7 @@ describe('ConfigDetailPage', { timeout: 20_000 }, () => {
     flags = [{ name: 'incidents.disable', value: 'true' }];
     renderPage(`/catalog/${CONFIG_ID}`);
     await screen.findByRole('textbox', { name: 'Content of checkout-api' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitForRolesAndFlags();
     expect(screen.queryByRole('button', { name: 'Link to incident' })).not.toBeInTheDocument();
   });
 

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { encodeTristate } from '@opsdeck/shared';
@@ -48,7 +48,6 @@ const server = setupMswServer(
   http.get('*/api/db/config_statuses', () => HttpResponse.json([{ status: 'Active' }, { status: 'Ready' }])),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['editor'];
   related = RELATED;

@@ -110,7 +110,7 @@ const requests = (method: string) => recorded.filter((request) => request.method
 describe('Scrapers list page', { timeout: 60_000 }, () => {
   it('lists undeleted scrapers newest first with their type icon, latest job status and the generic columns without Namespace', async () => {
     renderAt('/catalog/scrapers');
-    const table = await screen.findByRole('table', { name: 'Scrapers' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Scrapers' });
     expect(await within(table).findByText('app-configs')).toBeInTheDocument();
     expect(within(table).getByRole('img', { name: 'File' })).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
@@ -126,7 +126,7 @@ describe('Scrapers list page', { timeout: 60_000 }, () => {
   it("opens the latest run's summary per type, with its errors, from '(View details)'", async () => {
     const user = userEvent.setup({ delay: null });
     renderAt('/catalog/scrapers');
-    const table = await screen.findByRole('table', { name: 'Scrapers' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Scrapers' });
     await user.click(await within(table).findByRole('button', { name: '(View details)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Job details for app-configs' });
     const perType = within(dialog).getByRole('table', { name: 'Items per type' });
@@ -151,9 +151,9 @@ describe('Scrapers list page', { timeout: 60_000 }, () => {
   it('creates a scraper from the example file spec, sending the current user as creator, and opens it', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt('/catalog/scrapers');
-    await user.click(await screen.findByRole('button', { name: 'Add Scraper' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Scraper' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Scraper' });
-    expect(await within(dialog).findByRole('textbox', { name: 'Spec' }, { timeout: 10_000 })).toHaveTextContent('format: yaml');
+    expect(await within(dialog).findByRole('textbox', { name: 'Spec' })).toHaveTextContent('format: yaml');
     expect(within(dialog).queryByRole('list', { name: 'Missing required fields' })).not.toBeInTheDocument();
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'shop-configs');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -174,7 +174,7 @@ describe('Scrapers list page', { timeout: 60_000 }, () => {
       );
     const user = userEvent.setup({ delay: null });
     renderAt('/catalog/scrapers');
-    await user.click(await screen.findByRole('button', { name: 'Add Scraper' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Scraper' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Scraper' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'cloud');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -191,9 +191,9 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it('shows the spec with a fixed name and, after Run Now, toasts and lists the runs with what each did', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/catalog/scrapers/${SCRAPER_ID}`);
-    expect(await screen.findByRole('heading', { name: 'app-configs' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'app-configs' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
-    expect(await screen.findByRole('textbox', { name: 'Spec' }, { timeout: 10_000 })).toHaveTextContent('/srv/scrape/*.yaml');
+    expect(await screen.findByRole('textbox', { name: 'Spec' })).toHaveTextContent('/srv/scrape/*.yaml');
 
     await user.click(screen.getByRole('button', { name: 'Run Now' }));
     expect(await screen.findByText('app-configs run started')).toBeInTheDocument();
@@ -210,7 +210,7 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it('updates the spec through the data API', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/catalog/scrapers/${SCRAPER_ID}`);
-    await user.click(await screen.findByRole('button', { name: 'Update' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Update' }));
     expect(await screen.findByText('app-configs updated successfully')).toBeInTheDocument();
     const patch = requests('PATCH')[0];
     expect(patch?.url.searchParams.get('id')).toBe(`eq.${SCRAPER_ID}`);
@@ -220,7 +220,7 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it('soft-deletes after a confirmation, toasts and returns to the list', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/catalog/scrapers/${SCRAPER_ID}`);
-    await user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete Scraper' });
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
 
@@ -234,8 +234,8 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it('shows a scraper defined outside the UI read-only, naming where it is linked', async () => {
     scraper = { ...STORED, source: 'KubernetesCRD' };
     renderAt(`/catalog/scrapers/${SCRAPER_ID}`);
-    expect(await screen.findByRole('note', {}, { timeout: 10_000 })).toHaveTextContent('This scraper is linked to KubernetesCRD');
-    expect(await screen.findByRole('textbox', { name: 'Spec' }, { timeout: 10_000 })).toHaveAttribute('aria-readonly', 'true');
+    expect(await screen.findByRole('note')).toHaveTextContent('This scraper is linked to KubernetesCRD');
+    expect(await screen.findByRole('textbox', { name: 'Spec' })).toHaveAttribute('aria-readonly', 'true');
     expect(screen.queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
@@ -243,7 +243,7 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it('offers a viewer neither Run Now nor editing', async () => {
     roles = ['viewer'];
     renderAt(`/catalog/scrapers/${SCRAPER_ID}`);
-    expect(await screen.findByRole('heading', { name: 'app-configs' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'app-configs' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Run Now' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
   });
@@ -251,6 +251,6 @@ describe('Scraper detail page', { timeout: 60_000 }, () => {
   it("says 'Scraper not found' for a deleted or unknown id", async () => {
     scraper = null;
     renderAt('/catalog/scrapers/66666666-6666-4666-8666-666666666666');
-    expect(await screen.findByText('Scraper not found', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Scraper not found')).toBeInTheDocument();
   });
 });

@@ -49,7 +49,7 @@ async function checkTypeOptions(): Promise<string[]> {
   const user = userEvent.setup({ delay: null });
   renderAt('/settings/canaries');
   // The settings routes load lazily; the first render of a file waits for their module.
-  await user.click(await screen.findByRole('button', { name: 'Add Health Check' }, { timeout: 10_000 }));
+  await user.click(await screen.findByRole('button', { name: 'Add Health Check' }));
   const dialog = await screen.findByRole('dialog', { name: 'Add Health Check' });
   await user.click(within(dialog).getByRole('combobox', { name: 'Check Type' }));
   await screen.findByRole('option', { name: 'HTTP' });

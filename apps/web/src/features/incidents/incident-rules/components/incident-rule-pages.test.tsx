@@ -51,7 +51,7 @@ describe('the incident rule settings pages', { timeout: 30_000 }, () => {
   it('edits an incident rule’s spec and says it was updated', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/incident_rules/${RULE_ID}`);
-    const form = await screen.findByRole('form', { name: 'Incident Rule spec' }, { timeout: 10_000 });
+    const form = await screen.findByRole('form', { name: 'Incident Rule spec' });
     expect(screen.queryByRole('tab', { name: 'Manage Team' })).not.toBeInTheDocument();
     // Update waits for the spec to pass the incident rule schema, as it does for log backends.
     const update = within(form).getByRole('button', { name: 'Update' });

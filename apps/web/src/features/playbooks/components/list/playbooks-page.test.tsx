@@ -1,9 +1,11 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { Outlet } from 'react-router';
 import type { PlaybookSpec } from '@opsdeck/shared';
+import { RolesLoaded, waitForRoles } from '@/test/access-loaded';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
 import type { PlaybookRow } from '../../api/get-playbooks';
@@ -40,7 +42,6 @@ const server = setupMswServer(
   ),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['editor'];
   rows = [];
@@ -82,9 +83,9 @@ describe('Playbooks page', { timeout: 30_000 }, () => {
   it('offers no Create Playbook button to a viewer', async () => {
     roles = ['viewer'];
     rows = [playbook(DIAGNOSE, 'diagnose')];
-    renderRoutes(routes, '/playbooks');
+    renderRoutes([{ element: <><RolesLoaded /><Outlet /></>, children: routes }], '/playbooks');
     await screen.findByRole('link', { name: /diagnose/ });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitForRoles();
     expect(screen.queryByRole('button', { name: 'Create Playbook' })).not.toBeInTheDocument();
   });
 

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import type { RunnablePlaybook } from '@opsdeck/shared';
@@ -35,7 +35,6 @@ setupMswServer(
   http.get('*/api/db/checks', () => HttpResponse.json([{ id: CHECK_ID, name: 'checkout-api', type: 'http' }])),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['editor'];
   offered = [];

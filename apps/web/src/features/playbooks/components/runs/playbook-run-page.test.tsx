@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import type { PlaybookRun, PlaybookRunAction } from '@opsdeck/shared';
@@ -83,7 +83,6 @@ const server = setupMswServer(
   }),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 beforeEach(() => {
   URL.createObjectURL = vi.fn((blob: Blob) => {
     saved.push({ name: '', text: blob.text() });

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
@@ -66,7 +66,6 @@ const server = setupMswServer(
   http.get('*/api/db/people', () => HttpResponse.json([{ id: PERSON_ID, name: 'Grace Hopper', avatar: null }])),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   runs = [runRow()];
   total = 1;

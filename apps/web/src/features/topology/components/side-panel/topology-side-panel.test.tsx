@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { PlaybooksMenuProvider, type PlaybooksMenuProps } from '@/lib/playbook-run/playbook-run-slot';
@@ -57,7 +57,6 @@ const server = setupMswServer(
   emptyView('analysis_by_component'),
 );
 
-beforeAll(() => configure({ asyncUtilTimeout: 5000 }));
 afterEach(() => {
   roles = ['editor'];
   recorded = [];

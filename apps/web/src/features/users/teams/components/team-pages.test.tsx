@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { Outlet } from 'react-router';
 import { readRequest, setupMswServer, whoamiHandler, type RecordedRequest } from '@/test/msw';
+import { RolesLoaded, waitForRoles } from '@/test/access-loaded';
 import { renderRoutes } from '@/test/render';
 import { usersRoutes } from '../../routes';
 
@@ -82,7 +84,14 @@ afterEach(() => {
 });
 
 function renderAt(path: string) {
-  return renderRoutes(usersRoutes, path, { toaster: true }).router;
+  return renderRoutes([{ element: <><RolesLoaded /><Outlet /></>, children: usersRoutes }], path, { toaster: true }).router;
+}
+
+/** Add Members is enabled once the members have loaded, and shown only once the roles allow it. */
+async function openAddMembers(user: ReturnType<typeof userEvent.setup>): Promise<HTMLElement> {
+  await screen.findByRole('list', { name: 'Members' });
+  await user.click(await screen.findByRole('button', { name: 'Add Members' }));
+  return screen.findByRole('dialog', { name: 'Add Team Members' });
 }
 
 const sent = (method: string, table: string) => recorded.filter((request) => request.method === method && request.url.pathname === `/api/db/${table}`);
@@ -90,7 +99,7 @@ const sent = (method: string, table: string) => recorded.filter((request) => req
 describe('the Manage Team tab', { timeout: 30_000 }, () => {
   it('opens on the team’s members, asked for with the person embedded as spec 002 §7 calls it', async () => {
     renderAt(`/settings/teams/${TEAM_ID}`);
-    const list = await screen.findByRole('list', { name: 'Members' }, { timeout: 10_000 });
+    const list = await screen.findByRole('list', { name: 'Members' });
     expect(within(list).getByText('Ada Admin')).toBeInTheDocument();
     expect(within(list).getByText('editor@opsdeck.local')).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Manage Team' })).toHaveAttribute('aria-selected', 'true');
@@ -108,9 +117,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
   it('offers only people outside the team, gathers the picked ones, and adds them all with one call', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
-    await screen.findByRole('list', { name: 'Members' });
-    await user.click(screen.getByRole('button', { name: 'Add Members' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const dialog = await openAddMembers(user);
     const add = within(dialog).getByRole('button', { name: 'Add' });
     expect(add).toBeDisabled();
 
@@ -139,9 +146,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
   it('asks the server for people outside the team matching what is typed, 50 at most by name, and nothing before', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
-    await screen.findByRole('list', { name: 'Members' });
-    await user.click(screen.getByRole('button', { name: 'Add Members' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const dialog = await openAddMembers(user);
     const picker = within(dialog).getByRole('combobox', { name: 'Users' });
     expect(picker).toHaveFocus();
     expect(within(dialog).getByText('Type to search')).toBeInTheDocument();
@@ -171,9 +176,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
     everyone = [...everyone, person('77777777-7777-4777-8777-777777777777', longName, 'bart@example.test')];
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
-    await screen.findByRole('list', { name: 'Members' });
-    await user.click(screen.getByRole('button', { name: 'Add Members' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const dialog = await openAddMembers(user);
     await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'e');
     await within(dialog).findByRole('option', { name: /Cora Commander/ });
     const shortened = `${[...longName].slice(0, 50).join('')}… (bart@example.test)`;
@@ -192,9 +195,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
     searchFails = true;
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
-    await screen.findByRole('list', { name: 'Members' });
-    await user.click(screen.getByRole('button', { name: 'Add Members' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const dialog = await openAddMembers(user);
     await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'Cora');
     expect(await within(dialog).findByText('Users could not be loaded: The database is busy')).toBeInTheDocument();
     searchFails = false;
@@ -205,9 +206,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
   it('lets a picked user be taken back before adding', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/settings/teams/${TEAM_ID}`);
-    await screen.findByRole('list', { name: 'Members' });
-    await user.click(screen.getByRole('button', { name: 'Add Members' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add Team Members' });
+    const dialog = await openAddMembers(user);
     await user.type(within(dialog).getByRole('combobox', { name: 'Users' }), 'Cora');
     await user.click(await within(dialog).findByRole('option', { name: /Cora Commander/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Do not add Cora Commander' }));
@@ -232,6 +231,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
       roles = [role];
       renderAt(`/settings/teams/${TEAM_ID}`);
       expect(await screen.findByRole('list', { name: 'Members' })).toBeInTheDocument();
+      await waitForRoles();
       expect(screen.queryByRole('button', { name: 'Add Members' })).not.toBeInTheDocument();
       expect(screen.queryByRole('button', { name: /^Remove / })).not.toBeInTheDocument();
     });
@@ -241,7 +241,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
 describe('the team settings pages', { timeout: 30_000 }, () => {
   it('lists teams without the Schedule and Namespace columns', async () => {
     renderAt('/settings/teams');
-    const table = await screen.findByRole('table', { name: 'Teams' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Teams' });
     expect(await within(table).findByText('Platform')).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual(['Name', 'Source', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
@@ -250,7 +250,7 @@ describe('the team settings pages', { timeout: 30_000 }, () => {
   it('creates a team with a name and spec only, as the teams table has no namespace or labels', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt('/settings/teams');
-    await user.click(await screen.findByRole('button', { name: 'Add Team' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Add Team' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Team' });
     expect(within(dialog).queryByRole('textbox', { name: /Namespace/ })).not.toBeInTheDocument();
     expect(within(dialog).queryByText('Labels')).not.toBeInTheDocument();
@@ -263,7 +263,7 @@ describe('the team settings pages', { timeout: 30_000 }, () => {
   it('deletes a team from its Spec tab (the server only marks it deleted) and returns to the list', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/teams/${TEAM_ID}`);
-    await user.click(await screen.findByRole('tab', { name: 'Spec' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('tab', { name: 'Spec' }));
     const form = await screen.findByRole('form', { name: 'Team spec' });
     await user.click(within(form).getByRole('button', { name: 'Delete' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete Team' });
