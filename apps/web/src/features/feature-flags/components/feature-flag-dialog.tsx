@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { ADMIN_ONLY_PROPERTY_PREFIXES, isAdminOnlyProperty } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { Dialog } from '@/components/dialog/dialog';
@@ -9,6 +10,7 @@ import { maxLengthMessage } from '@/components/forms/messages';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { toastError } from '@/components/toast/toast';
+import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
 import { useCreateFeatureFlag } from '../api/create-feature-flag';
 import { useDeleteFeatureFlag } from '../api/delete-feature-flag';
@@ -20,12 +22,21 @@ export const MISSING_DETAILS_MESSAGE = 'please provide all details';
 /** The server's limit on a flag's name (the properties_name_length constraint). */
 export const FLAG_NAME_MAX_LENGTH = 255;
 
-const schema = z.object({
+/** Said under the name when someone other than an administrator names a property only administrators may create. */
+export const ADMIN_ONLY_NAME_MESSAGE = `Only administrators may create properties starting with ${ADMIN_ONLY_PROPERTY_PREFIXES.join(' ')}`;
+
+const baseSchema = z.object({
   name: z.string().trim().min(1, MISSING_DETAILS_MESSAGE).max(FLAG_NAME_MAX_LENGTH, maxLengthMessage(FLAG_NAME_MAX_LENGTH)),
   value: z.string().trim().min(1, MISSING_DETAILS_MESSAGE),
   description: z.string(),
 });
-type FeatureFlagFormValues = z.infer<typeof schema>;
+type FeatureFlagFormValues = z.infer<typeof baseSchema>;
+
+/** The server refuses the admin-only names from anyone else (403 OD_PROPERTY_ADMIN_ONLY); the form says so first. */
+function flagSchema(isAdmin: boolean) {
+  if (isAdmin) return baseSchema;
+  return baseSchema.refine((values) => !isAdminOnlyProperty(values.name.trim()), { message: ADMIN_ONLY_NAME_MESSAGE, path: ['name'] });
+}
 
 export interface FeatureFlagDialogProps {
   open: boolean;
@@ -38,12 +49,13 @@ export interface FeatureFlagDialogProps {
 export function FeatureFlagDialog({ open, onOpenChange, flag }: FeatureFlagDialogProps) {
   const isExisting = Boolean(flag?.created_at);
   const session = useSession();
+  const { isAdmin } = usePermissions();
   const createFlag = useCreateFeatureFlag();
   const updateFlag = useUpdateFeatureFlag();
   const deleteFlag = useDeleteFeatureFlag();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
   const { control, handleSubmit } = useForm<FeatureFlagFormValues>({
-    resolver: zodResolver(schema),
+    resolver: zodResolver(flagSchema(isAdmin)),
     defaultValues: { name: flag?.name ?? '', value: flag?.value ?? '', description: flag?.description ?? '' },
   });
 

@@ -22,6 +22,16 @@ const flags = [
     creator: { id: PERSON_ID, name: 'Ada Lovelace', avatar: null },
   },
   {
+    name: 'identity.registration.enabled',
+    value: 'false',
+    description: 'Public sign-up',
+    source: null,
+    created_by: null,
+    created_at: '2024-01-05T10:00:00Z',
+    updated_at: '2024-01-05T10:00:00Z',
+    creator: null,
+  },
+  {
     name: 'logs.disable',
     value: 'true',
     description: null,
@@ -218,5 +228,36 @@ describe('Feature flags page', { timeout: 20_000 }, () => {
     await user.click(await screen.findByText('logs.disable'));
     expect(await screen.findByText('Cannot edit local feature flags')).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Edit Feature Flag' })).not.toBeInTheDocument();
+  });
+
+  it('tells an editor that a sign-in property is for administrators and opens no editor for it', async () => {
+    const user = userEvent.setup({ delay: null });
+    roles = ['editor'];
+    renderPage();
+    await user.click(await screen.findByText('identity.registration.enabled'));
+    expect(await screen.findByText('Only administrators may change identity.registration.enabled')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Edit Feature Flag' })).not.toBeInTheDocument();
+    await user.click(screen.getByText('incidents.disable'));
+    expect(await screen.findByRole('dialog', { name: 'Edit Feature Flag' })).toBeInTheDocument();
+  });
+
+  it('says under the name that an editor may not create an admin-only property, and sends nothing', async () => {
+    const user = userEvent.setup({ delay: null });
+    roles = ['editor'];
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Feature Flag' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Feature Flag' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Public.URL');
+    await user.type(within(dialog).getByRole('textbox', { name: /Value/ }), 'https://attacker.example');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(/^Only administrators may create properties starting with identity\. /)).toBeInTheDocument();
+    expect(requests('POST')).toHaveLength(0);
+  });
+
+  it('lets an administrator open a sign-in property', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByText('identity.registration.enabled'));
+    expect(await screen.findByRole('dialog', { name: 'Edit Feature Flag' })).toBeInTheDocument();
   });
 });

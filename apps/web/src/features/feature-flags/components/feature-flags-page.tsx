@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Plus, RefreshCw } from 'lucide-react';
-import { formatDate } from '@opsdeck/shared';
+import { formatDate, isAdminOnlyProperty } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
 import { DataTable } from '@/components/data-table/data-table';
@@ -14,6 +14,11 @@ import { FeatureFlagDialog } from './feature-flag-dialog';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const LOCAL_FLAG_MESSAGE = 'Cannot edit local feature flags';
+
+/** What an editor is told on opening a property that only administrators may change (the server refuses it too). */
+export function adminOnlyFlagMessage(name: string): string {
+  return `Only administrators may change ${name}`;
+}
 
 const columns: ColumnDef<FeatureFlag>[] = [
   { id: 'name', header: 'Name', accessorKey: 'name', size: 220 },
@@ -44,7 +49,7 @@ type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; flag: 
 export function FeatureFlagsPage() {
   useDocumentTitle('Feature Flags');
   const flags = useFeatureFlagsQuery();
-  const { can } = usePermissions();
+  const { can, isAdmin } = usePermissions();
   const canWrite = can('feature_flags', 'write');
   const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
   const data = useMemo(() => flags.data ?? [], [flags.data]);
@@ -52,6 +57,10 @@ export function FeatureFlagsPage() {
   const handleRowClick = (flag: FeatureFlag) => {
     if (isLocalFlag(flag)) {
       toastError(LOCAL_FLAG_MESSAGE);
+      return;
+    }
+    if (!isAdmin && isAdminOnlyProperty(flag.name)) {
+      toastError(adminOnlyFlagMessage(flag.name));
       return;
     }
     setDialog({ mode: 'edit', flag });
