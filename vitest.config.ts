@@ -22,9 +22,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/test/setup.ts'],
-          // Room for a few of the setup file's 10-second waits: on a loaded machine a test that renders, clicks and
-          // waits several times can need more than Vitest's default 5 s, while a broken one still fails well within CI.
-          testTimeout: 30_000,
+          // Only a stuck test should reach this; waits end on their conditions. With both cores busy (load average near
+          // 11, as when CI runs its lanes side by side) a test that renders, clicks and waits several times ran past
+          // 20 s, so this leaves it room, while a broken one still fails well within CI.
+          testTimeout: 60_000,
         },
       },
       {

@@ -29,7 +29,7 @@ beforeEach(() => {
 
 const AREAS: readonly NavigationEntry[] = [...primaryNavigation, ...settingsNavigation];
 
-describe('feature flags in the router', { timeout: 30_000 }, () => {
+describe('feature flags in the router', () => {
   for (const entry of AREAS) {
     for (const path of [entry.path, `${entry.path}/44444444-4444-4444-8444-444444444444`]) {
       it(`shows the switched-off notice at ${path} when ${entry.feature}.disable is true, and never loads the page's data`, async () => {

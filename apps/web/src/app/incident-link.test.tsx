@@ -21,7 +21,7 @@ afterEach(() => {
 
 const slot = <IncidentLinkSlot evidence={{ type: 'check', check_id: '77777777-7777-4777-8777-777777777777', description: 'api' }} />;
 
-describe('Link to Incident composed into other areas', { timeout: 20_000 }, () => {
+describe('Link to Incident composed into other areas', () => {
   it("fills an area's slot with the incidents feature's Attach as Evidence button", async () => {
     renderWithProviders(<IncidentLinkComposition>{slot}</IncidentLinkComposition>);
     expect(await screen.findByRole('button', { name: 'Attach as Evidence' })).toBeInTheDocument();

@@ -30,7 +30,7 @@ function optionNames(dialog: HTMLElement): string[] {
     .map((option) => option.textContent ?? '');
 }
 
-describe('the command palette in the shell', { timeout: 30_000 }, () => {
+describe('the command palette in the shell', () => {
   it('offers a viewer the pages of the sidebar but no settings page and no action that writes', async () => {
     const { dialog } = await openPalette('viewer');
     const names = optionNames(dialog);

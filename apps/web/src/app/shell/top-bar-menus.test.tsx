@@ -25,7 +25,7 @@ function renderApp(path: string) {
   return renderAppWithRouter(path).router;
 }
 
-describe('top bar menus', { timeout: 30_000 }, () => {
+describe('top bar menus', () => {
   it('links Preferences from the user menu, so it is reachable without typing its URL', async () => {
     const user = userEvent.setup();
     const router = renderApp('/docs');

@@ -25,7 +25,7 @@ async function openThemeChoices(user: ReturnType<typeof userEvent.setup>) {
   return within(within(menu).getByRole('group', { name: 'Theme' }));
 }
 
-describe('the theme choice in the user menu', { timeout: 30_000 }, () => {
+describe('the theme choice in the user menu', () => {
   it('offers Light, Dark and System with the current one checked, System until the person picks', async () => {
     const user = userEvent.setup();
     renderApp('/preferences');

@@ -98,7 +98,7 @@ function renderAt(path: string) {
 const currentSearch = () => screen.getByRole('status', { name: 'Current search' });
 const writes = (method: string) => recorded.filter((request) => request.method === method);
 
-describe('Agent editor', { timeout: 20_000 }, () => {
+describe('Agent editor', () => {
   it('creates an agent with Next, then shows the installation instructions with the token in both tabs, and asks before Escape would lose the token', async () => {
     const user = userEvent.setup();
     renderAt('/health?addAgent=true&layout=card');

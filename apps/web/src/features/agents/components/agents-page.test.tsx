@@ -118,7 +118,7 @@ function renderAt(path: string) {
 const currentSearch = () => screen.getByTestId('location');
 const lastList = () => listRequests[listRequests.length - 1];
 
-describe('Agents page', { timeout: 20_000 }, () => {
+describe('Agents page', () => {
   it('lists the agents with counts, status, creator and an exact count, sorted by name in pages of 50', async () => {
     renderAt('/settings/agents');
     expect(await screen.findByRole('heading', { name: 'Agents' })).toBeInTheDocument();

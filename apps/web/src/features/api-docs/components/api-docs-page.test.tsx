@@ -79,7 +79,7 @@ function renderAt(path: string) {
   return renderRoutes(apiDocsRoutes, path).router;
 }
 
-describe('API reference page', { timeout: 30_000 }, () => {
+describe('API reference page', () => {
   it('groups the operations by tag, each with its method, path and summary', async () => {
     renderAt('/docs/api');
     const agents = await screen.findByRole('region', { name: 'agents' });
@@ -151,7 +151,7 @@ describe('API reference page', { timeout: 30_000 }, () => {
   });
 });
 
-describe('project documentation pages', { timeout: 30_000 }, () => {
+describe('project documentation pages', () => {
   it('renders a bundled doc with headings, tables and links to other docs kept inside the app', async () => {
     const user = userEvent.setup();
     const router = renderAt('/docs/architecture');

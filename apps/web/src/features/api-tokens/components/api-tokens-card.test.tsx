@@ -46,7 +46,7 @@ function reset(initial: ApiToken[] = [], ownRoles: string[] = ['editor']) {
   revoked = [];
 }
 
-describe('API Tokens card', { timeout: 20_000 }, () => {
+describe('API Tokens card', () => {
   it('offers only roles no higher than one’s own', () => {
     expect(tokenRoleChoices(['editor'])).toEqual(['editor', 'commander', 'responder', 'viewer']);
     expect(tokenRoleChoices(['viewer', 'responder'])).toEqual(['responder', 'viewer']);

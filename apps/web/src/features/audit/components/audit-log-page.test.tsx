@@ -63,7 +63,7 @@ function renderPage(search = '') {
 
 const lastRequest = () => requests.at(-1)?.searchParams ?? new URLSearchParams();
 
-describe('Audit Log page', { timeout: 20_000 }, () => {
+describe('Audit Log page', () => {
   it('lists who wrote what, newest first, a token’s writes marked, over the last 7 days by default', async () => {
     renderPage();
     const table = await screen.findByRole('table', { name: 'Audit log' });

@@ -4,13 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
-import type { SelfServiceFlow, UiNode } from '../api/flow-types';
+import type { SelfServiceFlow, FlowUiNode } from '../api/flow-types';
 import { authRoutes } from '../routes';
 import { csrf, errorText, flowOf, input, submit, withFieldError } from '../test-flows';
 
 const ACTION = '/api/auth/self-service/login?flow=flow-1';
 
-function inputNode(name: string, type: string, label: string | null, extra: Partial<UiNode> = {}): UiNode {
+function inputNode(name: string, type: string, label: string | null, extra: Partial<FlowUiNode> = {}): FlowUiNode {
   return {
     type: 'input',
     group: type === 'hidden' ? 'default' : 'password',
@@ -172,13 +172,15 @@ describe('LoginPage', () => {
   });
 
   it('blocks a second submit and shows a spinner while the first is running', async () => {
+    // Made before the request, so the test can let the answer go whether or not the request has reached the handler.
     let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     server.use(
       http.post('/api/auth/self-service/login', async ({ request }) => {
         submissions.push(await request.json());
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
+        await released;
         return HttpResponse.json({ session: { id: 'session-1' }, identity: { id: 'person-1' } });
       }),
     );

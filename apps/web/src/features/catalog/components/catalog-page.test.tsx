@@ -127,7 +127,7 @@ const respondWithItems = (items: ConfigListItem[]) => {
   configsResponse = () => HttpResponse.json(items, { headers: { 'Content-Range': `0-${items.length - 1}/${items.length}` } });
 };
 
-describe('Catalog page', { timeout: 20_000 }, () => {
+describe('Catalog page', () => {
   it('asks the server for a summary computed now when Refresh summary is pressed, and shows it', async () => {
     summaryResponse = () => HttpResponse.json([makeSummaryRow({ count: 3 })]);
     renderCatalog();

@@ -61,7 +61,7 @@ function palette() {
   return screen.getByRole('dialog', { name: 'Command palette' });
 }
 
-describe('command palette', { timeout: 20_000 }, () => {
+describe('command palette', () => {
   it('opens with Ctrl+K anywhere, also while typing in a field, and closes with it again', async () => {
     const user = userEvent.setup();
     renderPalette();

@@ -85,7 +85,7 @@ async function openNewConnection(user: ReturnType<typeof userEvent.setup>, typeL
   return panel;
 }
 
-describe('Connections page', { timeout: 60_000 }, () => {
+describe('Connections page', () => {
   it('lists connections with the spec columns, the type and the creator', async () => {
     renderPage();
     const table = await screen.findByRole('table', { name: 'Connections' });

@@ -84,7 +84,7 @@ function renderPage(): QueryClient {
 const requests = (method: string) => recorded.filter((request) => request.method === method);
 
 // Typing through dialogs is slow in jsdom on a shared machine; the default 5 s is too tight.
-describe('Feature flags page', { timeout: 20_000 }, () => {
+describe('Feature flags page', () => {
   it('lists flags with their creator, asking for the creator through the people embed', async () => {
     renderPage();
     const table = await screen.findByRole('table', { name: 'Feature flags' });

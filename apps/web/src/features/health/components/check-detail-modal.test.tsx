@@ -103,7 +103,7 @@ function renderModal({ fromDashboard = true } = {}) {
   return renderAtHealth(<CheckDetailModal checkId={check.id} initialCheck={fromDashboard ? check : undefined} onClose={() => {}} />);
 }
 
-describe('Check detail modal', { timeout: 20_000 }, () => {
+describe('Check detail modal', () => {
   it('shows the labels and the stat tiles of the check', async () => {
     renderModal();
     const dialog = await screen.findByRole('dialog', { name: 'backup/nightly-job' });

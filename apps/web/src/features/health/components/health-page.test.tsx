@@ -55,7 +55,7 @@ async function chooseOption(user: ReturnType<typeof userEvent.setup>, combobox: 
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Health dashboard', { timeout: 20_000 }, () => {
+describe('Health dashboard', () => {
   it('asks the summary for the first page of the flat list and shows the columns of the spec', async () => {
     renderAtHealth(<HealthPage />);
     const table = await screen.findByRole('table', { name: 'Health checks' });
@@ -309,7 +309,7 @@ describe('Health dashboard', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Health dashboard refresh rate', { timeout: 20_000 }, () => {
+describe('Health dashboard refresh rate', () => {
   it('disables 15s, 30s, 2m and 3m over a range of a day', async () => {
     const user = userEvent.setup();
     renderAtHealth(<HealthPage />, '/health?timeRange=1d');
@@ -375,7 +375,7 @@ describe('Health dashboard refresh rate', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Health dashboard pivot view', { timeout: 20_000 }, () => {
+describe('Health dashboard pivot view', () => {
   const pivotTable = () => screen.findByRole('table', { name: 'Health pivot' });
   const columnHeaders = (table: HTMLElement) => within(table).getAllByRole('columnheader').map((header) => header.textContent);
   const rowNames = (table: HTMLElement) =>

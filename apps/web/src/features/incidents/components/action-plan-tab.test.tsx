@@ -42,7 +42,7 @@ async function openActionPlan(query = '') {
   return user;
 }
 
-describe('Action plan', { timeout: 30_000 }, () => {
+describe('Action plan', () => {
   it("nests the factor under the root, marks definition-of-done holders and shows '(no title)'", async () => {
     serveTree();
     await openActionPlan();

@@ -24,7 +24,7 @@ async function pick(user: ReturnType<typeof userEvent.setup>, name: string, opti
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Add-responder wizard', { timeout: 30_000 }, () => {
+describe('Add-responder wizard', () => {
   it('adds a person directly', async () => {
     const user = renderWizard();
     await user.click(screen.getByRole('radio', { name: 'Person' }));

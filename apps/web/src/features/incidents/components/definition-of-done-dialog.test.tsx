@@ -31,7 +31,7 @@ function renderDialog() {
   return userEvent.setup();
 }
 
-describe('Definition-of-done wizard', { timeout: 30_000 }, () => {
+describe('Definition-of-done wizard', () => {
   it('adds a manual item as comment evidence on the root hypothesis, with Add disabled while empty', async () => {
     const user = renderDialog();
     await user.click(screen.getByRole('radio', { name: 'Manual' }));

@@ -26,7 +26,7 @@ async function choose(user: ReturnType<typeof userEvent.setup>, combobox: HTMLEl
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Incident detail', { timeout: 30_000 }, () => {
+describe('Incident detail', () => {
   it("shows 'Incident not found' for an unknown incident", async () => {
     serve(null);
     renderDetail();
@@ -193,7 +193,7 @@ describe('Incident detail', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Incident detail: ids, evidence payloads, title and definition of done', { timeout: 30_000 }, () => {
+describe('Incident detail: ids, evidence payloads, title and definition of done', () => {
   /** The log evidence of the demo's INC-1 as the database holds it: spec 000 log lines, two of them selected. */
   const inc1LogEvidence = {
     lines: [

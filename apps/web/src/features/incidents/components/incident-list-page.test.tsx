@@ -32,7 +32,7 @@ afterEach(() => {
 const listRequests = () => requests('GET', 'incidents');
 const lastList = () => listRequests().at(-1)?.url.searchParams;
 
-describe('Incident list', { timeout: 20_000 }, () => {
+describe('Incident list', () => {
   it('asks the server for open incidents, newest first, one counted page at a time', async () => {
     state.tables.incidents = () => json([row], { headers: { 'Content-Range': '0-0/1' } });
     renderAt('/incidents', '/incidents', <IncidentListPage />);

@@ -78,7 +78,7 @@ async function pick(user: ReturnType<typeof userEvent.setup>, name: string, opti
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Link to Incident', { timeout: 30_000 }, () => {
+describe('Link to Incident', () => {
   it('asks for an incident, then for a hypothesis of an existing incident', async () => {
     const user = userEvent.setup();
     renderWith(<LinkToIncidentDialog open onOpenChange={() => {}} evidence={evidence} />);

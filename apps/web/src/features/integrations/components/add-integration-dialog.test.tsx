@@ -78,7 +78,7 @@ async function openModal() {
   return { user, dialog };
 }
 
-describe('Add Integration modal', { timeout: 60_000 }, () => {
+describe('Add Integration modal', () => {
   it('offers the six charts under GitOps, each with its chart version, and the three direct kinds', async () => {
     const { dialog } = await openModal();
     const gitops = within(dialog).getByRole('region', { name: 'GitOps' });

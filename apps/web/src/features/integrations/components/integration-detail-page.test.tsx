@@ -71,7 +71,7 @@ function renderAt(path: string) {
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);
 
-describe('Integration detail page', { timeout: 60_000 }, () => {
+describe('Integration detail page', () => {
   it("says 'Unknown type' for a type other than logging_backends, topologies or scrapers", async () => {
     renderAt(`/settings/integrations/widgets/${TOPOLOGY_ID}`);
     expect(await screen.findByRole('alert', undefined)).toHaveTextContent('Unknown type');

@@ -69,7 +69,7 @@ function renderAt(path: string) {
   return renderRoutes(integrationsRoutes, path, { toaster: true }).router;
 }
 
-describe('Integrations list', { timeout: 60_000 }, () => {
+describe('Integrations list', () => {
   it('reads a page of integrations_with_status by limit and offset, undeleted and newest first, with the total from the count header', async () => {
     renderAt('/settings/integrations');
     const table = await screen.findByRole('table', { name: 'Integrations' });

@@ -62,7 +62,7 @@ function renderAt(path: string) {
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);
 
-describe('Log backend settings pages', { timeout: 60_000 }, () => {
+describe('Log backend settings pages', () => {
   it('lists log backends from logging_backends_with_status, newest first, without Schedule and Namespace columns', async () => {
     renderAt('/settings/logging_backends');
     const table = await screen.findByRole('table', { name: 'Log Backends' });

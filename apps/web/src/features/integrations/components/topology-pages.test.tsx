@@ -85,7 +85,7 @@ const topology = {
   deleted_at: null,
 };
 
-describe('Topology settings pages', { timeout: 60_000 }, () => {
+describe('Topology settings pages', () => {
   it('lists topologies from topologies_with_status, newest first, without a Schedule column', async () => {
     server.use(
       http.get('*/api/db/topologies_with_status', async ({ request }) => {

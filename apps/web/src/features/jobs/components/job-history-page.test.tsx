@@ -49,7 +49,7 @@ function renderPage(search = '') {
 
 const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
 
-describe('Job History page', { timeout: 20_000 }, () => {
+describe('Job History page', () => {
   it('opens the details modal from a run with errors but does nothing for a run without errors or summaries', async () => {
     const user = userEvent.setup();
     renderPage();

@@ -68,7 +68,7 @@ function renderEditor(mode: NotificationEditorMode, canWrite = true) {
 
 const lastBody = () => writes[writes.length - 1]?.body as Record<string, unknown> | undefined;
 
-describe('Notification editor', { timeout: 20_000 }, () => {
+describe('Notification editor', () => {
   it('asks for at least one event before saving', async () => {
     const user = userEvent.setup();
     renderEditor({ kind: 'create' });

@@ -43,7 +43,7 @@ function renderPage() {
   return renderRoutes([{ path: '/settings/notifications', element: <NotificationsPage /> }], '/settings/notifications');
 }
 
-describe('Notifications page', { timeout: 20_000 }, () => {
+describe('Notifications page', () => {
   it('lists the summary rows newest first with their recipient, counts, average duration and most common error', async () => {
     rows = [
       notificationRow(CHECKOUT),

@@ -52,7 +52,7 @@ function renderConfigDialog(onOpenChange: (open: boolean) => void = () => undefi
   return renderWithProviders(<LinkConfigDialog component={topologyComponent()} open onOpenChange={onOpenChange} />, { toaster: true });
 }
 
-describe('Link to config dialog', { timeout: 30_000 }, () => {
+describe('Link to config dialog', () => {
   it('searches once typing pauses, by name, live items only, ordered by name and capped at 50', async () => {
     matches = [config(PAYMENTS_DB, 'payments-db')];
     const user = userEvent.setup({ delay: null });
@@ -119,7 +119,7 @@ describe('Link to config dialog', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Link to team dialog', { timeout: 30_000 }, () => {
+describe('Link to team dialog', () => {
   it('lists the teams, shows a linked one as linked, and links the picked team by hand', async () => {
     const onOpenChange = vi.fn();
     const user = userEvent.setup({ delay: null });

@@ -47,7 +47,7 @@ function renderDialog(onOpenChange: (open: boolean) => void = () => undefined, p
   return renderWithProviders(<SnapshotDialog component={component} open onOpenChange={onOpenChange} />, { toaster: true });
 }
 
-describe('Snapshot dialog', { timeout: 30_000 }, () => {
+describe('Snapshot dialog', () => {
   it('starts on the first time range with related components off, and downloads under the name the server gives', async () => {
     const onOpenChange = vi.fn();
     const user = userEvent.setup({ delay: null });

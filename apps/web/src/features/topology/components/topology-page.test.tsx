@@ -87,7 +87,7 @@ function parentWith(children: Array<TopologyComponent | TopologyComponentRow>): 
   return makeComponent({ id: PARENT, name: 'Payments', parent_id: ROOT, path: ROOT, components: children });
 }
 
-describe('Topology page', { timeout: 30_000 }, () => {
+describe('Topology page', () => {
   it('shows the root of every topology as a card', async () => {
     respond(makeResponse([makeComponent({ id: ROOT, name: 'Production' }), makeComponent({ id: PARENT, name: 'Staging' })]));
     renderTopology();

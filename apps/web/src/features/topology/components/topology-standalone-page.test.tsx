@@ -31,7 +31,7 @@ afterEach(() => {
   topology = makeResponse([]);
 });
 
-describe('Standalone topology view', { timeout: 30_000 }, () => {
+describe('Standalone topology view', () => {
   it("draws the component's children as large cards without the shell or waiting for feature flags", async () => {
     topology = makeResponse([
       makeComponent({

@@ -149,7 +149,7 @@ async function choose(name: RegExp, option: string | RegExp) {
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Users page', { timeout: 20_000 }, () => {
+describe('Users page', () => {
   it('lists users with their name, email, roles, state and creation date, read from identities_summary', async () => {
     const table = await openTable();
     for (const header of ['Name', 'Email', 'Roles', 'State', 'Created At', 'Actions']) {
@@ -425,7 +425,7 @@ describe('Users page', { timeout: 20_000 }, () => {
   });
 });
 
-describe('the /settings/users route', { timeout: 20_000 }, () => {
+describe('the /settings/users route', () => {
   it('shows the Users page when people sign in with the built-in service', async () => {
     renderRoutes(usersRoutes, '/settings/users');
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();

@@ -66,7 +66,7 @@ function renderPage(path = '/catalog/changes') {
 
 const lastBody = () => bodies.at(-1);
 
-describe('Catalog changes page', { timeout: 20_000 }, () => {
+describe('Catalog changes page', () => {
   it('asks for the last 2 days, newest first, 200 a page and without deleted items by default', async () => {
     listResponse = () => page([change], 1);
     renderPage();

@@ -119,7 +119,7 @@ function lineNumber(container: HTMLElement, line: number): Element {
   return element;
 }
 
-describe('ConfigDetailPage', { timeout: 20_000 }, () => {
+describe('ConfigDetailPage', () => {
   it('shows the item with tab links counting its changes, insights, relationships, playbook runs and checks', async () => {
     renderPage(`/catalog/${CONFIG_ID}`);
     expect(await screen.findByRole('heading', { name: 'checkout-api' })).toBeInTheDocument();

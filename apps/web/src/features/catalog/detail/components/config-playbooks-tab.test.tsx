@@ -38,7 +38,7 @@ afterEach(() => {
   runRequests = [];
 });
 
-describe('Config Playbooks tab', { timeout: 20_000 }, () => {
+describe('Config Playbooks tab', () => {
   it('offers a Run button for the item above its runs, 200 to a page, each linking to its run with a status badge', async () => {
     const menus: PlaybooksMenuProps[] = [];
     function Menu(props: PlaybooksMenuProps) {

@@ -72,7 +72,7 @@ const lastRequest = () => requests.at(-1) ?? new URL('http://localhost/');
 
 afterEach(() => cleanup());
 
-describe('Catalog insights page', { timeout: 20_000 }, () => {
+describe('Catalog insights page', () => {
   it('asks for 50 insights, newest first, counted exactly, and shows every column', async () => {
     respond = () => rows([insight({})], 1);
     renderPage();

@@ -64,7 +64,7 @@ function scrollTo(element: HTMLElement, { scrollHeight, clientHeight, scrollTop 
 
 afterEach(() => cleanup());
 
-describe('Config insights tab', { timeout: 20_000 }, () => {
+describe('Config insights tab', () => {
   it('asks for this config’s first 50 insights and leaves out the Catalog column', async () => {
     failWith = null;
     renderTab();

@@ -69,7 +69,7 @@ function renderTab(query = '') {
 
 const lastArgs = () => Object.fromEntries(rpcRequests.at(-1)?.url.searchParams ?? []);
 
-describe('Relationships tab', { timeout: 30_000 }, () => {
+describe('Relationships tab', () => {
   it('lists each related item once with its link, relation, depth, health and status', async () => {
     renderTab('?incoming=true');
     const table = await screen.findByRole('table', { name: 'Related configs' });

@@ -107,7 +107,7 @@ function renderAt(path: string) {
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);
 
-describe('Scrapers list page', { timeout: 60_000 }, () => {
+describe('Scrapers list page', () => {
   it('lists undeleted scrapers newest first with their type icon, latest job status and the generic columns without Namespace', async () => {
     renderAt('/catalog/scrapers');
     const table = await screen.findByRole('table', { name: 'Scrapers' });
@@ -187,7 +187,7 @@ describe('Scrapers list page', { timeout: 60_000 }, () => {
   });
 });
 
-describe('Scraper detail page', { timeout: 60_000 }, () => {
+describe('Scraper detail page', () => {
   it('shows the spec with a fixed name and, after Run Now, toasts and lists the runs with what each did', async () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/catalog/scrapers/${SCRAPER_ID}`);

@@ -90,7 +90,7 @@ function renderAt(path: string) {
 
 const requests = (method: string) => recorded.filter((request) => request.method === method);
 
-describe('Health check settings pages', { timeout: 60_000 }, () => {
+describe('Health check settings pages', () => {
   it('lists canaries from canaries_with_status: undeleted, newest first, at most 100, without a Namespace column', async () => {
     renderAt('/settings/canaries');
     const table = await screen.findByRole('table', { name: 'Health Checks' });

@@ -56,7 +56,7 @@ async function checkTypeOptions(): Promise<string[]> {
   return screen.getAllByRole('option').map((option) => option.textContent);
 }
 
-describe('the exec check type in the health-check form', { timeout: 60_000 }, () => {
+describe('the exec check type in the health-check form', () => {
   it('is not offered to an editor, who lacks the execute permission', async () => {
     const options = await checkTypeOptions();
     expect(options).toContain('TCP');

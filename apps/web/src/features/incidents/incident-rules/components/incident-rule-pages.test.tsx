@@ -47,7 +47,7 @@ function renderAt(path: string) {
 
 const sent = (method: string, table: string) => recorded.filter((request) => request.method === method && request.url.pathname === `/api/db/${table}`);
 
-describe('the incident rule settings pages', { timeout: 30_000 }, () => {
+describe('the incident rule settings pages', () => {
   it('edits an incident rule’s spec and says it was updated', async () => {
     const user = userEvent.setup({ delay: null });
     const router = renderAt(`/settings/incident_rules/${RULE_ID}`);

@@ -53,7 +53,7 @@ const routes = [
   { path: '/playbooks/:id', element: <PlaybookPage /> },
 ];
 
-describe('Playbooks page', { timeout: 30_000 }, () => {
+describe('Playbooks page', () => {
   it("groups cards by category in alphabetical order, with 'Other' for the uncategorised last", async () => {
     rows = [
       playbook(RESTART, 'restart-pod', { title: 'Restart pod', category: 'Kubernetes', description: 'Rolls the deployment' }),
@@ -174,7 +174,7 @@ describe('Playbooks page', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Playbook page', { timeout: 30_000 }, () => {
+describe('Playbook page', () => {
   it('shows the header, the summary and the spec, with Runs linking to the filtered run list', async () => {
     rows = [playbook(RESTART, 'restart-pod', { title: 'Restart pod', category: 'Kubernetes', description: 'Rolls the deployment' })];
     renderRoutes(routes, `/playbooks/${RESTART}`);

@@ -46,7 +46,7 @@ function RolesKnown() {
   return usePermissions().isReady ? <p>Roles known</p> : null;
 }
 
-describe('Playbooks menu', { timeout: 30_000 }, () => {
+describe('Playbooks menu', () => {
   it('renders nothing for a user who may not request runs', async () => {
     roles = ['viewer'];
     renderWithProviders(

@@ -71,7 +71,7 @@ function renderModal(playbook: RunnablePlaybookRef, target?: { type: 'config'; i
 
 const TARGETED = { configs: [{ types: ['Kubernetes::Pod'] }] };
 
-describe('Run Playbook modal', { timeout: 30_000 }, () => {
+describe('Run Playbook modal', () => {
   it("asks for a resource first, labelled 'Catalog Item', and keeps Run disabled until one is picked", async () => {
     params = [{ name: 'replicas', type: 'text', default: '3' }];
     const user = userEvent.setup({ delay: null });
@@ -224,12 +224,14 @@ describe('Run Playbook modal', { timeout: 30_000 }, () => {
   });
 
   it("reads 'Running...' while the run is requested", async () => {
+    // Made before the request, so the test can let the answer go whether or not the request has reached the handler.
     let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     server.use(
       http.post('*/api/playbook/run', async () => {
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
+        await released;
         return HttpResponse.json({ run_id: RUN_ID }, { status: 201 });
       }),
     );
@@ -240,7 +242,8 @@ describe('Run Playbook modal', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByRole('button', { name: 'Running...' })).toBeDisabled();
     release();
     await waitFor(() => expect(router.state.location.pathname).toBe(`/playbooks/runs/${RUN_ID}`));
-    expect(screen.getByText('Run page')).toBeInTheDocument();
+    // The router's state moves before the new page renders.
+    expect(await screen.findByText('Run page')).toBeInTheDocument();
   });
 
   it("toasts the server's message on failure and shows its parameter messages under the fields", async () => {

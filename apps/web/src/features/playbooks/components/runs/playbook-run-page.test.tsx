@@ -117,7 +117,7 @@ function renderPage(id = RUN_ID) {
 const actionsList = () => screen.findByRole('listbox', { name: 'Actions' });
 const output = () => screen.getByRole('region', { name: 'Log output' });
 
-describe('Playbook run page', { timeout: 30_000 }, () => {
+describe('Playbook run page', () => {
   it('shows every header field of the run', async () => {
     const user = userEvent.setup({ delay: null });
     renderPage();

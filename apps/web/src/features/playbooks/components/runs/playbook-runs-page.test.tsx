@@ -92,7 +92,7 @@ async function findRunCell(): Promise<HTMLElement> {
 
 const lastQuery = () => runRequests.at(-1)?.url.searchParams;
 
-describe('Playbook runs page', { timeout: 20_000 }, () => {
+describe('Playbook runs page', () => {
   it('asks for the newest runs of the last 7 days, 150 to a page with an exact count', async () => {
     const before = Date.now();
     renderPage();

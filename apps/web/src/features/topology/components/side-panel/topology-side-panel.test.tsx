@@ -77,7 +77,7 @@ async function openSection(title: string) {
   return user;
 }
 
-describe('Topology side panel', { timeout: 30_000 }, () => {
+describe('Topology side panel', () => {
   it('opens on Details with the component facts, its path and the link to its topology settings', async () => {
     renderPanel();
     expect(screen.getByRole('button', { name: 'Details' })).toHaveAttribute('aria-expanded', 'true');

@@ -96,7 +96,7 @@ async function openAddMembers(user: ReturnType<typeof userEvent.setup>): Promise
 
 const sent = (method: string, table: string) => recorded.filter((request) => request.method === method && request.url.pathname === `/api/db/${table}`);
 
-describe('the Manage Team tab', { timeout: 30_000 }, () => {
+describe('the Manage Team tab', () => {
   it('opens on the team’s members, asked for with the person embedded as spec 002 §7 calls it', async () => {
     renderAt(`/settings/teams/${TEAM_ID}`);
     const list = await screen.findByRole('list', { name: 'Members' });
@@ -238,7 +238,7 @@ describe('the Manage Team tab', { timeout: 30_000 }, () => {
   }
 });
 
-describe('the team settings pages', { timeout: 30_000 }, () => {
+describe('the team settings pages', () => {
   it('lists teams without the Schedule and Namespace columns', async () => {
     renderAt('/settings/teams');
     const table = await screen.findByRole('table', { name: 'Teams' });
