@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrate } from '../apps/server/src/db/migrate';
 import { resourceFor } from '../apps/server/src/data-api/resource-map';
-import { SchemaCache, type Column, type DbFunction, type Relation } from '../apps/server/src/data-api/schema-cache';
+import { SchemaCache, type Column, type DbFunction, type ForeignKey, type Relation } from '../apps/server/src/data-api/schema-cache';
 import { parseNodeTree, type PgNode, type PgValue } from '../apps/server/src/data-api/view-origins';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -347,6 +347,8 @@ interface Schema {
   returnTypes: Map<string, string>;
   /** By relation, then column name. */
   facts: Map<string, Map<string, ColumnFacts>>;
+  /** The foreign keys between exposed relations, views' inherited ones included, as the data API's embeds see them. */
+  foreignKeys: ForeignKey[];
 }
 
 /**
@@ -382,6 +384,47 @@ function updateMembers(relation: Relation, schema: Schema): Member[] {
   return insertMembers(relation, schema).map((member) => ({ ...member, optional: true }));
 }
 
+/** Whether a primary key or unique constraint of the relation is exactly these columns, in any order. */
+function isUniqueOn(relation: Relation, columns: string[]): boolean {
+  const keys = [relation.primaryKey, ...relation.uniqueKeys].filter((candidate) => candidate.length > 0);
+  return keys.some((candidate) => candidate.length === columns.length && candidate.every((column) => columns.includes(column)));
+}
+
+function stringList(values: string[]): string {
+  return `[${values.map(literal).join(', ')}]`;
+}
+
+/**
+ * The foreign keys leaving this relation, in the shape postgrest-js reads to type embeds in both directions (it
+ * finds the keys pointing here in the other relations' lists). One-to-one when the columns are unique in this
+ * relation: the data API's own rule for a reverse embed's cardinality (plan/relationships.ts). Sorted so the output
+ * never depends on catalog order.
+ */
+function relationships(relation: Relation, schema: Schema): string[] {
+  const entries = schema.foreignKeys
+    .filter((fk) => fk.table === relation.name)
+    .map((fk) => ({
+      sort: [fk.name, fk.refTable, fk.columns.join(','), fk.refColumns.join(',')].join('\u0000'),
+      lines: [
+        '{',
+        ...indent(
+          [
+            `foreignKeyName: ${literal(fk.name)};`,
+            `columns: ${stringList(fk.columns)};`,
+            `isOneToOne: ${String(isUniqueOn(relation, fk.columns))};`,
+            `referencedRelation: ${literal(fk.refTable)};`,
+            `referencedColumns: ${stringList(fk.refColumns)};`,
+          ],
+          1,
+        ),
+        '},',
+      ],
+    }))
+    .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+  if (entries.length === 0) return ['Relationships: [];'];
+  return ['Relationships: [', ...indent(entries.flatMap((entry) => entry.lines), 1), '];'];
+}
+
 function relationType(relation: Relation, schema: Schema): string[] {
   const writable = relation.kind === 'table' || relation.writable.insert || relation.writable.update;
   return [
@@ -390,7 +433,7 @@ function relationType(relation: Relation, schema: Schema): string[] {
     ...(writable
       ? [...indent(property('Insert', objectType(insertMembers(relation, schema))), 1), ...indent(property('Update', objectType(updateMembers(relation, schema))), 1)]
       : []),
-    '  Relationships: [];',
+    ...indent(relationships(relation, schema), 1),
     '}',
   ];
 }
@@ -500,6 +543,7 @@ export async function databaseTypes(pool: pg.Pool): Promise<string> {
     enums: new Map(enums.rows.map((row) => [row.name, row.labels])),
     returnTypes: new Map(returnTypes.rows.map((row) => [signature(row.name, row.in_arg_types), row.return_type])),
     facts,
+    foreignKeys: cache.foreignKeys.filter((fk) => resourceFor(fk.table) !== null && resourceFor(fk.refTable) !== null),
   });
 }
 

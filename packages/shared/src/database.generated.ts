@@ -56,7 +56,22 @@ export type Database = {
           received_at?: string;
           row_count?: number;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'agent_push_batches_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'agent_push_batches_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       agents: {
         Row: {
@@ -104,7 +119,22 @@ export type Database = {
           updated_at?: string;
           version?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'agents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'agents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       alerts: {
         Row: {
@@ -275,7 +305,36 @@ export type Database = {
           updated_at?: string;
           upstream_id?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'canaries_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_component_relationships: {
         Row: {
@@ -305,7 +364,64 @@ export type Database = {
           selector_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_component_relationships_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries_with_status';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_config_relationships: {
         Row: {
@@ -335,7 +451,85 @@ export type Database = {
           selector_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_config_relationships_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries_with_status';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_statuses: {
         Row: {
@@ -368,7 +562,29 @@ export type Database = {
           status?: boolean;
           time?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_statuses_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_statuses_1d: {
         Row: {
@@ -404,7 +620,29 @@ export type Database = {
           passed?: number;
           total?: number;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_statuses_1d_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_1d_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_1d_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_statuses_1h: {
         Row: {
@@ -440,7 +678,29 @@ export type Database = {
           passed?: number;
           total?: number;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_statuses_1h_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_1h_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_statuses_1h_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_uptime_window_state: {
         Row: {
@@ -491,7 +751,29 @@ export type Database = {
           passed?: number;
           window_key?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_uptime_windows_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_uptime_windows_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_uptime_windows_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       checks: {
         Row: {
@@ -572,7 +854,50 @@ export type Database = {
           type?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries_with_status';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       comments: {
         Row: {
@@ -611,7 +936,64 @@ export type Database = {
           responder_id?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'comments_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_hypothesis_id_fkey';
+            columns: ['hypothesis_id'];
+            isOneToOne: false;
+            referencedRelation: 'hypotheses';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'comments_responder_id_fkey';
+            columns: ['responder_id'];
+            isOneToOne: false;
+            referencedRelation: 'responders';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       component_relationships: {
         Row: {
@@ -641,7 +1023,50 @@ export type Database = {
           selector_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'component_relationships_relationship_id_fkey';
+            columns: ['relationship_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'component_relationships_relationship_id_fkey';
+            columns: ['relationship_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'component_relationships_relationship_id_fkey';
+            columns: ['relationship_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       components: {
         Row: {
@@ -740,7 +1165,71 @@ export type Database = {
           type?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_analysis: {
         Row: {
@@ -797,7 +1286,78 @@ export type Database = {
           summary?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_changes: {
         Row: {
@@ -857,7 +1417,64 @@ export type Database = {
           summary?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_component_relationships: {
         Row: {
@@ -884,7 +1501,71 @@ export type Database = {
           selector_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_items: {
         Row: {
@@ -986,7 +1667,92 @@ export type Database = {
           type?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_relationships: {
         Row: {
@@ -1016,7 +1782,92 @@ export type Database = {
           selector_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_scraper_state: {
         Row: {
@@ -1034,7 +1885,22 @@ export type Database = {
           last_scraped_time?: string | null;
           scraper_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_scraper_state_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: true;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scraper_state_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: true;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_scrapers: {
         Row: {
@@ -1085,7 +1951,36 @@ export type Database = {
           updated_at?: string;
           upstream_id?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_scrapers_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_scrapers_schedule: {
         Row: {
@@ -1118,7 +2013,22 @@ export type Database = {
           scraper_id?: string;
           scraper_updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_scrapers_schedule_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: true;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_schedule_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: true;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_tag_values: {
         Row: {
@@ -1190,7 +2100,22 @@ export type Database = {
           url?: string | null;
           username?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'connections_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'connections_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       event_queue: {
         Row: {
@@ -1310,7 +2235,155 @@ export type Database = {
           type?: 'log' | 'config' | 'topology' | 'check' | 'config_analysis' | 'config_change' | 'comment' | 'alert';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'evidences_alert_id_fkey';
+            columns: ['alert_id'];
+            isOneToOne: false;
+            referencedRelation: 'alerts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_analysis_id_fkey';
+            columns: ['config_analysis_id'];
+            isOneToOne: false;
+            referencedRelation: 'analysis_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_analysis_id_fkey';
+            columns: ['config_analysis_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_analysis';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_analysis_id_fkey';
+            columns: ['config_analysis_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_analysis_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_change_id_fkey';
+            columns: ['config_change_id'];
+            isOneToOne: false;
+            referencedRelation: 'changes_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_change_id_fkey';
+            columns: ['config_change_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_changes';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_hypothesis_id_fkey';
+            columns: ['hypothesis_id'];
+            isOneToOne: false;
+            referencedRelation: 'hypotheses';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       hypotheses: {
         Row: {
@@ -1346,7 +2419,57 @@ export type Database = {
           type?: 'root' | 'factor' | 'solution';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'hypotheses_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'hypotheses_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'hypotheses';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       identities: {
         Row: {
@@ -1373,7 +2496,22 @@ export type Database = {
           traits?: unknown;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'identities_id_fkey';
+            columns: ['id'];
+            isOneToOne: true;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'identities_id_fkey';
+            columns: ['id'];
+            isOneToOne: true;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_histories: {
         Row: {
@@ -1415,7 +2553,78 @@ export type Database = {
           type?: 'incident.created' | 'incident.status_updated' | 'incident_status.updated' | 'responder.created' | 'responder.commented' | 'evidence.created' | 'evidence.done_definition_added' | 'hypothesis.created' | 'hypothesis.status_updated' | 'incident.rule_matched' | 'incident.sources_recovered';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incident_histories_comment_id_fkey';
+            columns: ['comment_id'];
+            isOneToOne: false;
+            referencedRelation: 'comments';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_evidence_id_fkey';
+            columns: ['evidence_id'];
+            isOneToOne: false;
+            referencedRelation: 'evidences';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_hypothesis_id_fkey';
+            columns: ['hypothesis_id'];
+            isOneToOne: false;
+            referencedRelation: 'hypotheses';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_histories_responder_id_fkey';
+            columns: ['responder_id'];
+            isOneToOne: false;
+            referencedRelation: 'responders';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_rule_groups: {
         Row: {
@@ -1454,7 +2663,57 @@ export type Database = {
           rule_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incident_rule_groups_hypothesis_id_fkey';
+            columns: ['hypothesis_id'];
+            isOneToOne: false;
+            referencedRelation: 'hypotheses';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_rule_id_fkey';
+            columns: ['rule_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_rules';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_groups_rule_id_fkey';
+            columns: ['rule_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_rules_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_rule_sources: {
         Row: {
@@ -1484,7 +2743,22 @@ export type Database = {
           source_id?: string;
           source_type?: 'check' | 'component' | 'alert';
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incident_rule_sources_evidence_id_fkey';
+            columns: ['evidence_id'];
+            isOneToOne: false;
+            referencedRelation: 'evidences';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rule_sources_group_id_fkey';
+            columns: ['group_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_rule_groups';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_rules: {
         Row: {
@@ -1523,7 +2797,22 @@ export type Database = {
           spec?: unknown;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incident_rules_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rules_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incidents: {
         Row: {
@@ -1571,7 +2860,50 @@ export type Database = {
           type?: 'cost' | 'availability' | 'performance' | 'security' | 'integration' | 'compliance' | 'technicalDebt' | 'reliability';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_communicator_id_fkey';
+            columns: ['communicator_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_communicator_id_fkey';
+            columns: ['communicator_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       job_history: {
         Row: {
@@ -1625,7 +2957,22 @@ export type Database = {
           time_start?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'job_history_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'job_history_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       logging_backends: {
         Row: {
@@ -1667,7 +3014,36 @@ export type Database = {
           spec?: unknown;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'logging_backends_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       maintenance_jobs: {
         Row: {
@@ -1712,7 +3088,22 @@ export type Database = {
           resource_id?: string;
           source_event?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'notification_flap_windows_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_flap_windows_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       notification_send_history: {
         Row: {
@@ -1769,7 +3160,43 @@ export type Database = {
           status?: 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'notification_send_history_connection_id_fkey';
+            columns: ['connection_id'];
+            isOneToOne: false;
+            referencedRelation: 'connections';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_send_history_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_send_history_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_send_history_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_send_history_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       notifications: {
         Row: {
@@ -1823,7 +3250,50 @@ export type Database = {
           title?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'notifications_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       people: {
         Row: {
@@ -1862,7 +3332,22 @@ export type Database = {
           type?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'people_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'people_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       person_roles: {
         Row: {
@@ -1880,7 +3365,22 @@ export type Database = {
           person_id?: string;
           role?: 'admin' | 'editor' | 'commander' | 'responder' | 'viewer';
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'person_roles_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'person_roles_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       playbook_run_actions: {
         Row: {
@@ -1937,7 +3437,29 @@ export type Database = {
           status?: 'pending' | 'scheduled' | 'running' | 'waiting' | 'sleeping' | 'completed' | 'failed' | 'cancelled' | 'skipped';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'playbook_run_actions_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_run_actions_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_run_actions_playbook_run_id_fkey';
+            columns: ['playbook_run_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbook_runs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       playbook_run_approvals: {
         Row: {
@@ -1958,7 +3480,29 @@ export type Database = {
           person_id?: string;
           playbook_run_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'playbook_run_approvals_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_run_approvals_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_run_approvals_playbook_run_id_fkey';
+            columns: ['playbook_run_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbook_runs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       playbook_runs: {
         Row: {
@@ -2030,7 +3574,134 @@ export type Database = {
           status?: 'pending' | 'scheduled' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'playbook_runs_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'check_summary_for_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_check_id_fkey';
+            columns: ['check_id'];
+            isOneToOne: false;
+            referencedRelation: 'checks_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbook_runs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_playbook_id_fkey';
+            columns: ['playbook_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbooks';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       playbooks: {
         Row: {
@@ -2081,7 +3752,22 @@ export type Database = {
           title?: string | null;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'playbooks_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbooks_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       properties: {
         Row: {
@@ -2111,7 +3797,22 @@ export type Database = {
           updated_at?: string;
           value?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'properties_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'properties_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       responders: {
         Row: {
@@ -2162,7 +3863,78 @@ export type Database = {
           type?: 'person' | 'system';
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'responders_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incident_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_component';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_incident_id_fkey';
+            columns: ['incident_id'];
+            isOneToOne: false;
+            referencedRelation: 'incidents_by_config';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'responders_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       saved_queries: {
         Row: {
@@ -2192,7 +3964,22 @@ export type Database = {
           query?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'saved_queries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'saved_queries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       team_components: {
         Row: {
@@ -2219,7 +4006,43 @@ export type Database = {
           team_id?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'team_components_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_components_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_components_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_components_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_components_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       team_members: {
         Row: {
@@ -2237,7 +4060,36 @@ export type Database = {
           person_id?: string;
           team_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'team_members_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       teams: {
         Row: {
@@ -2273,7 +4125,22 @@ export type Database = {
           spec?: unknown;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'teams_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       topologies: {
         Row: {
@@ -2324,7 +4191,36 @@ export type Database = {
           spec?: unknown;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       topologies_schedule: {
         Row: {
@@ -2357,7 +4253,22 @@ export type Database = {
           topology_id?: string;
           topology_updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'topologies_schedule_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: true;
+            referencedRelation: 'topologies';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_schedule_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: true;
+            referencedRelation: 'topologies_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
     };
     Views: {
@@ -2416,7 +4327,22 @@ export type Database = {
           updated_at?: string | null;
           version?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'agents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'agents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       analysis_by_component: {
         Row: {
@@ -2442,7 +4368,99 @@ export type Database = {
           summary: string | null;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       canaries_with_status: {
         Row: {
@@ -2468,7 +4486,36 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'canaries_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'canaries_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       change_types: {
         Row: {
@@ -2496,7 +4543,85 @@ export type Database = {
           summary: string | null;
           tags: Json;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       check_summary_for_config: {
         Row: {
@@ -2522,7 +4647,78 @@ export type Database = {
           updated_at: string;
           uptime: Json | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       checks_by_component: {
         Row: {
@@ -2546,7 +4742,57 @@ export type Database = {
           type: string;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_component_relationships_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checks_canary_id_fkey';
+            columns: ['canary_id'];
+            isOneToOne: false;
+            referencedRelation: 'canaries_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       component_labels: {
         Row: {
@@ -2595,7 +4841,57 @@ export type Database = {
           topology_id?: string | null;
           type?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       components_with_logs: {
         Row: {
@@ -2608,7 +4904,36 @@ export type Database = {
           topology_id: string | null;
           type: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'components_topology_id_fkey';
+            columns: ['topology_id'];
+            isOneToOne: false;
+            referencedRelation: 'topologies_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_analysis_analyzers: {
         Row: {
@@ -2639,7 +4964,78 @@ export type Database = {
           summary: string | null;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_detail: {
         Row: {
@@ -2750,7 +5146,92 @@ export type Database = {
           type?: string | null;
           updated_at?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_labels: {
         Row: {
@@ -2792,7 +5273,22 @@ export type Database = {
           name?: string | null;
           type?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_scrapers_with_status: {
         Row: {
@@ -2817,7 +5313,36 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_scrapers_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_scrapers_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_search_results: {
         Row: {
@@ -2910,7 +5435,92 @@ export type Database = {
           type?: string | null;
           updated_at?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       config_statuses: {
         Row: {
@@ -3028,7 +5638,92 @@ export type Database = {
           type?: string | null;
           updated_at?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_scraper_id_fkey';
+            columns: ['scraper_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       event_queue_summary: {
         Row: {
@@ -3054,7 +5749,22 @@ export type Database = {
           state: 'active' | 'inactive';
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'identities_id_fkey';
+            columns: ['id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'identities_id_fkey';
+            columns: ['id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_rules_with_status: {
         Row: {
@@ -3075,7 +5785,22 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incident_rules_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incident_rules_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incident_summary: {
         Row: {
@@ -3126,7 +5851,50 @@ export type Database = {
           type?: 'cost' | 'availability' | 'performance' | 'security' | 'integration' | 'compliance' | 'technicalDebt' | 'reliability' | null;
           updated_at?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_communicator_id_fkey';
+            columns: ['communicator_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_communicator_id_fkey';
+            columns: ['communicator_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incidents_by_component: {
         Row: {
@@ -3142,7 +5910,57 @@ export type Database = {
           type: 'cost' | 'availability' | 'performance' | 'security' | 'integration' | 'compliance' | 'technicalDebt' | 'reliability';
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'component_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_component_id_fkey';
+            columns: ['component_id'];
+            isOneToOne: false;
+            referencedRelation: 'components_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       incidents_by_config: {
         Row: {
@@ -3158,7 +5976,78 @@ export type Database = {
           type: 'cost' | 'availability' | 'performance' | 'security' | 'integration' | 'compliance' | 'technicalDebt' | 'reliability';
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_detail';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_names';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_search_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'related_configs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_commander_id_fkey';
+            columns: ['commander_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'incidents_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       integrations: {
         Row: {
@@ -3177,7 +6066,36 @@ export type Database = {
           spec: Json | null;
           updated_at: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       integrations_with_status: {
         Row: {
@@ -3203,7 +6121,36 @@ export type Database = {
           spec: Json | null;
           updated_at: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       job_histories: {
         Row: {
@@ -3263,7 +6210,22 @@ export type Database = {
           time_start?: string | null;
           updated_at?: string | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'job_history_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'job_history_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       job_history_names: {
         Row: {
@@ -3306,7 +6268,36 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'logging_backends_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'logging_backends_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       notifications_summary: {
         Row: {
@@ -3331,7 +6322,50 @@ export type Database = {
           title: string | null;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'notifications_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_person_id_fkey';
+            columns: ['person_id'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       people_roles: {
         Row: {
@@ -3363,7 +6397,22 @@ export type Database = {
           type: string;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       teams_with_status: {
         Row: {
@@ -3383,7 +6432,22 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'teams_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       topologies_with_status: {
         Row: {
@@ -3409,7 +6473,36 @@ export type Database = {
           spec: Json;
           updated_at: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'topologies_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+        ];
       };
     };
     Functions: {

@@ -1,24 +1,25 @@
+import type { TableRow, ViewRow } from '@opsdeck/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { agentsKeys } from './keys';
 
 /** A row of the agents list: agents_summary with its creator (spec 001 §3 "Agent"). */
-export interface AgentListRow {
-  id: string;
-  name: string;
-  description: string | null;
-  hostname: string | null;
-  version: string | null;
-  last_seen: string | null;
-  last_received: string | null;
-  created_at: string;
-  updated_at: string;
-  config_count: number;
-  checks_count: number;
-  config_scrapper_count: number;
-  playbook_runs_count: number;
-  creator: { id: string; name: string } | null;
-}
+export type AgentListRow = Pick<
+  ViewRow<'agents_summary'>,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'hostname'
+  | 'version'
+  | 'last_seen'
+  | 'last_received'
+  | 'created_at'
+  | 'updated_at'
+  | 'config_count'
+  | 'checks_count'
+  | 'config_scrapper_count'
+  | 'playbook_runs_count'
+> & { creator: Pick<TableRow<'people'>, 'id' | 'name'> | null };
 
 /** The columns the list sorts by, each a column of agents_summary. */
 export const AGENT_SORT_FIELDS = [
@@ -58,7 +59,7 @@ export async function getAgents(query: AgentListQuery, signal?: AbortSignal): Pr
     .order(query.sortBy, { ascending: !query.sortDesc, nullsFirst: false })
     .order('id', { ascending: true })
     .range(start, start + query.pageSize - 1);
-  const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<AgentListRow[], { merge: false }>();
+  const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return { rows: data, totalCount: count ?? data.length };
 }
 

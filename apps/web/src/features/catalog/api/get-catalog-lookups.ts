@@ -23,7 +23,7 @@ async function getConfigStatuses(signal: AbortSignal): Promise<string[]> {
 const KEY_VALUE_MENU_LIMIT = 1000;
 
 async function getKeyValues(view: 'config_tags' | 'config_labels', signal: AbortSignal): Promise<KeyValue[]> {
-  const { data } = await db.from(view).select('key,value').order('key').order('value').limit(KEY_VALUE_MENU_LIMIT).abortSignal(signal).throwOnError().overrideTypes<KeyValue[], { merge: false }>();
+  const { data } = await db.from(view).select('key,value').order('key').order('value').limit(KEY_VALUE_MENU_LIMIT).abortSignal(signal).throwOnError();
   return data;
 }
 

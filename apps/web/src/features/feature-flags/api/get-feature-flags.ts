@@ -7,7 +7,7 @@ export const FEATURE_FLAG_SELECT = '*,creator:people!properties_created_by_fkey(
 
 export async function getFeatureFlags(signal?: AbortSignal): Promise<FeatureFlag[]> {
   const query = db.from('properties').select(FEATURE_FLAG_SELECT).order('name', { ascending: true });
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<FeatureFlag[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

@@ -2,7 +2,7 @@ import type { TableRow } from '@opsdeck/shared';
 
 export type FeatureFlagCreator = Pick<TableRow<'people'>, 'id' | 'name' | 'avatar'>;
 
-/** A row of `properties` (spec 002 §3), with the person who created it (an embed postgrest-js cannot type). */
+/** A row of `properties` (spec 002 §3), with the person who created it. */
 export type FeatureFlag = TableRow<'properties'> & { creator: FeatureFlagCreator | null };
 
 export interface FeatureFlagInput {

@@ -25,7 +25,7 @@ export async function getCheckHistory(params: CheckHistoryParams, signal?: Abort
   if (params.minDurationMs !== null) query = query.gte('duration', params.minDurationMs);
   const from = params.pageIndex * HISTORY_PAGE_SIZE;
   const ranged = query.order('time', { ascending: false }).range(from, from + HISTORY_PAGE_SIZE - 1);
-  const { data, count } = await (signal ? ranged.abortSignal(signal) : ranged).throwOnError().overrideTypes<CheckStatusEntry[], { merge: false }>();
+  const { data, count } = await (signal ? ranged.abortSignal(signal) : ranged).throwOnError();
   return { rows: data, totalEntries: count ?? data.length };
 }
 

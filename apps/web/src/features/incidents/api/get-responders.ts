@@ -17,7 +17,7 @@ export function readResponder(row: ResponderRow): Responder {
 /** The incident's responders that have not been removed, oldest first. */
 export async function getResponders(incidentId: string, signal?: AbortSignal): Promise<Responder[]> {
   const query = db.from('responders').select(RESPONDER_SELECT).eq('incident_id', incidentId).is('deleted_at', null).order('created_at', { ascending: true });
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ResponderRow[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data.map(readResponder);
 }
 

@@ -16,7 +16,7 @@ export async function getNotificationSendHistory(notificationId: string, signal?
     .eq('notification_id', notificationId)
     .order('created_at', { ascending: false })
     .limit(SEND_HISTORY_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<NotificationSendHistoryRow[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

@@ -66,7 +66,7 @@ export async function getPlaybookRuns(query: PlaybookRunsQuery, signal?: AbortSi
   if (query.timeRange.type !== 'relative') request = request.lte('created_at', to.toISOString());
   if (query.playbookId !== null) request = request.eq('playbook_id', query.playbookId);
   if (query.status !== null) request = request.eq('status', query.status);
-  const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<PlaybookRunRow[], { merge: false }>();
+  const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return { rows: data, totalCount: count ?? data.length };
 }
 
@@ -93,7 +93,7 @@ export interface PlaybookOption {
 /** The live playbooks, for the run list's playbook filter. */
 export async function getPlaybookOptions(signal?: AbortSignal): Promise<PlaybookOption[]> {
   const request = silentDb.from('playbooks').select('id,name,title').is('deleted_at', null).order('name');
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<PlaybookOption[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 
@@ -116,7 +116,7 @@ const TARGET_TABLES: Record<PlaybookTargetType, string> = { config: 'config_item
 export async function getRunTargetNames(type: PlaybookTargetType, ids: readonly string[], signal?: AbortSignal): Promise<RunTargetName[]> {
   if (ids.length === 0) return [];
   const request = silentDynamicDb.from(TARGET_TABLES[type]).select('id,name').in('id', [...ids]);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<RunTargetName[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 

@@ -56,7 +56,7 @@ async function readWithProgress(response: Response, onProgress: ((progress: Snap
  */
 async function topologyName(component: SnapshotRequest['component']): Promise<string> {
   if (component.path === '' || component.topology_id === null) return component.name;
-  const { data, error } = await silentDb.from('topologies').select('name').eq('id', component.topology_id).limit(1).overrideTypes<{ name: string }[], { merge: false }>();
+  const { data, error } = await silentDb.from('topologies').select('name').eq('id', component.topology_id).limit(1);
   // The zip is already here: a name lookup that fails must not lose it, so the component's own name stands in.
   return error === null ? (data[0]?.name ?? component.name) : component.name;
 }

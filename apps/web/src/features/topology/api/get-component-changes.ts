@@ -1,18 +1,13 @@
+import type { ViewRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { componentPanelKeys } from './component-panel-keys';
 import { COMPONENT_PANEL_LIMIT } from './get-component-incidents';
 
-export interface ComponentChange {
-  id: string;
-  config_id: string;
-  change_type: string;
-  severity: string | null;
-  summary: string | null;
-  created_at: string;
-  config_name: string;
-  config_type: string | null;
-}
+export type ComponentChange = Pick<
+  ViewRow<'changes_by_component'>,
+  'id' | 'config_id' | 'change_type' | 'severity' | 'summary' | 'created_at' | 'config_name' | 'config_type'
+>;
 
 /** Changes of the catalog items linked to the component, newest first. */
 export async function getComponentChanges(componentId: string, signal?: AbortSignal): Promise<ComponentChange[]> {
@@ -22,7 +17,7 @@ export async function getComponentChanges(componentId: string, signal?: AbortSig
     .eq('component_id', componentId)
     .order('created_at', { ascending: false })
     .limit(COMPONENT_PANEL_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ComponentChange[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

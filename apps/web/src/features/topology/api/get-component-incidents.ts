@@ -1,3 +1,4 @@
+import type { ViewRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { componentPanelKeys } from './component-panel-keys';
@@ -5,15 +6,10 @@ import { componentPanelKeys } from './component-panel-keys';
 /** Spec 002 §9: the panels show 50 rows. */
 export const COMPONENT_PANEL_LIMIT = 50;
 
-export interface ComponentIncident {
-  id: string;
-  incident_id: string;
-  title: string;
-  type: string;
-  severity: string | null;
-  status: string;
-  created_at: string;
-}
+export type ComponentIncident = Pick<
+  ViewRow<'incidents_by_component'>,
+  'id' | 'incident_id' | 'title' | 'type' | 'severity' | 'status' | 'created_at'
+>;
 
 /** Incidents whose evidence points at the component, newest first. */
 export async function getComponentIncidents(componentId: string, signal?: AbortSignal): Promise<ComponentIncident[]> {
@@ -23,7 +19,7 @@ export async function getComponentIncidents(componentId: string, signal?: AbortS
     .eq('component_id', componentId)
     .order('created_at', { ascending: false })
     .limit(COMPONENT_PANEL_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ComponentIncident[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

@@ -1,18 +1,13 @@
+import type { ViewRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { componentPanelKeys } from './component-panel-keys';
 import { COMPONENT_PANEL_LIMIT } from './get-component-incidents';
 
-export interface ComponentInsight {
-  id: string;
-  config_id: string;
-  analyzer: string;
-  analysis_type: string;
-  severity: string | null;
-  summary: string | null;
-  last_observed: string;
-  config_name: string;
-}
+export type ComponentInsight = Pick<
+  ViewRow<'analysis_by_component'>,
+  'id' | 'config_id' | 'analyzer' | 'analysis_type' | 'severity' | 'summary' | 'last_observed' | 'config_name'
+>;
 
 /** Open insights of the catalog items linked to the component, most recently seen first. */
 export async function getComponentInsights(componentId: string, signal?: AbortSignal): Promise<ComponentInsight[]> {
@@ -23,7 +18,7 @@ export async function getComponentInsights(componentId: string, signal?: AbortSi
     .eq('status', 'open')
     .order('last_observed', { ascending: false })
     .limit(COMPONENT_PANEL_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ComponentInsight[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

@@ -1,16 +1,13 @@
+import type { TableRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { componentPanelKeys } from './component-panel-keys';
 import { COMPONENT_PANEL_LIMIT } from './get-component-incidents';
 
-export interface ComponentPlaybookRun {
-  id: string;
-  status: string;
-  created_at: string;
-  start_time: string | null;
-  end_time: string | null;
-  playbook: { id: string; name: string; title: string | null } | null;
-}
+export type ComponentPlaybookRun = Pick<
+  TableRow<'playbook_runs'>,
+  'id' | 'status' | 'created_at' | 'start_time' | 'end_time'
+> & { playbook: Pick<TableRow<'playbooks'>, 'id' | 'name' | 'title'> | null };
 
 /** The component's playbook runs, newest first (playbook_runs_component_idx serves it), one page of 50. */
 export async function getComponentPlaybookRuns(componentId: string, signal?: AbortSignal): Promise<ComponentPlaybookRun[]> {
@@ -20,7 +17,7 @@ export async function getComponentPlaybookRuns(componentId: string, signal?: Abo
     .eq('component_id', componentId)
     .order('created_at', { ascending: false })
     .limit(COMPONENT_PANEL_LIMIT);
-  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ComponentPlaybookRun[], { merge: false }>();
+  const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return data;
 }
 

@@ -1,17 +1,14 @@
+import type { ViewRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { topologyKeys } from './keys';
 
-export interface ComponentName {
-  id: string;
-  name: string;
-  icon: string | null;
-}
+export type ComponentName = Pick<ViewRow<'component_names'>, 'id' | 'name' | 'icon'>;
 
 /** The names of a component's ancestors (its `path` ids) for the breadcrumb, from the component_names view. */
 export async function getPathNames(ids: readonly string[], signal?: AbortSignal): Promise<ComponentName[]> {
   const request = silentDb.from('component_names').select('id,name,icon').in('id', [...ids]);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<ComponentName[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 

@@ -1,13 +1,10 @@
+import type { ViewRow } from '@opsdeck/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { TOPOLOGY_CONFIG_SEARCH_LIMIT } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { componentPanelKeys } from './component-panel-keys';
 
-export interface ConfigCandidate {
-  id: string;
-  name: string;
-  type: string | null;
-}
+export type ConfigCandidate = Pick<ViewRow<'configs'>, 'id' | 'name' | 'type'>;
 
 /** `%`, `_` and `\` are LIKE wildcards and its escape: typed, they mean themselves. */
 function likeLiteral(text: string): string {
@@ -20,7 +17,7 @@ export async function searchConfigsToLink(search: string, signal?: AbortSignal):
   let query = silentDb.from('configs').select('id,name,type').is('deleted_at', null);
   if (text !== '') query = query.ilike('name', `*${likeLiteral(text)}*`);
   const request = query.order('name').limit(TOPOLOGY_CONFIG_SEARCH_LIMIT);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<ConfigCandidate[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 

@@ -54,7 +54,7 @@ export async function getUsers(query: UserListQuery, signal?: AbortSignal): Prom
     .order('id', { ascending: true })
     .range(start, start + query.pageSize - 1);
   try {
-    const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<UserSummary[], { merge: false }>();
+    const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError();
     return { rows: data, totalCount: count ?? data.length };
   } catch (error) {
     if (start === 0 || !isRangeNotSatisfiable(error)) throw error;

@@ -19,7 +19,7 @@ export async function searchUsers(text: string, signal?: AbortSignal): Promise<U
     .order('name', { ascending: true })
     .order('id', { ascending: true })
     .limit(USER_PICKER_LIMIT);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<UserChoice[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 

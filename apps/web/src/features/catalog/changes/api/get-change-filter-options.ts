@@ -33,13 +33,12 @@ async function tags(signal: AbortSignal): Promise<ChangeFilterOption[]> {
     .order('key')
     .order('value')
     .abortSignal(signal)
-    .throwOnError()
-    .overrideTypes<{ key: string; value: string }[], { merge: false }>();
+    .throwOnError();
   return data.map(({ key, value }) => ({ value: `${key}${TAG_SEPARATOR}${value}`, label: `${key}: ${value}` }));
 }
 
 async function people(signal: AbortSignal): Promise<ChangeFilterOption[]> {
-  const { data } = await db.from('people').select('id,name').order('name').abortSignal(signal).throwOnError().overrideTypes<{ id: string; name: string }[], { merge: false }>();
+  const { data } = await db.from('people').select('id,name').order('name').abortSignal(signal).throwOnError();
   return data.map(({ id, name }) => ({ value: id, label: name }));
 }
 

@@ -1,3 +1,4 @@
+import type { TableRow } from '@opsdeck/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { configDetailKeys } from './keys';
@@ -5,16 +6,10 @@ import { configDetailKeys } from './keys';
 /** The largest page the pagination offers, which is also the most rows the data API returns at once. */
 export const PLAYBOOK_RUNS_MAX_PAGE_SIZE = 1000;
 
-export interface ConfigPlaybookRun {
-  id: string;
-  status: string;
-  start_time: string | null;
-  end_time: string | null;
-  scheduled_time: string;
-  created_at: string;
-  created_by: string | null;
-  playbook: { id: string; name: string } | null;
-}
+export type ConfigPlaybookRun = Pick<
+  TableRow<'playbook_runs'>,
+  'id' | 'status' | 'start_time' | 'end_time' | 'scheduled_time' | 'created_at' | 'created_by'
+> & { playbook: Pick<TableRow<'playbooks'>, 'id' | 'name'> | null };
 
 export interface ConfigPlaybookRunPage {
   rows: ConfigPlaybookRun[];
@@ -32,7 +27,7 @@ export async function getConfigPlaybookRuns(configId: string, pageIndex: number,
     .eq('config_id', configId)
     .order('created_at', { ascending: false })
     .range(from, from + pageSize - 1);
-  const { data, count } = await (signal ? query.abortSignal(signal) : query).throwOnError().overrideTypes<ConfigPlaybookRun[], { merge: false }>();
+  const { data, count } = await (signal ? query.abortSignal(signal) : query).throwOnError();
   return { rows: data, totalCount: count ?? data.length };
 }
 

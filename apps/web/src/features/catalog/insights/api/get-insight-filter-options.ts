@@ -35,8 +35,7 @@ async function components(signal: AbortSignal): Promise<InsightFilterOption[]> {
     .order('name')
     .limit(MENU_LIMIT)
     .abortSignal(signal)
-    .throwOnError()
-    .overrideTypes<{ id: string; name: string }[], { merge: false }>();
+    .throwOnError();
   return data.map(({ id, name }) => ({ value: id, label: name }));
 }
 

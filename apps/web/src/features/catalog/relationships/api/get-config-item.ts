@@ -7,7 +7,7 @@ import type { ConfigNodeItem } from './types';
 /** The item the tab belongs to, drawn as the graph's centre; null when it does not exist (or is hidden from the user). */
 export async function getConfigItem(configId: string, signal?: AbortSignal): Promise<ConfigNodeItem | null> {
   const request = db.from('configs').select('id,name,type,health,status,deleted_at').eq('id', configId).limit(1);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<ConfigNodeItem[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data[0] ?? null;
 }
 

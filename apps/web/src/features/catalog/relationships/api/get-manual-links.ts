@@ -11,7 +11,7 @@ export async function getManualLinks(configId: string, signal?: AbortSignal): Pr
     .eq('selector_id', 'manual')
     .is('deleted_at', null)
     .or(`config_id.eq.${configId},related_id.eq.${configId}`);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<ManualLink[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data;
 }
 

@@ -1,3 +1,5 @@
+import type { TableRow } from '@opsdeck/shared';
+
 export type RelationDirection = 'outgoing' | 'incoming';
 
 /** A row of related_configs_recursive (migration 0081), with the columns the tab reads. */
@@ -22,6 +24,10 @@ export interface RelatedConfig extends Omit<RelatedConfigRow, 'direction'> {
   directions: RelationDirection[];
 }
 
+/**
+ * An item as the graph draws it: the tab's own item (a configs row) or one of related_configs_recursive's rows, whose
+ * health the function returns as text; so a node is not one relation's row.
+ */
 export interface ConfigNodeItem {
   id: string;
   name: string;
@@ -32,7 +38,4 @@ export interface ConfigNodeItem {
 }
 
 /** A link a person made between this item and another (config_relationships with selector_id 'manual'). */
-export interface ManualLink {
-  config_id: string;
-  related_id: string;
-}
+export type ManualLink = Pick<TableRow<'config_relationships'>, 'config_id' | 'related_id'>;

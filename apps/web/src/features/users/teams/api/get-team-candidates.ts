@@ -28,7 +28,7 @@ export async function searchTeamCandidates(teamId: string, text: string, signal?
     .order('name', { ascending: true })
     .order('id', { ascending: true })
     .limit(TEAM_CANDIDATE_LIMIT);
-  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError().overrideTypes<TeamPerson[], { merge: false }>();
+  const { data } = await (signal ? request.abortSignal(signal) : request).throwOnError();
   return data.map(({ id, name, email, avatar }) => ({ id, name, email, avatar }));
 }
 
