@@ -1,8 +1,8 @@
-import { auditWriterOf, type AuditEntry } from '../src/modules/audit';
+import { auditWriterOf, type AuditRecordInput } from '../src/modules/audit';
 import type { JsonReply, TestServer } from './harness';
 
 /** A row of audit_log as the tests read it: what the hook writes, with the id the database gave it. */
-export interface AuditRow extends Omit<AuditEntry, 'via'> {
+export interface AuditRow extends Omit<AuditRecordInput, 'via'> {
   id: string;
   via: string;
 }

@@ -31,3 +31,5 @@ export type * from './database.generated';
 export type * from './row-types';
 export type * from './scrape-summary';
 export type * from './script-validation';
+export type * from './self-service-ui';
+export type * from './type-checks';

@@ -1,16 +1,11 @@
+import type { ErrorBodyShape } from '@opsdeck/shared';
 import { isSecretColumn } from './secret-columns';
 
 /**
  * Every error the API returns is one of these coded factories, so clients can rely on `code` and tests can assert
- * it. The body shape is PostgREST's `{code, message, details, hint}` for every route, not just the data API.
+ * it. The body shape is PostgREST's `{code, message, details, hint}` for every route, not just the data API: the
+ * shared `ErrorBodyShape`, which the OpenAPI document and the web read too.
  */
-export interface ErrorBody {
-  code: string;
-  message: string;
-  details: string | null;
-  hint: string | null;
-}
-
 export class AppError extends Error {
   readonly code: string;
   readonly statusCode: number;
@@ -26,7 +21,7 @@ export class AppError extends Error {
     this.hint = hint ?? null;
   }
 
-  toBody(): ErrorBody {
+  toBody(): ErrorBodyShape {
     return { code: this.code, message: this.message, details: this.details, hint: this.hint };
   }
 }

@@ -1,10 +1,13 @@
 import type pg from 'pg';
+import type { Expect, FlowKind, SameType } from '@opsdeck/shared';
 import { z } from 'zod';
 import { hashToken } from './session-token';
 import { storedUiSchema, uiNodeSchema, uiTextSchema, withCsrfValue, type StoredUi } from './ui-nodes';
 
 export const FLOW_KINDS = ['login', 'registration', 'recovery', 'verification', 'settings'] as const;
-export type FlowKind = (typeof FLOW_KINDS)[number];
+// The web names the same flows: the shared type is their one definition, and this stops compiling if the list parts.
+type _FlowKindsAreShared = Expect<SameType<(typeof FLOW_KINDS)[number], FlowKind>>;
+export type { FlowKind };
 export type FlowState = 'choose_method' | 'sent_email' | 'passed_challenge' | 'show_form' | 'success';
 export type Aal = 'aal1' | 'aal2';
 

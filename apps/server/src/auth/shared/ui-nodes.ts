@@ -1,3 +1,4 @@
+import type { Expect, SameType, UiText } from '@opsdeck/shared';
 import { z } from 'zod';
 
 /**
@@ -11,7 +12,9 @@ export const uiTextSchema = z.object({
   type: z.enum(['info', 'error', 'success']),
   context: z.record(z.string(), z.unknown()).optional(),
 });
-export type UiText = z.infer<typeof uiTextSchema>;
+// The web renders the same texts: the shared type is their one definition, and this stops compiling if the two part.
+type _UiTextIsShared = Expect<SameType<z.infer<typeof uiTextSchema>, UiText>>;
+export type { UiText };
 
 export const UI_NODE_GROUPS = ['default', 'password', 'oidc', 'profile', 'lookup_secret', 'totp', 'webauthn'] as const;
 export type UiNodeGroup = (typeof UI_NODE_GROUPS)[number];

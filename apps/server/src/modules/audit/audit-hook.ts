@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context';
 import '../../data-api/audit-detail';
 import { changesOf, fieldsOf } from './audit-values';
 import './audit-detail';
-import { AuditWriter, type AuditEntry } from './audit-writer';
+import { AuditWriter, type AuditRecordInput } from './audit-writer';
 
 const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The identity flows' bodies hold passwords, codes and recovery secrets: only their field names are recorded. */
@@ -83,7 +83,7 @@ function bodyRows(body: unknown): unknown[] {
   return isRecord(body) ? [body] : [];
 }
 
-export function auditEntryFor(request: FastifyRequest, reply: FastifyReply, answer: unknown): AuditEntry {
+export function auditEntryFor(request: FastifyRequest, reply: FastifyReply, answer: unknown): AuditRecordInput {
   const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
   const principal = request.principal;
   const status = reply.statusCode;

@@ -1,25 +1,14 @@
 import type pg from 'pg';
+import type { TableInsert, TableRow } from '@opsdeck/shared';
 
-export type AuditVia = 'session' | 'api_token' | 'agent' | 'system' | 'anonymous';
+/** How the request was authenticated: the audit_log.via column's checked values. */
+export type AuditVia = TableRow<'audit_log'>['via'];
 
-/** One row of audit_log as the hook and the purge produce it. */
-export interface AuditEntry {
-  at: string;
-  actor_id: string | null;
-  actor_name: string | null;
-  via: AuditVia;
-  api_token_id: string | null;
-  method: string;
-  route: string;
-  resource: string | null;
-  resource_id: string | null;
-  resource_ids: string[] | null;
-  action: string;
-  changed_fields: string[];
-  changes: unknown;
-  status: number;
-  request_id: string | null;
-}
+/**
+ * What the hook and the purge write as one audit_log row: every column but the generated id, each one given, so a
+ * row never relies on a column default. The web reads the rows back as `AuditEntry`.
+ */
+export type AuditRecordInput = Required<Omit<TableInsert<'audit_log'>, 'id'>>;
 
 export interface AuditWriterOptions {
   /** Rows waiting beyond this are written at once rather than after the delay. */
@@ -56,7 +45,7 @@ const NAMES = COLUMNS.map((column) => column.split(' ')[0]).join(', ');
  * everything now (the server calls it when it closes, the tests before they look).
  */
 export class AuditWriter {
-  private queue: AuditEntry[] = [];
+  private queue: AuditRecordInput[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly batchSize: number;
@@ -72,7 +61,7 @@ export class AuditWriter {
     this.maxQueued = options.maxQueued ?? 20_000;
   }
 
-  add(entry: AuditEntry): void {
+  add(entry: AuditRecordInput): void {
     this.queue.push(entry);
     if (this.queue.length > this.maxQueued) {
       const dropped = this.queue.length - this.maxQueued;
@@ -116,7 +105,7 @@ export class AuditWriter {
 }
 
 /** One statement for any number of rows; every value is bound inside the one JSON parameter. */
-export async function insertAuditRows(db: Pick<pg.Pool, 'query'>, rows: readonly AuditEntry[]): Promise<void> {
+export async function insertAuditRows(db: Pick<pg.Pool, 'query'>, rows: readonly AuditRecordInput[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(`insert into audit_log (${NAMES}) select ${NAMES} from jsonb_to_recordset($1::jsonb) as r(${COLUMNS.join(', ')})`, [JSON.stringify(rows)]);
 }

@@ -4,7 +4,7 @@
  */
 export { auditPlugin } from './audit-plugin';
 export { auditWriterOf, registerAuditHook } from './audit-hook';
-export type { AuditEntry } from './audit-writer';
+export type { AuditRecordInput } from './audit-writer';
 export type { RouteAuditConfig } from './audit-detail';
 export { changesOf, fieldsOf, scrubValue } from './audit-values';
 export { AUDIT_RETENTION_PROPERTY, DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditLog } from './audit-retention';

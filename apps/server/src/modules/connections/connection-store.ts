@@ -4,7 +4,7 @@ import { decryptSecret, encryptSecret } from '../../platform/secrets';
 import { leavesConnectionOrigin } from './connection-origin';
 
 /** What the API accepts; a secret left out keeps the stored one, `null` clears it. */
-export interface ConnectionInput {
+export interface ConnectionRequestBody {
   name: string;
   namespace?: string | undefined;
   type: ConnectionType;
@@ -168,7 +168,7 @@ export async function getConnection(pool: pg.Pool, key: Buffer, id: string): Pro
   return row === null ? null : toPublic(key, row);
 }
 
-export async function createConnection(pool: pg.Pool, key: Buffer, input: ConnectionInput, createdBy: string | null): Promise<PublicConnection> {
+export async function createConnection(pool: pg.Pool, key: Buffer, input: ConnectionRequestBody, createdBy: string | null): Promise<PublicConnection> {
   const split = splitUrlCredentials(input);
   const secretProperties = Object.fromEntries(
     Object.entries(input.secret_properties ?? {}).filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== ''),
@@ -197,7 +197,7 @@ export async function createConnection(pool: pg.Pool, key: Buffer, input: Connec
 }
 
 /** Applies a partial update; returns null when the connection does not exist. */
-export async function updateConnection(pool: pg.Pool, key: Buffer, id: string, patch: Partial<ConnectionInput>): Promise<PublicConnection | null> {
+export async function updateConnection(pool: pg.Pool, key: Buffer, id: string, patch: Partial<ConnectionRequestBody>): Promise<PublicConnection | null> {
   const current = await findRow(pool, id);
   if (current === null) return null;
   const split = splitUrlCredentials(patch);
@@ -275,7 +275,7 @@ async function findByReference(pool: pg.Pool, reference: string): Promise<Connec
 }
 
 /** The stored connection merged with an edited, unsaved form: secrets the form leaves out come from the store. */
-export async function resolveForTest(pool: pg.Pool, key: Buffer, input: ConnectionInput & { id?: string | undefined }): Promise<ResolvedConnection> {
+export async function resolveForTest(pool: pg.Pool, key: Buffer, input: ConnectionRequestBody & { id?: string | undefined }): Promise<ResolvedConnection> {
   const stored = input.id === undefined ? null : await findRow(pool, input.id);
   const split = splitUrlCredentials(input);
   const url = split.url ?? stored?.url ?? null;

@@ -22,7 +22,7 @@ import {
   loadConnectionForTest,
   resolveForTest,
   updateConnection,
-  type ConnectionInput,
+  type ConnectionRequestBody,
 } from './connection-store';
 import { testConnection } from './connection-test';
 import { namesOwnDatabase } from './probes/own-database';
@@ -49,7 +49,7 @@ const testBody = z.object({ ...fields, name: fields.name.optional(), id: z.uuid(
 const idParams = z.object({ id: z.uuid() });
 
 /** Per-type rules of spec 002 §3 and §5 that a schema per field cannot say. */
-function validateForType(input: Partial<ConnectionInput> & { type: ConnectionType }): void {
+function validateForType(input: Partial<ConnectionRequestBody> & { type: ConnectionType }): void {
   if (connectionUrlRequired(input.type) && (input.url === undefined || input.url === null || input.url.trim() === '')) {
     throw errors.validation(`/url This field is required for ${input.type} connections`);
   }

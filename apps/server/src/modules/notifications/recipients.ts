@@ -1,16 +1,19 @@
 import type pg from 'pg';
 
-/** One entry of notifications.custom_services or teams.spec.notifications: a connection and its provider options. */
-export interface CustomService {
+/**
+ * One entry of notifications.custom_services or teams.spec.notifications as parsed here: a connection, and its provider
+ * options gathered from the entry's other keys.
+ */
+export interface ParsedCustomService {
   connection: string;
   name: string | null;
   options: Record<string, string>;
 }
 
 /** The parsed list, or null when the value is not a non-empty list of entries each naming a connection. */
-export function customServicesOf(value: unknown): CustomService[] | null {
+export function customServicesOf(value: unknown): ParsedCustomService[] | null {
   if (!Array.isArray(value) || value.length === 0) return null;
-  const services: CustomService[] = [];
+  const services: ParsedCustomService[] = [];
   for (const entry of value) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null;
     const { connection, name, ...rest } = entry as Record<string, unknown>;
@@ -30,7 +33,7 @@ export function customServicesOf(value: unknown): CustomService[] | null {
  */
 export type Recipient =
   | { kind: 'email'; key: string; personId: string; email: string; connection: string | null }
-  | { kind: 'service'; key: string; service: CustomService }
+  | { kind: 'service'; key: string; service: ParsedCustomService }
   | { kind: 'unreachable'; key: string; personId: string | null; reason: string };
 
 export interface NotificationTarget {
@@ -60,7 +63,7 @@ function personRecipient(person: PersonRow, connection: string | null): Recipien
   return { kind: 'email', key: `email:${email}`, personId: person.id, email, connection };
 }
 
-function serviceRecipients(services: readonly CustomService[]): Recipient[] {
+function serviceRecipients(services: readonly ParsedCustomService[]): Recipient[] {
   return services.map((service) => ({ kind: 'service', key: `service:${service.connection}${service.name === null ? '' : `#${service.name}`}`, service }));
 }
 

@@ -1,11 +1,11 @@
 import { HttpResponse } from 'msw';
-import type { FlowGroup, FlowKind, InputNodeAttributes, SelfServiceFlow, UiNode, UiText } from './api/flow-types';
+import type { FlowGroup, FlowKind, InputNodeAttributes, SelfServiceFlow, FlowUiNode, UiText } from './api/flow-types';
 
 /** Flow builders for the unit tests of the identity pages, in the shapes the identity service sends. */
 
 export const CSRF_TOKEN = 'csrf-123';
 
-export function csrf(): UiNode {
+export function csrf(): FlowUiNode {
   return input('default', 'csrf_token', 'hidden', null, { value: CSRF_TOKEN });
 }
 
@@ -16,7 +16,7 @@ export function input(
   label: string | null,
   attributes: Partial<Omit<InputNodeAttributes, 'node_type' | 'name' | 'type'>> = {},
   messages: UiText[] = [],
-): UiNode {
+): FlowUiNode {
   return {
     type: 'input',
     group,
@@ -26,15 +26,15 @@ export function input(
   };
 }
 
-export function submit(group: FlowGroup, name: string, value: string, label: string): UiNode {
+export function submit(group: FlowGroup, name: string, value: string, label: string): FlowUiNode {
   return input(group, name, 'submit', label, { value });
 }
 
-export function text(group: FlowGroup, id: string, value: UiText, label: string | null = null): UiNode {
+export function text(group: FlowGroup, id: string, value: UiText, label: string | null = null): FlowUiNode {
   return { type: 'text', group, attributes: { node_type: 'text', id, text: value }, messages: [], meta: label === null ? {} : { label: { text: label } } };
 }
 
-export function image(group: FlowGroup, id: string, src: string, label: string): UiNode {
+export function image(group: FlowGroup, id: string, src: string, label: string): FlowUiNode {
   return { type: 'img', group, attributes: { node_type: 'img', id, src, width: 256, height: 256 }, messages: [], meta: { label: { text: label } } };
 }
 
@@ -42,7 +42,7 @@ export function errorText(text: string, id = 4000001): UiText {
   return { id, type: 'error', text };
 }
 
-export function flowOf(kind: FlowKind, id: string, nodes: UiNode[], extra: Partial<SelfServiceFlow> = {}, messages?: UiText[]): SelfServiceFlow {
+export function flowOf(kind: FlowKind, id: string, nodes: FlowUiNode[], extra: Partial<SelfServiceFlow> = {}, messages?: UiText[]): SelfServiceFlow {
   return {
     id,
     type: 'browser',

@@ -1,11 +1,3 @@
-/** The error body every Opsdeck endpoint answers with (PostgREST's shape). */
-export interface ErrorBody {
-  code: string;
-  message: string;
-  details: string | null;
-  hint: string | null;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }

@@ -1,12 +1,6 @@
-export type UiTextType = 'info' | 'error' | 'success';
+import type { UiText } from '@opsdeck/shared';
 
-export interface UiText {
-  id: number;
-  type: UiTextType;
-  text: string;
-  /** Structured parts of the text, e.g. `secrets` of the recovery-code list. */
-  context?: Record<string, unknown>;
-}
+export type { FlowKind, UiText, UiTextType } from '@opsdeck/shared';
 
 /** Spec 002 §3's groups, plus Kratos's `code` and `link` of the email flows. */
 export type FlowGroup = 'default' | 'password' | 'oidc' | 'profile' | 'lookup_secret' | 'totp' | 'webauthn' | 'code' | 'link';
@@ -51,7 +45,11 @@ export interface ScriptNodeAttributes {
 
 export type UiNodeAttributes = InputNodeAttributes | AnchorNodeAttributes | ImageNodeAttributes | TextNodeAttributes | ScriptNodeAttributes;
 
-export interface UiNode {
+/**
+ * A node of a flow's form as the web renders it: Kratos's vocabulary (the `code` and `link` groups, any input type, a
+ * label without an id), wider than the nodes this project's server writes, so the form renders any flow it is sent.
+ */
+export interface FlowUiNode {
   type: UiNodeAttributes['node_type'];
   group: FlowGroup;
   attributes: UiNodeAttributes;
@@ -63,10 +61,8 @@ export interface UiContainer {
   action: string;
   method: string;
   messages?: UiText[];
-  nodes: UiNode[];
+  nodes: FlowUiNode[];
 }
-
-export type FlowKind = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
 
 /** A self-service flow (login, registration, recovery, verification, settings) as the identity service sends it. */
 export interface SelfServiceFlow {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { clsx } from 'clsx';
-import type { FlowGroup, FlowValues, InputNodeAttributes, SelfServiceFlow, UiNode, UiText } from '../api/flow-types';
+import type { FlowGroup, FlowValues, InputNodeAttributes, SelfServiceFlow, FlowUiNode, UiText } from '../api/flow-types';
 import { isWebAuthnTrigger, runWebAuthnCeremony, WebAuthnCeremonyError, webAuthnTarget, type WebAuthnTrigger } from '../webauthn';
 import { FlowTextNode } from './flow-text-node';
 
@@ -28,13 +28,13 @@ const PRIMARY_BUTTON_CLASS =
   'bg-brand-600 text-white shadow-sm hover:bg-brand-700 focus-visible:outline-brand-600';
 const DESTRUCTIVE_BUTTON_CLASS = 'border border-red-300 bg-white text-red-700 hover:bg-red-50 focus-visible:outline-red-600';
 
-type InputNode = UiNode & { attributes: InputNodeAttributes };
+type InputNode = FlowUiNode & { attributes: InputNodeAttributes };
 
-function labelOf(node: UiNode): string | null {
+function labelOf(node: FlowUiNode): string | null {
   return node.meta.label?.text ?? null;
 }
 
-function isInput(node: UiNode): node is InputNode {
+function isInput(node: FlowUiNode): node is InputNode {
   return node.attributes.node_type === 'input';
 }
 
@@ -88,7 +88,7 @@ function FieldMessages({ id, messages }: { id: string; messages: readonly UiText
 }
 
 /** The values of the form's fields (not its buttons), read from the DOM: the inputs are uncontrolled. */
-function readFieldValues(form: HTMLFormElement, nodes: readonly UiNode[]): FlowValues {
+function readFieldValues(form: HTMLFormElement, nodes: readonly FlowUiNode[]): FlowValues {
   const values: FlowValues = {};
   for (const node of nodes) {
     if (!isInput(node) || BUTTON_TYPES.has(node.attributes.type)) continue;

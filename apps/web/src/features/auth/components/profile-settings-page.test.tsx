@@ -4,32 +4,32 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { authModeHandler, setupMswServer, type AuthModeName } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
-import type { SelfServiceFlow, UiNode, UiText } from '../api/flow-types';
+import type { SelfServiceFlow, FlowUiNode, UiText } from '../api/flow-types';
 import { authRoutes } from '../routes';
 import { csrf, errorText, flowOf, image, input, kratosError, submit, text, withFieldError } from '../test-flows';
 import { PROFILE_MESSAGE_TTL_MS } from './profile-settings-page';
 
-const PROFILE_NODES: UiNode[] = [
+const PROFILE_NODES: FlowUiNode[] = [
   input('profile', 'traits.email', 'email', 'E-Mail', { value: 'ada@example.com' }),
   input('profile', 'traits.name.first', 'text', 'First Name', { value: 'Ada' }),
   input('profile', 'traits.name.last', 'text', 'Last Name', { value: 'Lovelace' }),
   submit('profile', 'method', 'profile', 'Save'),
 ];
-const PASSWORD_NODES: UiNode[] = [input('password', 'password', 'password', 'Password'), submit('password', 'method', 'password', 'Save')];
-const LOOKUP_NODES: UiNode[] = [submit('lookup_secret', 'lookup_secret_regenerate', 'true', 'Generate new backup recovery codes')];
-const TOTP_NODES: UiNode[] = [
+const PASSWORD_NODES: FlowUiNode[] = [input('password', 'password', 'password', 'Password'), submit('password', 'method', 'password', 'Save')];
+const LOOKUP_NODES: FlowUiNode[] = [submit('lookup_secret', 'lookup_secret_regenerate', 'true', 'Generate new backup recovery codes')];
+const TOTP_NODES: FlowUiNode[] = [
   image('totp', 'totp_qr', 'data:image/png;base64,iVBORw0KGgo=', 'Authenticator app QR code'),
   text('totp', 'totp_secret_key', { id: 1050006, type: 'info', text: 'JBSWY3DPEHPK3PXP' }, 'Cannot scan the code? Enter this key instead.'),
   input('totp', 'totp_code', 'text', 'Verify code'),
   submit('totp', 'method', 'totp', 'Save'),
 ];
-const WEBAUTHN_NODES: UiNode[] = [
+const WEBAUTHN_NODES: FlowUiNode[] = [
   input('webauthn', 'webauthn_register_displayname', 'text', 'Name of the security key'),
   input('webauthn', 'webauthn_register_trigger', 'button', 'Add security key', { value: JSON.stringify({ challenge: 'abc', rp: { name: 'Opsdeck' } }) }),
   input('webauthn', 'webauthn_register', 'hidden', null),
 ];
 
-function settingsFlow(nodes: UiNode[] = [...PROFILE_NODES, ...PASSWORD_NODES, ...LOOKUP_NODES, ...TOTP_NODES, ...WEBAUTHN_NODES], messages?: UiText[], id = 'set-1'): SelfServiceFlow {
+function settingsFlow(nodes: FlowUiNode[] = [...PROFILE_NODES, ...PASSWORD_NODES, ...LOOKUP_NODES, ...TOTP_NODES, ...WEBAUTHN_NODES], messages?: UiText[], id = 'set-1'): SelfServiceFlow {
   return flowOf('settings', id, [csrf(), ...nodes], { state: 'show_form', return_to: '' }, messages);
 }
 
