@@ -5,27 +5,17 @@ import {
   type PlaybookRef,
   type PlaybookRunStatus,
   type PlaybookTargetType,
+  type TableRow,
   type TimeRange,
 } from '@opsdeck/shared';
 import { silentDb, silentDynamicDb } from '@/lib/api/db';
 import { playbookKeys } from './keys';
 
 /** A row of /playbooks/runs as the data API answers it (spec 001 §3 "Playbook run" without parameters and actions). */
-export interface PlaybookRunRow {
-  id: string;
-  status: PlaybookRunStatus;
-  playbook_id: string;
-  config_id: string | null;
-  component_id: string | null;
-  check_id: string | null;
-  created_at: string;
-  start_time: string | null;
-  end_time: string | null;
-  scheduled_time: string;
-  created_by: string | null;
-  error: string | null;
-  playbooks: PlaybookRef | null;
-}
+export type PlaybookRunRow = Pick<
+  TableRow<'playbook_runs'>,
+  'id' | 'status' | 'playbook_id' | 'config_id' | 'component_id' | 'check_id' | 'created_at' | 'start_time' | 'end_time' | 'scheduled_time' | 'created_by' | 'error'
+> & { playbooks: PlaybookRef | null };
 
 export interface PlaybookRunsPage {
   rows: PlaybookRunRow[];
@@ -84,11 +74,7 @@ export function usePlaybookRunsQuery(query: PlaybookRunsQuery) {
   });
 }
 
-export interface PlaybookOption {
-  id: string;
-  name: string;
-  title: string | null;
-}
+export type PlaybookOption = Pick<TableRow<'playbooks'>, 'id' | 'name' | 'title'>;
 
 /** The live playbooks, for the run list's playbook filter. */
 export async function getPlaybookOptions(signal?: AbortSignal): Promise<PlaybookOption[]> {

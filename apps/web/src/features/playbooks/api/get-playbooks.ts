@@ -1,20 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PlaybookSpec } from '@opsdeck/shared';
+import type { PlaybookSpec, RowWith, TableRow } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { playbookKeys } from './keys';
 
 /** A playbook as the playbooks page and the editor read it. */
-export interface PlaybookRow {
-  id: string;
-  name: string;
-  title: string | null;
-  icon: string | null;
-  description: string | null;
-  category: string | null;
-  source: string | null;
-  spec: PlaybookSpec;
-  created_at: string;
-}
+export type PlaybookRow = RowWith<
+  Pick<TableRow<'playbooks'>, 'id' | 'name' | 'title' | 'icon' | 'description' | 'category' | 'source' | 'spec' | 'created_at'>,
+  { spec: PlaybookSpec }
+>;
 
 export const PLAYBOOK_SELECT = 'id,name,title,icon,description,category,source,spec,created_at';
 

@@ -1,20 +1,13 @@
+import type { RowWith, ViewRow } from '@opsdeck/shared';
 import { useQuery } from '@tanstack/react-query';
 import { silentDb } from '@/lib/api/db';
 import { configDetailKeys } from './keys';
 
 /** A row of `check_summary_for_config`: a health check linked to the item, with its last day's uptime and latency. */
-export interface ConfigCheck {
-  id: string;
-  name: string;
-  type: string;
-  namespace: string | null;
-  status: string | null;
-  severity: string | null;
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  uptime: { passed: number; failed: number } | null;
-  latency: { p95: number | null } | null;
-}
+export type ConfigCheck = RowWith<
+  Pick<ViewRow<'check_summary_for_config'>, 'id' | 'name' | 'type' | 'namespace' | 'status' | 'severity' | 'last_runtime' | 'last_transition_time' | 'uptime' | 'latency'>,
+  { uptime: { passed: number; failed: number } | null; latency: { p95: number | null } | null }
+>;
 
 const CONFIG_CHECK_SELECT = 'id,name,type,namespace,status,severity,last_runtime,last_transition_time,uptime,latency';
 
