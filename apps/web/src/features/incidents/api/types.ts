@@ -1,12 +1,4 @@
-import type {
-  EvidenceType,
-  HypothesisStatus,
-  HypothesisType,
-  IncidentSeverity,
-  IncidentStatus,
-  IncidentType,
-  ResponderKind,
-} from '@opsdeck/shared';
+import type { EvidenceType, IncidentSeverity, ResponderKind, RowWith, TableRow, ViewRow } from '@opsdeck/shared';
 import type { EvidencePayload, TeamSpec } from './json-columns';
 
 export type { EvidencePayload, LogLine, LogRecord, ResponderClientSettings, TeamSpec } from './json-columns';
@@ -16,80 +8,31 @@ import type { PersonRef, TeamRef } from '@/lib/people-refs';
 export type { PersonRef, TeamRef } from '@/lib/people-refs';
 
 /** A row of the incident list: the incident with its live responders. */
-export interface IncidentListItem {
-  id: string;
-  incident_id: string;
-  title: string;
-  type: IncidentType;
-  severity: IncidentSeverity | null;
-  status: IncidentStatus;
-  created_by: string | null;
-  created_at: string;
-  responders: ListResponder[];
-}
+export type IncidentListItem = Pick<
+  TableRow<'incidents'>,
+  'id' | 'incident_id' | 'title' | 'type' | 'severity' | 'status' | 'created_by' | 'created_at'
+> & { responders: ListResponder[] };
 
-export interface ListResponder {
-  id: string;
-  type: ResponderKind;
-  person: PersonRef | null;
-  team: TeamRef | null;
-}
+export type ListResponder = Pick<TableRow<'responders'>, 'id' | 'type'> & { person: PersonRef | null; team: TeamRef | null };
 
-export interface LinkedCheck {
-  id: string;
-  name: string;
-  icon: string | null;
-  type: string;
-  status: string | null;
-  canary_id: string;
-}
+export type LinkedCheck = Pick<TableRow<'checks'>, 'id' | 'name' | 'icon' | 'type' | 'status' | 'canary_id'>;
 
-export interface LinkedConfig {
-  id: string;
-  name: string;
-  type: string;
-  config_class: string;
-  health: string | null;
-  status: string | null;
-}
+export type LinkedConfig = Pick<ViewRow<'configs'>, 'id' | 'name' | 'type' | 'config_class' | 'health' | 'status'>;
 
-export interface LinkedComponent {
-  id: string;
-  name: string;
-  icon: string | null;
-  status: string;
-  topology_id: string | null;
-}
+export type LinkedComponent = Pick<TableRow<'components'>, 'id' | 'name' | 'icon' | 'status' | 'topology_id'>;
 
-export interface LinkedConfigAnalysis {
-  id: string;
-  analyzer: string;
-  analysis_type: string;
-  severity: string | null;
-  status: string;
-  summary: string | null;
-  config_id: string;
-}
+export type LinkedConfigAnalysis = Pick<
+  TableRow<'config_analysis'>,
+  'id' | 'analyzer' | 'analysis_type' | 'severity' | 'status' | 'summary' | 'config_id'
+>;
 
-export interface LinkedConfigChange {
-  id: string;
-  change_type: string;
-  severity: string | null;
-  summary: string | null;
-  config_id: string;
-  created_at: string;
-}
+export type LinkedConfigChange = Pick<TableRow<'config_changes'>, 'id' | 'change_type' | 'severity' | 'summary' | 'config_id' | 'created_at'>;
 
 /** An alert an incident rule attached as evidence (issue #19); read through the data API's `alerts`. */
-export interface LinkedAlert {
-  id: string;
-  name: string;
-  status: string;
-  severity: string | null;
-  labels: Record<string, unknown> | null;
-  generator_url: string | null;
-  last_received_at: string;
-}
+export type LinkedAlert = RowWith<
+  Pick<TableRow<'alerts'>, 'id' | 'name' | 'status' | 'severity' | 'labels' | 'generator_url' | 'last_received_at'>,
+  { labels: Record<string, unknown> | null }
+>;
 
 /** The types people add (EVIDENCE_TYPES) and the `alert` an incident rule attaches. */
 export type StoredEvidenceType = EvidenceType | 'alert';
@@ -126,52 +69,35 @@ export interface Evidence {
 /** An evidence as the server sends it, before its JSON columns are checked. */
 export type EvidenceRow = Omit<Evidence, 'evidence' | 'properties' | 'unreadable'> & { evidence: unknown; properties: unknown };
 
-export interface Comment {
-  id: string;
-  incident_id: string;
-  hypothesis_id: string | null;
-  responder_id: string | null;
-  comment: string;
-  created_by: string | null;
-  external_created_by: string | null;
-  created_at: string;
+export type Comment = Pick<
+  TableRow<'comments'>,
+  'id' | 'incident_id' | 'hypothesis_id' | 'responder_id' | 'comment' | 'created_by' | 'external_created_by' | 'created_at'
+> & {
   author: PersonRef | null;
   responder: { id: string; team: TeamRef | null } | null;
   /** Set on a comment shown before the server confirmed it. */
   pending?: boolean;
-}
+};
 
-export interface Hypothesis {
-  id: string;
-  incident_id: string;
-  parent_id: string | null;
-  title: string | null;
-  type: HypothesisType;
-  status: HypothesisStatus | null;
-  created_by: string | null;
-  created_at: string;
-  evidences: Evidence[];
-}
+export type Hypothesis = Pick<
+  TableRow<'hypotheses'>,
+  'id' | 'incident_id' | 'parent_id' | 'title' | 'type' | 'status' | 'created_by' | 'created_at'
+> & { evidences: Evidence[] };
 
-export interface IncidentDetail {
-  id: string;
-  incident_id: string;
-  title: string;
-  description: string | null;
-  type: IncidentType;
-  severity: IncidentSeverity | null;
-  status: IncidentStatus;
-  created_by: string | null;
-  commander_id: string | null;
-  communicator_id: string | null;
-  created_at: string;
-  updated_at: string;
+/** The severity column's check allows `info` and `warning` too; the details page reads it as the five it offers. */
+export type IncidentDetail = RowWith<
+  Pick<
+    TableRow<'incidents'>,
+    'id' | 'incident_id' | 'title' | 'description' | 'type' | 'severity' | 'status' | 'created_by' | 'commander_id' | 'communicator_id' | 'created_at' | 'updated_at'
+  >,
+  { severity: IncidentSeverity | null }
+> & {
   creator: PersonRef | null;
   commander: PersonRef | null;
   communicator: PersonRef | null;
   hypotheses: Hypothesis[];
   comments: Comment[];
-}
+};
 
 /** The incident as the server sends it, before the JSON columns of its evidence are checked. */
 export type IncidentDetailRow = Omit<IncidentDetail, 'hypotheses'> & { hypotheses: (Omit<Hypothesis, 'evidences'> & { evidences: EvidenceRow[] })[] };
@@ -208,15 +134,12 @@ export interface Responder {
 /** A responder as the server sends it, before its JSON columns are checked. */
 export type ResponderRow = Omit<Responder, 'properties' | 'team' | 'unreadable'> & { properties: unknown; team: TeamRow | null };
 
-export interface IncidentHistoryEntry {
-  id: string;
-  incident_id: string;
-  type: string;
-  description: string | null;
-  created_by: string | null;
-  created_at: string;
+export type IncidentHistoryEntry = Pick<
+  TableRow<'incident_histories'>,
+  'id' | 'incident_id' | 'type' | 'description' | 'created_by' | 'created_at'
+> & {
   creator: PersonRef | null;
   responder: { id: string; type: ResponderKind; person: PersonRef | null; team: TeamRef | null } | null;
   hypothesis: { id: string; title: string | null } | null;
   evidence: { id: string; type: EvidenceType; description: string | null } | null;
-}
+};
