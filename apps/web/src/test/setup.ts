@@ -1,5 +1,7 @@
 import '@testing-library/jest-dom/vitest';
+import { afterEach } from 'vitest';
 import { configure } from '@testing-library/react';
+import { toast } from 'sonner';
 
 /**
  * How long findBy* and waitFor keep retrying. Testing Library's default of one second is shorter than a render takes
@@ -10,3 +12,13 @@ import { configure } from '@testing-library/react';
 const ASYNC_UTIL_TIMEOUT_MS = 10_000;
 
 configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });
+
+/*
+ * Sonner keeps its toasts in one list for the whole file and replays every toast not dismissed to the next Toaster
+ * that mounts. A toast whose Toaster was unmounted with its test never times out, so without this it would show up in
+ * a later test and vanish in the middle of it, five seconds after that test's Toaster mounted, whenever a loaded
+ * machine makes the test that long.
+ */
+afterEach(() => {
+  toast.dismiss();
+});
