@@ -24,8 +24,9 @@ export default defineConfig({
           setupFiles: ['apps/web/src/test/setup.ts'],
           // Only a stuck test should reach this; waits end on their conditions. With both cores busy (load average near
           // 11, as when CI runs its lanes side by side) a test that renders, clicks and waits several times ran past
-          // 20 s, so this leaves it room, while a broken one still fails well within CI.
-          testTimeout: 60_000,
+          // 20 s; this leaves room for a few of the setup file's 20-second waits, while a broken one still fails well
+          // within CI.
+          testTimeout: 120_000,
         },
       },
       {

@@ -5,11 +5,12 @@ import { toast } from 'sonner';
 
 /**
  * How long findBy* and waitFor keep retrying. Testing Library's default of one second is shorter than a render takes
- * when CI runs several steps side by side on two cores (load averages near 11 made tests that pass alone time out); a
- * wait still ends as soon as its condition holds, so a quiet machine runs no slower. vitest.config.ts gives the web
- * tests a timeout that leaves room for a few such waits.
+ * when CI runs several steps side by side on two cores (load averages near 11 made tests that pass alone time out),
+ * and at loads near 19 a page's first lazily loaded chunk took more than 10 s to show; a wait still ends as soon as
+ * its condition holds, so a quiet machine runs no slower. vitest.config.ts gives the web tests a timeout that leaves
+ * room for a few such waits.
  */
-const ASYNC_UTIL_TIMEOUT_MS = 10_000;
+const ASYNC_UTIL_TIMEOUT_MS = 20_000;
 
 configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });
 
