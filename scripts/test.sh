@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
 # PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in two lanes side by
-# side, one per core (see below); every step runs even after a failure so the summary shows everything that is broken, and any
-# failure makes the script fail. Each step's output is printed whole when it ends, under its name, its result and its
-# time; scripts/test-summary.mjs then prints every step's time, the slowest test files and "N passed, M failed".
+# side, one per core, then the end-to-end lane alone (see below); every step runs even after a failure so the summary
+# shows everything that is broken, and any failure makes the script fail. Each step's output is printed whole when it
+# ends, under its name, its result and its time; scripts/test-summary.mjs then prints every step's time, the slowest
+# test files and "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -98,21 +99,22 @@ servers_lane() {
   step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
 }
 
-# Everything else, on the other core: the short checks, the unit and web tests, then the builds and the end-to-end
-# specs. The web tests and the specs wait on conditions with limits meant for a loaded machine (apps/web/src/test/setup.ts,
-# e2e/playwright.config.ts), since they share the two cores with the server suites.
+# The short checks and the unit and web tests, on the other core. The web tests wait on conditions with limits meant
+# for a loaded machine (apps/web/src/test/setup.ts), since they share the two cores with the server suites.
 checks_lane() {
   step lint "lint" "" eslint --max-warnings 0 . || true
   step typecheck "typecheck" "" typecheck || true
   # shellcheck disable=SC2046
   step unit-web "unit + web tests" "$REPORTS/unit-web.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit-web) || true
-  e2e_lane
 }
 
 servers_lane &
 SERVERS_LANE=$!
 checks_lane
 wait "$SERVERS_LANE" || true
+# The end-to-end specs last, alone: their two browsers and the server take both cores, and beside them the PostgreSQL
+# suite's largest writes (5,000 components in one statement) ran past its 15 s statement timeout (load about 11).
+e2e_lane
 
 # The summary lists the steps in one fixed order, whatever order they ended in; a step that recorded nothing (its lane
 # died) is a failure.
