@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { serverPackageRoot } from '../platform/package-root';
 import { CHROMIUM, CHROMIUM_ARGS, signedInContext, startBrowserBenchServer } from './catalog-browser';
+import { median } from './median';
 
 /** The budget every page of the demo has for its main content (the smoke crawl records the same figure per role). */
 export const PAGE_CONTENT_GOAL_MS = 3000;
@@ -82,12 +83,6 @@ async function timeToContent(context: BrowserContext, url: string): Promise<numb
   } finally {
     await page.close();
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /**

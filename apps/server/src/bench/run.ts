@@ -7,6 +7,7 @@ import { loadConfig } from '../platform/config';
 import { benchDataDir, benchSession, openBenchDatabase } from './bench-database';
 import { benchCatalog } from './catalog';
 import { benchCatalogBrowser, catalogBrowserMissing, ensureDemoAdmin } from './catalog-browser';
+import { median } from './median';
 import { benchPagesBrowser, PAGE_CONTENT_GOAL_MS } from './pages-browser';
 import { benchCatalogSummarySpeed } from './catalog-summary-speed';
 import { benchDataApi } from './data-api';
@@ -49,12 +50,6 @@ function heading(title: string): void {
 
 function ms(value: number): string {
   return `${value.toFixed(1)} ms`;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
 function mb(bytes: number): string {

@@ -5,6 +5,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A pass that stays under way until the test calls `finish`, which ends the latest one. */
+function heldPass() {
+  let release: () => void = () => undefined;
+  const pass = vi.fn(
+    () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+  );
+  return { pass, finish: () => release() };
+}
+
 describe('leaseOwner', () => {
   it('names the host and process and differs between two schedulers of one process', () => {
     const first = leaseOwner();
@@ -31,13 +43,7 @@ describe('PollLoop', () => {
 
   it('polls at once on wake, but not while a pass is under way nor before start', async () => {
     vi.useFakeTimers();
-    let finish: () => void = () => undefined;
-    const pass = vi.fn(
-      () =>
-        new Promise<void>((resolve) => {
-          finish = resolve;
-        }),
-    );
+    const { pass, finish } = heldPass();
     const loop = new PollLoop({ pass, pollMs: 60_000 });
     loop.wake();
     await vi.advanceTimersByTimeAsync(0);
@@ -58,13 +64,7 @@ describe('PollLoop', () => {
 
   it('with passAgainOnWake polls again right after a pass that was woken, then waits pollMs again', async () => {
     vi.useFakeTimers();
-    let finish: () => void = () => undefined;
-    const pass = vi.fn(
-      () =>
-        new Promise<void>((resolve) => {
-          finish = resolve;
-        }),
-    );
+    const { pass, finish } = heldPass();
     const loop = new PollLoop({ pass, pollMs: 60_000, passAgainOnWake: true });
     loop.start();
     await vi.advanceTimersByTimeAsync(0);
