@@ -16,17 +16,22 @@ const missionControl = {
   metadata: { name: 'prod', namespace: 'default', labels: { team: 'ops' } },
   spec: {
     schedule: '@every 30m',
-    full: true,
+    full: false,
     logLevel: 'debug',
     retention: {
       changes: [{ name: 'diff', age: '7d', count: 100 }],
       types: [{ name: 'Kubernetes::Pod', createdAge: '30d', updatedAge: '7d', deletedAge: '1h' }],
     },
     kubernetes: [
-      { clusterName: 'prod', useCache: true, scope: 'cluster', watchKinds: ['Pod'], exclusions: { namespaces: ['kube-system'] }, transform: { full: true } },
+      {
+        clusterName: 'prod',
+        useCache: true,
+        exclusions: { namespace: ['kube-system'] },
+        transform: { exclude: [{ types: ['Kubernetes::*'], jsonpath: '.metadata.ownerReferences' }] },
+      },
     ],
     file: [{ type: '$.kind', id: '$.metadata.uid', name: '$.metadata.name', paths: [`${ROOT}/manifests/*.yaml`], format: 'yaml', icon: 'kubernetes' }],
-    http: [{ type: 'Api::Status', id: '$.id', items: '$.results[*]', url: 'https://status.example.test/api', pagination: { nextPageExpr: 'x' } }],
+    http: [{ type: 'Api::Status', id: '$.id', items: '.results[*]', url: 'https://status.example.test/api' }],
   },
 };
 
@@ -67,7 +72,12 @@ describe('scraper specs saved through the data API', () => {
     const cases: Array<{ label: string; spec: unknown; code: string; details: string }> = [
       { label: 'a kind this server does not run', spec: { file: [file], aws: [{ region: ['eu-west-1'] }] }, code: 'OD_SCRAPER_KIND', details: 'spec.aws' },
       { label: 'a missing required field', spec: { kubernetes: [{ useCache: true }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].clusterName' },
-      { label: 'a file source without format', spec: { file: [{ ...file, format: undefined }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].format' },
+      { label: 'a file source without paths', spec: { file: [{ ...file, paths: undefined }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths' },
+      { label: 'full mode', spec: { file: [file], full: true }, code: 'OD_SCRAPER_FIELD', details: 'spec.full' },
+      { label: 'a misspelt field', spec: { file: [{ ...file, path: ['x.json'] }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.file[0].path' },
+      { label: 'a JavaScript transform', spec: { file: [{ ...file, transform: { javascript: 'config' } }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.file[0].transform.javascript' },
+      { label: 'http pagination', spec: { http: [{ type: 'Api::Status', id: '$.id', url: 'https://status.example.test/api', pagination: { nextPageExpr: 'x' } }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.http[0].pagination' },
+      { label: 'a CEL function this server lacks', spec: { file: [{ ...file, transform: { changes: { exclude: ["jq('.a', config) == 'x'"] } } }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.changes.exclude[0]' },
       { label: 'a JSONPath that does not parse', spec: { file: [{ ...file, id: '$.metadata[' }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].id' },
       { label: 'a glob outside the roots', spec: { file: [{ ...file, paths: [`${ROOT}/a.json`, '/etc/*.conf'] }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths[1]' },
       { label: 'a path climbing out with ..', spec: { file: [{ ...file, paths: [`${ROOT}/../../etc/passwd`] }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths[0]' },

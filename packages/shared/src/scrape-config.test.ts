@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import {
   isRunnableScraperKind,
+  RUNNABLE_SCRAPER_KINDS as RUNNABLE,
+  scraperSourceFields,
+  scraperTransformFields,
   RUNNABLE_SCRAPER_KINDS,
   SCRAPER_KINDS,
   SCRAPER_SCHEDULE_CHOICES,
@@ -47,7 +50,8 @@ describe('scrape config JSON schema', () => {
 
   it('reports the missing required fields of each kind', () => {
     expect(validate({ kubernetes: [{}] }).join('\n')).toContain('clusterName');
-    expect(validate({ file: [{ paths: ['/a'] }] }).join('\n')).toMatch(/format|icon/);
+    expect(validate({ file: [{ type: 'Car', id: '$.id' }] }).join('\n')).toContain('paths');
+    expect(validate({ file: [{ type: 'Car', id: '$.id', paths: ['/a'] }] })).toEqual([]);
     expect(validate({ githubActions: [{ owner: 'o' }] }).join('\n')).toContain('repository');
     expect(validate({ sql: [{ type: 't', id: 'i', query: 'select 1' }] })).not.toEqual([]);
     expect(validate({ sql: [{ type: 't', id: 'i', query: 'select 1', connection: 'connection://default/db' }] })).toEqual([]);
@@ -68,18 +72,64 @@ describe('scrape config JSON schema', () => {
 });
 
 describe('scraper kinds', () => {
-  it('runs only file, http, sql, kubernetes and kubernetesFile among the kinds of spec 002', () => {
+  it('runs file, http, sql, kubernetes, kubernetesFile and exec, and knows every other kind config-db reads', () => {
     expect(RUNNABLE_SCRAPER_KINDS.every((kind) => (SCRAPER_KINDS as readonly string[]).includes(kind))).toBe(true);
-    expect(SCRAPER_KINDS.filter((kind) => !isRunnableScraperKind(kind))).toEqual(['azure', 'trivy', 'aws', 'githubActions', 'azureDevops', 'custom']);
+    expect(SCRAPER_KINDS.filter((kind) => !isRunnableScraperKind(kind))).toEqual([
+      'azure',
+      'trivy',
+      'aws',
+      'githubActions',
+      'azureDevops',
+      'custom',
+      'gcp',
+      'github',
+      'postgres',
+      'slack',
+      'terraform',
+      'clickhouse',
+      'logs',
+      'pubsub',
+      'playwright',
+    ]);
   });
 
-  it('names the required fields of every kind', () => {
+  it('names the required fields of every kind, and requires neither format nor icon of a file source', () => {
     expect(Object.keys(scraperRequiredFields).sort()).toEqual([...SCRAPER_KINDS].sort());
     expect(scraperRequiredFields.kubernetes.map((field) => field.field)).toEqual(['clusterName']);
+    expect(scraperRequiredFields.file.map((field) => field.field)).toEqual(['paths']);
   });
 
   it('offers the schedule choices of spec 001 with 30 minutes among them', () => {
     expect(SCRAPER_SCHEDULE_CHOICES).toContain('@every 30m');
     expect(SCRAPER_SCHEDULE_CHOICES).toHaveLength(9);
+  });
+});
+
+describe('scraper field classification', () => {
+  it('classifies every field of every runnable kind as runs, inert or refused, with a note', () => {
+    for (const kind of RUNNABLE) {
+      const fields = scraperSourceFields(kind);
+      expect(Object.keys(fields).length).toBeGreaterThan(10);
+      for (const rule of Object.values(fields)) {
+        expect(['runs', 'inert', 'refused']).toContain(rule.support);
+        expect(rule.note.length).toBeGreaterThan(5);
+      }
+    }
+  });
+
+  it('refuses config-db transform languages this server does not run, naming CEL as the alternative', () => {
+    expect(scraperTransformFields('file').javascript).toMatchObject({ support: 'refused' });
+    expect(scraperTransformFields('file').javascript?.note).toContain('transform.expr');
+    expect(scraperTransformFields('file').expr).toMatchObject({ support: 'runs' });
+    expect(scraperTransformFields('kubernetes').expr).toMatchObject({ support: 'refused' });
+  });
+
+  it('runs the transform, properties and tags of a file source and keeps its icon inert', () => {
+    const fields = scraperSourceFields('file');
+    expect(fields.transform?.support).toBe('runs');
+    expect(fields.properties?.support).toBe('runs');
+    expect(fields.tags?.support).toBe('runs');
+    expect(fields.icon?.support).toBe('inert');
+    expect(fields.url?.support).toBe('refused');
   });
 });

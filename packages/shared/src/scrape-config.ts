@@ -4,7 +4,11 @@
  * secrets, connections) go further than a schema can; this file only says what may be written.
  */
 
-/** Every source kind of a Mission Control ScrapeConfig, in the order spec 002 §3 lists them. */
+/**
+ * Every source kind of a Mission Control ScrapeConfig: the kinds spec 002 §3 lists, in its order, then the others
+ * config-db reads (`spec.gcp`, `spec.exec`, …), so a spec naming one is recognised and refused by name, never taken
+ * for an unknown key.
+ */
 export const SCRAPER_KINDS = [
   'kubernetes',
   'azure',
@@ -17,12 +21,25 @@ export const SCRAPER_KINDS = [
   'http',
   'azureDevops',
   'custom',
+  'exec',
+  'gcp',
+  'github',
+  'postgres',
+  'slack',
+  'terraform',
+  'clickhouse',
+  'logs',
+  'pubsub',
+  'playwright',
 ] as const;
 export type ScraperKind = (typeof SCRAPER_KINDS)[number];
 
 /** The kinds this server has a source for; the others are accepted by the editor and refused at save. */
-export const RUNNABLE_SCRAPER_KINDS = ['file', 'http', 'sql', 'kubernetes', 'kubernetesFile'] as const satisfies readonly ScraperKind[];
+export const RUNNABLE_SCRAPER_KINDS = ['file', 'http', 'sql', 'kubernetes', 'kubernetesFile', 'exec'] as const satisfies readonly ScraperKind[];
 export type RunnableScraperKind = (typeof RUNNABLE_SCRAPER_KINDS)[number];
+
+/** Sources that run a script on the server: saving, changing or removing one needs the execute permission (admin). */
+export const EXEC_SCRAPER_KINDS = ['exec'] as const satisfies readonly RunnableScraperKind[];
 
 export function isScraperKind(key: string): key is ScraperKind {
   return (SCRAPER_KINDS as readonly string[]).includes(key);
@@ -59,34 +76,38 @@ export interface RequiredScraperField {
   alternatives?: readonly string[];
 }
 
-/** Spec 002 §5, per kind; a kind without an entry requires nothing beyond being listed. */
+/**
+ * What a ScrapeConfig itself must hold per kind, as config-db reads it: a spec pasted through the API or the YAML
+ * editor needs no more. The form's own rules (spec 001 §5: a file scraper's format and icon, …) are the web form's.
+ */
 export const scraperRequiredFields: Readonly<Record<ScraperKind, readonly RequiredScraperField[]>> = {
   kubernetes: [{ field: 'clusterName', label: 'Cluster name' }],
-  file: [
-    { field: 'format', label: 'Format' },
-    { field: 'icon', label: 'Icon' },
-  ],
+  file: [{ field: 'paths', label: 'Paths' }],
   githubActions: [
     { field: 'owner', label: 'Owner' },
     { field: 'repository', label: 'Repository' },
   ],
   sql: [
-    { field: 'type', label: 'Type' },
-    { field: 'id', label: 'ID' },
     { field: 'connection', label: 'Connection', alternatives: ['url'] },
     { field: 'query', label: 'Query' },
   ],
-  http: [
-    { field: 'type', label: 'Type' },
-    { field: 'id', label: 'ID' },
-    { field: 'url', label: 'URL', alternatives: ['connection'] },
-  ],
+  http: [{ field: 'url', label: 'URL', alternatives: ['connection'] }],
+  exec: [{ field: 'script', label: 'Script' }],
   trivy: [],
   azure: [],
   kubernetesFile: [],
   aws: [],
   azureDevops: [],
   custom: [],
+  gcp: [],
+  github: [],
+  postgres: [],
+  slack: [],
+  terraform: [],
+  clickhouse: [],
+  logs: [],
+  pubsub: [],
+  playwright: [],
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -220,6 +241,20 @@ const SOURCE_SCHEMAS: Record<ScraperKind, JsonSchema> = {
   azureDevops: source('Azure DevOps (not run by this server)', {}, requiredSchema('azureDevops')),
   trivy: source('Trivy (not run by this server)', {}, requiredSchema('trivy')),
   custom: source('Custom (not run by this server)', {}, requiredSchema('custom')),
+  exec: source(
+    'A bash script whose standard output (JSON or YAML) holds the items; run in the exec sandbox, saved only by administrators',
+    { script: text(), env: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, value: secretField } } } },
+    requiredSchema('exec'),
+  ),
+  gcp: source('Google Cloud (not run by this server)', {}, requiredSchema('gcp')),
+  github: source('GitHub (not run by this server)', {}, requiredSchema('github')),
+  postgres: source('PostgreSQL permissions (not run by this server)', {}, requiredSchema('postgres')),
+  slack: source('Slack (not run by this server)', {}, requiredSchema('slack')),
+  terraform: source('Terraform state (not run by this server)', {}, requiredSchema('terraform')),
+  clickhouse: source('ClickHouse (not run by this server)', {}, requiredSchema('clickhouse')),
+  logs: source('Log queries (not run by this server)', {}, requiredSchema('logs')),
+  pubsub: source('Pub/Sub (not run by this server)', {}, requiredSchema('pubsub')),
+  playwright: source('Playwright (not run by this server)', {}, requiredSchema('playwright')),
 };
 
 const retentionSchema: JsonSchema = {
@@ -285,3 +320,235 @@ export const scrapeConfigJsonSchema: Readonly<JsonSchema> = {
   else: { $ref: '#/$defs/spec' },
   $defs: { resource: resourceSchema, spec: specSchema, ...SOURCE_SCHEMAS },
 };
+
+/**
+ * How this server treats each field of a ScrapeConfig (ADR 0072): `runs` is honoured as config-db honours it, `inert`
+ * is accepted and changes nothing (the note says why that is harmless), `refused` is a coded 400 at save naming the
+ * field and, in the note, what to write instead. A field in no table is refused as unknown. The save rules, the
+ * compatibility page and the web's hints read these tables, so they cannot drift apart.
+ */
+export type ScraperFieldSupport = 'runs' | 'inert' | 'refused';
+
+export interface ScraperFieldRule {
+  support: ScraperFieldSupport;
+  /** What the server does with the field, or, when refused, why and the alternative. */
+  note: string;
+  /** A value that makes a refused field inert (`full: false` asks for nothing this server lacks). */
+  inertWhen?: boolean | string;
+  /** For a field that runs only with some values: the values that run; any other is refused with the note. */
+  values?: readonly string[];
+}
+
+export type ScraperFieldTable = Readonly<Record<string, ScraperFieldRule>>;
+
+const runs = (note: string, values?: readonly string[]): ScraperFieldRule => (values === undefined ? { support: 'runs', note } : { support: 'runs', note, values });
+const inert = (note: string): ScraperFieldRule => ({ support: 'inert', note });
+const refused = (note: string, inertWhen?: boolean | string): ScraperFieldRule =>
+  inertWhen === undefined ? { support: 'refused', note } : { support: 'refused', note, inertWhen };
+
+const CEL_INSTEAD = 'write the transform as a CEL expression in transform.expr (it returns the list of configs, e.g. config.items.map(i, i).toJSON())';
+
+/** The keys of a spec besides its source lists. */
+export const SCRAPE_SPEC_FIELDS: ScraperFieldTable = {
+  schedule: runs('@every <duration>, @hourly/@daily/@weekly or a five-field cron; refused at save when it does not parse'),
+  timeout: runs('The longest one run may take, at most 1h (15m when left out)'),
+  retention: runs('changes (name, age, count) and types (name, createdAge, updatedAge, deletedAge)'),
+  logLevel: inert('Logging is the server\'s own; the level is kept in the spec and changes nothing'),
+  full: refused(
+    'Full mode (configs that carry their own changes, access and users) is not run by this server; leave it out or false and scrape the configs themselves',
+    false,
+  ),
+  crdSync: refused('Syncing ScrapeConfig custom resources is not done by this server; leave it out or false', false),
+  system: refused('System scrapers are config-db\'s own; leave it out or false', false),
+};
+
+/** The fields of a source that say how a document becomes items (config-db's CustomScraperBase). */
+const EXTRACT_FIELDS: ScraperFieldTable = {
+  id: runs('A fixed value, or a JSONPath when it starts with $ or @'),
+  name: runs('A fixed value or a JSONPath; the id when it finds nothing'),
+  type: runs('A fixed value or a JSONPath; Class::Subtype, or a bare type whose class is itself'),
+  class: runs('A fixed value or a JSONPath; prefixed to a bare type (Class::Type), as config-db defaults it to the type'),
+  description: runs('A fixed value or a JSONPath'),
+  status: runs('A fixed value or a JSONPath'),
+  health: runs('A fixed value or a JSONPath: healthy, unhealthy, warning or unknown'),
+  items: runs('A JSONPath, with or without the leading $ (.database is $.database); each match, or each element of one list, becomes an item'),
+  format: runs('How the content is shown: json or yaml', ['json', 'yaml']),
+  createFields: runs('JSONPaths to the creation time; the first that holds an ISO 8601 time wins'),
+  deleteFields: runs('JSONPaths to the deletion time; an item with one is left out and soft-deleted'),
+  timestampFormat: refused('Go time layouts are not read; times are read as ISO 8601 / RFC 3339, so leave it out'),
+  labels: runs('A map of fixed values or JSONPaths'),
+  tags: runs('A map, or a list of {name, value | jsonpath | label}; fixed values or JSONPaths'),
+  icon: inert('The catalog picks an icon by type; the icon is kept in the spec'),
+};
+
+/** Sources whose items are the objects of an API (kubernetes) take none of the extraction fields. */
+const OBJECT_SOURCE_EXTRACT_FIELDS: ScraperFieldTable = Object.fromEntries(
+  Object.keys(EXTRACT_FIELDS).map((field) => [field, refused('Not read by kubernetes sources: items are named from the objects themselves (uid, kind, name); use transform or properties instead')]),
+);
+
+/** `transform` of any source. */
+export const SCRAPER_TRANSFORM_FIELDS: ScraperFieldTable = {
+  expr: runs('CEL over `config`; returns a list of configs (or its toJSON()), each becoming an item, before id, name and type are read'),
+  javascript: refused(`JavaScript is not run by this server: ${CEL_INSTEAD}`),
+  gotemplate: refused(`Go templates are not run as transforms by this server: ${CEL_INSTEAD}`),
+  jsonpath: refused('A JSONPath transform is not run; use items to pick the configs'),
+  exclude: runs('Removes JSONPaths from the config, for every type or the types listed (globs)'),
+  mask: runs('Replaces JSONPaths of the configs a CEL selector picks by a fixed value or md5sum'),
+  relationship: runs('Links each config a CEL filter picks to this run\'s configs matched by id, name, type, namespace or labels (fixed, label or CEL)'),
+  changes: runs('mapping (CEL filter → type, severity, summary, or action ignore) and exclude (CEL) over the changes a source reports'),
+  locations: refused('Locations are not kept; use labels or tags'),
+  aliases: refused('Aliases from templates are not kept; the source\'s own ids are'),
+};
+
+/** Object sources have no document to rewrite: their transform is everything but the script. */
+const OBJECT_SOURCE_TRANSFORM_FIELDS: ScraperFieldTable = {
+  ...SCRAPER_TRANSFORM_FIELDS,
+  expr: refused('A transform script is not run on kubernetes objects; use exclude, mask, relationship or changes'),
+};
+
+export const SCRAPER_EXCLUDE_FIELDS: ScraperFieldTable = {
+  jsonpath: runs('The JSONPath to remove, with or without the leading $'),
+  types: runs('Config types (globs such as Kubernetes::*) it applies to; all when left out'),
+};
+
+export const SCRAPER_MASK_FIELDS: ScraperFieldTable = {
+  selector: runs('CEL over config, config_type, config_class, name, id, labels and tags; a mask without one applies to nothing, as in config-db'),
+  jsonpath: runs('The JSONPath to mask, with or without the leading $'),
+  value: runs('md5sum (the hex MD5 of the value) or the text to put in its place'),
+};
+
+/** A relationship entry: each selector field is {value}, {label} or {expr}. */
+export const SCRAPER_RELATIONSHIP_FIELDS: ScraperFieldTable = {
+  filter: runs('CEL: which configs of the run the entry applies to'),
+  expr: runs('CEL returning a list of selectors ({id, name, type, namespace, labels}) or its toJSON()'),
+  id: runs('The external id of the configs to link to'),
+  external_id: runs('The external id of the configs to link to'),
+  name: runs('The name of the configs to link to'),
+  type: runs('The type of the configs to link to'),
+  namespace: runs('The namespace tag of the configs to link to'),
+  labels: runs('Labels the configs to link to must all carry'),
+  parent: refused('Parents come from the source itself; leave parent out to link the configs instead'),
+  scope: refused('Links are made among this scraper\'s configs; leave scope out'),
+  agent: refused('Links are made among this scraper\'s configs; leave agent out'),
+};
+
+export const SCRAPER_CHANGE_FIELDS: ScraperFieldTable = {
+  mapping: runs('Per change, the first mapping whose CEL filter holds sets its type, severity and summary, or ignores it'),
+  exclude: runs('CEL expressions; a change for which one is true is dropped'),
+};
+
+export const SCRAPER_CHANGE_MAPPING_FIELDS: ScraperFieldTable = {
+  filter: runs('CEL over change_type, severity, summary, source, details, external_id, config_type and config'),
+  type: runs('The change type to set'),
+  severity: runs('The severity to set: info, low, medium, high, critical, warning or blocker'),
+  summary: runs('The summary to set'),
+  action: runs('ignore drops the change; move-up, copy-up, copy and move are refused', ['ignore']),
+  config_id: refused('Changes stay on the config that reported them'),
+  config_type: refused('Changes stay on the config that reported them'),
+  scraper_id: refused('Changes stay on the config that reported them'),
+  ancestor_type: refused('Changes stay on the config that reported them'),
+  target: refused('Changes stay on the config that reported them'),
+};
+
+/** A property entry of `properties`; its text fields are templates over the config ({{.name}}, $(.config.x)). */
+export const SCRAPER_PROPERTY_FIELDS: ScraperFieldTable = {
+  filter: runs('CEL: which configs get the property'),
+  name: runs('The property name'),
+  label: runs('Shown instead of the name'),
+  text: runs('A template over the config: {{.name}}, {{.config.path}} or $(.id)'),
+  value: runs('A number'),
+  unit: runs('The unit of value'),
+  icon: runs('Shown next to the property'),
+  type: runs('How the value is shown'),
+  color: runs('Shown colour'),
+  tooltip: runs('Shown on hover'),
+  order: runs('Sort position'),
+  headline: runs('Shown in the header'),
+  hidden: runs('Kept but not shown'),
+  min: runs('Lower bound of value'),
+  max: runs('Upper bound of value'),
+  status: runs('A status text'),
+  lastTransition: runs('When the status last changed'),
+  links: runs('Links {text, url, icon, tooltip, type, label}; text and url are templates over the config'),
+};
+
+const SOURCE_COMMON_FIELDS: ScraperFieldTable = {
+  transform: runs('See the transform table'),
+  properties: runs('Properties on each config (static, or templates over it), per CEL filter'),
+};
+
+const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
+  file: {
+    paths: runs('Globs of JSON or YAML files, absolute under a scrape root or relative to each'),
+    url: refused('Files are read from the scrape roots only; serve a remote file over HTTP and use an http source'),
+    connection: refused('Files are read from the scrape roots only; use an http source with the connection'),
+    ignore: refused('Not read by this server; narrow paths to the files to scrape'),
+  },
+  http: {
+    url: runs('An http or https URL; redirects are not followed'),
+    connection: runs('connection://namespace/name: its URL and credentials'),
+    method: runs('Any HTTP method, in either case'),
+    headers: runs('A map or [{name, value}]; values may be sealed'),
+    body: runs('Sent as given (an object as JSON)'),
+    env: refused('URL templates are not filled; put the value in headers (stored sealed) or in a connection'),
+    pagination: refused('Pagination is not followed; scrape one page per source'),
+    username: runs('Basic auth with password, unless headers or the connection give an Authorization; stored sealed'),
+    password: runs('Basic auth with username; stored sealed'),
+    bearer: refused('Name a connection that holds the token'),
+    oauth: refused('Name a connection that holds the credentials'),
+    tls: refused('TLS options are not read; the system trust store is used'),
+    ntlm: refused('NTLM is not spoken by this server'),
+    ntlmv2: refused('NTLM is not spoken by this server'),
+    digest: refused('Digest authentication is not spoken by this server; name a connection with basic auth'),
+  },
+  sql: {
+    connection: runs('connection://namespace/name, or a DSN (its password is stored sealed)'),
+    url: runs('A DSN; its password is stored sealed'),
+    driver: runs('postgres or mysql (sqlserver is refused: this server has no driver for it)', ['postgres', 'postgresql', 'pg', 'mysql', 'mariadb']),
+    query: runs('Each row becomes a document; items cuts it further'),
+    auth: runs('username and password for the DSN, stored sealed'),
+    username: refused('Write it as auth.username'),
+    password: refused('Write it as auth.password'),
+  },
+  kubernetes: {
+    clusterName: runs('Names the cluster item and prefixes the others'),
+    kubeconfig: runs('connection://namespace/name of a kubernetes connection; in-cluster when left out'),
+    connection: runs('connection://namespace/name of a kubernetes connection'),
+    namespace: runs('Only this namespace'),
+    exclusions: runs('name, namespace, kind and labels (globs) to leave out'),
+    event: runs('exclusions (reason, name, namespace) and severityKeywords (warn, error) of events'),
+    selector: runs('A label selector'),
+    fieldSelector: runs('A field selector'),
+    useCache: inert('Every run lists afresh; the flag changes nothing'),
+    watch: refused('Objects are listed on the schedule, not watched; leave watch out'),
+    relationships: refused('Use transform.relationship to link configs'),
+  },
+  kubernetesFile: {
+    selector: runs('Which objects name the files'),
+    files: runs('path (globs under the scrape roots) and format per file'),
+    kubeconfig: refused('Files are read from the scrape roots, not from pods, so no cluster credential is used'),
+    container: refused('Files are read from the scrape roots, not from containers'),
+  },
+  exec: {
+    script: runs('A bash script run in the exec sandbox (ADR 0042) as an unprivileged user; its standard output (JSON or YAML) holds the configs'),
+    env: runs('[{name, value}] given to the script as environment variables; secret-looking ones are stored sealed, all are scrubbed from what is stored'),
+    connections: refused('Cloud and git credentials are not handed to scripts; put what the script needs in env (stored sealed)'),
+    checkout: refused('Git checkouts are not made for scripts; the script starts in an empty folder'),
+    query: refused('Config queries are not written for scripts'),
+    artifacts: refused('Artifacts are not kept'),
+    setup: refused('Runtimes are not installed for scripts; use what the server has'),
+  },
+};
+
+const OBJECT_SOURCE_KINDS: ReadonlySet<RunnableScraperKind> = new Set<RunnableScraperKind>(['kubernetes', 'kubernetesFile']);
+
+/** Every field one source entry of this kind may hold, and what becomes of it. */
+export function scraperSourceFields(kind: RunnableScraperKind): ScraperFieldTable {
+  const extract = OBJECT_SOURCE_KINDS.has(kind) ? OBJECT_SOURCE_EXTRACT_FIELDS : EXTRACT_FIELDS;
+  return { ...extract, ...SOURCE_COMMON_FIELDS, ...KIND_FIELDS[kind] };
+}
+
+/** The transform fields of a source of this kind. */
+export function scraperTransformFields(kind: RunnableScraperKind): ScraperFieldTable {
+  return OBJECT_SOURCE_KINDS.has(kind) ? OBJECT_SOURCE_TRANSFORM_FIELDS : SCRAPER_TRANSFORM_FIELDS;
+}

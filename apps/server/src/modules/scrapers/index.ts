@@ -6,3 +6,5 @@ export { demoScrapeDir } from './demo-rewrites';
 export { jsonPathProblem } from './spec';
 // Log backends build their Kubernetes client from a connection by the same rules (no exec, no files, no plain HTTP).
 export { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText } from './sources/kubernetes';
+// docs/compatibility.md's ScrapeConfig section, written from the tables the save rules judge by.
+export { renderScrapeConfigCompatibility } from './compatibility-section';

@@ -30,6 +30,7 @@ interface Prepared {
   configJson: string;
   tags: string;
   labels: string;
+  properties: string;
   health: string | null;
   createdAt: string | null;
   hash: string;
@@ -52,6 +53,7 @@ function prepare(items: ScrapedItem[]): Prepared[] {
     const configJson = canonicalJson(item.config);
     const tags = canonicalJson(item.tags);
     const labels = canonicalJson(item.labels);
+    const properties = canonicalJson(item.properties ?? []);
     const ids = JSON.stringify([...new Set([item.externalId, ...(item.aliases ?? [])])]);
     const health = item.health !== null && item.health !== undefined && HEALTH.has(item.health) ? item.health : null;
     const parent = item.parent === null || item.parent === undefined ? null : [item.parent.type, item.parent.externalId];
@@ -64,6 +66,8 @@ function prepare(items: ScrapedItem[]): Prepared[] {
       ready: item.ready ?? null,
       tags: item.tags,
       labels: item.labels,
+      // Only when set, so the hashes of items stored before properties existed stay as they were.
+      ...(item.properties === undefined || item.properties.length === 0 ? {} : { properties: item.properties }),
       parent,
       ids,
       format: item.format,
@@ -72,7 +76,7 @@ function prepare(items: ScrapedItem[]): Prepared[] {
     const hash = createHash('sha256').update(described).update('\u0000').update(configJson).digest('hex');
     const key = keyOf(item);
     byKey.delete(key);
-    byKey.set(key, { item, key, ids, configJson, tags, labels, health, createdAt: validInstant(item.createdAt), hash });
+    byKey.set(key, { item, key, ids, configJson, tags, labels, properties, health, createdAt: validInstant(item.createdAt), hash });
   }
   return [...byKey.values()];
 }
@@ -91,14 +95,15 @@ const INSERT_NEW = `
 with inserted as (
   insert into config_items (id, scraper_id, agent_id, external_id, type, config_class, name, description, status, health,
                             ready, parent_id, tags, labels, config, format, source, config_hash, last_scraped_time,
-                            created_at)
+                            created_at, properties)
   select u.id, $1, $2, array(select jsonb_array_elements_text(u.ids::jsonb)), u.type, split_part(u.type, '::', 1),
          u.name, u.description, u.status, u.health, u.ready, u.parent_id, u.tags::jsonb, u.labels::jsonb,
-         u.config::jsonb, u.format, u.source, u.hash, now(), coalesce(u.created_at::timestamptz, now())
+         u.config::jsonb, u.format, u.source, u.hash, now(), coalesce(u.created_at::timestamptz, now()), u.properties::jsonb
     from unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[],
-                $11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+                $11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
+                $19::text[])
          as u(id, ids, type, name, description, status, health, ready, parent_id, tags, labels, config, format, source,
-              hash, created_at)
+              hash, created_at, properties)
   returning id, source)
 insert into config_changes (config_id, change_type, severity, source, summary)
 select id, 'CREATE', 'info', source, 'Created' from inserted`;
@@ -109,11 +114,13 @@ update config_items c
    set agent_id = $2, external_id = array(select jsonb_array_elements_text(u.ids::jsonb)), name = u.name,
        description = u.description, status = u.status, health = u.health, ready = u.ready, parent_id = u.parent_id,
        tags = u.tags::jsonb, labels = u.labels::jsonb, config = u.config::jsonb, format = u.format, source = u.source,
-       config_hash = u.hash, last_scraped_time = now(), deleted_at = null, delete_reason = null
+       config_hash = u.hash, last_scraped_time = now(), deleted_at = null, delete_reason = null,
+       properties = u.properties::jsonb
   from unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[],
-              $11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+              $11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
+              $19::text[])
        as u(id, ids, type, name, description, status, health, ready, parent_id, tags, labels, config, format, source,
-            hash, created_at)
+            hash, created_at, properties)
  where c.id = u.id and c.scraper_id = $1`;
 
 const OLD_CONTENT = `select id, config from config_items where id = any($1::uuid[])`;
@@ -269,6 +276,7 @@ function itemColumns(rows: Write[]): unknown[] {
     rows.map((r) => r.entry.item.source ?? null),
     rows.map((r) => r.entry.hash),
     rows.map((r) => r.entry.createdAt),
+    rows.map((r) => r.entry.properties),
   ];
 }
 

@@ -10,6 +10,7 @@ import { applyRetention } from './retention';
 import { parseScraperSpec } from './spec';
 import { sourceRunners, type SourceRegistry } from './sources';
 import { withoutRoots } from './sources/shown-paths';
+import { applyTransform } from './transform/transform';
 import type { ParsedScraperSpec, ScrapeError, ScrapeResult, ScrapeSummary, SourceContext, SourceEntry } from './types';
 
 /** The job_history name of every scrape run (the Job History filter lists names); resource_name tells scrapers apart. */
@@ -121,7 +122,7 @@ async function runSources(entries: readonly SourceEntry[], runners: SourceRegist
         continue;
       }
       try {
-        results[index] = await runner(entry, context);
+        results[index] = applyTransform(entry.spec, await runner(entry, context), where, context.signal);
       } catch (error) {
         results[index] = failedResult(where, error);
       }

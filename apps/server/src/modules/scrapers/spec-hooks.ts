@@ -9,6 +9,7 @@ import { connectionUrlOf } from '../connections';
 import { checkSpecTargets, isInlineUrl, isValidSchedule } from '../health';
 import { holdsSecrets } from '../../platform/secret-fields';
 import { bareSpec, entriesOf, isRecord, SCRAPER_LAYOUT, sealScraperSpec } from './scraper-secrets';
+import { scraperExecValidator } from './scraper-exec-permission';
 import { validateScraperSpec } from './spec';
 
 const TABLE = 'config_scrapers';
@@ -64,6 +65,8 @@ export function registerScraperSpecHooks(context: AppContext, roots: readonly st
   hooks.registerCheck(TABLE, async (rows) => {
     for (const row of rows) if (row.spec !== undefined) await checkScraperSpecTargets(pool, row.spec);
   });
+  // The permission first: someone who may not run scripts is told so, whatever else the spec gets wrong.
+  hooks.register(TABLE, scraperExecValidator);
   hooks.register(TABLE, scraperRowsValidator(roots));
   hooks.registerTransform(
     TABLE,

@@ -77,7 +77,7 @@ describe('jsonPathProblem', () => {
 });
 
 describe('validateScraperSpec', () => {
-  it('accepts a Mission Control ScrapeConfig with fields this server does not use', () => {
+  it('accepts a Mission Control ScrapeConfig made of fields this server runs, inert ones and false full mode', () => {
     expect(() =>
       validateScraperSpec(
         {
@@ -86,13 +86,13 @@ describe('validateScraperSpec', () => {
           metadata: { name: 'prod' },
           spec: {
             schedule: '@every 30m',
-            full: true,
+            full: false,
             logLevel: 'debug',
             retention: { changes: [{ name: 'diff', age: '7d', count: 10 }], types: [{ name: 'Kubernetes::Pod', deletedAge: '1h' }] },
-            kubernetes: [{ clusterName: 'prod', useCache: true, watch: [{ kind: 'Pod' }], kubeconfig: { valueFrom: { secretKeyRef: { name: 'k', key: 'c' } } } }],
+            kubernetes: [{ clusterName: 'prod', useCache: true, kubeconfig: { valueFrom: { secretKeyRef: { name: 'k', key: 'c' } } } }],
             kubernetesFile: [{ selector: { kind: 'Pod' }, files: [{ path: ['/srv/scrape/app.yaml'], format: 'yaml' }] }],
             file: [{ ...file, transform: { exclude: [{ jsonpath: '$.status' }] }, paths: ['relative/*.json'] }],
-            http: [{ type: 'Api::Status', id: '$.id', connection: 'connection://default/api', pagination: { next: 'x' } }],
+            http: [{ type: 'Api::Status', id: '$.id', connection: 'connection://default/api' }],
             sql: [{ type: 'Db::Row', id: '$.id', connection: 'connection://default/db', query: 'select 1 as id' }],
           },
         },
@@ -110,7 +110,8 @@ describe('validateScraperSpec', () => {
 
   it('names the missing required field of each runnable kind', () => {
     expect(refusal({ kubernetes: [{}] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].clusterName' });
-    expect(refusal({ file: [{ ...file, icon: undefined }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].icon' });
+    expect(refusal({ file: [{ ...file, paths: undefined }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths' });
+    expect(refusal({ exec: [{ type: 't', id: 'i' }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.exec[0].script' });
     expect(refusal({ http: [{ type: 't', id: 'i' }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.http[0].url' });
     expect(refusal({ sql: [{ type: 't', id: 'i', query: 'select 1' }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.sql[0].connection' });
   });
@@ -155,5 +156,68 @@ describe('validateScraperSpec', () => {
 
   it('reads nothing at all when no roots are allowed', () => {
     expect(() => validateScraperSpec({ file: [file] }, { roots: [] })).toThrow(/OPSDECK_SCRAPE_ROOTS/);
+  });
+});
+
+describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
+  it('needs neither format nor icon of a file source, and takes a bare type with its class', () => {
+    expect(() => validateScraperSpec({ file: [{ type: 'Car', class: 'Car', id: '$.reg_no', paths: ['data/car.json'] }] }, { roots: ROOTS })).not.toThrow();
+  });
+
+  it('takes items with or without the leading $, and field JSONPaths starting with @', () => {
+    const sql = { connection: 'connection://default/db', type: 'Postgres::Database', id: 'app', query: 'select 1' };
+    expect(() => validateScraperSpec({ sql: [{ ...sql, items: '.database' }] }, { roots: ROOTS })).not.toThrow();
+    expect(() => validateScraperSpec({ sql: [{ ...sql, items: '$.database' }] }, { roots: ROOTS })).not.toThrow();
+    expect(() => validateScraperSpec({ file: [{ ...file, name: '@.metadata.name' }] }, { roots: ROOTS })).not.toThrow();
+    expect(refusal({ sql: [{ ...sql, items: '.database[' }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.sql[0].items' });
+  });
+
+  it('refuses unknown and refused fields by name, at every level', () => {
+    const cases: Array<[unknown, string]> = [
+      [{ file: [file], crdSync: true }, 'spec.crdSync'],
+      [{ file: [file], full: true }, 'spec.full'],
+      [{ file: [file], sparkle: 1 }, 'spec.sparkle'],
+      [{ file: [{ ...file, path: ['a.json'] }] }, 'spec.file[0].path'],
+      [{ file: [{ ...file, url: 'github.com/x/y' }] }, 'spec.file[0].url'],
+      [{ file: [{ ...file, timestampFormat: '2006-01-02' }] }, 'spec.file[0].timestampFormat'],
+      [{ file: [{ ...file, format: 'properties' }] }, 'spec.file[0].format'],
+      [{ file: [{ ...file, transform: { gotemplate: '[]' } }] }, 'spec.file[0].transform.gotemplate'],
+      [{ file: [{ ...file, transform: { locations: [] } }] }, 'spec.file[0].transform.locations'],
+      [{ file: [{ ...file, transform: { mask: [{ selector: 'true', jsonpath: '.a', hash: 'x' }] } }] }, 'spec.file[0].transform.mask[0].hash'],
+      [{ file: [{ ...file, transform: { changes: { mapping: [{ filter: 'true', action: 'move-up' }] } } }] }, 'spec.file[0].transform.changes.mapping[0].action'],
+      [{ file: [{ ...file, transform: { relationship: [{ parent: true, name: { value: 'x' } }] } }] }, 'spec.file[0].transform.relationship[0].parent'],
+      [{ http: [{ type: 't', id: 'i', url: 'https://a.test', env: [{ name: 'k', value: 'v' }] }] }, 'spec.http[0].env'],
+      [{ kubernetes: [{ clusterName: 'c', id: '$.uid' }] }, 'spec.kubernetes[0].id'],
+      [{ kubernetes: [{ clusterName: 'c', relationships: [] }] }, 'spec.kubernetes[0].relationships'],
+      [{ kubernetes: [{ clusterName: 'c', transform: { expr: 'config' } }] }, 'spec.kubernetes[0].transform.expr'],
+      [{ exec: [{ type: 't', id: 'i', script: 'echo []', checkout: { url: 'https://git.test/r' } }] }, 'spec.exec[0].checkout'],
+    ];
+    for (const [spec, details] of cases) expect(refusal(spec), details).toEqual({ code: 'OD_SCRAPER_FIELD', details });
+  });
+
+  it('refuses CEL that does not compile, and property templates other than a path', () => {
+    expect(refusal({ file: [{ ...file, transform: { expr: 'config.map(' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.expr' });
+    expect(refusal({ file: [{ ...file, transform: { mask: [{ selector: 'jq(".a", config)', jsonpath: '.a', value: 'x' }] } }] })).toEqual({
+      code: 'OD_SCRAPER_SPEC',
+      details: 'spec.file[0].transform.mask[0].selector',
+    });
+    expect(refusal({ file: [{ ...file, properties: [{ name: 'p', text: '{{ .name | upper }}' }] }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].properties[0].text' });
+    expect(refusal({ file: [{ ...file, properties: [{ name: 'p', filter: 'nope == 1' }] }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].properties[0].filter' });
+  });
+
+  it('accepts the transforms config-db documents: exclude, mask, relationship, changes and a CEL script', () => {
+    const transform = {
+      expr: 'dyn(config).filter(item, item.id <= 10).map(item, {"title": item.title, "id": item.id}).toJSON()',
+      exclude: [{ jsonpath: '.password' }, { types: ['Config2'], jsonpath: '$.secret' }],
+      mask: [{ selector: "config.name == 'Config1'", jsonpath: '$.password', value: 'md5sum' }],
+      relationship: [
+        { filter: 'config_type == "Kubernetes::Service"', type: { value: 'Kubernetes::Deployment' }, name: { expr: "has(config.spec) ? config.spec.name : ''" } },
+        { filter: "config_type == 'Kubernetes::Pod'", expr: 'config.spec.volumes.map(v, {"name": v.name}).toJSON()' },
+      ],
+      changes: { mapping: [{ filter: "change_type == 'diff'", type: 'Updated', severity: 'low' }], exclude: ['config_type == "Kubernetes::Node" && details.message == "status.images"'] },
+    };
+    const properties = [{ filter: 'config_type == "Kubernetes::Pod"', name: 'Logs', icon: 'opensearch', links: [{ text: 'logs', url: 'https://logs.test/?q={{.id}}' }] }];
+    const tags = [{ name: 'region', jsonpath: '$.region' }, { name: 'team', value: 'ops' }, { name: 'app', label: 'app' }];
+    expect(() => validateScraperSpec({ file: [{ ...file, transform, properties, tags }] }, { roots: ROOTS })).not.toThrow();
   });
 });

@@ -3,6 +3,8 @@ import { JSONPath } from 'jsonpath-plus';
 import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER_KINDS, scraperRequiredFields, type RunnableScraperKind } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
+import { checkEntryFields, checkSpecKeys } from './spec-fields';
+import { normalizeJsonPath } from './transform/json-path-edit';
 import type { ParsedScraperSpec, Retention, SourceEntry } from './types';
 
 export const DEFAULT_SCRAPE_TIMEOUT_MS = 15 * 60_000;
@@ -171,11 +173,16 @@ export function jsonPathProblem(text: string): string | null {
   return null;
 }
 
+/**
+ * `items` is always a JSONPath, written with or without the leading `$` (`.database`); the other fields are one when
+ * they start with `$` or `@`, as config-db reads them, and fixed text otherwise.
+ */
 function checkJsonPath(value: unknown, field: string, alwaysPath: boolean): void {
   if (value === undefined) return;
   if (typeof value !== 'string') invalid(field, alwaysPath ? 'must be a JSONPath such as $.items' : 'must be text or a JSONPath');
-  if (!alwaysPath && !value.trim().startsWith('$')) return;
-  const problem = jsonPathProblem(value);
+  const trimmed = value.trim();
+  if (!alwaysPath && !trimmed.startsWith('$') && !trimmed.startsWith('@')) return;
+  const problem = jsonPathProblem(normalizeJsonPath(trimmed));
   if (problem !== null) invalid(field, `is not a JSONPath that can be used: '${value}' ${problem}`);
 }
 
@@ -214,7 +221,7 @@ function checkPathList(value: unknown, field: string, roots: readonly string[]):
 }
 
 function isFilled(value: unknown): boolean {
-  return (typeof value === 'string' && value.trim() !== '') || isRecord(value);
+  return (typeof value === 'string' && value.trim() !== '') || isRecord(value) || (Array.isArray(value) && value.length > 0);
 }
 
 function checkRequired(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string): void {
@@ -268,8 +275,28 @@ function checkRetention(value: unknown, field: string): void {
   }
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An exec source's script and the environment it is given: `[{name, value}]`, the value plain or sealed. */
+function checkExec(entry: Record<string, unknown>, field: string): void {
+  if (typeof entry.script !== 'string' || entry.script.trim() === '') invalid(join(field, 'script'), 'is required: the bash script to run');
+  if (entry.script.includes('\0')) invalid(join(field, 'script'), 'holds a NUL character');
+  const env = entry.env;
+  if (env === undefined) return;
+  if (!Array.isArray(env)) invalid(join(field, 'env'), 'must be a list of {name, value}');
+  env.forEach((variable: unknown, index) => {
+    const at = join(join(field, 'env'), index);
+    if (!isRecord(variable) || typeof variable.name !== 'string' || !ENV_NAME.test(variable.name)) invalid(join(at, 'name'), 'must be an environment variable name');
+    const extra = Object.keys(variable).filter((key) => key !== 'name' && key !== 'value');
+    if (extra.length > 0) invalid(join(at, extra[0] ?? 'value'), 'is not read: give the value itself (it is stored sealed)');
+    if (variable.value !== undefined && typeof variable.value !== 'string' && !isRecord(variable.value)) invalid(join(at, 'value'), 'must be text');
+  });
+}
+
 function checkEntry(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, roots: readonly string[]): void {
+  checkEntryFields(kind, entry, field, jsonPathProblem);
   checkRequired(kind, entry, field);
+  if (kind === 'exec') checkExec(entry, field);
   for (const name of JSONPATH_OR_VALUE_FIELDS) checkJsonPath(entry[name], join(field, name), false);
   for (const name of JSONPATH_FIELDS) checkJsonPath(entry[name], join(field, name), true);
   for (const name of JSONPATH_LIST_FIELDS) {
@@ -278,10 +305,7 @@ function checkEntry(kind: RunnableScraperKind, entry: Record<string, unknown>, f
     if (!Array.isArray(list)) invalid(join(field, name), 'must be a list of JSONPaths');
     list.forEach((item: unknown, index) => checkJsonPath(item, join(join(field, name), index), true));
   }
-  if (kind === 'file') {
-    if (entry.paths === undefined && entry.url === undefined) invalid(join(field, 'paths'), 'is required: one or more globs of JSON or YAML files');
-    if (entry.paths !== undefined) checkPathList(entry.paths, join(field, 'paths'), roots);
-  }
+  if (kind === 'file') checkPathList(entry.paths, join(field, 'paths'), roots);
   if (kind === 'kubernetesFile') {
     const files = entry.files;
     if (files !== undefined && !Array.isArray(files)) invalid(join(field, 'files'), 'must be a list');
@@ -295,9 +319,10 @@ function checkEntry(kind: RunnableScraperKind, entry: Record<string, unknown>, f
 }
 
 /**
- * The save-time rules of a scraper spec (issue 12, "Bad specs"): a kind this server runs, the required fields of
- * spec 002 §5, JSONPaths that parse, globs inside the roots, a schedule and timeout that hold, no inline kubeconfig.
- * Throws OD_SCRAPER_KIND or OD_SCRAPER_SPEC with the field named as `spec.file[0].paths[1]`.
+ * The save-time rules of a scraper spec (issue 12, "Bad specs"; ADR 0072): a kind this server runs, only fields it
+ * runs (spec-fields.ts), what config-db itself requires, JSONPaths and CEL that parse, globs inside the roots, a
+ * schedule and timeout that hold, no inline kubeconfig. Throws OD_SCRAPER_KIND, OD_SCRAPER_FIELD or OD_SCRAPER_SPEC
+ * with the field named as `spec.file[0].paths[1]`.
  */
 export function validateScraperSpec(value: unknown, options: { roots: readonly string[] }): void {
   const spec = unwrapScrapeConfig(value);
@@ -314,6 +339,7 @@ export function validateScraperSpec(value: unknown, options: { roots: readonly s
     });
   }
   if (entries.length === 0) invalid('spec', `lists no source: add one of ${RUNNABLE_SCRAPER_KINDS.join(', ')}`);
+  checkSpecKeys(spec);
   if (spec.schedule !== undefined && spec.schedule !== null) {
     if (typeof spec.schedule !== 'string' || !isValidSchedule(spec.schedule)) invalid('spec.schedule', `'${String(spec.schedule)}' is not a valid schedule (@every 30m, @daily or a cron)`);
   }

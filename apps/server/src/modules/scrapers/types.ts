@@ -27,6 +27,8 @@ export interface ScrapedItem extends ItemKey {
   ready?: boolean | null;
   tags: Record<string, string>;
   labels: Record<string, string>;
+  /** Mission Control properties ({name, text, value, links, …}) from the source's `properties` (config_items.properties). */
+  properties?: Array<Record<string, unknown>>;
   /** The content as scraped, stored in config_items.config. */
   config: unknown;
   /** How the web renders the content: json, yaml, xml or properties. */

@@ -66,13 +66,46 @@ describe('extracting items from scraped documents', () => {
     expect(complete).toBe(false);
   });
 
-  it('refuses a type that is not Class::Subtype, and joins class with a bare type', () => {
-    const bad = new ItemCollector({ id: '$.id', type: 'Config' });
-    bad.addPiece({ id: 'a' }, origin);
-    expect(bad.result().errors[0]?.message).toMatch(/Class::Subtype/);
+  it('keeps a bare type as config-db does, joins another class with it, and refuses text that is no type', () => {
+    const bare = new ItemCollector({ id: '$.id', type: 'Config' });
+    bare.addPiece({ id: 'a' }, origin);
+    expect(bare.result().items[0]?.type).toBe('Config');
+    const same = new ItemCollector({ id: '$.id', class: 'Car', type: 'Car' });
+    same.addPiece({ id: 'a' }, origin);
+    expect(same.result().items[0]?.type).toBe('Car');
     const joined = new ItemCollector({ id: '$.id', class: 'File', type: 'Config' });
     joined.addPiece({ id: 'a' }, origin);
     expect(joined.result().items[0]?.type).toBe('File::Config');
+    const nested = new ItemCollector({ id: '$.id', type: 'AWS::EC2::Instance' });
+    nested.addPiece({ id: 'a' }, origin);
+    expect(nested.result().items[0]?.type).toBe('AWS::EC2::Instance');
+    const bad = new ItemCollector({ id: '$.id', type: 'not a type!' });
+    bad.addPiece({ id: 'a' }, origin);
+    expect(bad.result().errors[0]?.message).toMatch(/is not a type/);
+  });
+
+  it('reads a field JSONPath written with @, and items with or without the leading $', () => {
+    const collector = new ItemCollector({ id: '@.name', type: 'Db::Database', items: '.database' });
+    collector.addDocument({ database: [{ name: 'orders' }, { name: 'users' }] }, origin);
+    expect(collector.result().items.map((item) => item.externalId)).toEqual(['orders', 'users']);
+  });
+
+  it('replaces each document by the configs a CEL transform.expr returns, as a list or as its toJSON()', () => {
+    const asList = new ItemCollector({ id: '$.id', type: 'Todo::Task', transform: { expr: 'config.filter(t, t.id < 3)' } });
+    asList.addDocument([{ id: 1 }, { id: 2 }, { id: 5 }], origin);
+    expect(asList.result().items.map((item) => item.externalId)).toEqual(['1', '2']);
+    const asText = new ItemCollector({ id: '$.id', type: 'Todo::Task', transform: { expr: 'config.items.map(t, {"id": t.key}).toJSON()' } });
+    asText.addDocument({ items: [{ key: 'x' }, { key: 'y' }] }, origin);
+    expect(asText.result().items.map((item) => item.config)).toEqual([{ id: 'x' }, { id: 'y' }]);
+    const failing = new ItemCollector({ id: '$.id', type: 'Todo::Task', transform: { expr: 'config.nope' } });
+    failing.addDocument({ id: 'a' }, origin);
+    expect(failing.result()).toMatchObject({ items: [], complete: false });
+  });
+
+  it('gives a tag the value of the label it names', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'App::Service', labels: { team: '$.team' }, tags: [{ name: 'owner', label: 'team' }, { name: 'env', value: 'prod' }] });
+    collector.addPiece({ id: 'a', team: 'payments' }, origin);
+    expect(collector.result().items[0]?.tags).toEqual({ owner: 'payments', env: 'prod' });
   });
 
   it('keeps the first of two items with the same type and id and reports the second', () => {

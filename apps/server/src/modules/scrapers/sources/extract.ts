@@ -1,6 +1,8 @@
 import { JSONPath } from 'jsonpath-plus';
 import { parseAllDocuments } from 'yaml';
 import type { ItemHealth, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
+import { normalizeJsonPath } from '../transform/json-path-edit';
+import { scriptOutput } from '../transform/script';
 import { isRecord } from './json-values';
 
 /** How the file, http and sql sources describe where a document came from. */
@@ -13,7 +15,8 @@ export interface DocumentOrigin {
   format: string;
 }
 
-const TYPE_PATTERN = /^[A-Za-z0-9][\w.-]*::[A-Za-z0-9][\w.-]*$/;
+/** `Class::Subtype`, `AWS::EC2::Instance`, or a bare type (config-db's class then defaults to the type itself). */
+const TYPE_PATTERN = /^[A-Za-z0-9][\w.-]*(?:::[A-Za-z0-9][\w.-]*)*$/;
 const HEALTH_VALUES = new Set<ItemHealth>(['healthy', 'unhealthy', 'warning', 'unknown']);
 
 export class ExtractError extends Error {
@@ -23,15 +26,16 @@ export class ExtractError extends Error {
   }
 }
 
+/** config-db's rule: a field value starting with `$` or `@` is a JSONPath, anything else a fixed value. */
 export function isJsonPath(value: string): boolean {
-  return value.startsWith('$');
+  return value.startsWith('$') || value.startsWith('@');
 }
 
 /** Every match of a JSONPath, with script expressions refused: a spec is data and never runs code on the server. */
 export function queryJsonPath(path: string, document: unknown): unknown[] {
   let found: unknown;
   try {
-    found = JSONPath({ path, json: document as object, eval: false, wrap: true });
+    found = JSONPath({ path: normalizeJsonPath(path), json: document as object, eval: false, wrap: true });
   } catch (error) {
     throw new ExtractError(`JSONPath '${path}' cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -90,8 +94,7 @@ function namedValues(spec: unknown, item: unknown, field: string): Record<string
   if (Array.isArray(spec)) {
     for (const entry of spec) {
       if (!isRecord(entry) || typeof entry.name !== 'string') throw new ExtractError(`${field} entries need a name`);
-      const expression = typeof entry.jsonpath === 'string' ? entry.jsonpath : entry.value;
-      const value = text(fieldValue(expression, item));
+      const value = typeof entry.jsonpath === 'string' ? text(queryJsonPath(entry.jsonpath, item)[0]) : text(fieldValue(entry.value, item));
       if (value !== null) out[entry.name] = value;
     }
     return out;
@@ -126,20 +129,25 @@ function firstDate(expressions: unknown, item: unknown): string | null {
   return null;
 }
 
-/** `type`, or `class` + `type` when the spec gives the class apart (Mission Control writes `class: File`). */
+/**
+ * `type`, or `class` + `type` when the spec gives the class apart (Mission Control writes `class: File`). A bare type
+ * with no other class stays bare: its class is the type itself, as config-db defaults it.
+ */
 function typeOf(spec: Record<string, unknown>, item: unknown): string {
   const type = text(fieldValue(spec.type, item));
   if (type === null) throw new ExtractError('no type: set type to a Class::Subtype or a JSONPath that finds one');
   const className = text(fieldValue(spec.class, item));
-  const full = type.includes('::') || className === null ? type : `${className}::${type}`;
-  if (!TYPE_PATTERN.test(full)) throw new ExtractError(`type '${full}' is not of the form Class::Subtype`);
+  const full = type.includes('::') || className === null || className === type ? type : `${className}::${type}`;
+  if (!TYPE_PATTERN.test(full)) throw new ExtractError(`type '${full}' is not a type: letters, digits, '.', '_' or '-', in parts joined by '::'`);
   return full;
 }
 
-/** The pieces `items` cuts a document into; a path that finds one list means its elements. */
+/**
+ * The pieces `items` cuts a document into (written with or without the leading `$`, as config-db reads it); a path
+ * that finds one list means its elements.
+ */
 export function splitDocument(spec: Record<string, unknown>, document: unknown): unknown[] {
   if (typeof spec.items !== 'string' || spec.items === '') return [document];
-  if (!isJsonPath(spec.items)) throw new ExtractError(`items '${spec.items}' must be a JSONPath starting with $`);
   const found = queryJsonPath(spec.items, document);
   const [only] = found;
   return found.length === 1 && Array.isArray(only) ? only : found;
@@ -163,6 +171,12 @@ export function toItem(spec: Record<string, unknown>, item: unknown, origin: Doc
     format,
     source: origin.source,
   };
+  // A tag read from a label (`{name, label}`) takes the label's value, as config-db does.
+  for (const entry of Array.isArray(spec.tags) ? spec.tags : []) {
+    if (!isRecord(entry) || typeof entry.name !== 'string' || typeof entry.label !== 'string') continue;
+    const value = scraped.labels[entry.label];
+    if (value !== undefined && value !== '') scraped.tags[entry.name] = value;
+  }
   if (spec.health !== undefined) scraped.health = healthOf(fieldValue(spec.health, item));
   if (spec.status !== undefined) scraped.status = text(fieldValue(spec.status, item));
   if (spec.description !== undefined) scraped.description = text(fieldValue(spec.description, item));
@@ -185,11 +199,14 @@ export class ItemCollector {
     this.errors.push({ where, message });
   }
 
-  /** Splits a parsed document by `items` and adds each piece as an item, or an error entry naming the piece. */
+  /**
+   * Splits a parsed document by `items`, runs the transform script on each piece (config-db's order), and adds what
+   * comes out as items, or an error entry naming the piece.
+   */
   addDocument(document: unknown, origin: DocumentOrigin): void {
     let pieces: unknown[];
     try {
-      pieces = splitDocument(this.spec, document);
+      pieces = splitDocument(this.spec, document).flatMap((piece) => scriptOutput(this.spec, piece));
     } catch (error) {
       this.error(origin.where, messageOf(error));
       return;

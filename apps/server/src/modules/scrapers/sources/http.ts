@@ -31,6 +31,12 @@ export function headersOf(raw: unknown): Record<string, string> {
   return out;
 }
 
+/** A secret-capable field once opened: the text itself, or `{value}`. */
+function secretText(raw: unknown): string | null {
+  if (typeof raw === 'string') return raw === '' ? null : raw;
+  return isRecord(raw) && typeof raw.value === 'string' && raw.value !== '' ? raw.value : null;
+}
+
 function bodyOf(raw: unknown): string | undefined {
   if (raw === undefined || raw === null) return undefined;
   return typeof raw === 'string' ? raw : JSON.stringify(raw);
@@ -94,6 +100,13 @@ async function buildRequest(spec: Record<string, unknown>, context: SourceContex
     headers.authorization ??= `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
     parsed.username = '';
     parsed.password = '';
+  }
+  // The entry's own username and password (opened from their seals) are Basic auth, as config-db's HTTPConnection has it.
+  const username = secretText(spec.username);
+  const password = secretText(spec.password);
+  if ((username !== null || password !== null) && headers.authorization === undefined) {
+    secrets.addCredentials(username ?? '', password ?? '');
+    headers.authorization = `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`, 'utf8').toString('base64')}`;
   }
   const method = typeof spec.method === 'string' && spec.method !== '' ? spec.method.toUpperCase() : 'GET';
   const body = bodyOf(spec.body);

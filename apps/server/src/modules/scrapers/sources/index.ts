@@ -4,6 +4,7 @@ import { runHttpSource } from './http';
 import { runSqlSource } from './sql';
 import { runKubernetesSource } from './kubernetes';
 import { runKubernetesFileSource } from './kubernetes-file';
+import { runExecSource } from './exec';
 
 /** Kind → runner: a spec's source list is keyed by kind (`file: [...]`), and these are the kinds this server runs. */
 export type SourceRegistry = ReadonlyMap<string, SourceRunner>;
@@ -14,4 +15,5 @@ export const sourceRunners: SourceRegistry = new Map<string, SourceRunner>([
   ['sql', runSqlSource],
   ['kubernetes', runKubernetesSource],
   ['kubernetesFile', runKubernetesFileSource],
+  ['exec', runExecSource],
 ]);

@@ -183,10 +183,11 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
   if (target.driver === 'sql_server') throw new Error('no driver for sql_server in this server');
   if (context.signal.aborted) throw new Error('the run was stopped before the query was sent');
   const rows = target.driver === 'postgres' ? await queryPostgres(target.url, query, context) : await queryMysql(target.url, query, context);
+  // Each row is a document, as in config-db: `items` and the transform script cut it into configs.
   rows.forEach((row, index) => {
-    collector.addPiece(jsonRow(row), { where: `sql[${entry.index}] row ${index + 1}`, source: target.source, format: 'json' });
+    collector.addDocument(jsonRow(row), { where: `sql[${entry.index}] row ${index + 1}`, source: target.source, format: 'json' });
   });
 }
 
-/** Runs the entry's query read-only against its database; each row becomes an item. */
+/** Runs the entry's query read-only against its database; each row (or each piece `items` cuts it into) becomes an item. */
 export const runSqlSource: SourceRunner = secretScrubbingRunner('sql', scrape);

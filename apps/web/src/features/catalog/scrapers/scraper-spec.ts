@@ -39,7 +39,8 @@ export interface SpecHint {
 }
 
 /**
- * Per source entry of a spec, the required fields of spec 002 §5 it still lacks, and kinds this server will refuse to
+ * Per source entry of a spec, the fields the server requires of it (those config-db itself needs; format and icon are
+ * not among them, ADR 0072) it still lacks, and kinds this server will refuse to
  * save; what a schema cannot say as plainly. A pasted Mission Control resource is read through its `spec`.
  */
 export function specHints(spec: Record<string, unknown>): SpecHint[] {

@@ -1,0 +1,187 @@
+import {
+  isScraperKind,
+  SCRAPE_SPEC_FIELDS,
+  SCRAPER_CHANGE_FIELDS,
+  SCRAPER_CHANGE_MAPPING_FIELDS,
+  SCRAPER_EXCLUDE_FIELDS,
+  SCRAPER_MASK_FIELDS,
+  SCRAPER_PROPERTY_FIELDS,
+  SCRAPER_RELATIONSHIP_FIELDS,
+  scraperSourceFields,
+  scraperTransformFields,
+  type RunnableScraperKind,
+  type ScraperFieldTable,
+} from '@opsdeck/shared';
+import { errors } from '../../platform/errors';
+import { scraperErrors } from './scraper-errors';
+import { normalizeJsonPath } from './transform/json-path-edit';
+import { templateProblem } from './transform/property-template';
+import { celProblem, type CelKind } from './transform/scrape-cel';
+
+/**
+ * The strict half of the save rules (ADR 0072): every key of a spec and of each source entry is looked up in the
+ * classification tables of packages/shared/src/scrape-config.ts. A key in no table, or one this server does not run,
+ * is a coded 400 naming it (`spec.file[0].transform.javascript`) with the alternative as its hint; nothing is saved
+ * and then ignored. Expressions are compiled and templates parsed here, so a run never meets one it cannot evaluate.
+ */
+
+const TAG_FIELDS: ScraperFieldTable = {
+  name: { support: 'runs', note: 'The tag name' },
+  value: { support: 'runs', note: 'A fixed value or a JSONPath' },
+  jsonpath: { support: 'runs', note: 'A JSONPath' },
+  label: { support: 'runs', note: 'The label whose value the tag takes' },
+};
+
+const LINK_FIELDS: ScraperFieldTable = Object.fromEntries(
+  ['text', 'url', 'icon', 'tooltip', 'type', 'label'].map((field) => [field, { support: 'runs', note: 'Shown on the link; text and url are templates' }]),
+);
+
+const LOOKUP_FIELDS: ScraperFieldTable = {
+  value: { support: 'runs', note: 'A fixed value' },
+  label: { support: 'runs', note: 'A label of the config' },
+  expr: { support: 'runs', note: 'CEL over the config' },
+};
+
+const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'warning', 'blocker'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(field: string, problem: string): never {
+  throw errors.invalidScraperSpec(field, problem);
+}
+
+/** Each key of the object is one the table knows and runs (or holds its inert value); returns the object. */
+function checkKeys(value: unknown, field: string, table: ScraperFieldTable, what: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(field, 'must be an object');
+  for (const [key, entry] of Object.entries(value)) {
+    const at = `${field}.${key}`;
+    const rule = table[key];
+    if (rule === undefined) {
+      throw scraperErrors.field(at, `is not a field of ${what}`, `Remove it, or use one of: ${Object.keys(table).join(', ')}`);
+    }
+    if (rule.support === 'refused') {
+      if (rule.inertWhen !== undefined && entry === rule.inertWhen) continue;
+      throw scraperErrors.field(at, 'is not run by this server', rule.note);
+    }
+    if (rule.values !== undefined && entry !== undefined && !(typeof entry === 'string' && rule.values.includes(entry.trim().toLowerCase()))) {
+      throw scraperErrors.field(at, `'${String(entry)}' is not run by this server`, `${rule.note}; one of ${rule.values.join(', ')}`);
+    }
+  }
+  return value;
+}
+
+function listOf(value: unknown, field: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) invalid(field, 'must be a list');
+  return value;
+}
+
+function checkCel(value: unknown, field: string, kind: CelKind, bool: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string') invalid(field, 'must be a CEL expression');
+  const problem = celProblem(kind, value, bool);
+  if (problem !== null) invalid(field, `is not a CEL expression this server can evaluate: ${problem}`);
+}
+
+function checkTemplate(value: unknown, field: string): void {
+  if (typeof value !== 'string') return;
+  const problem = templateProblem(value);
+  if (problem !== null) invalid(field, problem);
+}
+
+function checkTransformPath(value: unknown, field: string, jsonPathProblem: (text: string) => string | null): void {
+  if (typeof value !== 'string' || value.trim() === '') invalid(field, 'is required: a JSONPath such as $.password or .password');
+  const problem = jsonPathProblem(normalizeJsonPath(value));
+  if (problem !== null) invalid(field, `is not a JSONPath that can be used: '${value}' ${problem}`);
+}
+
+function checkLookup(value: unknown, field: string): void {
+  if (value === undefined || typeof value === 'string') return;
+  const lookup = checkKeys(value, field, LOOKUP_FIELDS, 'a relationship lookup');
+  checkCel(lookup.expr, `${field}.expr`, 'item', false);
+}
+
+function checkRelationship(value: unknown, field: string): void {
+  const rule = checkKeys(value, field, SCRAPER_RELATIONSHIP_FIELDS, 'a relationship');
+  checkCel(rule.filter, `${field}.filter`, 'item', true);
+  checkCel(rule.expr, `${field}.expr`, 'item', false);
+  for (const name of ['id', 'external_id', 'name', 'type', 'namespace']) checkLookup(rule[name], `${field}.${name}`);
+  if (rule.labels !== undefined) {
+    if (!isRecord(rule.labels)) invalid(`${field}.labels`, 'must be a map of label to a value, label or expr');
+    for (const [label, lookup] of Object.entries(rule.labels)) checkLookup(lookup, `${field}.labels.${label}`);
+  }
+}
+
+function checkChanges(value: unknown, field: string): void {
+  const changes = checkKeys(value, field, SCRAPER_CHANGE_FIELDS, 'transform.changes');
+  listOf(changes.mapping, `${field}.mapping`).forEach((entry, index) => {
+    const at = `${field}.mapping[${index}]`;
+    const mapping = checkKeys(entry, at, SCRAPER_CHANGE_MAPPING_FIELDS, 'a change mapping');
+    checkCel(mapping.filter, `${at}.filter`, 'change', true);
+    if (mapping.severity !== undefined && !(typeof mapping.severity === 'string' && SEVERITIES.includes(mapping.severity))) {
+      invalid(`${at}.severity`, `must be one of ${SEVERITIES.join(', ')}`);
+    }
+  });
+  listOf(changes.exclude, `${field}.exclude`).forEach((entry, index) => checkCel(entry, `${field}.exclude[${index}]`, 'change', true));
+}
+
+function checkTransform(kind: RunnableScraperKind, value: unknown, field: string, jsonPathProblem: (text: string) => string | null): void {
+  const transform = checkKeys(value, field, scraperTransformFields(kind), 'a transform');
+  checkCel(transform.expr, `${field}.expr`, 'script', false);
+  listOf(transform.exclude, `${field}.exclude`).forEach((entry, index) => {
+    const at = `${field}.exclude[${index}]`;
+    const rule = checkKeys(entry, at, SCRAPER_EXCLUDE_FIELDS, 'an exclusion');
+    checkTransformPath(rule.jsonpath, `${at}.jsonpath`, jsonPathProblem);
+    listOf(rule.types, `${at}.types`).forEach((type, position) => {
+      if (typeof type !== 'string') invalid(`${at}.types[${position}]`, 'must be a config type or glob');
+    });
+  });
+  listOf(transform.mask, `${field}.mask`).forEach((entry, index) => {
+    const at = `${field}.mask[${index}]`;
+    const rule = checkKeys(entry, at, SCRAPER_MASK_FIELDS, 'a mask');
+    checkCel(rule.selector, `${at}.selector`, 'item', true);
+    checkTransformPath(rule.jsonpath, `${at}.jsonpath`, jsonPathProblem);
+    if (rule.value !== undefined && typeof rule.value !== 'string') invalid(`${at}.value`, 'must be md5sum or the text to put in place');
+  });
+  listOf(transform.relationship, `${field}.relationship`).forEach((entry, index) => checkRelationship(entry, `${field}.relationship[${index}]`));
+  if (transform.changes !== undefined) checkChanges(transform.changes, `${field}.changes`);
+}
+
+function checkProperties(value: unknown, field: string): void {
+  listOf(value, field).forEach((entry, index) => {
+    const at = `${field}[${index}]`;
+    const property = checkKeys(entry, at, SCRAPER_PROPERTY_FIELDS, 'a property');
+    checkCel(property.filter, `${at}.filter`, 'item', true);
+    for (const [key, text] of Object.entries(property)) if (key !== 'filter') checkTemplate(text, `${at}.${key}`);
+    listOf(property.links, `${at}.links`).forEach((link, position) => {
+      const linkAt = `${at}.links[${position}]`;
+      for (const [key, text] of Object.entries(checkKeys(link, linkAt, LINK_FIELDS, 'a link'))) checkTemplate(text, `${linkAt}.${key}`);
+    });
+  });
+}
+
+function checkTags(value: unknown, field: string): void {
+  if (value === undefined || isRecord(value)) return;
+  listOf(value, field).forEach((entry, index) => {
+    const tag = checkKeys(entry, `${field}[${index}]`, TAG_FIELDS, 'a tag');
+    if (typeof tag.name !== 'string' || tag.name === '') invalid(`${field}[${index}].name`, 'is required');
+  });
+}
+
+/** The top-level keys of a spec: source lists, and the fields of SCRAPE_SPEC_FIELDS. */
+export function checkSpecKeys(spec: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(spec)) {
+    if (isScraperKind(key)) continue;
+    checkKeys({ [key]: value }, 'spec', SCRAPE_SPEC_FIELDS, 'a ScrapeConfig spec (nor a source kind)');
+  }
+}
+
+/** One source entry's keys, transform, properties and tags. */
+export function checkEntryFields(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, jsonPathProblem: (text: string) => string | null): void {
+  checkKeys(entry, field, scraperSourceFields(kind), `a ${kind} source`);
+  if (entry.transform !== undefined) checkTransform(kind, entry.transform, `${field}.transform`, jsonPathProblem);
+  checkProperties(entry.properties, `${field}.properties`);
+  checkTags(entry.tags, `${field}.tags`);
+}

@@ -1,0 +1,174 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScrape } from '../src/modules/scrapers/run-scrape';
+import { syncScrapeSchedule } from '../src/modules/scrapers/scrape-scheduler';
+import { startTestServer, type TestServer } from './harness';
+
+/**
+ * The exec scraper (issue #32 item 4, ADR 0072): a script whose standard output becomes config items, run in the exec
+ * sandbox of ADR 0042, and saved, changed or removed only by administrators, whichever route or filter is used.
+ */
+
+const SCRIPT = `cat <<'EOF'
+[{"id": "i-1", "name": "web-1", "state": "running"}, {"id": "i-2", "name": "db-1", "state": "stopped"}]
+EOF`;
+const execSpec = { schedule: '@every 5m', exec: [{ type: 'AWS::EC2::Instance', id: '$.id', name: '$.name', script: SCRIPT }] };
+
+describe('exec scrapers', () => {
+  let server: TestServer;
+  let root: string;
+  let admin: string;
+  let editor: string;
+  const previousRoots = process.env.OPSDECK_SCRAPE_ROOTS;
+
+  async function saveAsAdmin(name: string, spec: unknown): Promise<string> {
+    const saved = await server.call('POST', '/api/db/config_scrapers', admin, { name, spec }, { prefer: 'return=representation' });
+    expect(saved.status, saved.text).toBe(201);
+    const id = (saved.json as unknown as Array<{ id: string }>)[0]?.id;
+    if (id === undefined) throw new Error('no scraper id');
+    return id;
+  }
+
+  async function storedSpec(id: string): Promise<{ name: string; spec: unknown; deleted_at: string | null } | undefined> {
+    const row = await server.pool.query<{ name: string; spec: unknown; deleted_at: string | null }>('select name, spec, deleted_at from config_scrapers where id = $1', [id]);
+    return row.rows[0];
+  }
+
+  async function runById(id: string) {
+    const row = await server.pool.query<{ id: string; name: string; spec: unknown; agent_id: string | null }>('select id, name, spec, agent_id from config_scrapers where id = $1', [id]);
+    const scraper = row.rows[0];
+    if (scraper === undefined) throw new Error('no scraper');
+    return runScrape({ pool: server.pool, secretKey: server.running.context.config.secretKey, roots: [root], ownDatabaseUrl: null }, scraper);
+  }
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'opsdeck-scrape-exec-')));
+    process.env.OPSDECK_SCRAPE_ROOTS = root;
+    server = await startTestServer();
+    admin = await server.cookieFor('admin');
+    editor = await server.cookieFor('editor');
+  });
+
+  afterAll(async () => {
+    if (previousRoots === undefined) Reflect.deleteProperty(process.env, 'OPSDECK_SCRAPE_ROOTS');
+    else process.env.OPSDECK_SCRAPE_ROOTS = previousRoots;
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  describe('an editor cannot create or change one by any route (attack)', () => {
+    it('refuses an exec scraper posted by an editor, bare, as a resource, invalid or in a bulk upsert, and saves nothing', async () => {
+      const attempts: Array<{ label: string; body: unknown; query?: string; headers?: Record<string, string> }> = [
+        { label: 'bare spec', body: { name: 'e-bare', spec: execSpec } },
+        { label: 'ScrapeConfig resource', body: { name: 'e-resource', spec: { apiVersion: 'configs.flanksource.com/v1', kind: 'ScrapeConfig', spec: execSpec } } },
+        { label: 'an exec list that does not validate', body: { name: 'e-invalid', spec: { exec: 'id > /tmp/x' } } },
+        {
+          label: 'bulk upsert beside a harmless row',
+          body: [
+            { name: 'e-bulk-ok', spec: { file: [{ type: 'T', id: '$.id', paths: ['*.json'] }] } },
+            { name: 'e-bulk', spec: execSpec },
+          ],
+          headers: { prefer: 'resolution=merge-duplicates' },
+        },
+      ];
+      for (const attempt of attempts) {
+        const refused = await server.call('POST', '/api/db/config_scrapers', editor, attempt.body, attempt.headers ?? {});
+        expect(refused.status, attempt.label).toBe(403);
+        expect(refused.json, attempt.label).toMatchObject({ code: 'OD_SCRAPER_EXEC_FORBIDDEN', details: 'spec.exec' });
+      }
+      const stored = await server.pool.query(`select name from config_scrapers where name like 'e-%'`);
+      expect(stored.rows).toEqual([]);
+    });
+
+    it("refuses an editor's change, rename, soft delete or delete of an administrator's exec scraper, by id or by filter", async () => {
+      const id = await saveAsAdmin('admin-exec', execSpec);
+      const before = await storedSpec(id);
+      const attempts: Array<{ label: string; method: 'PATCH' | 'DELETE'; url: string; body?: unknown }> = [
+        { label: 'script changed', method: 'PATCH', url: `/api/db/config_scrapers?id=eq.${id}`, body: { spec: { exec: [{ ...execSpec.exec[0], script: 'id' }] } } },
+        { label: 'exec swapped for a file source', method: 'PATCH', url: `/api/db/config_scrapers?id=eq.${id}`, body: { spec: { file: [{ type: 'T', id: '$.id', paths: ['*.json'] }] } } },
+        { label: 'renamed', method: 'PATCH', url: `/api/db/config_scrapers?id=eq.${id}`, body: { name: 'renamed' } },
+        { label: 'renamed by a name filter', method: 'PATCH', url: '/api/db/config_scrapers?name=like.admin-*', body: { description: 'mine now' } },
+        { label: 'soft deleted', method: 'PATCH', url: `/api/db/config_scrapers?id=eq.${id}`, body: { deleted_at: new Date().toISOString() } },
+        { label: 'deleted', method: 'DELETE', url: `/api/db/config_scrapers?id=eq.${id}` },
+      ];
+      for (const attempt of attempts) {
+        const refused = await server.call(attempt.method, attempt.url, editor, attempt.body);
+        expect(refused.status, `${attempt.label}: ${refused.text}`).toBe(403);
+      }
+      expect(await storedSpec(id)).toEqual(before);
+    });
+
+    it('refuses an editor who turns their own file scraper into an exec scraper', async () => {
+      const saved = await server.call('POST', '/api/db/config_scrapers', editor, { name: 'editor-files', spec: { file: [{ type: 'T', id: '$.id', paths: ['*.json'] }] } }, { prefer: 'return=representation' });
+      expect(saved.status, saved.text).toBe(201);
+      const id = (saved.json as unknown as Array<{ id: string }>)[0]?.id;
+      const refused = await server.call('PATCH', `/api/db/config_scrapers?id=eq.${id}`, editor, { spec: execSpec });
+      expect(refused.status).toBe(403);
+      expect(refused.json).toMatchObject({ code: 'OD_SCRAPER_EXEC_FORBIDDEN' });
+      expect((await storedSpec(id ?? ''))?.spec).toEqual({ file: [{ type: 'T', id: '$.id', paths: ['*.json'] }] });
+    });
+  });
+
+  it('lets an administrator save one, refusing the exec fields this server does not run by name', async () => {
+    await saveAsAdmin('admin-exec-ok', execSpec);
+    const refused = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'admin-exec-git', spec: { exec: [{ ...execSpec.exec[0], checkout: { url: 'https://git.test/r' } }] } });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ code: 'OD_SCRAPER_FIELD', details: 'spec.exec[0].checkout' });
+  });
+
+  // Scripts run only as the sandbox user, which a server needs root to switch to (ADR 0042); CI runs as root.
+  describe.runIf(process.getuid?.() === 0)('running', () => {
+    it('stores the configs of the JSON the script prints, run as an unprivileged user in an empty private folder with its env, whose values are scrubbed', async () => {
+      const id = await saveAsAdmin('exec-json', {
+        exec: [
+          {
+            type: 'Host::Process',
+            id: '$.id',
+            name: '$.id',
+            script: 'printf \'[{"id": "me", "uid": "%s", "cwd_files": %s, "greeting": "%s", "greeting_length": %s}]\' "$(id -u)" "$(ls -A | wc -l)" "$GREETING" "${#GREETING}"',
+            env: [{ name: 'GREETING', value: 'hello-there' }],
+          },
+        ],
+      });
+      const outcome = await runById(id);
+      expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+      const row = await server.pool.query<{ config: { uid: string; cwd_files: number; greeting: string; greeting_length: number } }>(
+        'select config from config_items where scraper_id = $1',
+        [id],
+      );
+      const config = row.rows[0]?.config;
+      expect(config?.uid).not.toBe('0');
+      expect(config?.cwd_files).toBe(0);
+      expect(config?.greeting_length).toBe('hello-there'.length);
+      expect(config?.greeting).toBe('[REDACTED]');
+    });
+
+    it('reads YAML output, and cuts it with items', async () => {
+      const id = await saveAsAdmin('exec-yaml', {
+        exec: [{ type: 'Kubernetes::Cluster', id: '$.name', name: '$.name', items: '.clusters', script: 'printf "clusters:\\n  - name: prod\\n  - name: staging\\n"' }],
+      });
+      expect((await runById(id)).status).toBe('SUCCESS');
+      const names = await server.pool.query<{ name: string }>('select name from config_items where scraper_id = $1 order by name', [id]);
+      expect(names.rows.map((row) => row.name)).toEqual(['prod', 'staging']);
+    });
+
+    it('fails the run with the exit code and error output of a failing script, storing nothing', async () => {
+      const id = await saveAsAdmin('exec-fails', { exec: [{ type: 'T', id: '$.id', script: 'echo "no credentials" >&2; exit 4' }] });
+      const outcome = await runById(id);
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.errors.map((error) => error.message).join('\n')).toContain('exited with code 4: no credentials');
+    });
+
+    it('is scheduled like the other kinds this server runs', async () => {
+      const id = await saveAsAdmin('exec-scheduled', execSpec);
+      await syncScrapeSchedule(server.pool);
+      const scheduled = await server.pool.query('select 1 from config_scrapers_schedule where scraper_id = $1', [id]);
+      expect(scheduled.rowCount).toBe(1);
+      expect((await runById(id)).status).toBe('SUCCESS');
+      const names = await server.pool.query<{ name: string }>('select name from config_items where scraper_id = $1 order by name', [id]);
+      expect(names.rows.map((row) => row.name)).toEqual(['db-1', 'web-1']);
+    });
+  });
+});

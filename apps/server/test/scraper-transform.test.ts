@@ -1,0 +1,305 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScrape, type ScrapeRunOutcome } from '../src/modules/scrapers/run-scrape';
+import { sourceRunners, type SourceRegistry } from '../src/modules/scrapers/sources';
+import type { ScrapeResult, SourceRunner } from '../src/modules/scrapers/types';
+import { startTestServer, type TestServer } from './harness';
+
+/**
+ * Issue #32 item 4, scraper half (ADR 0072): a file scraper over files this test writes, saved through the data API as
+ * config-db's fixtures are written (no format, no icon, `items` without `$`), and each transform applied as config-db
+ * applies it before the ingest stores anything.
+ */
+
+interface StoredItem {
+  name: string;
+  type: string;
+  config: Record<string, unknown>;
+  tags: Record<string, string>;
+  labels: Record<string, string>;
+  properties: Array<Record<string, unknown>>;
+}
+
+const configs = [
+  { id: 1, name: 'Config1', password: 'p4ss-word-1', secret: 's3cret-1', region: 'eu-west-1', team: 'payments' },
+  { id: 2, name: 'Config2', password: 'p4ss-word-2', secret: 's3cret-2', region: 'us-east-1', team: 'search' },
+];
+
+describe('scraper transforms on a file scraper, as config-db applies them', () => {
+  let server: TestServer;
+  let root: string;
+  let admin: string;
+  const previousRoots = process.env.OPSDECK_SCRAPE_ROOTS;
+
+  function folder(name: string, files: Record<string, unknown>): string {
+    const dir = path.join(root, name);
+    mkdirSync(dir, { recursive: true });
+    for (const [file, content] of Object.entries(files)) writeFileSync(path.join(dir, file), typeof content === 'string' ? content : JSON.stringify(content));
+    return dir;
+  }
+
+  async function save(name: string, spec: Record<string, unknown>): Promise<string> {
+    const saved = await server.call('POST', '/api/db/config_scrapers', admin, { name, spec }, { prefer: 'return=representation' });
+    expect(saved.status, saved.text).toBe(201);
+    const id = (saved.json as unknown as Array<{ id: string }>)[0]?.id;
+    if (id === undefined) throw new Error('no scraper id');
+    return id;
+  }
+
+  async function run(id: string, runners?: SourceRegistry): Promise<ScrapeRunOutcome> {
+    const row = await server.pool.query<{ id: string; name: string; spec: unknown; agent_id: string | null }>('select id, name, spec, agent_id from config_scrapers where id = $1', [id]);
+    const scraper = row.rows[0];
+    if (scraper === undefined) throw new Error('no scraper');
+    return runScrape({ pool: server.pool, secretKey: server.running.context.config.secretKey, roots: [root], ownDatabaseUrl: null, ...(runners === undefined ? {} : { runners }) }, scraper);
+  }
+
+  async function items(id: string): Promise<StoredItem[]> {
+    const rows = await server.pool.query<StoredItem>(
+      'select name, type, config, tags, labels, properties from config_items where scraper_id = $1 and deleted_at is null order by name',
+      [id],
+    );
+    return rows.rows;
+  }
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'opsdeck-scrape-transform-')));
+    process.env.OPSDECK_SCRAPE_ROOTS = root;
+    server = await startTestServer();
+    admin = await server.cookieFor('admin');
+  });
+
+  afterAll(async () => {
+    if (previousRoots === undefined) Reflect.deleteProperty(process.env, 'OPSDECK_SCRAPE_ROOTS');
+    else process.env.OPSDECK_SCRAPE_ROOTS = previousRoots;
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('accepts a config-db file scraper without format or icon, with a bare type and class, and stores its items', async () => {
+    const dir = folder('car', { 'car.json': { reg_no: 'A123', make: 'Volvo' } });
+    const id = await save('car', { file: [{ type: 'Car', class: 'Car', id: '$.reg_no', paths: [`${dir}/car.json`] }] });
+    const outcome = await run(id);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    const [car] = await items(id);
+    expect(car).toMatchObject({ name: 'A123', type: 'Car', config: { make: 'Volvo' } });
+    const stored = await server.pool.query<{ config_class: string }>('select config_class from config_items where scraper_id = $1', [id]);
+    expect(stored.rows[0]?.config_class).toBe('Car');
+  });
+
+  it('cuts a document by items written without the leading $', async () => {
+    const dir = folder('items', { 'db.json': { database: [{ name: 'orders' }, { name: 'users' }] } });
+    const id = await save('items', { file: [{ type: 'Postgres::Database', id: '$.name', items: '.database', paths: [`${dir}/*.json`] }] });
+    expect((await run(id)).status).toBe('SUCCESS');
+    expect((await items(id)).map((item) => item.name)).toEqual(['orders', 'users']);
+  });
+
+  it('excludes JSONPaths from every config, and from the listed types only', async () => {
+    const dir = folder('exclude', { 'configs.json': configs });
+    const id = await save('exclude', {
+      file: [
+        {
+          type: '$.name',
+          id: '$.id',
+          name: '$.name',
+          class: 'MySecrets',
+          items: '$[*]',
+          transform: { exclude: [{ jsonpath: '.password' }, { types: ['MySecrets::Config2'], jsonpath: '$.secret' }] },
+          paths: [`${dir}/configs.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    const [first, second] = await items(id);
+    expect(first?.config).toEqual({ id: 1, name: 'Config1', secret: 's3cret-1', region: 'eu-west-1', team: 'payments' });
+    expect(second?.config).toEqual({ id: 2, name: 'Config2', region: 'us-east-1', team: 'search' });
+  });
+
+  it('masks a JSONPath by md5sum or a fixed value on the configs its selector picks, and leaves the others', async () => {
+    const dir = folder('mask', { 'configs.json': configs });
+    const id = await save('mask', {
+      file: [
+        {
+          type: 'Config',
+          id: '$.id',
+          name: '$.name',
+          items: '$[*]',
+          transform: {
+            mask: [
+              { selector: "config.name == 'Config1'", jsonpath: '$.password', value: 'md5sum' },
+              { selector: "config.name == 'Config1'", jsonpath: '.secret', value: '***' },
+            ],
+          },
+          paths: [`${dir}/configs.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    const [first, second] = await items(id);
+    expect(first?.config).toMatchObject({ password: createHash('md5').update('p4ss-word-1').digest('hex'), secret: '***' });
+    expect(second?.config).toMatchObject({ password: 'p4ss-word-2', secret: 's3cret-2' });
+  });
+
+  it('turns each document into the configs a CEL transform.expr returns, before id and name are read', async () => {
+    const dir = folder('script', { 'todos.json': [{ id: 1, title: 'one' }, { id: 2, title: 'two' }, { id: 30, title: 'late' }] });
+    const id = await save('script', {
+      file: [
+        {
+          type: 'Todo::Task',
+          id: '$.id',
+          name: '$.title',
+          transform: { expr: 'dyn(config).filter(item, item.id <= 10).map(item, {"title": item.title, "id": item.id, "done": false}).toJSON()' },
+          paths: [`${dir}/todos.json`],
+        },
+      ],
+    });
+    const outcome = await run(id);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    expect((await items(id)).map((item) => [item.name, item.config])).toEqual([
+      ['one', { id: 1, title: 'one', done: false }],
+      ['two', { id: 2, title: 'two', done: false }],
+    ]);
+  });
+
+  it('reports a transform.expr that fails on a document instead of storing it untransformed', async () => {
+    const dir = folder('script-fails', { 'a.json': { id: 'a' } });
+    const id = await save('script-fails', { file: [{ type: 'Thing', id: '$.id', transform: { expr: 'config.missing.map(i, i)' }, paths: [`${dir}/a.json`] }] });
+    const outcome = await run(id);
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.errors.map((error) => error.message).join('\n')).toMatch(/config\.missing/);
+    expect(await items(id)).toEqual([]);
+  });
+
+  it('sets tags and labels from fixed values, JSONPaths and labels, and properties from templates per CEL filter', async () => {
+    const dir = folder('tags', { 'configs.json': configs });
+    const id = await save('tags', {
+      file: [
+        {
+          type: 'Service::App',
+          id: '$.id',
+          name: '$.name',
+          items: '$[*]',
+          labels: { team: '$.team', tier: 'backend' },
+          tags: [
+            { name: 'region', jsonpath: '$.region' },
+            { name: 'env', value: 'prod' },
+            { name: 'owner', label: 'team' },
+          ],
+          properties: [
+            { name: 'Dashboard', icon: 'grafana', links: [{ text: 'open', url: 'https://grafana.test/d/app?var-app={{.name}}&id=$(.config.id)' }] },
+            { filter: "config.region == 'eu-west-1'", name: 'Residency', text: 'EU ({{.config.region}})' },
+          ],
+          paths: [`${dir}/configs.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    const [first, second] = await items(id);
+    expect(first?.labels).toEqual({ team: 'payments', tier: 'backend' });
+    expect(first?.tags).toEqual({ region: 'eu-west-1', env: 'prod', owner: 'payments' });
+    expect(first?.properties).toEqual([
+      { name: 'Dashboard', icon: 'grafana', links: [{ text: 'open', url: 'https://grafana.test/d/app?var-app=Config1&id=1' }] },
+      { name: 'Residency', text: 'EU (eu-west-1)' },
+    ]);
+    expect(second?.properties.map((property) => property.name)).toEqual(['Dashboard']);
+  });
+
+  it('links configs by relationship selectors (fixed, CEL and label lookups) among the configs of the run', async () => {
+    const dir = folder('links', {
+      'apps.json': [
+        { kind: 'Service', name: 'web', selector: 'web-deploy', team: 'shop' },
+        { kind: 'Deployment', name: 'web-deploy', team: 'shop' },
+        { kind: 'Deployment', name: 'batch', team: 'data' },
+      ],
+    });
+    const id = await save('links', {
+      file: [
+        {
+          type: '$.kind',
+          class: 'Kubernetes',
+          id: '$.name',
+          name: '$.name',
+          items: '$[*]',
+          labels: { team: '$.team' },
+          transform: {
+            relationship: [
+              { filter: 'config_type == "Kubernetes::Service"', type: { value: 'Kubernetes::Deployment' }, name: { expr: 'config.selector' } },
+              { filter: 'config_type == "Kubernetes::Deployment"', type: { value: 'Kubernetes::Service' }, labels: { team: { label: 'team' } } },
+            ],
+          },
+          paths: [`${dir}/apps.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    const links = await server.pool.query<{ from_name: string; to_name: string }>(
+      `select a.name as from_name, b.name as to_name from config_relationships r
+         join config_items a on a.id = r.config_id join config_items b on b.id = r.related_id
+        where r.selector_id = $1 and r.deleted_at is null order by 1, 2`,
+      [`scraper:${id}`],
+    );
+    expect(links.rows).toEqual([
+      { from_name: 'web', to_name: 'web-deploy' },
+      { from_name: 'web-deploy', to_name: 'web' },
+    ]);
+  });
+
+  it('maps and excludes the changes a source reports, by CEL over the change and its config', async () => {
+    const dir = folder('changes', { 'app.json': { id: 'app-1', name: 'app' } });
+    const id = await save('changes', {
+      file: [
+        {
+          type: 'App::Service',
+          id: '$.id',
+          name: '$.name',
+          transform: {
+            changes: {
+              mapping: [
+                { filter: "change_type == 'BackOff' && config.name == 'app'", type: 'PodCrashLooping', severity: 'high', summary: 'crash looping' },
+                { filter: "change_type == 'Noise'", action: 'ignore' },
+              ],
+              exclude: ['details.reason == "probe"'],
+            },
+          },
+          paths: [`${dir}/app.json`],
+        },
+      ],
+    });
+    // A file source reports no changes of its own, so the test's runner adds events beside what it found.
+    const fileRunner = sourceRunners.get('file');
+    if (fileRunner === undefined) throw new Error('no file runner');
+    const withEvents: SourceRegistry = new Map<string, SourceRunner>([
+      [
+        'file',
+        async (entry, context): Promise<ScrapeResult> => {
+          const found = await fileRunner(entry, context);
+          const item = { type: 'App::Service', externalId: 'app-1' };
+          const event = (externalChangeId: string, changeType: string, reason: string) => ({
+            item,
+            externalChangeId,
+            changeType,
+            severity: 'info' as const,
+            summary: changeType,
+            details: { reason },
+            source: 'test',
+            createdAt: new Date().toISOString(),
+          });
+          return { ...found, changes: [event('e1', 'BackOff', 'oom'), event('e2', 'Noise', 'x'), event('e3', 'Unhealthy', 'probe'), event('e4', 'Pulled', 'image')] };
+        },
+      ],
+    ]);
+    const outcome = await run(id, withEvents);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    const changes = await server.pool.query<{ change_type: string; severity: string; summary: string }>(
+      `select ch.change_type, ch.severity, ch.summary from config_changes ch join config_items c on c.id = ch.config_id
+        where c.scraper_id = $1 and ch.change_type not in ('CREATE', 'diff') order by ch.change_type`,
+      [id],
+    );
+    expect(changes.rows).toEqual([
+      { change_type: 'PodCrashLooping', severity: 'high', summary: 'crash looping' },
+      { change_type: 'Pulled', severity: 'info', summary: 'Pulled' },
+    ]);
+  });
+});
