@@ -107,6 +107,20 @@ describe('parameterMessage', () => {
     expect(parameterMessage(definition, '4')).toBeNull();
   });
 
+  it('checks the bytes, millicores and duration types as Mission Control has them, bounds included', () => {
+    expect(parameterMessage({ name: 'memory', type: 'bytes', properties: { max: 2 ** 30 } }, '2Gi')).toBe(`Must be at most ${2 ** 30}`);
+    expect(parameterMessage({ name: 'memory', type: 'bytes' }, 'lots')).toBe('Must be a size in bytes, such as 512Mi or 1Gi');
+    expect(parameterMessage({ name: 'cpu', type: 'millicores', properties: { min: 100 } }, '50m')).toBe('Must be at least 100m');
+    expect(parameterMessage({ name: 'cpu', type: 'millicores' }, '250m')).toBeNull();
+    const retention: PlaybookParameter = { name: 'retention', type: 'duration', properties: { min: 300_000 } };
+    expect(parameterMessage(retention, '15m')).toBeNull();
+    expect(parameterMessage(retention, '1m')).toBe('Must be at least 5m');
+    expect(parameterMessage(retention, 'soon')).toBe('Must be a duration, such as 30s, 5m or 1h');
+    const offered: PlaybookParameter = { name: 'window', type: 'duration', properties: { options: [{ label: '5m', value: '5m' }, { label: '1h', value: '1h' }] } };
+    expect(parameterMessage(offered, '1h')).toBeNull();
+    expect(parameterMessage(offered, '2h')).toBe('Choose one of the options');
+  });
+
   it('leaves other formats, which only hint the input type, to the browser', () => {
     expect(parameterMessage(text({ format: 'email', min: 5 }), 'not an email')).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import type { PlaybookParameter, PlaybookParameterType } from './playbooks';
+import { formatDuration, parseDurationMs } from './durations';
+import type { PlaybookParameter, PlaybookParameterProperties, PlaybookParameterType } from './playbooks';
 
 /**
  * Playbook parameter rules (spec 001 §5), one implementation for the run form in the browser and the run request on
@@ -14,6 +15,7 @@ export const PARAMETER_BYTES_MESSAGE = 'Must be a size in bytes, such as 512Mi o
 export const PARAMETER_MILLICORES_MESSAGE = 'Must be CPU millicores, such as 500m or 2';
 export const PARAMETER_LIST_MESSAGE = 'Choose one of the options';
 export const PARAMETER_CHECKBOX_MESSAGE = 'Must be true or false';
+export const PARAMETER_DURATION_MESSAGE = 'Must be a duration, such as 30s, 5m or 1h';
 
 /** A DNS-1123 subdomain, as Kubernetes names most objects. */
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -85,10 +87,12 @@ interface NumericFormat {
   show: (bound: number) => string;
 }
 
-const NUMERIC_FORMATS: Readonly<Record<'number' | 'bytes' | 'millicores', NumericFormat>> = {
+const NUMERIC_FORMATS: Readonly<Record<'number' | 'bytes' | 'millicores' | 'duration', NumericFormat>> = {
   number: { parse: parseNumber, message: PARAMETER_NUMBER_MESSAGE, show: String },
   bytes: { parse: parseBytes, message: PARAMETER_BYTES_MESSAGE, show: String },
   millicores: { parse: parseMillicores, message: PARAMETER_MILLICORES_MESSAGE, show: (bound) => `${bound}m` },
+  /** Mission Control's duration parameter; bounds are kept in milliseconds. */
+  duration: { parse: parseDurationMs, message: PARAMETER_DURATION_MESSAGE, show: formatDuration },
 };
 
 function numericFormat(format: string | undefined): NumericFormat | undefined {
@@ -125,12 +129,20 @@ function textMessage(definition: PlaybookParameter, value: string): string | nul
     return value.length <= DNS1123_MAX_LENGTH && DNS1123_SUBDOMAIN.test(value) ? null : PARAMETER_DNS1123_MESSAGE;
   }
   const numeric = numericFormat(properties.format);
-  if (numeric === undefined) return null;
+  return numeric === undefined ? null : amountMessage(numeric, properties, value);
+}
+
+function amountMessage(numeric: NumericFormat, properties: PlaybookParameterProperties, value: string): string | null {
   const amount = numeric.parse(value);
   if (amount === null) return numeric.message;
   if (properties.min !== undefined && amount < properties.min) return `Must be at least ${numeric.show(properties.min)}`;
   if (properties.max !== undefined && amount > properties.max) return `Must be at most ${numeric.show(properties.max)}`;
   return null;
+}
+
+function optionMessage(definition: PlaybookParameter, value: string): string | null {
+  const options = definition.properties?.options ?? [];
+  return options.length === 0 || options.some((option) => option.value === value) ? null : PARAMETER_LIST_MESSAGE;
 }
 
 function firstLine(error: unknown): string {
@@ -162,10 +174,13 @@ export function parameterMessage(definition: PlaybookParameter, value: string): 
       return codeMessage(definition, value);
     case 'checkbox':
       return value === 'true' || value === 'false' ? null : PARAMETER_CHECKBOX_MESSAGE;
-    case 'list': {
-      const options = definition.properties?.options ?? [];
-      return options.length === 0 || options.some((option) => option.value === value) ? null : PARAMETER_LIST_MESSAGE;
-    }
+    case 'list':
+      return optionMessage(definition, value);
+    case 'bytes':
+    case 'millicores':
+      return amountMessage(NUMERIC_FORMATS[type], definition.properties ?? {}, value);
+    case 'duration':
+      return optionMessage(definition, value) ?? amountMessage(NUMERIC_FORMATS.duration, definition.properties ?? {}, value);
   }
 }
 

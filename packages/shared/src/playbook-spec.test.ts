@@ -30,11 +30,7 @@ const missionControl = {
   spec: {
     title: 'Restart pod',
     category: 'Kubernetes',
-    on: { config: [{ event: 'updated' }] },
     templatesOn: 'host',
-    timeout: '10m',
-    filters: ['x'],
-    permissions: [{ role: 'admin' }],
     runsOn: ['local'],
     configs: [{ types: ['Kubernetes::Pod'], tagSelector: 'cluster=prod' }],
     parameters: [
@@ -53,7 +49,7 @@ const missionControl = {
 };
 
 describe('playbook spec JSON schema', () => {
-  it('accepts a Mission Control Playbook resource with the fields this server ignores', () => {
+  it('accepts a Mission Control Playbook resource', () => {
     expect(validate(missionControl)).toEqual([]);
   });
 
@@ -81,9 +77,21 @@ describe('playbook spec JSON schema', () => {
     expect(validate({ actions: [{ ...echo, runsOn: ['agent-1'] }] })).not.toEqual([]);
   });
 
-  it('refuses templates in scripts and queries', () => {
-    expect(validate({ actions: [{ name: 'a', exec: { script: 'echo {{ params.x }}' } }] }).join('\n')).toContain('/actions/0/exec/script');
-    expect(validate({ actions: [{ name: 'a', sql: { connection: 'c', query: 'select {% raw %}' } }] }).join('\n')).toContain('/actions/0/sql/query');
+  it('accepts templates in scripts and queries, retries, CEL delays and methods in any case', () => {
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'echo {{.params.x}}' } }] })).toEqual([]);
+    expect(validate({ actions: [{ name: 'a', sql: { connection: 'c', query: "select '{{.params.x}}'" } }] })).toEqual([]);
+    expect(validate({ actions: [{ ...echo, delay: 'params.delay', retry: { limit: 2, duration: '10s', exponent: { multiplier: 2 } } }] })).toEqual([]);
+    expect(validate({ actions: [{ name: 'a', http: { url: 'https://x.test', method: 'post' } }] })).toEqual([]);
+  });
+
+  it('refuses the fields that would change what a playbook does and that this server does not run', () => {
+    for (const field of ['on', 'timeout', 'filters', 'permissions', 'env', 'mcp']) {
+      expect(validate({ [field]: {}, actions: [echo] }), field).not.toEqual([]);
+    }
+    for (const field of ['setup', 'artifacts', 'checkout', 'connections']) {
+      expect(validate({ actions: [{ name: 'a', exec: { script: 'x', [field]: {} } }] }).join('\n'), field).toContain('/actions/0/exec');
+    }
+    expect(validate({ templatesOn: 'agent', actions: [echo] })).not.toEqual([]);
   });
 
   it('refuses durations without units, parameter names that are not names and list parameters without options', () => {

@@ -24,20 +24,25 @@ export const PLAYBOOK_DURATION_PATTERN = '^(\\d+(\\.\\d+)?(ms|s|m|h|d))+$';
 /** Mission Control action types this server does not run; named so the refusal can say which four it runs. */
 export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs'] as const;
 
-/** Mission Control spec fields accepted so a pasted playbook saves, and ignored. */
-export const PLAYBOOK_IGNORED_FIELDS = ['on', 'templatesOn', 'timeout', 'filters', 'permissions'] as const;
+/**
+ * Mission Control spec fields that change what a playbook does and that this server does not run: refused at save by
+ * name, never accepted and ignored (ADR 0071).
+ */
+export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['on', 'timeout', 'filters', 'permissions', 'env'] as const;
+
+/** Mission Control exec fields this server does not run: refused at save by name. */
+export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts', 'checkout', 'connections'] as const;
 
 /** The only `runsOn` entry this server takes: running on agents is not supported yet. */
 export const PLAYBOOK_LOCAL_RUNNER = 'local';
 
-/** Placed before a template or a template tag: refused in `exec.script` and `sql.query`, which are code. */
+/** Where a template or a template tag starts (`{{` or `{%`). */
 export const PLAYBOOK_CODE_TEMPLATE_PATTERN = '\\{[{%]';
 
 type JsonSchema = Record<string, unknown>;
 
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const texts = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
-const ignored = (description: string): JsonSchema => ({ description: `Accepted so Mission Control playbooks paste unchanged; ignored. ${description}` });
 const refused = (description: string): JsonSchema => ({ description: `Refused at save. ${description}`, not: {} });
 const duration = (description: string): JsonSchema => ({ type: 'string', pattern: PLAYBOOK_DURATION_PATTERN, description });
 /** Mission Control writes parameter properties as text ("true", "10"); both forms are accepted. */
@@ -46,7 +51,7 @@ const number = (description: string, integer: boolean): JsonSchema => ({
   description,
   anyOf: [{ type: integer ? 'integer' : 'number', ...(integer ? { minimum: 0 } : {}) }, { type: 'string', pattern: integer ? '^\\d+$' : '^-?\\d+(\\.\\d+)?$' }],
 });
-const templated = (description: string): JsonSchema => text(`${description} Templated: {{ params.name }}, {{ config.name }}, {{ actions['earlier'].result.stdout }}.`);
+const templated = (description: string): JsonSchema => text(`${description} Templated: {{.params.name}}, {{ .config.name | lower }}, {{ (getAction "earlier").result.stdout }}.`);
 /**
  * A value the server seals at rest (ADR 0062): text as written, or the `{"$encrypted": …}` it was stored as, which an
  * edit sends back unchanged to keep the secret.
@@ -58,9 +63,12 @@ const sealable = (description: string): JsonSchema => ({
 const code = (description: string): JsonSchema => ({
   type: 'string',
   minLength: 1,
-  description: `${description} Never templated: a {{ or {% in it is refused; pass values with exec env or sql args.`,
-  not: { pattern: PLAYBOOK_CODE_TEMPLATE_PATTERN },
+  description: `${description} Templated; each value is placed where it can only be a value, never code.`,
 });
+
+/** A pattern matching any of the words in any case (JSON Schema patterns have no case-insensitive flag). */
+const anyCase = (words: readonly string[]): string =>
+  `^(${words.map((word) => [...word].map((letter) => `[${letter.toUpperCase()}${letter.toLowerCase()}]`).join('')).join('|')})$`;
 
 const selectorFields = (description: string): JsonSchema => ({
   type: 'object',
@@ -99,15 +107,15 @@ const parameterProperties: JsonSchema = {
     size: { enum: [...PLAYBOOK_PARAMETER_SIZES], description: 'Width of the field' },
     language: { enum: ['yaml', 'json'], description: 'code: the language the value must parse as' },
     jsonSchemaUrl: text('code: a JSON Schema the editor checks the value against (the server never fetches it)'),
-    options: { type: 'array', items: option, minItems: 1, description: 'list: the choices (required)' },
+    options: { type: 'array', items: option, minItems: 1, description: 'list: the choices (required); duration: the choices offered' },
     filter: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'team, people, component, config, check: which resources may be chosen' },
     multiline: flag('text: a text area rather than one line'),
     minLength: number('text: the fewest characters', true),
     maxLength: number('text: the most characters', true),
     regex: text('text: a regular expression the whole value must match'),
     format: text(`text: ${PLAYBOOK_TEXT_FORMATS.join(', ')} have their own rules; anything else is an input type (number, email, url, date…)`),
-    min: number('text with a numeric format: the smallest value', false),
-    max: number('text with a numeric format: the largest value', false),
+    min: { anyOf: [number('', false), duration('')], description: 'text with a numeric format, bytes, millicores: the smallest value; duration: the shortest (5m)' },
+    max: { anyOf: [number('', false), duration('')], description: 'text with a numeric format, bytes, millicores: the largest value; duration: the longest (4h)' },
   },
 };
 
@@ -120,7 +128,7 @@ const parameter: JsonSchema = {
     label: text('What the form shows'),
     description: text('Help shown with the field'),
     icon: text('Its icon'),
-    type: { enum: [...PLAYBOOK_PARAMETER_TYPES], default: 'text', description: 'The kind of field (text when left out)' },
+    type: { enum: [...PLAYBOOK_PARAMETER_TYPES], default: 'text', description: 'The kind of field (text when left out); secret and configs are refused' },
     required: flag('Whether the form needs a value'),
     default: { description: 'The value the form starts with; may be a template of the target ({{ config.name }})', anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
     properties: parameterProperties,
@@ -143,8 +151,9 @@ const exec: JsonSchema = {
   required: ['script'],
   additionalProperties: false,
   properties: {
-    script: code('The bash script.'),
+    script: code('The bash script; a template value becomes a quoted variable reference.'),
     env: { type: 'array', items: nameValue('An environment variable of the script', 'Its value.'), description: 'More environment variables' },
+    ...Object.fromEntries(PLAYBOOK_REFUSED_EXEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },
 };
 
@@ -156,10 +165,10 @@ const http: JsonSchema = {
   properties: {
     url: templated('The URL, or a path under the connection\'s URL when connection is set.'),
     connection: text('A connection (connection://namespace/name, connection://name or its id) whose URL and credentials are used'),
-    method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'], default: 'GET', description: 'The method (GET when left out)' },
+    method: { type: 'string', pattern: anyCase(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']), default: 'GET', description: 'The method, in any case (GET when left out)' },
     headers: { type: 'array', items: nameValue('A request header', 'Its value.'), description: 'Request headers' },
     body: sealable('The request body.'),
-    templateBody: ignored('The body is always templated.'),
+    templateBody: { type: 'boolean', description: 'Accepted as Mission Control writes it; the body is always templated.' },
   },
 };
 
@@ -169,7 +178,7 @@ const sql: JsonSchema = {
   required: ['query', 'connection'],
   additionalProperties: false,
   properties: {
-    query: code('The SQL query; values reach it as bound parameters $1, $2… (postgres) or ? (mysql) from args.'),
+    query: code('The SQL query; a template value becomes a bound parameter, as do args ($1, $2… for postgres, ? for mysql).'),
     args: { type: 'array', items: templated('A bound value.'), description: 'The values bound to the query\'s parameters, in order' },
     connection: text('The database connection (connection://namespace/name, connection://name or its id)'),
     driver: { enum: ['postgres', 'mysql'], description: 'The database kind; the connection\'s type when left out' },
@@ -206,15 +215,31 @@ const action: JsonSchema = {
   properties: {
     name: { type: 'string', minLength: 1, description: 'Unique among the actions; later actions read its result as actions[\'name\']' },
     if: text('A CEL condition over params, config/component/check and actions, with success(), failure() and always(); success() when left out. The action is skipped when it is false'),
-    delay: duration(`How long to wait before it runs (30s, 5m, 1h30m), at most ${PLAYBOOK_MAX_DELAY}`),
+    delay: text(`How long to wait before it runs: a duration (30s, 5m, 1h30m) or CEL returning one (params.delay), at most ${PLAYBOOK_MAX_DELAY}`),
     timeout: duration(`How long it may run (${PLAYBOOK_ACTION_DEFAULT_TIMEOUT} when left out), at most ${PLAYBOOK_ACTION_MAX_TIMEOUT}; it is stopped after that`),
     exec,
     http,
     sql,
     notification,
     runsOn,
-    templatesOn: ignored(''),
-    retry: refused('Actions are never retried: they may not be idempotent.'),
+    templatesOn: { const: 'host', description: 'Templates are rendered by this server (host)' },
+    retry: {
+      type: 'object',
+      description: 'Try again after a failure: wait duration × multiplier^n (± jitter %) before retry n + 1. Without it an action is never retried',
+      required: ['limit', 'duration'],
+      additionalProperties: false,
+      properties: {
+        limit: { type: 'integer', minimum: 1, maximum: 10, description: 'Retries after the first attempt' },
+        duration: duration('The wait before the first retry'),
+        exponent: {
+          type: 'object',
+          description: 'Exponential backoff',
+          additionalProperties: false,
+          properties: { multiplier: { type: 'integer', minimum: 0, description: 'Each wait is the previous one times this (1 when left out)' } },
+        },
+        jitter: { type: 'integer', minimum: 0, maximum: 100, description: 'Per cent the wait varies by' },
+      },
+    },
     ...Object.fromEntries(PLAYBOOK_UNSUPPORTED_ACTION_TYPES.map((type) => [type, refused(`This server runs ${actionTypes} actions only.`)])),
   },
 };
@@ -250,8 +275,10 @@ const specSchema: JsonSchema = {
     actions: { type: 'array', items: { $ref: '#/$defs/action' }, minItems: 1, description: 'The steps, run in order' },
     approval,
     runsOn,
-    ...Object.fromEntries(PLAYBOOK_IGNORED_FIELDS.map((field) => [field, ignored('')])),
+    templatesOn: { const: 'host', description: 'Templates are rendered by this server (host)' },
+    ...Object.fromEntries(PLAYBOOK_REFUSED_SPEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },
+  additionalProperties: false,
 };
 
 const resourceSchema: JsonSchema = {

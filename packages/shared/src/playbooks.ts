@@ -22,7 +22,7 @@ export const PLAYBOOK_RUNS_DEFAULT_RANGE = 'now-7d';
 /** Cards of playbooks without a category are grouped under this. */
 export const PLAYBOOK_OTHER_CATEGORY = 'Other';
 
-export const PLAYBOOK_PARAMETER_TYPES = ['code', 'checkbox', 'list', 'team', 'people', 'component', 'config', 'check', 'text'] as const;
+export const PLAYBOOK_PARAMETER_TYPES = ['code', 'checkbox', 'list', 'team', 'people', 'component', 'config', 'check', 'text', 'bytes', 'millicores', 'duration'] as const;
 export type PlaybookParameterType = (typeof PLAYBOOK_PARAMETER_TYPES)[number];
 export const PLAYBOOK_PARAMETER_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;
 export type PlaybookParameterSize = (typeof PLAYBOOK_PARAMETER_SIZES)[number];
@@ -100,7 +100,7 @@ export interface PlaybookParameter {
  */
 export type PlaybookSecretText = string | SealedSecret;
 
-/** An `env` entry of an exec action: the value is templated; the script text never is. */
+/** An `env` entry of an exec action: the value is templated, and the script reads it as $NAME or {{.env.NAME}}. */
 export interface PlaybookEnvVar {
   name: string;
   value: PlaybookSecretText;
@@ -128,7 +128,7 @@ export interface HttpAction {
 }
 
 export interface SqlAction {
-  /** Never templated: values reach it only as bound `args`. */
+  /** Templated: each value becomes a bound parameter, never SQL text (ADR 0071). */
   query: string;
   /** Bound as $1, $2 … (postgres) or ? (mysql); each is templated. */
   args?: string[];
@@ -147,6 +147,14 @@ export interface NotificationAction {
   properties?: Record<string, PlaybookSecretText>;
 }
 
+/** Mission Control's retry: wait `duration` × multiplier^n (± jitter per cent) before retry n + 1, up to `limit` retries. */
+export interface PlaybookActionRetry {
+  limit: number;
+  duration: string;
+  exponent?: { multiplier: number };
+  jitter?: number;
+}
+
 export const PLAYBOOK_ACTION_TYPES = ['exec', 'http', 'sql', 'notification'] as const;
 export type PlaybookActionType = (typeof PLAYBOOK_ACTION_TYPES)[number];
 
@@ -154,8 +162,10 @@ export interface PlaybookAction {
   name: string;
   /** CEL; absent means `success()` (every earlier action completed or was skipped). */
   if?: string;
-  /** A duration (`30s`, `5m`): the action sleeps this long before it runs. */
+  /** A duration (`30s`, `5m`), or CEL returning one (`params.delay`): the action sleeps this long before it runs. */
   delay?: string;
+  /** Tries again after a failure, as written; an action without it is never retried. */
+  retry?: PlaybookActionRetry;
   /** A duration; default PLAYBOOK_ACTION_DEFAULT_TIMEOUT, at most PLAYBOOK_ACTION_MAX_TIMEOUT. */
   timeout?: string;
   exec?: ExecAction;

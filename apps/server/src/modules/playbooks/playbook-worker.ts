@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import {
   PLAYBOOK_ACTION_DEFAULT_TIMEOUT,
   PLAYBOOK_ACTION_MAX_TIMEOUT,
+  PLAYBOOK_MAX_DELAY,
   type PlaybookAction,
+  type PlaybookActionRetry,
   type PlaybookActionType,
   type PlaybookSpec,
   type PlaybookTargetType,
@@ -16,7 +18,7 @@ import { ACTION_RUNNERS, actionType } from './actions';
 import { runWithOpenedSecrets } from './playbook-secrets';
 import { durationMs, parsePlaybookSpec } from './spec';
 import { loadTarget } from './selectors';
-import { evaluateCondition, renderAction } from './templating';
+import { evaluateCondition, evaluateDelay, renderAction } from './templating';
 import {
   loadPerson,
   PLAYBOOK_CANCELLED_ERROR,
@@ -263,7 +265,8 @@ export class PlaybookWorker {
       if (!runs) return this.endUnrun(run, context, action.name, position, 'skipped', null);
       let delayMs: number;
       try {
-        delayMs = action.delay === undefined ? 0 : durationMs(action.delay);
+        delayMs = action.delay === undefined ? 0 : evaluateDelay(action.delay, context);
+        if (delayMs > durationMs(PLAYBOOK_MAX_DELAY)) throw new Error(`The delay '${action.delay ?? ''}' is longer than the ${PLAYBOOK_MAX_DELAY} allowed`);
       } catch (error) {
         return this.endUnrun(run, context, action.name, position, 'failed', messageOf(error));
       }
@@ -272,12 +275,38 @@ export class PlaybookWorker {
       if (inserted === null) return 'interrupted';
       actionId = inserted;
     }
-    const outcome = await this.runAction(run, target, action, actionId, context, signal);
+    const outcome = await this.runWithRetries(run, target, action, actionId, context, signal);
     if (outcome === null) return 'interrupted';
     const stored = await recordActionOutcome(pool, actionId, this.owner, outcome);
     if (!stored || signal.aborted) return 'interrupted';
     context.actions[action.name] = { status: outcome.status, error: outcome.error ?? null, result: outcome.result };
     return null;
+  }
+
+  /**
+   * Runs the action, and again after a failure while its `retry` allows, waiting Mission Control's backoff between
+   * attempts (the lease is renewed meanwhile). Without `retry` it runs once: actions may not be idempotent. The
+   * outcome kept is the last attempt's, its error saying how many attempts were made.
+   */
+  private async runWithRetries(
+    run: HeldRun,
+    target: PlaybookTarget | null,
+    action: PlaybookAction,
+    actionId: string,
+    context: TemplateContext,
+    signal: AbortSignal,
+  ): Promise<RecordedOutcome | null> {
+    let outcome = await this.runAction(run, target, action, actionId, context, signal);
+    const retry = action.retry;
+    if (retry === undefined) return outcome;
+    let attempt = 0;
+    while (outcome !== null && outcome.status === 'failed' && attempt < retry.limit && !signal.aborted) {
+      if (!(await waitFor(retryWaitMs(retry, attempt), signal))) return outcome;
+      attempt += 1;
+      outcome = await this.runAction(run, target, action, actionId, context, signal);
+    }
+    if (outcome === null || attempt === 0 || outcome.status !== 'failed') return outcome;
+    return { ...outcome, error: `${outcome.error ?? 'failed'} (after ${attempt + 1} attempts)` };
   }
 
   /** A delayed action: the run is released until it is due; 'interrupted' when this worker no longer held it. */
@@ -376,6 +405,32 @@ export class PlaybookWorker {
     if (ended.seconds !== null) this.options.onRunEnded?.(ended.status, Math.max(0, ended.seconds));
     return true;
   }
+}
+
+/** Mission Control's backoff: duration × multiplier^attempt, varied by ± jitter per cent, at most PLAYBOOK_MAX_DELAY. */
+export function retryWaitMs(retry: PlaybookActionRetry, attempt: number, random: () => number = Math.random): number {
+  const base = timeoutOf(retry.duration) * Math.pow(retry.exponent?.multiplier ?? 1, attempt);
+  const jitter = 1 + (random() * 2 - 1) * (retry.jitter ?? 0) * 0.01;
+  return Math.min(Math.max(0, base * jitter), durationMs(PLAYBOOK_MAX_DELAY));
+}
+
+/** Resolves true after `ms`, or false as soon as the signal aborts. */
+function waitFor(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** A stored spec that predates a rule may hold a timeout that no longer parses: the default then applies. */

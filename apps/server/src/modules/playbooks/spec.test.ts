@@ -13,13 +13,8 @@ spec:
   category: Kubernetes
   icon: kubernetes
   description: Deletes the pod so its deployment makes a new one
-  on:
-    config:
-      - event: updated
-  permissions:
-    - role: admin
-  timeout: 10m
   runsOn: [local]
+  templatesOn: host
   configs:
     - types: [Kubernetes::Pod]
       tagSelector: cluster=prod
@@ -77,12 +72,11 @@ function withAction(action: Record<string, unknown>, extra: Record<string, unkno
 const echo = { name: 'echo', exec: { script: 'echo hello' } };
 
 describe('parsing playbook specs', () => {
-  it('accepts a pasted Mission Control resource, keeping its metadata and dropping the fields it ignores', () => {
+  it('accepts a pasted Mission Control resource, keeping its metadata', () => {
     const { spec, metadata } = parsePlaybookResource(missionControlYaml);
     expect(metadata).toEqual({ name: 'restart-pod', namespace: 'ops' });
     expect(spec.title).toBe('Restart pod');
     expect(spec.category).toBe('Kubernetes');
-    expect(spec).not.toHaveProperty('on');
     expect(spec).not.toHaveProperty('runsOn');
     expect(spec.configs).toEqual([{ types: ['Kubernetes::Pod'], tagSelector: 'cluster=prod' }]);
     expect(spec.actions.map((action) => action.name)).toEqual(['restart', 'tell']);
@@ -129,7 +123,6 @@ describe('parsing playbook specs', () => {
       expect(found.path).toBe(`spec.actions[0].${type}`);
       expect(found.message).toContain(`is a ${type} action, which this server does not run: it runs exec, http, sql and notification actions`);
     }
-    expect(refusal(withAction({ ...echo, retry: { limit: 3 } })).message).toContain('never retried');
   });
 
   it('refuses runsOn other than local, at the top and on an action', () => {
@@ -143,15 +136,59 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction({ ...echo, timeout: '61m' })).message).toContain("'61m' is longer than the 1h allowed");
     expect(refusal(withAction({ ...echo, timeout: '0s' })).path).toBe('spec.actions[0].timeout');
     expect(refusal(withAction({ ...echo, delay: '25h' })).path).toBe('spec.actions[0].delay');
-    expect(refusal(withAction({ ...echo, delay: 'soon' })).message).toContain("'soon' is not a duration");
+    expect(refusal(withAction({ ...echo, delay: 'soon' })).message).toContain('is neither a duration nor a CEL expression');
     expect(refusal(withAction({ ...echo, timeout: '30' })).path).toBe('spec.actions[0].timeout');
   });
 
-  it('refuses templates in scripts and queries, with a hint to pass values through env or args', () => {
-    const script = refusal(withAction({ name: 'a', exec: { script: 'echo {{ params.x }}' } }));
-    expect(script).toMatchObject({ path: 'spec.actions[0].exec.script', message: expect.stringContaining('never templated') });
-    expect(script.hint).toContain('exec env');
-    expect(refusal(withAction({ name: 'a', sql: { connection: 'connection://db', query: 'select {% raw %}1' } })).path).toBe('spec.actions[0].sql.query');
+  it('accepts Mission Control templates in scripts and queries, and refuses ones that do not parse', () => {
+    const script = 'kubectl delete pod {{.config.name}} -n {{ .params.namespace | lower }}{{ if .params.force }} --force{{ end }}';
+    expect(parsePlaybookSpec(withAction({ name: 'a', exec: { script } })).actions[0]?.exec?.script).toBe(script);
+    const query = "select * from t where name = '{{.params.name}}'";
+    expect(parsePlaybookSpec(withAction({ name: 'a', sql: { connection: 'connection://db', query } })).actions[0]?.sql?.query).toBe(query);
+    expect(refusal(withAction({ name: 'a', exec: { script: 'echo {{ .x | nosuchfunction }}' } }))).toMatchObject({
+      path: 'spec.actions[0].exec.script',
+      message: expect.stringContaining('function "nosuchfunction" not defined'),
+    });
+    expect(refusal(withAction({ name: 'a', sql: { connection: 'connection://db', query: 'select {{ if .x }}1' } })).path).toBe('spec.actions[0].sql.query');
+    expect(refusal(withAction({ name: 'a', exec: { script: 'echo {{ params.x | raw }}' } })).path).toBe('spec.actions[0].exec.script');
+  });
+
+  it('refuses templates in a script another interpreter than a POSIX shell runs, pointing to its environment', () => {
+    const python = refusal(withAction({ name: 'a', exec: { script: '#!/usr/bin/env python3\nprint("{{.params.x}}")' } }));
+    expect(python).toMatchObject({ path: 'spec.actions[0].exec.script', message: expect.stringContaining('python3') });
+    expect(python.hint).toContain('os.environ');
+    expect(parsePlaybookSpec(withAction({ name: 'a', exec: { script: '#!/bin/bash\necho {{.params.x}}' } })).actions[0]?.exec?.script).toContain('{{.params.x}}');
+  });
+
+  it('takes retry as Mission Control writes it, and a CEL delay', () => {
+    const action = parsePlaybookSpec(withAction({ ...echo, delay: 'params.delay', retry: { limit: 2, duration: '10s', exponent: { multiplier: 2 }, jitter: 10 } })).actions[0];
+    expect(action).toMatchObject({ delay: 'params.delay', retry: { limit: 2, duration: '10s', exponent: { multiplier: 2 }, jitter: 10 } });
+    expect(refusal(withAction({ ...echo, retry: { limit: 0, duration: '10s' } })).path).toBe('spec.actions[0].retry.limit');
+    expect(refusal(withAction({ ...echo, retry: { limit: 2 } })).path).toBe('spec.actions[0].retry.duration');
+    expect(refusal(withAction({ ...echo, retry: { limit: 2, duration: '10s', backoff: 'x' } })).path).toBe('spec.actions[0].retry.backoff');
+    expect(refusal(withAction({ ...echo, delay: '1 + 2' })).path).toBe('spec.actions[0].delay');
+  });
+
+  it.each([
+    ['on', { on: { config: [{ event: 'created' }] } }, 'spec.on'],
+    ['timeout', { timeout: '10m' }, 'spec.timeout'],
+    ['permissions', { permissions: [{ role: 'admin' }] }, 'spec.permissions'],
+    ['env', { env: [{ name: 'token', value: 'x' }] }, 'spec.env'],
+    ['an unknown field', { mcp: { title: 'x' } }, 'spec.mcp'],
+    ['templatesOn: agent', { templatesOn: 'agent' }, 'spec.templatesOn'],
+  ])('refuses %s on the spec by name rather than ignoring it', (_what, extra, path) => {
+    expect(refusal(withAction(echo, extra))).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path });
+  });
+
+  it.each(['setup', 'artifacts', 'checkout', 'connections'])('refuses exec.%s by name, with what to do instead', (field) => {
+    const problem = refusal(withAction({ name: 'a', exec: { script: 'true', [field]: {} } }));
+    expect(problem).toMatchObject({ path: `spec.actions[0].exec.${field}`, message: expect.stringContaining('not run by this server') });
+    expect(problem.hint).not.toBeNull();
+  });
+
+  it('refuses templateBody: false on a body that holds a template, which this server would template', () => {
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', templateBody: false, body: '{{.params.x}}' } })).path).toBe('spec.actions[0].http.templateBody');
+    expect(parsePlaybookSpec(withAction({ name: 'a', http: { url: 'https://x.test', method: 'post', templateBody: true, body: '{{.params.x}}' } })).actions[0]?.http?.method).toBe('POST');
   });
 
   it('checks the template syntax of templated fields and the CEL of conditions', () => {

@@ -2,7 +2,6 @@ import { parse as parseYaml } from 'yaml';
 import {
   PLAYBOOK_ACTION_MAX_TIMEOUT,
   PLAYBOOK_ACTION_TYPES,
-  PLAYBOOK_CODE_TEMPLATE_PATTERN,
   PLAYBOOK_DURATION_PATTERN,
   PLAYBOOK_LOCAL_RUNNER,
   PLAYBOOK_MAX_DELAY,
@@ -15,6 +14,7 @@ import {
   type HttpAction,
   type NotificationAction,
   type PlaybookAction,
+  type PlaybookActionRetry,
   type PlaybookApproval,
   type PlaybookParameter,
   type PlaybookParameterOption,
@@ -27,7 +27,8 @@ import {
 } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { parseSelectorRequirements } from './selectors';
-import { checkConditionSyntax, checkTemplateSyntax } from './templating';
+import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax } from './templating';
+import { scriptInterpreter } from './value-placement';
 
 /** The resource's metadata, when the whole Mission Control resource was given. */
 export interface PlaybookMetadata {
@@ -44,19 +45,36 @@ const SPEC_CODE = 'OD_PLAYBOOK_SPEC';
 const FIX_HINT = 'Fix the field named in details and save again';
 const ACTION_TYPES_TEXT = `${PLAYBOOK_ACTION_TYPES.slice(0, -1).join(', ')} and ${PLAYBOOK_ACTION_TYPES.at(-1) ?? ''}`;
 const ACTION_TYPE_HINT = `Give each action one of ${PLAYBOOK_ACTION_TYPES.join(', ')}`;
-const CODE_HINT =
-  'Scripts and queries are never templated: pass values with exec env (parameters are already $PARAM_<NAME>) or sql args ($1, $2…). In bash a literal {{ can be written {""{';
+const TEMPLATE_HINT = 'Templates are Go templates as in Mission Control ({{.params.name}}, {{ .config.name | lower }}) or Liquid ({{ params.name }})';
 const RUNS_ON_HINT = `Remove runsOn, or write runsOn: [${PLAYBOOK_LOCAL_RUNNER}]`;
 const SELECTOR_HINT = "Name at least one of id, name, namespace, types, statuses, healths, tags, labels, tagSelector or labelSelector; name: '*' matches every name";
 const DURATION = new RegExp(PLAYBOOK_DURATION_PATTERN);
 const PARAMETER_NAME = new RegExp(PLAYBOOK_PARAMETER_NAME_PATTERN);
-const CODE_TEMPLATE = new RegExp(PLAYBOOK_CODE_TEMPLATE_PATTERN);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
-const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
+const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
 const EXEC_FIELDS = new Set(['script', 'env']);
+/** Mission Control exec fields this server does not run, each with what to do instead. */
+const EXEC_REFUSED: Readonly<Record<string, string>> = {
+  setup: 'Installing tools per action is not supported: use the tools on the server\'s PATH',
+  artifacts: 'Saving files as artifacts is not supported: print what you need to stdout, which the run keeps',
+  checkout: 'Checking out a git repository is not supported: clone it in the script with git, with its credentials in exec env',
+  connections: 'Connections are not handed to scripts: pass what the script needs with exec env (sealed at rest)',
+};
+/** Mission Control spec fields that would change what the playbook does and that this server does not run. */
+const SPEC_REFUSED: Readonly<Record<string, string>> = {
+  on: 'Playbooks run here when someone runs them (or a notification or rule does): remove on',
+  timeout: 'Give each action a timeout instead (at most 1h)',
+  filters: 'Use configs, components and checks selectors to say where the playbook is offered',
+  permissions: 'Who may run playbooks is decided by roles here: remove permissions',
+  env: 'Declare environment variables on the exec action that reads them (exec.env), where .env reads them too',
+};
+const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn']);
+/** A retry waits at most this long before one attempt, and an action is tried at most this many more times. */
+const RETRY_MAX_WAIT = '1h';
+const RETRY_MAX_LIMIT = 10;
 const HTTP_FIELDS = new Set(['url', 'connection', 'method', 'headers', 'body', 'templateBody']);
 const SQL_FIELDS = new Set(['query', 'args', 'connection', 'driver']);
 const NOTIFICATION_FIELDS = new Set(['connection', 'title', 'message', 'properties']);
@@ -158,11 +176,12 @@ function onlyFields(entry: Record<string, unknown>, path: string, known: Readonl
   }
 }
 
-function templateField(value: unknown, path: string, required: boolean): string | undefined {
+/** `code`: a URL or body, whose values are placed rather than pasted (ADR 0071). */
+function templateField(value: unknown, path: string, required: boolean, code = false): string | undefined {
   const text = required ? requiredText(value, path) : scalarText(value, path);
   if (text === undefined) return undefined;
-  const problem = checkTemplateSyntax(text);
-  if (problem !== null) invalid(path, `is not a valid template: ${problem}`, "Templates are liquid: {{ params.name }}, {{ config.name }}, {{ actions['step'].result.stdout }}");
+  const problem = checkTemplateSyntax(text, code);
+  if (problem !== null) invalid(path, `is not a valid template: ${problem}`, TEMPLATE_HINT);
   return text;
 }
 
@@ -171,14 +190,23 @@ function templateField(value: unknown, path: string, required: boolean): string 
  * field, or the `{"$encrypted": …}` it was stored as, which an edit sends back to keep the secret (playbook-secrets.ts
  * checks where it may open).
  */
-function sealableField(value: unknown, path: string): PlaybookSecretText | undefined {
+function sealableField(value: unknown, path: string, code = false): PlaybookSecretText | undefined {
   if (isSealedSecret(value)) return { $encrypted: value.$encrypted };
-  return templateField(value, path, false);
+  return templateField(value, path, false, code);
 }
 
-function codeField(value: unknown, path: string, what: string): string {
+/**
+ * A script or query: templated, with each value placed where it can only be a value when it runs (ADR 0071). A script
+ * whose #! line names another interpreter than a POSIX shell takes no templates: its values could not be quoted.
+ */
+function codeField(value: unknown, path: string, what: 'script' | 'query'): string {
   const text = requiredText(value, path);
-  if (CODE_TEMPLATE.test(text)) invalid(path, `holds a template ({{ or {%), but the ${what} is never templated`, CODE_HINT);
+  const problem = checkTemplateSyntax(text, true);
+  if (problem !== null) invalid(path, `is not a valid template: ${problem}`, TEMPLATE_HINT);
+  const interpreter = what === 'script' && text.includes('{') ? scriptInterpreter(text) : null;
+  if (interpreter !== null && /\{[{%]/.test(text)) {
+    invalid(path, `holds a template, but the script runs with ${interpreter}, for which this server cannot quote values`, 'Pass values with exec env and read them in the script: os.environ["NAME"] in python, $env:NAME in pwsh, process.env.NAME in node');
+  }
   return text;
 }
 
@@ -286,8 +314,9 @@ function parameterProperties(value: unknown, path: string, type: PlaybookParamet
   if (minLength !== undefined) parsed.minLength = minLength;
   if (maxLength !== undefined) parsed.maxLength = maxLength;
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) invalid(join(path, 'minLength'), `(${minLength}) is more than maxLength (${maxLength})`);
-  const min = numeric(entry.min, join(path, 'min'), false);
-  const max = numeric(entry.max, join(path, 'max'), false);
+  const bound = type === 'duration' ? durationBound : (raw: unknown, at: string) => numeric(raw, at, false);
+  const min = bound(entry.min, join(path, 'min'));
+  const max = bound(entry.max, join(path, 'max'));
   if (min !== undefined) parsed.min = min;
   if (max !== undefined) parsed.max = max;
   if (min !== undefined && max !== undefined && min > max) invalid(join(path, 'min'), `(${min}) is more than max (${max})`);
@@ -302,6 +331,21 @@ function parameterProperties(value: unknown, path: string, type: PlaybookParamet
   }
   return Object.keys(parsed).length === 0 ? undefined : parsed;
 }
+
+/** A duration parameter's bound as Mission Control writes it (`5m`), kept in milliseconds. */
+function durationBound(value: unknown, path: string): number | undefined {
+  const text = scalarText(value, path);
+  if (text === undefined || text.trim() === '') return undefined;
+  const ms = parseDurationMs(text.trim());
+  if (ms === null) invalid(path, `'${text}' is not a duration`, 'Write a duration such as 5m or 1h');
+  return ms;
+}
+
+/** Mission Control parameter types this server does not take yet, with what to use instead. */
+const REFUSED_PARAMETER_TYPES: Readonly<Record<string, string>> = {
+  secret: 'Secret run parameters are not stored sealed yet: keep the secret in a connection or a sealed exec env value',
+  configs: 'A selector of many catalog items is not a parameter here: use a config parameter, or run the playbook per item',
+};
 
 /** The variable an exec script reads the parameter from: PARAM_ and the name upper-cased, `-` as `_`. */
 function environmentName(name: string): string {
@@ -318,6 +362,8 @@ function parameter(value: unknown, path: string, names: Map<string, string>): Pl
   if (other === name) invalid(join(path, 'name'), `'${name}' is the name of another parameter`, 'Give every parameter its own name');
   if (other !== undefined) invalid(join(path, 'name'), `'${name}' and '${other}' would both reach exec scripts as ${variable}`, 'Give every parameter a name that differs in more than case, - and _');
   names.set(variable, name);
+  const refusedType = typeof entry.type === 'string' && Object.hasOwn(REFUSED_PARAMETER_TYPES, entry.type) ? REFUSED_PARAMETER_TYPES[entry.type] : undefined;
+  if (refusedType !== undefined) invalid(join(path, 'type'), `is '${String(entry.type)}', which this server does not run`, refusedType);
   const parsed: PlaybookParameter = { name, type: oneOf(entry.type, join(path, 'type'), PLAYBOOK_PARAMETER_TYPES) ?? 'text' };
   for (const key of ['label', 'description', 'icon'] as const) {
     const text = optionalText(entry[key], join(path, key));
@@ -346,6 +392,10 @@ function nameValues(value: unknown, path: string, envNames: boolean): Array<{ na
 
 function execAction(value: unknown, path: string): ExecAction {
   const entry = object(value, path);
+  for (const key of Object.keys(entry)) {
+    const hint = Object.hasOwn(EXEC_REFUSED, key) ? EXEC_REFUSED[key] : undefined;
+    if (hint !== undefined) invalid(join(path, key), 'is not run by this server', hint);
+  }
   onlyFields(entry, path, EXEC_FIELDS, 'of an exec action', 'An exec action takes script and env; pass values and secrets with env');
   const parsed: ExecAction = { script: codeField(entry.script, join(path, 'script'), 'script') };
   const env = nameValues(entry.env, join(path, 'env'), true);
@@ -368,7 +418,7 @@ function httpAction(value: unknown, path: string): HttpAction {
   const parsed: HttpAction = {};
   const connection = optionalText(entry.connection, join(path, 'connection'));
   if (connection !== undefined && connection.trim() !== '') parsed.connection = connection.trim();
-  const url = templateField(entry.url, join(path, 'url'), false);
+  const url = templateField(entry.url, join(path, 'url'), false, true);
   if ((url === undefined || url.trim() === '') && parsed.connection === undefined) {
     invalid(join(path, 'url'), 'is required when no connection is named', 'Write url: https://…, or name a connection whose URL is used');
   }
@@ -382,8 +432,11 @@ function httpAction(value: unknown, path: string): HttpAction {
   if (method !== undefined) parsed.method = method;
   const headers = nameValues(entry.headers, join(path, 'headers'), false);
   if (headers !== undefined) parsed.headers = headers;
-  const body = sealableField(entry.body, join(path, 'body'));
+  const body = sealableField(entry.body, join(path, 'body'), true);
   if (body !== undefined) parsed.body = body;
+  if (flag(entry.templateBody, join(path, 'templateBody')) === false && typeof body === 'string' && /\{[{%]/.test(body)) {
+    invalid(join(path, 'templateBody'), 'is false, but this server always templates the body, and this one holds a template', 'Remove templateBody: false, or write the braces so they are not a template');
+  }
   return parsed;
 }
 
@@ -421,8 +474,44 @@ function notificationAction(value: unknown, path: string): NotificationAction {
   return parsed;
 }
 
+/** A duration (`30s`), or Mission Control's CEL returning one (`params.delay`), checked when the action is due. */
+function delayField(value: unknown, path: string): string | undefined {
+  const text = scalarText(value, path);
+  if (text === undefined || text.trim() === '') return undefined;
+  if (text.trim() === '0') return undefined;
+  if (durationOf(text) !== null) return durationField(text, path, PLAYBOOK_MAX_DELAY, false);
+  const problem = checkDelaySyntax(text);
+  if (problem !== null) invalid(path, `is neither a duration nor a CEL expression: ${problem}`, 'Write a duration such as 30s or 5m, or CEL returning one, such as params.delay');
+  return text.trim();
+}
+
+function retryField(value: unknown, path: string): PlaybookActionRetry {
+  const entry = object(value, path);
+  onlyFields(entry, path, new Set(['limit', 'duration', 'exponent', 'jitter']), 'of retry', 'Write retry: {limit: 2, duration: 10s, exponent: {multiplier: 2}}');
+  const limit = numeric(entry.limit, join(path, 'limit'), true);
+  if (limit === undefined || limit < 1 || limit > RETRY_MAX_LIMIT) invalid(join(path, 'limit'), `must be a whole number from 1 to ${RETRY_MAX_LIMIT}`);
+  const duration = durationField(entry.duration, join(path, 'duration'), RETRY_MAX_WAIT, false);
+  if (duration === undefined) invalid(join(path, 'duration'), 'is required: how long to wait before the first retry', 'Write a duration such as 10s');
+  const retry: PlaybookActionRetry = { limit, duration };
+  if (given(entry.exponent)) {
+    const exponent = object(entry.exponent, join(path, 'exponent'));
+    onlyFields(exponent, join(path, 'exponent'), new Set(['multiplier']), 'of retry.exponent', 'Write exponent: {multiplier: 2}');
+    const multiplier = numeric(exponent.multiplier, join(join(path, 'exponent'), 'multiplier'), true);
+    if (multiplier !== undefined) retry.exponent = { multiplier };
+  }
+  const jitter = numeric(entry.jitter, join(path, 'jitter'), true);
+  if (jitter !== undefined && jitter > 100) invalid(join(path, 'jitter'), 'must be from 0 to 100 (per cent)');
+  if (jitter !== undefined) retry.jitter = jitter;
+  return retry;
+}
+
+/** Templates are rendered by this server, which is where Mission Control's `host` renders them; `agent` needs agents. */
+function templatesOnField(value: unknown, path: string): void {
+  const text = optionalText(value, path);
+  if (text !== undefined && text.trim() !== '' && text.trim() !== 'host') invalid(path, `is '${text}': this server renders templates itself, agents do not run playbooks yet`, 'Remove templatesOn, or write templatesOn: host');
+}
+
 function actionTypeRefusal(key: string, path: string): never {
-  if (key === 'retry') invalid(path, 'is not supported: actions are never retried, since they may not be idempotent', 'Remove retry; re-run the playbook from its run page instead');
   const known = (PLAYBOOK_UNSUPPORTED_ACTION_TYPES as readonly string[]).includes(key);
   invalid(path, known ? `is a ${key} action, which this server does not run: it runs ${ACTION_TYPES_TEXT} actions` : `is not a field of an action: actions run ${ACTION_TYPES_TEXT}`, ACTION_TYPE_HINT);
 }
@@ -443,8 +532,10 @@ function action(value: unknown, path: string, names: Set<string>): PlaybookActio
     if (problem !== null) invalid(join(path, 'if'), `is not a valid CEL condition: ${problem}`, 'Write CEL such as success(), failure(), always() or params.env == "prod"');
     parsed.if = condition.trim();
   }
-  const delay = durationField(entry.delay, join(path, 'delay'), PLAYBOOK_MAX_DELAY, false);
+  const delay = delayField(entry.delay, join(path, 'delay'));
   if (delay !== undefined) parsed.delay = delay;
+  if (given(entry.retry)) parsed.retry = retryField(entry.retry, join(path, 'retry'));
+  if (given(entry.templatesOn)) templatesOnField(entry.templatesOn, join(path, 'templatesOn'));
   const timeout = durationField(entry.timeout, join(path, 'timeout'), PLAYBOOK_ACTION_MAX_TIMEOUT, true);
   if (timeout !== undefined) parsed.timeout = timeout;
   if (given(entry.runsOn)) runsOnField(entry.runsOn, join(path, 'runsOn'));
@@ -467,6 +558,16 @@ function approval(value: unknown, path: string): PlaybookApproval {
   if (people.length > 0) parsed.approvers.people = people;
   if (teams.length > 0) parsed.approvers.teams = teams;
   return parsed;
+}
+
+/** Every field of the spec is one this server runs; the others are refused by name, never dropped. */
+function specFields(source: Record<string, unknown>): void {
+  for (const key of Object.keys(source)) {
+    const hint = Object.hasOwn(SPEC_REFUSED, key) ? SPEC_REFUSED[key] : undefined;
+    if (hint !== undefined) invalid(join('spec', key), 'is not run by this server', hint);
+    if (!SPEC_FIELDS.has(key)) invalid(join('spec', key), 'is not a field of a playbook this server runs', `A playbook takes ${[...SPEC_FIELDS].join(', ')}`);
+  }
+  if (given(source.templatesOn)) templatesOnField(source.templatesOn, 'spec.templatesOn');
 }
 
 function isResource(value: Record<string, unknown>): boolean {
@@ -509,6 +610,7 @@ export function parsePlaybookResource(raw: unknown): ParsedPlaybook {
   const resource = isResource(whole);
   if (resource && given(whole.kind) && whole.kind !== 'Playbook') invalid('kind', `is '${String(whole.kind)}', not Playbook`, 'Paste a kind: Playbook resource, or the spec alone');
   const source = resource ? object(whole.spec, 'spec') : whole;
+  specFields(source);
   const spec: PlaybookSpec = { actions: [] };
   for (const key of ['title', 'description', 'icon', 'category'] as const) {
     const text = optionalText(source[key], join('spec', key));

@@ -8,7 +8,9 @@ import {
   evaluateCondition,
   renderAction,
   renderTemplate,
+  evaluateDelay,
   resolveParameterDefaults,
+  templateDialect,
 } from './templating';
 import type { ActionState, TemplateContext } from './types';
 
@@ -135,15 +137,48 @@ describe('renderAction', () => {
     expect(action.exec?.env?.[0]?.value).toBe('{{ params.namespace }}');
   });
 
-  it('never renders a script or a query', async () => {
-    const action: PlaybookAction = {
-      name: 'code',
-      exec: { script: 'echo {{ params.namespace }}' },
-      sql: { query: "select '{{ params.namespace }}'", connection: 'connection://db' },
-    };
+  it('renders a script with each value as a quoted variable reference and the value in its env', async () => {
+    const ctx = context({ params: { namespace: 'x"; rm -rf / #', replicas: '3' } });
+    const action: PlaybookAction = { name: 'code', exec: { script: 'kubectl -n {{.params.namespace}} scale {{ if .params.replicas }}--replicas={{.params.replicas}}{{ end }}', env: [{ name: 'A', value: 'b' }] } };
+    const rendered = await renderAction(action, ctx);
+    expect(rendered.exec).toEqual({
+      script: 'kubectl -n "${OPSDECK_TEMPLATE_1}" scale --replicas="${OPSDECK_TEMPLATE_2}"',
+      env: [
+        { name: 'A', value: 'b' },
+        { name: 'OPSDECK_TEMPLATE_1', value: 'x"; rm -rf / #' },
+        { name: 'OPSDECK_TEMPLATE_2', value: '3' },
+      ],
+    });
+  });
+
+  it("reads the action's own env as .env, and drops a final shellQuote the placement makes needless", async () => {
+    const action: PlaybookAction = { name: 'code', exec: { script: "echo {{ .env.GREETING | shellQuote }} '{{.env.MISSING}}'", env: [{ name: 'GREETING', value: 'hi {{.config.name}}' }] } };
     const rendered = await renderAction(action, context());
-    expect(rendered.exec?.script).toBe('echo {{ params.namespace }}');
-    expect(rendered.sql?.query).toBe("select '{{ params.namespace }}'");
+    expect(rendered.exec?.script).toBe(`echo "\${OPSDECK_TEMPLATE_1}" ''"\${OPSDECK_TEMPLATE_2}"''`);
+    expect(rendered.exec?.env?.slice(1)).toEqual([
+      { name: 'OPSDECK_TEMPLATE_1', value: 'hi checkout' },
+      { name: 'OPSDECK_TEMPLATE_2', value: '<no value>' },
+    ]);
+  });
+
+  it('leaves the values of a query as markers the sql runner binds, and fails where a value would be code', async () => {
+    const rendered = await renderAction({ name: 'q', sql: { query: "select '{{.params.namespace}}'", connection: 'connection://db' } }, context());
+    expect(rendered.sql?.query).not.toContain('shop');
+    const refused = { name: 'code', exec: { script: 'echo $(( {{.params.replicas}} + 1 ))' } };
+    await expect(renderAction(refused, context())).rejects.toMatchObject({ code: 'OD_PLAYBOOK_TEMPLATE', details: 'code.exec.script' });
+  });
+
+  it('encodes URL values, refuses header values with a line break and escapes JSON body values', async () => {
+    const ctx = context({ params: { namespace: 'a/b?c', replicas: '"}' } });
+    const action: PlaybookAction = {
+      name: 'call',
+      http: { url: 'https://example.com/ns/{{.params.namespace}}?r={{.params.replicas}}', body: '{"r": "{{.params.replicas}}"}', headers: [{ name: 'Content-Type', value: 'application/json' }] },
+    };
+    const rendered = await renderAction(action, ctx);
+    expect(rendered.http?.url).toBe('https://example.com/ns/a%2Fb%3Fc?r=%22%7D');
+    expect(JSON.parse(String(rendered.http?.body))).toEqual({ r: '"}' });
+    const header = { name: 'h', http: { url: 'https://example.com', headers: [{ name: 'X-A', value: '{{.params.namespace}}' }] } };
+    await expect(renderAction(header, context({ params: { namespace: 'a\r\nX-Admin: 1' } }))).rejects.toMatchObject({ details: 'h.http.headers[0].value' });
   });
 
   it('never renders a sealed value: the envelope is opened after, for where the rendered action points', async () => {
@@ -189,6 +224,9 @@ describe('resolveParameterDefaults', () => {
 describe('checkTemplateSyntax', () => {
   it('accepts templates, Go-style ones included', () => {
     expect(checkTemplateSyntax("{{ params.a | upcase }} {{.config.name}} {% if params.b == 'x' %}y{% endif %}")).toBeNull();
+    expect(checkTemplateSyntax('{{ if .params.a }}{{ .params.a | lower }}{{ end }}')).toBeNull();
+    expect(templateDialect('{{.params.a}}')).toBe('go');
+    expect(templateDialect('{{ params.a }}')).toBe('liquid');
   });
 
   it('explains a template that does not parse, without rendering it', () => {
@@ -264,5 +302,19 @@ describe('checkConditionSyntax', () => {
   it('explains a condition that uses unknown names or returns no bool', () => {
     expect(checkConditionSyntax('env.HOME == "/"')).toContain('Unknown variable: env');
     expect(checkConditionSyntax('"yes"')).toBe('it must return a bool, not string');
+  });
+});
+
+describe('evaluateDelay', () => {
+  it('reads a duration as written, and CEL returning a duration or its text', () => {
+    expect(evaluateDelay('30s', context())).toBe(30_000);
+    expect(evaluateDelay('params.delay', context({ params: { delay: '5m' } }))).toBe(300_000);
+    expect(evaluateDelay('params.delay', context({ params: { delay: '0' } }))).toBe(0);
+    expect(evaluateDelay('duration("90s")', context())).toBe(90_000);
+  });
+
+  it('fails with OD_PLAYBOOK_DELAY when the answer is not a duration', () => {
+    expect(() => evaluateDelay('params.delay', context({ params: { delay: 'soon' } }))).toThrow(expect.objectContaining({ code: 'OD_PLAYBOOK_DELAY' }));
+    expect(() => evaluateDelay('1 + 2', context())).toThrow(expect.objectContaining({ code: 'OD_PLAYBOOK_DELAY' }));
   });
 });

@@ -1,23 +1,65 @@
-import { Environment } from '@marcbachmann/cel-js/evaluator';
-import type { PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
+import { Duration, Environment } from '@marcbachmann/cel-js/evaluator';
+import { PLAYBOOK_DURATION_PATTERN, parseDurationMs } from '@opsdeck/shared';
+import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
+import { executeGoTemplate, goPrint, parseGoTemplate } from './go-template';
+import { TEMPLATE_FUNCTION_NAMES, templateFunctions } from './template-functions';
 import type { TemplateContext } from './types';
+import {
+  checkedHeaderValue,
+  holdsMarkerCharacters,
+  holdsMarkers,
+  markValue,
+  PlacementError,
+  placeInBody,
+  placeInShell,
+  placeInUrl,
+  scriptInterpreter,
+} from './value-placement';
 
 /**
- * Action values and parameter defaults are Liquid templates (`{{ params.x }}`, `{{ config.name }}`,
- * `{{ actions['first'].result.stdout }}`); `if` conditions are CEL. Both only read the context: no files, no
- * JavaScript, no prototype chain, and bounded in size and time so a spec cannot stall a worker.
+ * Action fields and parameter defaults are templates in Mission Control's Go template language (`{{.params.x}}`,
+ * go-template.ts) or in Liquid (`{{ params.x }}`, this server's first language); `if` conditions and a `delay` that is
+ * not a duration are CEL. All only read the context: no files, no JavaScript, no prototype chain, no environment of the
+ * server, and bounded in size and time so a spec cannot stall a worker. Values rendered into code are placed by
+ * value-placement.ts so that they can never change it (ADR 0071).
  */
 
 /** Longest rendered value, in characters. */
 export const TEMPLATE_OUTPUT_LIMIT = 1_000_000;
+
 /** Nesting of context data handed to templates and conditions; deeper values are cut. */
 const CONTEXT_DEPTH_LIMIT = 32;
 
+/** Evaluation steps of one Go template (fields read, functions called, nodes and loop turns). */
+const GO_STEP_LIMIT = 200_000;
+
 const liquid = sandboxedLiquid('Playbook templates');
-/** Mission Control's Go templates write `{{.params.x}}`; the leading dot of such a reference is dropped. */
+
+/** The same engine, writing each value as a marker for value-placement.ts to put where it can only be a value. */
+const markingLiquid = sandboxedLiquid('Playbook templates');
+markingLiquid.options.outputEscape = (value: unknown) => markValue(printTemplateValue(value));
+// `| raw` skips the output escape, which here would write a value into code as code.
+delete markingLiquid.filters.raw;
+
+/** Mission Control's Go templates write `{{.params.x}}`; in Liquid text the leading dot of such a reference is dropped. */
 const GO_STYLE_REFERENCE = /\{\{(-?\s*)\.(?=[A-Za-z_])/g;
+
+/** The variables both dialects read; a Go template reaches them as `.params`, Liquid as `params`. */
+const CONTEXT_ROOTS = ['params', 'config', 'component', 'check', 'playbook', 'run', 'user', 'actions', 'env'] as const;
+const LIQUID_ACTION = new RegExp(`\\{\\{-?\\s*(${CONTEXT_ROOTS.join('|')})\\b`);
+
+export type TemplateDialect = 'go' | 'liquid';
+
+/**
+ * Which language a text is written in. Liquid (this server's first template language) when it has a `{% %}` tag or
+ * an output that starts with a bare variable (`{{ params.x }}`), which Go would read as an unknown function; Mission
+ * Control's Go templates (`{{.params.x}}`, `{{ if .y }}`, `{{ lower .x }}`) otherwise.
+ */
+export function templateDialect(text: string): TemplateDialect {
+  return text.includes('{%') || LIQUID_ACTION.test(text) ? 'liquid' : 'go';
+}
 
 function withoutGoDots(text: string): string {
   return text.replace(GO_STYLE_REFERENCE, '{{$1');
@@ -44,7 +86,7 @@ function plainMap(value: unknown): Record<string, unknown> {
 }
 
 /** What templates and conditions read; the target maps are empty when the run has no such target. */
-function scopeOf(ctx: TemplateContext): Record<string, Record<string, unknown>> {
+function scopeOf(ctx: TemplateContext): Scope {
   return {
     params: plainMap(ctx.params),
     config: plainMap(ctx.config),
@@ -54,6 +96,7 @@ function scopeOf(ctx: TemplateContext): Record<string, Record<string, unknown>> 
     run: plainMap(ctx.run),
     user: plainMap(ctx.user),
     actions: plainMap(ctx.actions),
+    env: {},
   };
 }
 
@@ -68,21 +111,57 @@ function templateError(field: string, problem: string): AppError {
     'OD_PLAYBOOK_TEMPLATE',
     `The template of ${field} could not be rendered: ${problem}`,
     field,
-    "Templates read params, config, component, check, playbook, run, user and actions, e.g. {{ params.name }}",
+    'Templates read params, config, component, check, playbook, run, user, env and actions, e.g. {{.params.name}}',
   );
 }
 
-async function renderScoped(text: string, scope: object, field: string): Promise<string> {
+type Scope = Record<(typeof CONTEXT_ROOTS)[number], Record<string, unknown>>;
+
+/**
+ * value: the text is a value and is rendered as it is; code: each `{{ value }}` is left as a marker for
+ * value-placement.ts; shell: code, with a final `shellQuote` dropped, since placement quotes the value anyway.
+ */
+type RenderMode = 'value' | 'code' | 'shell';
+
+const SHELL_QUOTING: ReadonlySet<string> = new Set(['shellQuote', 'strings.ShellQuote']);
+
+/**
+ * A Go template as Mission Control runs it (gomplate): missing map keys print `<no value>`, a field of nothing fails,
+ * and the result is trimmed of surrounding space.
+ */
+function renderGo(text: string, scope: Scope, mode: RenderMode): string {
+  const template = parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES);
+  const output = executeGoTemplate(template, scope, {
+    functions: templateFunctions(scope.actions),
+    ...(mode === 'value' ? {} : { output: (value: unknown) => markValue(goPrint(value)) }),
+    ...(mode === 'shell' ? { dropLast: SHELL_QUOTING } : {}),
+    maxSteps: GO_STEP_LIMIT,
+    maxOutput: TEMPLATE_OUTPUT_LIMIT,
+  });
+  return output.trim();
+}
+
+async function renderScoped(text: string, scope: Scope, field: string, mode: RenderMode = 'value'): Promise<string> {
   if (!text.includes('{')) return text;
-  let output: unknown;
+  let rendered: string;
   try {
-    output = await liquid.parseAndRender(withoutGoDots(text), scope);
+    if (templateDialect(text) === 'go') rendered = text.includes('{{') ? renderGo(text, scope, mode) : text;
+    else rendered = printTemplateValue(await (mode === 'value' ? liquid : markingLiquid).parseAndRender(withoutGoDots(text), scope));
   } catch (error) {
     throw templateError(field, firstLine(error));
   }
-  const rendered = printTemplateValue(output);
   if (rendered.length > TEMPLATE_OUTPUT_LIMIT) throw templateError(field, `it renders more than ${TEMPLATE_OUTPUT_LIMIT} characters`);
   return rendered;
+}
+
+/** Runs a placement (value-placement.ts), turning its refusal into the field's template error. */
+function placed<T>(field: string, place: () => T): T {
+  try {
+    return place();
+  } catch (error) {
+    if (error instanceof PlacementError) throw templateError(field, error.message);
+    throw error;
+  }
 }
 
 /** Renders one templated value; throws AppError OD_PLAYBOOK_TEMPLATE (details: `field`) when it cannot. */
@@ -90,40 +169,72 @@ export async function renderTemplate(text: string, ctx: TemplateContext, field =
   return renderScoped(text, scopeOf(ctx), field);
 }
 
+type Render = (text: string, field: string, mode?: RenderMode) => Promise<string>;
+
 /**
- * A copy of the action with its templated fields rendered: exec env values, http url, header values and body, sql
- * args, notification title, message and property values. Scripts and queries are code and are never templated, and
- * neither is a sealed value: it stays an envelope here and is opened after, for where the rendered action points.
+ * The exec block rendered: env values first (the script reads them as `.env`), then the script, whose values become
+ * OPSDECK_TEMPLATE_<n> variables it references, quoted for where each stands.
+ */
+async function renderExec(exec: ExecAction, scope: Scope, render: Render, prefix: string): Promise<ExecAction> {
+  const env = exec.env === undefined ? undefined : await Promise.all(exec.env.map(async (entry, i) => ({ ...entry, value: typeof entry.value === 'string' ? await render(entry.value, `exec.env[${i}].value`) : entry.value })));
+  for (const entry of env ?? []) if (typeof entry.value === 'string') scope.env[entry.name] = entry.value;
+  const script = await render(exec.script, 'exec.script', 'shell');
+  if (!holdsMarkers(script)) return { ...exec, script, ...(env === undefined ? {} : { env }) };
+  const interpreter = scriptInterpreter(script);
+  if (interpreter !== null) throw templateError(`${prefix}.exec.script`, `the script runs with ${interpreter}, which this server does not quote values for`);
+  const shell = placed(`${prefix}.exec.script`, () => placeInShell(script));
+  const values = Object.entries(shell.env).map(([name, value]) => ({ name, value }));
+  return { ...exec, script: shell.script, env: [...(env ?? []), ...values] };
+}
+
+function headerValue(headers: HttpAction['headers'], name: string): string | undefined {
+  const found = headers?.find((header) => header.name.toLowerCase() === name);
+  return typeof found?.value === 'string' ? found.value : undefined;
+}
+
+/** The http block rendered: URL values percent-encoded for their part, header values one line, body values escaped for its type. */
+async function renderHttp(http: HttpAction, render: Render, prefix: string): Promise<HttpAction> {
+  const rendered: HttpAction = { ...http };
+  if (http.url !== undefined) {
+    const url = await render(http.url, 'http.url', 'code');
+    rendered.url = placed(`${prefix}.http.url`, () => placeInUrl(url));
+  }
+  if (http.headers !== undefined) {
+    rendered.headers = await Promise.all(
+      http.headers.map(async (header, i) => {
+        if (typeof header.value !== 'string') return header;
+        const value = await render(header.value, `http.headers[${i}].value`);
+        return { ...header, value: placed(`${prefix}.http.headers[${i}].value`, () => checkedHeaderValue(header.name, value)) };
+      }),
+    );
+  }
+  if (typeof http.body === 'string') {
+    const body = await render(http.body, 'http.body', 'code');
+    const contentType = headerValue(rendered.headers, 'content-type');
+    rendered.body = placed(`${prefix}.http.body`, () => placeInBody(body, contentType));
+  }
+  return rendered;
+}
+
+/**
+ * A copy of the action with its templated fields rendered. Values (exec env, sql args, header values, notification
+ * fields) are rendered as text; code (the exec script, the sql query, the http URL and body) is rendered with each
+ * value placed where it can only be a value (value-placement.ts): the script's become environment variables here, the
+ * query's stay markers the sql runner binds once it knows the database's parameter style. A sealed value is never
+ * rendered: it stays an envelope here and is opened after, for where the rendered action points.
  */
 export async function renderAction(action: PlaybookAction, ctx: TemplateContext): Promise<PlaybookAction> {
   const scope = scopeOf(ctx);
-  const render = (text: string, field: string) => renderScoped(text, scope, `${action.name}.${field}`);
+  const render: Render = (text, field, mode = 'value') => renderScoped(text, scope, `${action.name}.${field}`, mode);
   const renderText = async (value: PlaybookSecretText, field: string): Promise<PlaybookSecretText> => (typeof value === 'string' ? render(value, field) : value);
   const rendered: PlaybookAction = { ...action };
-  if (action.exec !== undefined) {
-    const env = action.exec.env;
-    rendered.exec = {
-      ...action.exec,
-      ...(env === undefined
-        ? {}
-        : { env: await Promise.all(env.map(async (entry, i) => ({ ...entry, value: await renderText(entry.value, `exec.env[${i}].value`) }))) }),
-    };
-  }
-  if (action.http !== undefined) {
-    const { url, headers, body } = action.http;
-    rendered.http = {
-      ...action.http,
-      ...(url === undefined ? {} : { url: await render(url, 'http.url') }),
-      ...(headers === undefined
-        ? {}
-        : { headers: await Promise.all(headers.map(async (header, i) => ({ ...header, value: await renderText(header.value, `http.headers[${i}].value`) }))) }),
-      ...(body === undefined ? {} : { body: await renderText(body, 'http.body') }),
-    };
-  }
+  if (action.exec !== undefined) rendered.exec = await renderExec(action.exec, scope, render, action.name);
+  if (action.http !== undefined) rendered.http = await renderHttp(action.http, render, action.name);
   if (action.sql !== undefined) {
     const args = action.sql.args;
     rendered.sql = {
       ...action.sql,
+      query: await render(action.sql.query, 'sql.query', 'code'),
       ...(args === undefined ? {} : { args: await Promise.all(args.map((arg, i) => render(arg, `sql.args[${i}]`))) }),
     };
   }
@@ -165,10 +276,15 @@ export async function resolveParameterDefaults(parameters: PlaybookParameter[], 
   );
 }
 
-/** Why the text is not a template this server can render, or null; parse only, nothing is evaluated. */
-export function checkTemplateSyntax(text: string): string | null {
+/**
+ * Why the text is not a template this server can render, or null; parse only, nothing is evaluated. `code` is for a
+ * script, query, URL or body, whose Liquid may not use `| raw`.
+ */
+export function checkTemplateSyntax(text: string, code = false): string | null {
+  if (holdsMarkerCharacters(text)) return 'it holds the control characters U+0002 or U+0003';
   try {
-    liquid.parse(withoutGoDots(text));
+    if (templateDialect(text) === 'go') parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES);
+    else (code ? markingLiquid : liquid).parse(withoutGoDots(text));
     return null;
   } catch (error) {
     return firstLine(error);
@@ -238,4 +354,44 @@ export function evaluateCondition(expression: string | undefined, ctx: TemplateC
   }
   if (typeof result !== 'boolean') throw conditionError(text, `it returned ${typeof result}, not a bool`);
   return result;
+}
+
+const DURATION_TEXT = new RegExp(PLAYBOOK_DURATION_PATTERN);
+
+function delayError(expression: string, problem: string): AppError {
+  return new AppError(400, 'OD_PLAYBOOK_DELAY', `The delay '${expression}' could not be evaluated: ${problem}`, expression, 'A delay is a duration (30s, 5m) or CEL returning one, such as params.delay');
+}
+
+/** Why the expression is not a delay (CEL over the run's variables returning a duration or its text), or null. */
+export function checkDelaySyntax(expression: string): string | null {
+  const result = CONDITION_CHECKER.check(expression);
+  if (!result.valid) return firstLine(result.error);
+  if (result.type !== 'string' && result.type !== 'dyn' && result.type !== 'google.protobuf.Duration') return `it must return a duration or text, not ${result.type ?? 'nothing'}`;
+  return null;
+}
+
+/**
+ * The milliseconds of an action's `delay`: a duration as written, or Mission Control's CEL (`params.delay`) whose
+ * answer is a duration, or text that is one (`5m`, and `0` for none). Throws AppError OD_PLAYBOOK_DELAY otherwise.
+ */
+export function evaluateDelay(expression: string, ctx: TemplateContext): number {
+  const literal = expression.trim();
+  if (literal === '0') return 0;
+  const written = DURATION_TEXT.test(literal) ? parseDurationMs(literal) : null;
+  if (written !== null) return written;
+  let result: unknown;
+  try {
+    result = withOutcomeFunctions(CONDITION_BASE, false).evaluate(literal, scopeOf(ctx));
+  } catch (error) {
+    throw delayError(literal, firstLine(error));
+  }
+  if (result instanceof Duration) return Number(result.getMilliseconds());
+  if (typeof result === 'string') {
+    const text = result.trim();
+    if (text === '0' || text === '') return 0;
+    const ms = DURATION_TEXT.test(text) ? parseDurationMs(text) : null;
+    if (ms !== null) return ms;
+    throw delayError(literal, `it returned '${result}', which is not a duration`);
+  }
+  throw delayError(literal, `it returned ${typeof result}, not a duration`);
 }

@@ -3,6 +3,7 @@ import type { PlaybookActionResult } from '@opsdeck/shared';
 import { connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunner } from '../types';
+import { breaksHeader } from '../value-placement';
 import { completedOutcome, errorText, failedOutcome, stopMessage } from './action-outcome';
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -86,7 +87,11 @@ async function request(action: Parameters<ActionRunner>[0], context: Parameters<
   addUrlCredentials(url, secrets);
   const method = spec.method ?? 'GET';
   const headers: Record<string, string> = { 'user-agent': 'opsdeck-playbook' };
-  for (const header of spec.headers ?? []) headers[header.name] = header.value;
+  for (const header of spec.headers ?? []) {
+    // Sealed values are opened after rendering, so the line-break rule is kept here too, for every header.
+    if (breaksHeader(header.value)) return failedOutcome(`The request was not sent: the value of header ${header.name} holds a line break or NUL`);
+    headers[header.name] = header.value;
+  }
   if (context.signal.aborted) return failedOutcome(stopMessage(context.signal, context.timeoutMs, startedAt));
   let response: Awaited<ReturnType<typeof httpProbe>>;
   try {

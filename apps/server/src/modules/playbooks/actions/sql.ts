@@ -13,6 +13,7 @@ import {
 } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner } from '../types';
+import { holdsMarkers, placeInSql } from '../value-placement';
 import { ACTION_ROW_CAP, completedOutcome, errorText, failedOutcome, jsonValues, stopMessage } from './action-outcome';
 
 export type SqlDriver = 'postgres' | 'mysql';
@@ -113,6 +114,16 @@ async function queryMysql(url: string, action: SqlAction, context: ActionRunCont
   }
 }
 
+/**
+ * The query with its template values (markers left by renderAction) bound as parameters of the driver's style after
+ * or among `args` (value-placement.ts placeInSql); a query without template values is left as written.
+ */
+export function boundStatement(spec: SqlAction, driver: SqlDriver): SqlAction {
+  if (!holdsMarkers(spec.query)) return spec;
+  const { query, args } = placeInSql(spec.query, driver, spec.args ?? []);
+  return { ...spec, query, args };
+}
+
 function connectionLabel(connection: ResolvedConnection): string {
   return `${connection.namespace}/${connection.name}`;
 }
@@ -129,10 +140,16 @@ async function runQuery(spec: SqlAction, context: ActionRunContext, secrets: Sec
   if (connection.url === null || connection.url === '') return failedOutcome(`Connection ${connectionLabel(connection)} has no URL`);
   const driver = sqlDriver(spec, connection.type);
   if (driver === null) return failedOutcome(`Connection ${connectionLabel(connection)} is of type ${connection.type}, not a postgres or mysql database`);
+  let statement: SqlAction;
+  try {
+    statement = boundStatement(spec, driver);
+  } catch (error) {
+    return failedOutcome(`The query was not run: ${errorText(error)}`);
+  }
   const url = urlWithCredentials(connection);
   let answer: QueryAnswer;
   try {
-    answer = driver === 'postgres' ? await queryPostgres(url, spec, context) : await queryMysql(url, spec, context);
+    answer = driver === 'postgres' ? await queryPostgres(url, statement, context) : await queryMysql(url, statement, context);
   } catch (error) {
     if (context.signal.aborted) return failedOutcome(stopMessage(context.signal, context.timeoutMs, startedAt));
     return failedOutcome(ownDatabaseError(error) ?? errorText(error));

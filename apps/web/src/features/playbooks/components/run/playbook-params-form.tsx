@@ -51,7 +51,50 @@ interface FieldProps {
   disabled: boolean;
 }
 
-function ParameterControl({ parameter, id, value, onChange, onBlur, error, describedBy, labelId, disabled }: FieldProps) {
+/** What a quantity field shows while empty: the way Mission Control users write one. */
+const QUANTITY_PLACEHOLDERS = { bytes: '512Mi', millicores: '500m', duration: '5m' } as const;
+
+/** A list parameter, or a duration parameter with options: one of the options. */
+function OptionsControl({ parameter, id, value, onChange, onBlur, error, describedBy, disabled }: FieldProps) {
+  return (
+    <Dropdown
+      id={id}
+      options={(parameter.properties?.options ?? []).filter((option) => option.value !== '').map((option) => ({ value: option.value, label: option.label }))}
+      value={value === '' ? undefined : value}
+      onChange={(next) => {
+        onChange(next);
+        onBlur();
+      }}
+      disabled={disabled}
+      invalid={error !== undefined}
+      describedBy={describedBy}
+      className="w-full"
+    />
+  );
+}
+
+/** A size, CPU or duration typed as Kubernetes and Mission Control write them; the shared rules check it. */
+function QuantityInput({ parameter, id, value, onChange, onBlur, error, describedBy, disabled, placeholder }: FieldProps & { placeholder: string }) {
+  return (
+    <input
+      id={id}
+      type="text"
+      inputMode="text"
+      placeholder={placeholder}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      onBlur={onBlur}
+      disabled={disabled}
+      aria-invalid={error !== undefined || undefined}
+      aria-describedby={describedBy}
+      aria-required={parameter.required || undefined}
+      className={inputClass(error !== undefined)}
+    />
+  );
+}
+
+function ParameterControl(field: FieldProps) {
+  const { parameter, id, value, onChange, onBlur, error, describedBy, labelId, disabled } = field;
   const properties = parameter.properties ?? {};
   const invalid = error !== undefined;
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-required': parameter.required || undefined };
@@ -70,21 +113,12 @@ function ParameterControl({ parameter, id, value, onChange, onBlur, error, descr
         />
       );
     case 'list':
-      return (
-        <Dropdown
-          id={id}
-          options={(properties.options ?? []).filter((option) => option.value !== '').map((option) => ({ value: option.value, label: option.label }))}
-          value={value === '' ? undefined : value}
-          onChange={(next) => {
-            onChange(next);
-            onBlur();
-          }}
-          disabled={disabled}
-          invalid={invalid}
-          describedBy={describedBy}
-          className="w-full"
-        />
-      );
+      return <OptionsControl {...field} />;
+    case 'duration':
+      return (properties.options ?? []).length > 0 ? <OptionsControl {...field} /> : <QuantityInput {...field} placeholder={QUANTITY_PLACEHOLDERS.duration} />;
+    case 'bytes':
+    case 'millicores':
+      return <QuantityInput {...field} placeholder={QUANTITY_PLACEHOLDERS[parameter.type]} />;
     case 'code':
       return (
         <div onBlur={onBlur}>

@@ -211,6 +211,29 @@ describe('Run Playbook modal', () => {
     });
   });
 
+  it("offers Mission Control's bytes, millicores and duration parameters as typed fields, and a duration with options as a choice", async () => {
+    params = [
+      { name: 'limit', label: 'Memory limit', type: 'bytes' },
+      { name: 'cores', label: 'Cores', type: 'millicores' },
+      { name: 'retention', label: 'Retention', type: 'duration', properties: { min: 300_000 } },
+      { name: 'window', label: 'Window', type: 'duration', default: '1h', properties: { options: [{ label: '5m', value: '5m' }, { label: '1h', value: '1h' }] } },
+    ];
+    const user = userEvent.setup({ delay: null });
+    renderModal(playbookWith({ parameters: params }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Playbook: Restart pod' });
+    const limit = await within(dialog).findByRole('textbox', { name: /Memory limit/ });
+    expect(limit).toHaveAttribute('placeholder', '512Mi');
+    expect(within(dialog).getByRole('textbox', { name: /Cores/ })).toHaveAttribute('placeholder', '500m');
+    await user.type(limit, 'lots');
+    fireEvent.blur(limit);
+    expect(await within(dialog).findByText(PARAMETER_BYTES_MESSAGE)).toBeInTheDocument();
+    const retention = within(dialog).getByRole('textbox', { name: /Retention/ });
+    await user.type(retention, '1m');
+    fireEvent.blur(retention);
+    expect(await within(dialog).findByText('Must be at least 5m')).toBeInTheDocument();
+    expect(within(dialog).getByRole('combobox', { name: 'Window' })).toHaveTextContent('1h');
+  });
+
   it('checks a code parameter in its language and says what is wrong once the editor is left', async () => {
     params = [{ name: 'payload', label: 'Payload', type: 'code', default: '{"replicas": ', properties: { language: 'json' } }];
     const user = userEvent.setup({ delay: null });

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { executeGoTemplate, GoTemplateError, parseGoTemplate } from './go-template';
+import { TEMPLATE_FUNCTION_NAMES, templateFunctions } from './template-functions';
+
+const data = {
+  params: { namespace: 'Shop', replicas: '3', empty: '', names: ['a', 'b', 'c'], force: 'true' },
+  config: { name: 'checkout', tags: { namespace: 'prod' }, config: { spec: { replicas: 2 } } },
+  check: { labels: { pod: 'api-1' } },
+  user: { email: 'ada@example.com' },
+  actions: { first: { status: 'completed', result: { stdout: 'pod-1', json: '{"severity":"high"}' } } },
+};
+
+function render(text: string, steps = 10_000): string {
+  return executeGoTemplate(parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES), data, {
+    functions: templateFunctions(data.actions, () => new Date('2026-03-04T05:06:07.089Z')),
+    maxSteps: steps,
+    maxOutput: 10_000,
+  });
+}
+
+function parseError(text: string): string {
+  try {
+    parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES);
+  } catch (error) {
+    if (error instanceof GoTemplateError) return error.message;
+    throw error;
+  }
+  throw new Error('the template parsed');
+}
+
+describe('Go templates', () => {
+  it('reads fields of the data with a leading dot, as Mission Control writes them', () => {
+    expect(render('{{.config.name}} in {{ .config.tags.namespace }} by {{.user.email}}')).toBe('checkout in prod by ada@example.com');
+  });
+
+  it('passes a value through a pipeline of gomplate functions, the value last', () => {
+    expect(render('{{ .params.namespace | lower }}|{{ .params.namespace | toUpper }}|{{ strings.TrimPrefix "Sh" .params.namespace }}')).toBe('shop|SHOP|op');
+    expect(render('{{ .params.empty | default "none" }}|{{ .params.replicas | default "1" }}')).toBe('none|3');
+    expect(render('{{ .config.config | toJSON }}|{{ .params.names | join "," }}|{{ "a,b" | split "," | len }}')).toBe('{"spec":{"replicas":2}}|a,b,c|2');
+    expect(render('{{ .params.namespace | quote }}|{{ "it\'s" | shellQuote }}|{{ contains "ho" .params.namespace }}|{{ hasPrefix "S" .params.namespace }}')).toBe(
+      `"Shop"|'it'"'"'s'|true|true`,
+    );
+    expect(render('{{ replace "o" "0" .params.namespace }}|{{ trim "  x  " }}|{{ printf "%s=%d" "n" 3 }}')).toBe('Sh0p|x|n=3');
+  });
+
+  it('chooses text with if, else if and else, and repeats it with range', () => {
+    expect(render('{{ if eq .params.force "true" }}--force{{ else }}--dry-run{{ end }}')).toBe('--force');
+    expect(render('{{ if .params.empty }}a{{ else if .params.replicas }}b{{ else }}c{{ end }}')).toBe('b');
+    expect(render('{{ range .params.names }}[{{ . }}]{{ end }}')).toBe('[a][b][c]');
+    expect(render('{{ range $i, $n := .params.names }}{{ $i }}={{ $n }} {{ end }}')).toBe('0=a 1=b 2=c ');
+    expect(render('{{ range .params.nope }}x{{ else }}none{{ end }}')).toBe('none');
+    expect(render('{{ with .config.tags }}{{ .namespace }}{{ end }}')).toBe('prod');
+    expect(render('{{ if and .params.nope .params.nope.deeper }}x{{ else }}short-circuited{{ end }}')).toBe('short-circuited');
+  });
+
+  it('trims the space beside {{- and -}} and drops comments', () => {
+    expect(render('a   {{- .params.replicas -}}   b {{/* a comment */}}c')).toBe('a3b c');
+  });
+
+  it('reads earlier actions with getAction and getLastAction, and index', () => {
+    expect(render('{{ (getAction "first").result.stdout }}|{{ getLastAction.status }}|{{ index .check.labels "pod" }}')).toBe('pod-1|completed|api-1');
+    expect(render('{{ $d := (getAction "first").result.json | json }}{{ index $d "severity" }}')).toBe('high');
+  });
+
+  it('formats the time with Go layouts', () => {
+    expect(render('{{ (time.Now).Format "2006-01-02T15:04:05" }} {{ now.Unix }}')).toBe('2026-03-04T05:06:07 1772600767');
+  });
+
+  it("prints <no value> for a missing key, as Go's text/template does, and fails reading a field of nothing", () => {
+    expect(render('[{{ .params.nope }}]')).toBe('[<no value>]');
+    expect(() => render('{{ .params.nope.deeper }}')).toThrow('nil pointer evaluating interface {}.deeper');
+    expect(() => render('{{ .params.replicas.x }}')).toThrow("can't evaluate field x in type string");
+  });
+
+  it('refuses at parse what it cannot run: unknown functions, unclosed blocks and template definitions', () => {
+    expect(parseError('{{ .x | slackSectionTextMD }}')).toContain('function "slackSectionTextMD" not defined');
+    expect(parseError('{{ if .x }}open')).toContain('has no {{ end }}');
+    expect(parseError('{{ define "x" }}y{{ end }}')).toContain('not supported');
+    expect(parseError('{{ .x ')).toContain('unclosed action');
+    expect(parseError('{{ end }}')).toContain('unexpected {{ end }}');
+  });
+
+  it('stops a template that runs too many steps', () => {
+    expect(() => render('{{ range .params.names }}{{ range $.params.names }}{{ . }}{{ end }}{{ end }}', 20)).toThrow('more than 20 steps');
+  });
+});

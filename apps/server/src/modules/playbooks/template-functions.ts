@@ -1,0 +1,284 @@
+import { stringify as toYaml } from 'yaml';
+import { GoTemplateError, goPrint, goTruthy, isMethodValue, NO_VALUE, type GoFunction, type MethodValue } from './go-template';
+
+/**
+ * The functions playbook templates call: Go's built-ins and the gomplate ones Mission Control's playbooks use, under
+ * gomplate's names and argument order (the value a pipeline passes in comes last: `{{ .x | strings.TrimPrefix "v" }}`).
+ * Each reads its arguments only.
+ */
+
+function text(value: unknown): string {
+  if (value === NO_VALUE || value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : goPrint(value);
+}
+
+function numberOf(value: unknown): number {
+  const parsed = typeof value === 'number' ? value : Number(text(value).trim());
+  if (!Number.isFinite(parsed)) throw new GoTemplateError(`${goPrint(value)} is not a number`);
+  return parsed;
+}
+
+function plain(value: unknown): unknown {
+  if (value === NO_VALUE) return null;
+  if (isMethodValue(value)) return value.print();
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+  return value;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  throw new GoTemplateError(`incompatible types for comparison: ${goPrint(a)} and ${goPrint(b)}`);
+}
+
+function equal(a: unknown, b: unknown): boolean {
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(plain(a)) === JSON.stringify(plain(b));
+  return a === b;
+}
+
+/** The quoting a POSIX shell reads back as exactly the text: single quotes, each ' written '"'"'. */
+export function shellQuote(value: unknown): string {
+  return `'${text(value).replaceAll("'", `'"'"'`)}'`;
+}
+
+function goQuote(value: unknown): string {
+  return JSON.stringify(text(value));
+}
+
+const GO_LAYOUT_TOKENS: ReadonlyArray<[string, (date: Date) => string]> = [
+  ['2006', (d) => String(d.getUTCFullYear())],
+  ['January', (d) => d.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' })],
+  ['Jan', (d) => d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' })],
+  ['Monday', (d) => d.toLocaleString('en-US', { weekday: 'long', timeZone: 'UTC' })],
+  ['Mon', (d) => d.toLocaleString('en-US', { weekday: 'short', timeZone: 'UTC' })],
+  ['MST', () => 'UTC'],
+  ['Z07:00', () => 'Z'],
+  ['-07:00', () => '+00:00'],
+  ['.000', (d) => `.${String(d.getUTCMilliseconds()).padStart(3, '0')}`],
+  ['01', (d) => String(d.getUTCMonth() + 1).padStart(2, '0')],
+  ['02', (d) => String(d.getUTCDate()).padStart(2, '0')],
+  ['15', (d) => String(d.getUTCHours()).padStart(2, '0')],
+  ['03', (d) => String(d.getUTCHours() % 12 === 0 ? 12 : d.getUTCHours() % 12).padStart(2, '0')],
+  ['04', (d) => String(d.getUTCMinutes()).padStart(2, '0')],
+  ['05', (d) => String(d.getUTCSeconds()).padStart(2, '0')],
+  ['06', (d) => String(d.getUTCFullYear() % 100).padStart(2, '0')],
+  ['PM', (d) => (d.getUTCHours() < 12 ? 'AM' : 'PM')],
+];
+
+/** A date written with Go's reference layout (`2006-01-02T15:04:05Z07:00`), in UTC. */
+export function formatGoTime(date: Date, layout: string): string {
+  let out = '';
+  let rest = layout;
+  while (rest !== '') {
+    const token = GO_LAYOUT_TOKENS.find(([name]) => rest.startsWith(name));
+    if (token === undefined) {
+      out += rest[0] ?? '';
+      rest = rest.slice(1);
+    } else {
+      out += token[1](date);
+      rest = rest.slice(token[0].length);
+    }
+  }
+  return out;
+}
+
+function timeValue(date: Date): MethodValue {
+  return {
+    methods: {
+      Format: (layout) => formatGoTime(date, text(layout)),
+      UTC: () => timeValue(date),
+      Unix: () => Math.floor(date.getTime() / 1000),
+      String: () => date.toISOString(),
+    },
+    print: () => date.toISOString(),
+  };
+}
+
+function dateOf(value: unknown): Date {
+  const date = new Date(text(value));
+  if (Number.isNaN(date.getTime())) throw new GoTemplateError(`${goPrint(value)} is not a time`);
+  return date;
+}
+
+function printf(format: unknown, ...args: unknown[]): string {
+  let index = 0;
+  return text(format).replace(/%([-+ 0#]*\d*(?:\.\d+)?)([svdqtfx%])/g, (_match, _flags: string, verb: string) => {
+    if (verb === '%') return '%';
+    const arg = args[index];
+    index += 1;
+    if (arg === undefined) return `%!${verb}(MISSING)`;
+    if (verb === 'q') return goQuote(arg);
+    if (verb === 'd') return String(Math.trunc(numberOf(arg)));
+    if (verb === 'f') return numberOf(arg).toFixed(6);
+    if (verb === 'x') return Math.trunc(numberOf(arg)).toString(16);
+    return text(arg);
+  });
+}
+
+function index(collection: unknown, ...keys: unknown[]): unknown {
+  let value = collection;
+  for (const key of keys) {
+    if (Array.isArray(value)) {
+      const position = numberOf(key);
+      if (!Number.isInteger(position) || position < 0 || position >= value.length) throw new GoTemplateError(`index out of range: ${goPrint(key)}`);
+      value = value[position];
+    } else if (typeof value === 'object' && value !== null && !isMethodValue(value)) {
+      const name = text(key);
+      value = Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : NO_VALUE;
+    } else if (value === null || value === undefined || value === NO_VALUE) {
+      throw new GoTemplateError('index of untyped nil');
+    } else throw new GoTemplateError(`can't index item of type ${typeof value}`);
+  }
+  return value;
+}
+
+function length(value: unknown): number {
+  if (typeof value === 'string' || Array.isArray(value)) return value.length;
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length;
+  throw new GoTemplateError(`len of ${goPrint(value)}`);
+}
+
+function fromJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch (error) {
+    throw new GoTemplateError(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function list(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  throw new GoTemplateError(`${goPrint(value)} is not a list`);
+}
+
+/** gomplate's `join list sep`, also as a pipeline writes it (`.list | join ","`, the list last). */
+function joined(first: unknown, second: unknown): string {
+  return Array.isArray(second) && !Array.isArray(first) ? second.map(text).join(text(first)) : list(first).map(text).join(text(second));
+}
+
+function title(value: unknown): string {
+  return text(value).replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (_match, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+}
+
+const STRING_FUNCTIONS = {
+  ToUpper: (s) => text(s).toUpperCase(),
+  ToLower: (s) => text(s).toLowerCase(),
+  Title: title,
+  TrimSpace: (s) => text(s).trim(),
+  Trim: (cutset, s) => trimSet(text(s), text(cutset), true, true),
+  TrimLeft: (cutset, s) => trimSet(text(s), text(cutset), true, false),
+  TrimRight: (cutset, s) => trimSet(text(s), text(cutset), false, true),
+  TrimPrefix: (prefix, s) => (text(s).startsWith(text(prefix)) ? text(s).slice(text(prefix).length) : text(s)),
+  TrimSuffix: (suffix, s) => (text(s).endsWith(text(suffix)) && text(suffix) !== '' ? text(s).slice(0, -text(suffix).length) : text(s)),
+  ReplaceAll: (old, replacement, s) => text(s).replaceAll(text(old), text(replacement)),
+  Contains: (substring, s) => text(s).includes(text(substring)),
+  HasPrefix: (prefix, s) => text(s).startsWith(text(prefix)),
+  HasSuffix: (suffix, s) => text(s).endsWith(text(suffix)),
+  Split: (separator, s) => text(s).split(text(separator)),
+  Repeat: (count, s) => text(s).repeat(Math.max(0, Math.min(10_000, Math.trunc(numberOf(count))))),
+  Quote: goQuote,
+  Squote: (s) => `'${text(s).replaceAll("'", "''")}'`,
+  ShellQuote: shellQuote,
+  Indent: (width, s) => text(s).replace(/^/gm, ' '.repeat(Math.max(0, Math.min(100, Math.trunc(numberOf(width)))))),
+} satisfies Record<string, GoFunction>;
+
+function trimSet(value: string, cutset: string, left: boolean, right: boolean): string {
+  let start = 0;
+  let end = value.length;
+  while (left && start < end && cutset.includes(value[start] ?? '')) start += 1;
+  while (right && end > start && cutset.includes(value[end - 1] ?? '')) end -= 1;
+  return value.slice(start, end);
+}
+
+/** The names Go and gomplate give these functions; `getAction` and `getLastAction` are added per run. */
+function baseFunctions(now: () => Date): Record<string, GoFunction> {
+  const functions: Record<string, GoFunction> = {
+    and: (...args) => args.find((arg) => !goTruthy(arg)) ?? args.at(-1),
+    or: (...args) => args.find((arg) => goTruthy(arg)) ?? args.at(-1),
+    not: (value) => !goTruthy(value),
+    eq: (a, ...others) => others.some((other) => equal(a, other)),
+    ne: (a, b) => !equal(a, b),
+    lt: (a, b) => compare(a, b) < 0,
+    le: (a, b) => compare(a, b) <= 0,
+    gt: (a, b) => compare(a, b) > 0,
+    ge: (a, b) => compare(a, b) >= 0,
+    len: length,
+    index,
+    print: (...args) => args.map(text).join(''),
+    println: (...args) => `${args.map(text).join(' ')}\n`,
+    printf,
+    urlquery: (...args) => encodeURIComponent(args.map(text).join('')),
+    default: (fallback, value) => (goTruthy(value) ? value : fallback),
+    required: (message, value) => {
+      if (!goTruthy(value)) throw new GoTemplateError(text(message));
+      return value;
+    },
+    coalesce: (...args) => args.find((arg) => goTruthy(arg)) ?? null,
+    ternary: (whenTrue, whenFalse, condition) => (goTruthy(condition) ? whenTrue : whenFalse),
+    toJSON: (value) => JSON.stringify(plain(value)),
+    toJSONPretty: (indent, value) => JSON.stringify(plain(value), null, text(indent)),
+    json: fromJson,
+    fromJSON: fromJson,
+    toYAML: (value) => toYaml(plain(value)),
+    toString: text,
+    toInt: (value) => Math.trunc(numberOf(value)),
+    toFloat: numberOf,
+    toBool: (value) => ['true', '1', 'yes'].includes(text(value).trim().toLowerCase()),
+    atoi: (value) => Math.trunc(numberOf(value)),
+    lower: STRING_FUNCTIONS.ToLower,
+    upper: STRING_FUNCTIONS.ToUpper,
+    toLower: STRING_FUNCTIONS.ToLower,
+    toUpper: STRING_FUNCTIONS.ToUpper,
+    title,
+    trim: (s) => text(s).trim(),
+    trimSpace: (s) => text(s).trim(),
+    replace: STRING_FUNCTIONS.ReplaceAll,
+    replaceAll: STRING_FUNCTIONS.ReplaceAll,
+    quote: goQuote,
+    squote: STRING_FUNCTIONS.Squote,
+    shellQuote,
+    contains: STRING_FUNCTIONS.Contains,
+    hasPrefix: STRING_FUNCTIONS.HasPrefix,
+    hasSuffix: STRING_FUNCTIONS.HasSuffix,
+    split: STRING_FUNCTIONS.Split,
+    join: joined,
+    indent: STRING_FUNCTIONS.Indent,
+    slice: (...items) => items,
+    has: (collection, key) => (Array.isArray(collection) ? collection.some((item) => equal(item, key)) : typeof collection === 'object' && collection !== null && Object.hasOwn(collection, text(key))),
+    keys: (map) => (typeof map === 'object' && map !== null ? Object.keys(map).sort() : []),
+    now: () => timeValue(now()),
+    'time.Now': () => timeValue(now()),
+    'time.Parse': (layout, value) => timeValue(dateOf(value)),
+    'time.Unix': (seconds) => timeValue(new Date(numberOf(seconds) * 1000)),
+    'base64.Encode': (value) => Buffer.from(text(value), 'utf8').toString('base64'),
+    'base64.Decode': (value) => Buffer.from(text(value), 'base64').toString('utf8'),
+    'data.ToJSON': (value) => JSON.stringify(plain(value)),
+    'data.JSON': fromJson,
+    'data.ToYAML': (value) => toYaml(plain(value)),
+    'conv.ToString': text,
+    'conv.ToInt': (value) => Math.trunc(numberOf(value)),
+    'conv.Join': joined,
+    'coll.Slice': (...items) => items,
+    'coll.Has': (collection, key) => typeof collection === 'object' && collection !== null && Object.hasOwn(collection, text(key)),
+  };
+  for (const [name, fn] of Object.entries(STRING_FUNCTIONS)) functions[`strings.${name}`] = fn;
+  return functions;
+}
+
+/** The functions of a template over one run; `actions` answers getAction and getLastAction. */
+export function templateFunctions(actions: Readonly<Record<string, unknown>>, now: () => Date = () => new Date()): Record<string, GoFunction> {
+  const names = Object.keys(actions);
+  return {
+    ...baseFunctions(now),
+    getAction: (name) => (Object.hasOwn(actions, text(name)) ? actions[text(name)] : {}),
+    getLastAction: () => {
+      const last = names.at(-1);
+      return last === undefined ? {} : actions[last];
+    },
+  };
+}
+
+/** Every name a template may call, for parsing. */
+export const TEMPLATE_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(templateFunctions({})));
