@@ -15,12 +15,18 @@ export function isSealedSecret(value: unknown): value is SealedSecret {
  * validate here; the scheduler opens them before a check runs, so a checker never sees one.
  */
 const secretValue = z
-  .union([z.string(), z.object({ value: z.string() }), sealedSecretSchema])
+  .union([z.string(), z.strictObject({ value: z.string() }), sealedSecretSchema])
   .transform((v) => (typeof v === 'string' ? v : 'value' in v ? v.value : ''));
 const duration = z.union([z.string(), z.number()]).refine((v) => parseDurationMs(v) !== null, 'must be a duration such as 500ms, 30s or 1h');
 const size = z.union([z.string(), z.number()]).refine((v) => parseSizeBytes(v) !== null, 'must be a size such as 512, 10MB or 1Gi');
 const labels = z.record(z.string(), z.string());
+/** A non-secret value canary-checker lets authors write plainly or as `{value}`. */
+const plainValue = z.union([z.string(), z.strictObject({ value: z.string() })]).transform((v) => (typeof v === 'string' ? v : v.value));
 
+/**
+ * The fields every check has. Schemas are strict: a field this server does not run is refused, never stored and
+ * ignored; check-catalogue.ts says for each field of canary-checker's schema whether it runs, is inert or is refused.
+ */
 const common = {
   name: z.string().min(1, 'This field is required'),
   description: z.string().optional(),
@@ -30,32 +36,43 @@ const common = {
   owner: z.string().optional(),
   severity: z.string().optional(),
   timeout: duration.optional(),
-  thresholdMillis: z.number().min(0).optional(),
+};
+
+const threshold = { thresholdMillis: z.number().min(0).optional() };
+
+/** canary-checker's `test`, `display` and `transform`, in the forms this server evaluates (CEL, and Go templates for display). */
+const expressions = {
+  test: z.strictObject({ expr: z.string().optional() }).optional(),
+  display: z.strictObject({ expr: z.string().optional(), template: z.string().optional() }).optional(),
+  transform: z.strictObject({ expr: z.string().optional() }).optional(),
 };
 
 const headers = z
-  .union([z.record(z.string(), secretValue), z.array(z.object({ name: z.string(), value: secretValue }))])
+  .union([z.record(z.string(), secretValue), z.array(z.strictObject({ name: z.string(), value: secretValue }))])
   .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
 
-const httpCheck = z.looseObject({
+const httpCheck = z.strictObject({
   ...common,
+  ...threshold,
+  ...expressions,
   url: z.string().optional(),
   endpoint: z.string().optional(),
   connection: z.string().optional(),
   method: z.string().default('GET'),
   headers: headers.optional(),
   body: secretValue.optional(),
-  authentication: z.object({ username: secretValue, password: secretValue }).optional(),
+  authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
   responseCodes: z.array(z.number().int()).optional(),
   responseContent: z.string().optional(),
   maxSSLExpiry: z.number().min(0).optional(),
-  tlsConfig: z.object({ insecureSkipVerify: z.boolean().optional(), ca: z.string().optional() }).optional(),
+  tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: plainValue.optional() }).optional(),
 });
 
-const tcpCheck = z.looseObject({ ...common, endpoint: z.string().optional(), url: z.string().optional() });
+const tcpCheck = z.strictObject({ ...common, ...threshold, ...expressions, endpoint: z.string().optional(), url: z.string().optional() });
 
-const dnsCheck = z.looseObject({
+const dnsCheck = z.strictObject({
   ...common,
+  ...threshold,
   server: z.string().optional(),
   port: z.number().int().min(1).max(65535).optional(),
   query: z.string().min(1, 'This field is required'),
@@ -64,21 +81,26 @@ const dnsCheck = z.looseObject({
   exactreply: z.array(z.string()).optional(),
 });
 
-const icmpCheck = z.looseObject({
+const icmpCheck = z.strictObject({
   ...common,
+  ...threshold,
   endpoint: z.string().min(1, 'This field is required'),
   packetCount: z.number().int().min(1).max(20).default(3),
   packetLossThreshold: z.number().min(0).max(100).default(0),
 });
 
-const execCheck = z.looseObject({
+const execCheck = z.strictObject({
   ...common,
+  ...threshold,
+  ...expressions,
   script: z.string().min(1, 'This field is required'),
   env: z.record(z.string(), secretValue).optional(),
 });
 
-const sqlCheck = z.looseObject({
+const sqlCheck = z.strictObject({
   ...common,
+  ...threshold,
+  ...expressions,
   connection: z.string().optional(),
   url: z.string().optional(),
   username: secretValue.optional(),
@@ -99,24 +121,27 @@ export function isRedisAddress(value: string): boolean {
   return HOST_PORT.test(value.trim());
 }
 
-const redisCheck = z.looseObject({
+const redisCheck = z.strictObject({
   ...common,
+  ...threshold,
   addr: z.string().refine(isRedisAddress, REDIS_ADDRESS_MESSAGE).optional(),
+  url: z.string().optional(),
   connection: z.string().optional(),
   db: z.coerce.number().int().min(0).default(0),
   username: secretValue.optional(),
   password: secretValue.optional(),
 });
 
-const mongoCheck = z.looseObject({
+const mongoCheck = z.strictObject({
   ...common,
+  ...threshold,
   connection: z.string().optional(),
   url: z.string().optional(),
   username: secretValue.optional(),
   password: secretValue.optional(),
 });
 
-const folderFilter = z.object({
+const folderFilter = z.strictObject({
   minAge: duration.optional(),
   maxAge: duration.optional(),
   minSize: size.optional(),
@@ -124,8 +149,9 @@ const folderFilter = z.object({
   regex: z.string().optional(),
 });
 
-const folderCheck = z.looseObject({
+const folderCheck = z.strictObject({
   ...common,
+  ...expressions,
   path: z.string().min(1, 'This field is required'),
   filter: folderFilter.optional(),
   minAge: duration.optional(),
@@ -136,13 +162,15 @@ const folderCheck = z.looseObject({
   maxSize: size.optional(),
 });
 
-const prometheusCheck = z.looseObject({
+const prometheusCheck = z.strictObject({
   ...common,
+  ...threshold,
+  ...expressions,
   url: z.string().optional(),
   connection: z.string().optional(),
   query: z.string().min(1, 'This field is required'),
   results: z.number().int().min(0).optional(),
-  threshold: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
+  threshold: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
 });
 
 /** Checks that talk to a service accept its URL or a stored connection that holds it. */
@@ -151,8 +179,10 @@ const hasUrlOrConnection = (spec: { url?: string | undefined; connection?: strin
 const urlOrConnectionIssue = { message: 'Set url or connection', path: ['url'] };
 
 const elasticsearchCheck = z
-  .looseObject({
+  .strictObject({
     ...common,
+    ...threshold,
+    ...expressions,
     url: z.string().optional(),
     connection: z.string().optional(),
     index: z
@@ -162,7 +192,7 @@ const elasticsearchCheck = z
     /** A search body or a bare query clause, as JSON text or as an object; match_all when left out. */
     query: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     results: z.number().int().min(0).optional(),
-    authentication: z.object({ username: secretValue, password: secretValue }).optional(),
+    authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
   })
   .refine(hasUrlOrConnection, urlOrConnectionIssue);
 
@@ -174,8 +204,10 @@ const labelMatchers = z.record(z.string(), z.string()).superRefine((matchers, co
 });
 
 const alertmanagerCheck = z
-  .looseObject({
+  .strictObject({
     ...common,
+    ...threshold,
+    ...expressions,
     url: z.string().optional(),
     connection: z.string().optional(),
     /** Alert names or regular expressions (anchored) matched against `alertname`; every alert when empty. */
@@ -186,10 +218,11 @@ const alertmanagerCheck = z
   })
   .refine(hasUrlOrConnection, urlOrConnectionIssue);
 
-const catalogCheck = z.looseObject({
+const catalogCheck = z.strictObject({
   ...common,
+  ...expressions,
   selector: z
-    .object({
+    .strictObject({
       types: z.array(z.string()).optional(),
       name: z.string().optional(),
       statuses: z.array(z.string()).optional(),
@@ -243,8 +276,8 @@ export function isSupportedCheckType(type: string): type is CheckType {
   return Object.hasOwn(CHECK_SCHEMAS, type);
 }
 
-/** Keys of a canary spec that configure the canary rather than list checks. */
-export const CANARY_SPEC_KEYS = ['schedule', 'interval', 'owner', 'severity', 'icon', 'labels', 'description', 'replicas', 'env', 'resultMode'] as const;
+/** Keys of a canary spec that configure the canary rather than list checks: those check-catalogue.ts lets run or keeps as inert. */
+export const CANARY_SPEC_KEYS = ['schedule', 'interval', 'owner', 'severity', 'icon', 'labels', 'description', 'env'] as const;
 
 /**
  * The canary-level keys as the server checks them; whether a schedule parses (cron, @every) is decided by the
@@ -258,10 +291,12 @@ const canaryLevelFields = {
   icon: z.string().optional(),
   labels: labels.optional(),
   description: z.string().optional(),
-  replicas: z.number().int().min(0).optional(),
+  /** Kept (secret-named values sealed) but read by no check: see check-catalogue.ts. */
   env: z.record(z.string(), z.unknown()).optional(),
-  resultMode: z.string().optional(),
 } satisfies Record<(typeof CANARY_SPEC_KEYS)[number], z.ZodType>;
+
+/** The canary-level keys alone, for a reader that checks the check lists itself. */
+export const canaryLevelSchema = z.object(canaryLevelFields);
 
 function checkLists(): Record<CheckType, z.ZodOptional<z.ZodArray<(typeof CHECK_SCHEMAS)[CheckType]>>> {
   const lists: Partial<Record<CheckType, z.ZodOptional<z.ZodArray<(typeof CHECK_SCHEMAS)[CheckType]>>>> = {};

@@ -8,6 +8,7 @@ export * from './durations';
 export * from './sizes';
 export * from './error-body';
 export * from './check-specs';
+export * from './check-catalogue';
 export * from './incidents';
 export * from './incident-commands';
 export * from './health';

@@ -47,6 +47,22 @@ export const errors = {
   connectionTestFailed: (message: string) => new AppError(400, 'OD_CONNECTION_TEST_FAILED', message),
   connectionTestUnsupported: () => new AppError(501, 'OD_CONNECTION_TEST_UNSUPPORTED', 'We currently do not support testing this connection type'),
   invalidCanarySpec: (details: string) => new AppError(400, 'OD_CANARY_SPEC', 'The canary spec is not valid', details),
+  checkTypeNotRun: (types: string, runnable: readonly string[], details: string) =>
+    new AppError(
+      400,
+      'OD_CHECK_TYPE_NOT_RUN',
+      `This server does not run ${types} checks; it runs ${runnable.join(', ')}`,
+      details,
+      'Remove those checks or run them with canary-checker; docs/compatibility.md lists what runs here',
+    ),
+  checkFieldNotRun: (fields: string, details: string) =>
+    new AppError(
+      400,
+      'OD_CHECK_FIELD_NOT_RUN',
+      `This server does not run ${fields}`,
+      details,
+      'Remove the fields named in details; each says what this server runs instead (docs/compatibility.md)',
+    ),
   invalidScraperSpec: (field: string, problem: string) =>
     new AppError(400, 'OD_SCRAPER_SPEC', `The scraper spec is not valid: ${field} ${problem}`, field, 'Fix the field named in details and save again'),
   scraperKind: (field: string, kind: string, runnable: readonly string[]) =>

@@ -7,10 +7,11 @@ import { errors } from '../../platform/errors';
 import type { Principal } from '../../platform/principal';
 import { mayReadSecretEnvelopes, redactSecretEnvelopes } from '../../platform/sealed-redaction';
 import { sealCanarySpec } from './canary-secrets';
-import { CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
+import { canarySpecRefusal, CanarySpecError, checksFromCanarySpec, parseCanaryYaml, unwrapResource } from './canary-spec';
 import { getCanary, insertCanary, softDeleteCanary, updateCanary, type CanaryFields, type CanaryRecord } from './canary-store';
 import { canarySpecRunsExec, isExecCheckType, requireExecute } from './exec-permission';
 import { isValidSchedule } from './schedule';
+import { scheduleRefusal } from './spec-hooks';
 import { checkSpecTargets } from './spec-targets';
 
 export const canaryBodySchema = z.object({
@@ -53,13 +54,13 @@ function canaryFields(body: CanaryBody, current: CanaryFields | null, secretKey:
     else throw new CanarySpecError(['spec: give the canary spec as `spec` (an object) or `yaml` (text)']);
     checksFromCanarySpec(spec);
   } catch (error) {
-    if (error instanceof CanarySpecError) throw errors.invalidCanarySpec(error.issues.join('; '));
+    if (error instanceof CanarySpecError) throw canarySpecRefusal(error);
     throw error;
   }
   if (body.yaml !== undefined || body.spec !== undefined) spec = sealCanarySpec(secretKey, canaryId, spec).spec;
   const specSchedule = typeof spec.schedule === 'string' ? spec.schedule : null;
   const schedule = body.schedule !== undefined ? body.schedule : (specSchedule ?? current?.schedule ?? null);
-  if (schedule !== null && !isValidSchedule(schedule)) throw errors.invalidCanarySpec(`schedule: '${schedule}' is not a valid schedule`);
+  if (schedule !== null && !isValidSchedule(schedule)) throw scheduleRefusal(schedule);
   return {
     name: body.name,
     namespace: body.namespace ?? current?.namespace ?? 'default',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CanarySpecError, checksFromCanarySpec, parseCheckSpec } from './canary-spec';
+import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, valueAtPath } from '@opsdeck/shared';
+import { canarySpecRefusal, CanarySpecError, checksFromCanarySpec, parseCheckSpec } from './canary-spec';
 
 function issuesOf(spec: Record<string, unknown>): string[] {
   try {
@@ -72,5 +73,92 @@ describe('elasticsearch and alertmanager checks in a canary spec', () => {
       expect.stringMatching(/^elasticsearch\[0\]\.results: /),
     ]);
     expect(issuesOf({ alertmanager: [{ name: 'am', url: 'http://am', alerts: 'TargetDown' }] })).toEqual([expect.stringMatching(/^alertmanager\[0\]\.alerts: /)]);
+  });
+});
+
+function refusalOf(spec: Record<string, unknown>): CanarySpecError {
+  try {
+    checksFromCanarySpec(spec);
+  } catch (error) {
+    if (error instanceof CanarySpecError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(spec)} to be refused`);
+}
+
+const fieldCases = CHECK_TYPES.flatMap((type) => Object.entries(CHECK_FIELD_RULES[type]).map(([path, rule]) => ({ type, path, rule })));
+
+describe('every field of the check catalogue, as a save meets it', () => {
+  it.each(fieldCases.filter(({ rule }) => rule.verdict !== 'refused'))('accepts $type.$path ($rule.verdict) and keeps it in the stored check spec', ({ type, path, rule }) => {
+    const example = 'example' in rule ? rule.example : undefined;
+    const [check] = checksFromCanarySpec({ schedule: '@every 5m', [type]: [placeAt(MINIMAL_CHECKS[type], path, example)] });
+    expect(check?.type).toBe(type);
+    expect(valueAtPath(check?.spec, path)).toEqual(example);
+  });
+
+  it.each(fieldCases.filter(({ rule }) => rule.verdict === 'refused'))('refuses $type.$path with OD_CHECK_FIELD_NOT_RUN naming it', ({ type, path, rule }) => {
+    const error = refusalOf({ [type]: [placeAt(MINIMAL_CHECKS[type], path, 'x')] });
+    const concrete = `${type}[0].${path.replaceAll('[]', '[0]')}`.replace(/\[0\]$/, '');
+    expect(error.detailed).toContainEqual({ kind: 'field-not-run', path: concrete, message: `not run by this server. ${rule.note}` });
+    expect(canarySpecRefusal(error)).toMatchObject({ statusCode: 400, code: 'OD_CHECK_FIELD_NOT_RUN' });
+    expect(canarySpecRefusal(error).message).toContain(concrete);
+  });
+});
+
+describe('canary-level keys and check types the server does not run', () => {
+  it.each(Object.entries(CANARY_FIELD_RULES))('judges the canary key %s as the catalogue says', (key, rule) => {
+    const value = rule.verdict === 'refused' ? 1 : rule.example;
+    const spec = { [key]: value, tcp: [MINIMAL_CHECKS.tcp] };
+    if (rule.verdict !== 'refused') {
+      expect(checksFromCanarySpec(spec)).toHaveLength(1);
+      return;
+    }
+    const error = refusalOf(spec);
+    expect(error.detailed).toContainEqual({ kind: 'field-not-run', path: key, message: `not run by this server. ${rule.note}` });
+    expect(canarySpecRefusal(error).code).toBe('OD_CHECK_FIELD_NOT_RUN');
+  });
+
+  it.each(Object.keys(CHECK_TYPES_NOT_RUN))('refuses a canary with %s checks with OD_CHECK_TYPE_NOT_RUN, listing the types that run', (type) => {
+    const error = refusalOf({ [type]: [{ name: 'x' }], http: [{ ...MINIMAL_CHECKS.http, metrics: [] }] });
+    const refusal = canarySpecRefusal(error);
+    expect(refusal).toMatchObject({ statusCode: 400, code: 'OD_CHECK_TYPE_NOT_RUN' });
+    expect(refusal.message).toBe(`This server does not run ${type} checks; it runs ${CHECK_TYPES.join(', ')}`);
+    // The field refusal of the same spec is listed too, so one save shows every problem.
+    expect(refusal.details).toContain('http[0].metrics: not run by this server');
+  });
+
+  it('refuses a key that is neither a field nor a check type of canary-checker as an invalid spec', () => {
+    const refusal = canarySpecRefusal(refusalOf({ tcp: [{ ...MINIMAL_CHECKS.tcp, endpont: 'typo:1' }], smtp: [] }));
+    expect(refusal.code).toBe('OD_CANARY_SPEC');
+    expect(refusal.details).toContain('tcp[0].endpont: is not a field of tcp checks');
+    expect(refusal.details).toContain('smtp: check type is not supported');
+  });
+
+  it('refuses a schedule that is no cron, naming the field', () => {
+    const refusal = canarySpecRefusal(refusalOf({ schedule: '8 46 *', tcp: [MINIMAL_CHECKS.tcp] }));
+    expect(refusal).toMatchObject({ code: 'OD_CANARY_SPEC', details: expect.stringMatching(/^schedule: '8 46 \*' is not a valid schedule/) as unknown });
+  });
+
+  it('reads a whole Mission Control resource and reports refused fields inside nested lists by index', () => {
+    const error = refusalOf({
+      apiVersion: 'canaries.flanksource.com/v1',
+      kind: 'Canary',
+      metadata: { name: 'web' },
+      spec: { http: [{ ...MINIMAL_CHECKS.http, headers: [{ name: 'A', value: 'b' }, { name: 'Token', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] },
+    });
+    expect(error.detailed.map((issue) => issue.path)).toEqual(['http[0].headers[1].valueFrom']);
+  });
+
+  it('reports a secret reference once, as refused, not also the value it leaves empty', () => {
+    const reference = { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } };
+    const error = refusalOf({ postgres: [{ ...MINIMAL_CHECKS.postgres, username: reference, password: reference }] });
+    expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual(['field-not-run postgres[0].username.valueFrom', 'field-not-run postgres[0].password.valueFrom']);
+  });
+
+  it('judges the expression fields key by key: CEL runs, JavaScript is refused', () => {
+    const [check] = checksFromCanarySpec({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'results.stdout == "hello"' }, display: { template: '{{.results.stdout}}' } }] });
+    expect(check?.spec.test).toEqual({ expr: 'results.stdout == "hello"' });
+    const error = refusalOf({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'true', javascript: 'true' } }] });
+    expect(error.issues).toEqual([`exec[0].test.javascript: not run by this server. ${CHECK_FIELD_RULES.exec['test.javascript']?.note ?? ''}`]);
   });
 });

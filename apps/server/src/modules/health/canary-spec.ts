@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
-import { CANARY_SPEC_KEYS, CHECK_SCHEMAS, CHECK_TYPES, isSupportedCheckType, type CheckSpecOf, type CheckType } from '@opsdeck/shared';
+import {
+  CANARY_FIELD_RULES,
+  canaryLevelSchema,
+  CHECK_FIELD_RULES,
+  CHECK_SCHEMAS,
+  CHECK_TYPES,
+  CHECK_TYPES_NOT_RUN,
+  isSupportedCheckType,
+  type CheckSpecOf,
+  type CheckType,
+  type FieldRules,
+} from '@opsdeck/shared';
+import { errors, type AppError } from '../../platform/errors';
 import { isValidSchedule } from './schedule';
 
 /** One check as a canary spec defines it: what the checks row stores. */
@@ -17,19 +29,44 @@ export interface CheckDefinition {
   spec: Record<string, unknown>;
 }
 
+/**
+ * What is wrong with a part of a spec: a check type or a field this server does not run (refused on purpose, ADR
+ * 0069), or a value that does not fit its field.
+ */
+export type SpecIssueKind = 'type-not-run' | 'field-not-run' | 'invalid';
+
+export interface SpecIssue {
+  kind: SpecIssueKind;
+  /** Where in the spec: `schedule`, `http[0].tlsConfig.cert`, `kubernetes`. */
+  path: string;
+  message: string;
+}
+
 export class CanarySpecError extends Error {
-  constructor(readonly issues: string[]) {
-    super(issues.join('; '));
+  /** Each issue as `path: message`. */
+  readonly issues: string[];
+  readonly detailed: SpecIssue[];
+
+  constructor(issues: ReadonlyArray<SpecIssue | string>) {
+    const detailed = issues.map((issue): SpecIssue => (typeof issue === 'string' ? { kind: 'invalid', path: issue.split(':', 1)[0] ?? '', message: issue } : issue));
+    const lines = issues.map((issue) => (typeof issue === 'string' ? issue : `${issue.path}: ${issue.message}`));
+    super(lines.join('; '));
     this.name = 'CanarySpecError';
+    this.issues = lines;
+    this.detailed = detailed;
   }
 }
 
-const canaryLevel = z.looseObject({
-  schedule: z.string().refine(isValidSchedule, 'is not a valid schedule (@every 30s, @hourly, or cron)').optional(),
-  interval: z.number().int().min(1).optional(),
+const canaryLevel = canaryLevelSchema.extend({
+  schedule: z
+    .string()
+    .refine(isValidSchedule, { error: (issue) => `'${String(issue.input)}' is not a valid schedule (@every 30s, @hourly, or a 5- or 6-field cron)` })
+    .optional(),
 });
 
-const CANARY_KEYS: ReadonlySet<string> = new Set(CANARY_SPEC_KEYS);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function endpointOf(type: CheckType, entry: Record<string, unknown>): string | null {
   const pick = (...keys: string[]): string | null => {
@@ -56,36 +93,146 @@ function endpointOf(type: CheckType, entry: Record<string, unknown>): string | n
 }
 
 /**
+
+/** `http[0]` + `['headers', 1, 'value']` → `http[0].headers[1].value`. */
+function pathOf(prefix: string, segments: ReadonlyArray<PropertyKey>): string {
+  return segments.reduce<string>((path, segment) => {
+    if (typeof segment === 'number') return `${path}[${segment}]`;
+    const key = String(segment);
+    return path === '' ? key : `${path}.${key}`;
+  }, prefix);
+}
+
+interface Holder {
+  path: string;
+  parent: Record<string, unknown>;
+  key: string;
+  /** The list entry the field sits in, if any: the whole entry goes, since what is left of it means nothing alone. */
+  entry: { list: unknown[]; element: Record<string, unknown> } | null;
+  /** Where `parent` itself sits (`password` for `password.valueFrom`): it goes too when nothing else is left in it. */
+  owner: { parent: Record<string, unknown>; key: string } | null;
+}
+
+/** Where `node` holds the catalogue path `segments` (`['headers[]', 'valueFrom']`); check-catalogue.ts has the grammar. */
+function holdersOf(
+  node: Record<string, unknown>,
+  segments: readonly string[],
+  prefix: string,
+  entry: Holder['entry'] = null,
+  owner: Holder['owner'] = null,
+): Holder[] {
+  const [first, ...rest] = segments;
+  if (first === undefined) return [];
+  const isList = first.endsWith('[]');
+  const key = isList ? first.slice(0, -2) : first;
+  if (!Object.hasOwn(node, key)) return [];
+  const value = node[key];
+  const path = pathOf(prefix, [key]);
+  if (isList) {
+    if (!Array.isArray(value)) return [];
+    if (rest.length === 0) return [{ path, parent: node, key, entry, owner }];
+    return value.flatMap((element: unknown, index) => (isRecord(element) ? holdersOf(element, rest, `${path}[${index}]`, { list: value, element }) : []));
+  }
+  if (rest.length === 0) return [{ path, parent: node, key, entry, owner }];
+  return isRecord(value) ? holdersOf(value, rest, path, entry, { parent: node, key }) : [];
+}
+
+/**
+ * The fields of `entry` the catalogue refuses, each with what runs instead, and a copy of the entry without them, so
+ * the schema then judges only the rest: a refused field is reported once, as refused, never also as malformed.
+ */
+function withoutRefused(rules: FieldRules, entry: Record<string, unknown>, prefix: string): { issues: SpecIssue[]; rest: Record<string, unknown> } {
+  // Through JSON, not structuredClone: a value the spec shares between two fields (a YAML alias) must become two values.
+  const rest = JSON.parse(JSON.stringify(entry)) as Record<string, unknown>;
+  const issues: SpecIssue[] = [];
+  const emptied: Array<NonNullable<Holder['entry']>> = [];
+  for (const [rulePath, rule] of Object.entries(rules)) {
+    if (rule.verdict !== 'refused') continue;
+    for (const holder of holdersOf(rest, rulePath.split('.'), prefix)) {
+      issues.push({ kind: 'field-not-run', path: holder.path, message: `not run by this server. ${rule.note}` });
+      Reflect.deleteProperty(holder.parent, holder.key);
+      if (holder.owner !== null && Object.keys(holder.parent).length === 0) Reflect.deleteProperty(holder.owner.parent, holder.owner.key);
+      if (holder.entry !== null) emptied.push(holder.entry);
+    }
+  }
+  for (const { list, element } of emptied) {
+    const index = list.indexOf(element);
+    if (index !== -1) list.splice(index, 1);
+  }
+  return { issues, rest };
+}
+
+/**
+ * The schema's issues as spec issues, one per unknown key: a key the catalogue does not know is no field of
+ * canary-checker's either (a typo, or another tool's), so the spec is invalid rather than asking for something not run.
+ */
+function schemaIssues(type: CheckType, prefix: string, error: z.ZodError): SpecIssue[] {
+  return error.issues.flatMap((issue): SpecIssue[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        kind: 'invalid',
+        path: pathOf(prefix, [...issue.path, key]),
+        message: `is not a field of ${type} checks (docs/compatibility.md lists every field and what this server does with it)`,
+      }));
+    }
+    return [{ kind: 'invalid', path: pathOf(prefix, issue.path), message: issue.message }];
+  });
+}
+
+const SUPPORTED = `this server runs ${CHECK_TYPES.join(', ')}`;
+
+/** A key of a canary spec that is not one of its check lists: a canary field, or what is refused about it. */
+function canaryKeyIssue(key: string): SpecIssue | null {
+  const rule = CANARY_FIELD_RULES[key];
+  if (rule !== undefined) return rule.verdict === 'refused' ? { kind: 'field-not-run', path: key, message: `not run by this server. ${rule.note}` } : null;
+  const what = CHECK_TYPES_NOT_RUN[key];
+  if (what !== undefined) return { kind: 'type-not-run', path: key, message: `${key} checks (canary-checker's check that ${what}) are not run by this server; ${SUPPORTED}` };
+  return { kind: 'invalid', path: key, message: `check type is not supported: it is neither a canary field nor a check type of canary-checker; ${SUPPORTED}` };
+}
+
+function checkEntryIssue(path: string, message: string): SpecIssue {
+  return { kind: 'invalid', path, message };
+}
+
+/**
  * Validates a canary spec (the document the YAML editor holds, or a full `kind: Canary` resource) and lists the
- * checks it defines. Names must be unique per type, since (canary, type, name) identifies a check across saves.
+ * checks it defines. Every key and field is judged by check-catalogue.ts: what does not run is refused, never stored
+ * and ignored (ADR 0069). Names must be unique per type, since (canary, type, name) identifies a check across saves.
  */
 export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
   const spec = unwrapResource(raw);
-  const issues: string[] = [];
+  const issues: SpecIssue[] = [];
   const level = canaryLevel.safeParse(spec);
-  if (!level.success) issues.push(...level.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  if (!level.success) issues.push(...level.error.issues.map((issue) => checkEntryIssue(pathOf('', issue.path), issue.message)));
   const definitions: CheckDefinition[] = [];
   const seen = new Set<string>();
   for (const [key, value] of Object.entries(spec)) {
-    if (CANARY_KEYS.has(key)) continue;
     if (!isSupportedCheckType(key)) {
-      issues.push(`${key}: check type is not supported (supported: ${CHECK_TYPES.join(', ')})`);
+      const issue = canaryKeyIssue(key);
+      if (issue !== null) issues.push(issue);
       continue;
     }
     if (!Array.isArray(value)) {
-      issues.push(`${key}: must be a list of checks`);
+      issues.push(checkEntryIssue(key, 'must be a list of checks'));
       continue;
     }
     value.forEach((entry: unknown, index) => {
-      const parsed = CHECK_SCHEMAS[key].safeParse(entry);
-      if (!parsed.success) {
-        issues.push(...parsed.error.issues.map((issue) => `${key}[${index}].${issue.path.join('.')}: ${issue.message}`));
+      const prefix = `${key}[${index}]`;
+      if (!isRecord(entry)) {
+        issues.push(checkEntryIssue(prefix, 'must be an object'));
         return;
       }
-      const entryObject = entry as Record<string, unknown>;
+      const refusals = withoutRefused(CHECK_FIELD_RULES[key], entry, prefix);
+      issues.push(...refusals.issues);
+      const parsed = CHECK_SCHEMAS[key].safeParse(refusals.rest);
+      if (!parsed.success) {
+        issues.push(...schemaIssues(key, prefix, parsed.error));
+        return;
+      }
+      if (refusals.issues.length > 0) return;
       const data = parsed.data;
       if (seen.has(`${key}/${data.name}`)) {
-        issues.push(`${key}[${index}].name: '${data.name}' is used twice`);
+        issues.push(checkEntryIssue(`${prefix}.name`, `'${data.name}' is used twice`));
         return;
       }
       seen.add(`${key}/${data.name}`);
@@ -94,16 +241,38 @@ export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
         name: data.name,
         description: data.description ?? null,
         icon: data.icon ?? null,
-        endpoint: endpointOf(key, entryObject),
+        endpoint: endpointOf(key, entry),
         owner: data.owner ?? null,
         severity: data.severity ?? null,
         labels: data.labels ?? {},
-        spec: entryObject,
+        spec: entry,
       });
     });
   }
   if (issues.length > 0) throw new CanarySpecError(issues);
   return definitions;
+}
+
+/** At most this many paths in a message; details list them all. */
+const PATHS_IN_MESSAGE = 5;
+
+function listed(paths: readonly string[]): string {
+  const shown = paths.slice(0, PATHS_IN_MESSAGE).join(', ');
+  return paths.length > PATHS_IN_MESSAGE ? `${shown} and ${paths.length - PATHS_IN_MESSAGE} more` : shown;
+}
+
+/**
+ * The coded 400 for a spec that does not validate: check types this server does not run first, then fields it does
+ * not run, then any other problem; `details` lists every issue whichever code answers.
+ */
+export function canarySpecRefusal(error: CanarySpecError): AppError {
+  const details = error.issues.join('; ');
+  const pathsOf = (kind: SpecIssueKind): string[] => [...new Set(error.detailed.filter((issue) => issue.kind === kind).map((issue) => issue.path))];
+  const types = pathsOf('type-not-run');
+  if (types.length > 0) return errors.checkTypeNotRun(listed(types), CHECK_TYPES, details);
+  const fields = pathsOf('field-not-run');
+  if (fields.length > 0) return errors.checkFieldNotRun(listed(fields), details);
+  return errors.invalidCanarySpec(details);
 }
 
 /** Accepts the bare spec or a `{apiVersion, kind: Canary, metadata, spec}` resource. */
@@ -129,6 +298,6 @@ export function parseCanaryYaml(text: string): Record<string, unknown> {
 /** Parses a stored check spec with its type's schema (defaults applied); throws with the issues when it no longer fits. */
 export function parseCheckSpec<T extends CheckType>(type: T, spec: unknown): CheckSpecOf<T> {
   const parsed = CHECK_SCHEMAS[type].safeParse(spec);
-  if (!parsed.success) throw new CanarySpecError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  if (!parsed.success) throw new CanarySpecError(schemaIssues(type, '', parsed.error));
   return parsed.data as CheckSpecOf<T>;
 }

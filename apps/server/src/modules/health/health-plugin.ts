@@ -33,6 +33,7 @@ import {
   type CheckRouteDeps,
 } from './check-routes';
 import { canaryRowsValidator, checkRowsValidator } from './exec-permission';
+import { canarySpecRowsValidator } from './spec-hooks';
 import { checkSpecTargets } from './spec-targets';
 import { UptimeWindows, WINDOW_REFRESH_AGE_MS } from './uptime-windows';
 
@@ -90,6 +91,7 @@ function registerWriteHooks(context: AppContext): void {
   hooks.registerCheck('canaries', checkSpecColumn);
   hooks.registerCheck('checks', checkSpecColumn);
   hooks.register('canaries', canaryRowsValidator);
+  hooks.register('canaries', canarySpecRowsValidator);
   hooks.register('checks', checkRowsValidator);
 }
 

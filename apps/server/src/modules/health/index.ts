@@ -10,3 +10,5 @@ export { isInlineUrl } from './checkers/checker';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
 export { currentSandbox, removeAsUser } from './exec-host';
 export { execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type SandboxUser } from './exec-sandbox';
+/** The Canary section of docs/compatibility.md, from the check catalogue the save path uses (ADR 0069). */
+export { renderCanaryCompatibility } from './compatibility-section';

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, valueAtPath, type CheckType } from '@opsdeck/shared';
+import { syncCanaryChecks } from '../src/modules/health/canary-sync';
+import { startTestServer, type JsonReply, type TestServer } from './harness';
+
+/** The minimal check with every field the catalogue lets run or keeps as inert, each at its example. */
+function everyAcceptedField(type: CheckType): Record<string, unknown> {
+  return Object.entries(CHECK_FIELD_RULES[type]).reduce<Record<string, unknown>>(
+    (entry, [path, rule]) => ('example' in rule ? placeAt(entry, path, rule.example) : entry),
+    { ...MINIMAL_CHECKS[type] },
+  );
+}
+
+const KUBERNETES_CANARY = {
+  apiVersion: 'canaries.flanksource.com/v1',
+  kind: 'Canary',
+  metadata: { name: 'kube-pods', namespace: 'default' },
+  spec: {
+    schedule: '@every 5m',
+    kubernetes: [{ name: 'ready-pods', kind: 'Pod', namespaceSelector: { name: 'default' }, ready: true, test: { expr: 'size(results) > 0' } }],
+  },
+};
+
+describe('canary acceptance: nothing a save holds is ignored (ADR 0069)', () => {
+  let server: TestServer;
+  let admin: string;
+  let editor: string;
+
+  const storedCanaries = async (prefix: string): Promise<number> =>
+    (await server.pool.query<{ count: number }>(`select count(*)::integer as count from canaries where name like $1 || '%'`, [prefix])).rows[0]?.count ?? 0;
+
+  function expectRefused(reply: JsonReply, code: string, path: string, label: string): void {
+    expect(reply.status, `${label}: ${reply.text}`).toBe(400);
+    expect(reply.json.code, label).toBe(code);
+    expect(String(reply.json.details), label).toContain(`${path}: `);
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = await server.cookieFor('admin');
+    editor = await server.cookieFor('editor');
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it.each(CHECK_TYPES)('saves a %s check with every field that runs or is inert, and its check row keeps each one', async (type) => {
+    const created = await server.call('POST', '/api/canary/canaries', admin, { name: `accept-${type}`, spec: { schedule: '@every 5m', [type]: [everyAcceptedField(type)] } });
+    expect(created.status, created.text).toBe(201);
+    const rows = await server.pool.query<{ type: string; spec: Record<string, unknown> }>('select type, spec from checks where canary_id = $1 and deleted_at is null', [created.json.id]);
+    expect(rows.rows.map((row) => row.type)).toEqual([type]);
+    const spec = rows.rows[0]?.spec ?? {};
+    for (const [path, rule] of Object.entries(CHECK_FIELD_RULES[type])) {
+      // Secrets are stored sealed, so what is kept is the field, not its plain value.
+      if (rule.verdict !== 'refused') expect(valueAtPath(spec, path), `${type}.${path}`).toBeDefined();
+    }
+  });
+
+  it('refuses every field the catalogue refuses, on the canary routes and the data API alike, and stores nothing', async () => {
+    for (const type of CHECK_TYPES) {
+      for (const [path, rule] of Object.entries(CHECK_FIELD_RULES[type])) {
+        if (rule.verdict !== 'refused') continue;
+        const entry = placeAt(MINIMAL_CHECKS[type], path, 'x');
+        const named = `${type}[0].${path.replaceAll('[]', '[0]')}`.replace(/\[0\]$/, '');
+        const spec = { [type]: [entry] };
+        expectRefused(await server.call('POST', '/api/canary/canaries', admin, { name: `refuse-${type}`, spec }), 'OD_CHECK_FIELD_NOT_RUN', named, `route ${named}`);
+        expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: `refuse-${type}`, spec }), 'OD_CHECK_FIELD_NOT_RUN', named, `data API ${named}`);
+      }
+    }
+    expect(await storedCanaries('refuse-')).toBe(0);
+  });
+
+  it('refuses the kubernetes-check canary as pasted, through both paths, naming the type and the types that run', async () => {
+    const yaml = `apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: kube-pods\nspec:\n  schedule: "@every 5m"\n  kubernetes:\n    - name: ready-pods\n      kind: Pod\n      ready: true\n`;
+    const viaRoute = await server.call('POST', '/api/canary/canaries', admin, { name: 'kube-pods', yaml });
+    expectRefused(viaRoute, 'OD_CHECK_TYPE_NOT_RUN', 'kubernetes', 'route');
+    expect(viaRoute.json.message).toBe(`This server does not run kubernetes checks; it runs ${CHECK_TYPES.join(', ')}`);
+    expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'kube-pods', spec: KUBERNETES_CANARY }), 'OD_CHECK_TYPE_NOT_RUN', 'kubernetes', 'data API');
+    for (const type of Object.keys(CHECK_TYPES_NOT_RUN)) {
+      expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'kube-pods', spec: { [type]: [{ name: 'x' }] } }), 'OD_CHECK_TYPE_NOT_RUN', type, type);
+    }
+    expect(await storedCanaries('kube-pods')).toBe(0);
+  });
+
+  it('runs the same rules on data-API updates and upserts as on inserts', async () => {
+    const created = await server.call('POST', '/api/db/canaries', admin, { name: 'dataapi-web', spec: { http: [MINIMAL_CHECKS.http] } }, { prefer: 'return=representation' });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.json as unknown as Array<{ id: string }>)[0]?.id ?? '';
+    const refusedSpec = { http: [{ ...MINIMAL_CHECKS.http, tlsConfig: { cert: 'pem' } }] };
+    expectRefused(await server.call('PATCH', `/api/db/canaries?id=eq.${id}`, admin, { spec: refusedSpec }), 'OD_CHECK_FIELD_NOT_RUN', 'http[0].tlsConfig.cert', 'update');
+    expectRefused(
+      await server.call('POST', '/api/db/canaries', admin, { id, name: 'dataapi-web', spec: refusedSpec }, { prefer: 'resolution=merge-duplicates' }),
+      'OD_CHECK_FIELD_NOT_RUN',
+      'http[0].tlsConfig.cert',
+      'upsert',
+    );
+    // What was saved still turns into its checks: the sync reads it as the routes do.
+    expect(await syncCanaryChecks(server.pool, id, { reschedule: false })).toMatchObject({ upserted: 1, error: null });
+  });
+
+  it('refuses a schedule that is no cron on every path that saves a canary, naming the field', async () => {
+    const spec = { schedule: '8 46 *', tcp: [MINIMAL_CHECKS.tcp] };
+    expectRefused(await server.call('POST', '/api/canary/canaries', admin, { name: 'cron-route', spec }), 'OD_CANARY_SPEC', 'schedule', 'route spec');
+    expectRefused(
+      await server.call('POST', '/api/canary/canaries', admin, { name: 'cron-route', schedule: '8 46 *', spec: { tcp: [MINIMAL_CHECKS.tcp] } }),
+      'OD_CANARY_SPEC',
+      'schedule',
+      'route column',
+    );
+    expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'cron-db', spec }), 'OD_CANARY_SPEC', 'schedule', 'data API spec');
+    expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'cron-db', schedule: '8 46 *' }), 'OD_CANARY_SPEC', 'schedule', 'data API column');
+    const created = await server.call('POST', '/api/db/canaries', admin, { name: 'cron-db' }, { prefer: 'return=representation' });
+    const id = (created.json as unknown as Array<{ id: string }>)[0]?.id ?? '';
+    expectRefused(await server.call('PATCH', `/api/db/canaries?id=eq.${id}`, admin, { schedule: '8 46 *' }), 'OD_CANARY_SPEC', 'schedule', 'data API update');
+    expect((await server.pool.query('select 1 from canaries where name like $1', ['cron-route%'])).rowCount).toBe(0);
+  });
+
+  it('refuses a schedule that is no cron for scrapers and topologies too, on their data-API writes', async () => {
+    const scraperColumn = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'cron-scraper', schedule: '8 46 *' });
+    expect(scraperColumn.status, scraperColumn.text).toBe(400);
+    expect(scraperColumn.json.details).toBe('schedule');
+    const scraperSpec = await server.call('POST', '/api/db/config_scrapers', admin, {
+      name: 'cron-scraper',
+      spec: { schedule: '8 46 *', http: [{ type: 'Api::Status', id: '$.id', url: 'http://127.0.0.1:9/status' }] },
+    });
+    expect(scraperSpec.status, scraperSpec.text).toBe(400);
+    expect(scraperSpec.json.details).toBe('spec.schedule');
+    const topologyColumn = await server.call('POST', '/api/db/topologies', admin, { name: 'cron-topology', schedule: '8 46 *' });
+    expect(topologyColumn.status, topologyColumn.text).toBe(400);
+    expect(topologyColumn.json).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details: 'schedule' });
+    const topologySpec = await server.call('POST', '/api/db/topologies', admin, { name: 'cron-topology', spec: { schedule: '8 46 *', components: [{ name: 'web' }] } });
+    expect(topologySpec.status, topologySpec.text).toBe(400);
+    expect(topologySpec.json).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details: 'spec.schedule' });
+  });
+
+  it('still asks for the execute permission first: an editor writing an exec check through the data API is refused 403, refused fields or not', async () => {
+    for (const spec of [{ exec: [MINIMAL_CHECKS.exec] }, { exec: [{ ...MINIMAL_CHECKS.exec, env: [{ name: 'A', value: 'b' }] }] }]) {
+      const reply = await server.call('POST', '/api/db/canaries', editor, { name: 'editor-exec', spec });
+      expect(reply.status, reply.text).toBe(403);
+      expect(reply.json.code).toBe('OD_EXEC_FORBIDDEN');
+    }
+    const allowed = await server.call('POST', '/api/db/canaries', editor, { name: 'editor-tcp', spec: { tcp: [{ ...MINIMAL_CHECKS.tcp, test: { expr: 'true' } }] } });
+    expect(allowed.status, allowed.text).toBe(201);
+  });
+});

@@ -1,0 +1,398 @@
+import type { CheckType } from './check-specs';
+
+/**
+ * What this server does with each field of a Mission Control Canary (issue #32, ADR 0069). Written from the fields
+ * canary-checker's published Canary schema lists per check type, plus the few this server adds. Every field is one of:
+ * - `runs`: the server honours it (the checker, the scheduler or the CEL evaluation reads it);
+ * - `inert`: metadata with no effect on whether a check passes; accepted, stored and shown;
+ * - `refused`: not run here; a save that holds it is refused with a coded 400 naming `<type>[<index>].<field>`, and
+ *   `note` says what this server runs instead.
+ * A field named in no table is refused too: nothing is saved and then ignored.
+ *
+ * Paths: `a.b` is key `b` inside the object `a`; `a[]` alone is `a` written as a list; `a[].b` is key `b` in any entry of
+ * the list `a`.
+ */
+export type FieldVerdict = 'runs' | 'inert' | 'refused';
+
+export type FieldRule =
+  | { verdict: 'runs' | 'inert'; note: string; /** A value the server accepts, for tests and the docs. */ example: unknown }
+  | { verdict: 'refused'; note: string };
+
+export type FieldRules = Readonly<Record<string, FieldRule>>;
+
+const runs = (note: string, example: unknown): FieldRule => ({ verdict: 'runs', note, example });
+const inert = (note: string, example: unknown): FieldRule => ({ verdict: 'inert', note, example });
+const refused = (note: string): FieldRule => ({ verdict: 'refused', note });
+
+const SOURCE_REFERENCE = 'secret, ConfigMap and field references are not read here; give the value (secrets are stored sealed) or name a stored connection';
+const NO_JAVASCRIPT = 'JavaScript is not run by this server; write the expression in CEL as expr';
+const NO_JSONPATH = 'JSONPath is not run here; write the expression in CEL as expr';
+
+/** The canary-level keys of a Canary's spec (beside the check lists). */
+export const CANARY_FIELD_RULES: FieldRules = {
+  schedule: runs('When the checks run: @every 30s, @hourly or a 5- or 6-field cron; an invalid one is refused at save', '@every 5m'),
+  interval: runs('Seconds between runs when no schedule is set', 60),
+  owner: inert('Shown with the canary', 'platform-team'),
+  severity: inert('Shown with the canary', 'critical'),
+  icon: inert('Shown with the canary', 'http'),
+  labels: inert('Shown with the canary (the canary row has its own labels, which its checks inherit)', { team: 'platform' }),
+  description: inert('Shown with the canary', 'Probes of the public site'),
+  replicas: refused('Pausing a canary with replicas: 0 is not run here; every canary runs on its schedule. Delete the canary to stop it'),
+  env: inert(
+    'Stored, values with secret names sealed; no check reads it: $(name) substitution is not run, so a field that refers to a variable keeps the text $(name). Give an exec check its own env map',
+    { REGION: 'eu-west-1' },
+  ),
+  resultMode: refused('Result modes (junit) are not run; each check reports its own result'),
+  retries: refused('Retries are not run; a failing check fails until its next scheduled run'),
+  agentSelector: refused('Agents are chosen by assigning the canary to an agent (agent_id), not by a selector'),
+};
+
+/** canary-checker's check types this server does not run: a canary listing any of them is refused at save. */
+export const CHECK_TYPES_NOT_RUN: Readonly<Record<string, string>> = {
+  docker: 'pulls a container image',
+  dockerPush: 'pushes a container image',
+  containerd: 'pulls an image through containerd',
+  containerdPush: 'pushes an image through containerd',
+  s3: 'reads and writes an S3 bucket',
+  pod: 'schedules a pod in Kubernetes',
+  ldap: 'binds to an LDAP server',
+  mssql: 'queries Microsoft SQL Server',
+  restic: 'checks a restic repository',
+  jmeter: 'runs a JMeter plan',
+  junit: 'runs a test pod and reads its JUnit results',
+  helm: 'pushes a chart to a Helm repository',
+  namespace: 'creates a Kubernetes namespace and a pod in it',
+  cloudwatch: 'reads AWS CloudWatch alarms',
+  pubsub: 'reads a message queue',
+  github: 'queries GitHub',
+  gitProtocol: 'pushes to a git repository',
+  kubernetes: 'reads the health of Kubernetes resources',
+  kubernetesResource: 'creates Kubernetes resources and checks them',
+  awsConfig: 'queries AWS Config',
+  awsConfigRule: 'reads AWS Config rule compliance',
+  databaseBackup: 'checks a cloud database backup',
+  opensearch: 'searches an OpenSearch index',
+  dynatrace: 'reads Dynatrace problems',
+  azureDevops: 'reads Azure DevOps pipeline runs',
+  webhook: 'receives results pushed to a webhook',
+};
+
+/** Fields every canary-checker check type has. */
+const COMMON: FieldRules = {
+  name: runs('Identifies the check within its canary', 'probe'),
+  description: inert('Shown with the check', 'What this check proves'),
+  icon: inert('Shown with the check', 'server'),
+  namespace: inert("Shown with the check; the check row takes its canary's namespace", 'default'),
+  labels: inert("Shown with the check and merged over the canary's labels for filtering", { tier: 'web' }),
+  owner: inert('Shown with the check', 'platform-team'),
+  severity: inert('Shown with the check', 'high'),
+  timeout: runs(
+    'How long one run may take; the run fails after it. Write a duration (10s): a bare number is read as milliseconds, where canary-checker reads a bare number on dns, postgres and mysql checks as seconds',
+    '20s',
+  ),
+  transformDeleteStrategy: refused('Checks made by a transform are not kept apart from their canary; remove the field'),
+  metrics: refused('Custom Prometheus metrics from a check are not exported; read the check results from the API or /metrics'),
+  markFailOnEmpty: refused('An empty transform result does not fail the check here; write the condition in test.expr'),
+  dependsOn: refused('Checks do not wait for one another; every check runs on its own'),
+  retries: refused('Retries are not run; a failing check fails until its next run'),
+  relationships: refused('Links from a check to components and configs by lookup are not made; link them from a topology'),
+};
+
+const THRESHOLD: FieldRules = {
+  thresholdMillis: runs('A passing check fails when the run takes longer than this many milliseconds', 5000),
+};
+
+/** canary-checker's test, display and transform, on the check types whose schema has them. */
+const EXPRESSIONS: FieldRules = {
+  'test.expr': runs('A CEL expression over the result; the check passes only when it is true, and fails when it cannot be evaluated', 'true'),
+  'test.template': refused('Go templates do not judge checks here; write test.expr in CEL'),
+  'test.jsonPath': refused(NO_JSONPATH),
+  'test.javascript': refused(NO_JAVASCRIPT),
+  'display.expr': runs('A CEL expression whose value becomes the message shown for the result', "'ok'"),
+  'display.template': runs('A Go template whose output becomes the message shown for the result', 'ok'),
+  'display.jsonPath': refused(NO_JSONPATH),
+  'display.javascript': refused(NO_JAVASCRIPT),
+  'transform.expr': runs('A CEL expression that reshapes the result, or fans it out into several checks', "''"),
+  'transform.template': refused('Go templates do not transform results here; write transform.expr in CEL'),
+  'transform.jsonPath': refused(NO_JSONPATH),
+  'transform.javascript': refused(NO_JAVASCRIPT),
+};
+
+/** username and password as canary-checker writes them: a value, `{value}`, or a reference this server does not read. */
+function credentials(note: string): FieldRules {
+  return {
+    username: runs(`${note} user name: a value or {value: …}`, 'monitor'),
+    password: runs(`${note} password: a value or {value: …}, stored sealed`, { value: 's3cret-pass' }),
+    'username.valueFrom': refused(SOURCE_REFERENCE),
+    'password.valueFrom': refused(SOURCE_REFERENCE),
+  };
+}
+
+const credentialsElsewhere = (where: string): FieldRules => ({
+  username: refused(`A top-level user name is not read by this check; write ${where}`),
+  password: refused(`A top-level password is not read by this check; write ${where}`),
+});
+
+const HTTP_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  url: runs('The address requested', 'http://127.0.0.1:9/health'),
+  endpoint: runs('The address requested, when url is not set', 'http://127.0.0.1:9/'),
+  connection: runs("A stored connection whose URL and credentials are used; url may only stay on its origin", 'http://127.0.0.1:9'),
+  method: runs('The HTTP method (GET when left out)', 'POST'),
+  headers: runs('Request headers, as a map or a list of {name, value}; values off the public list are stored sealed', [{ name: 'Accept', value: 'application/json' }]),
+  'headers[].valueFrom': refused(SOURCE_REFERENCE),
+  body: runs('The request body, stored sealed', '{"ping":true}'),
+  authentication: runs('Basic authentication: {username, password}, the password stored sealed', { username: 'monitor', password: 'p4ss-word' }),
+  ...credentialsElsewhere('authentication: {username, password}'),
+  responseCodes: runs('Status codes that pass (2xx and 3xx when left out)', [200, 204]),
+  responseContent: runs('Text the response body must contain', 'ok'),
+  maxSSLExpiry: runs('The check fails when the certificate expires within this many days', 7),
+  'tlsConfig.insecureSkipVerify': runs('Accept any server certificate', true),
+  'tlsConfig.ca': runs('A PEM CA certificate the server certificate must chain to: a value or {value: …}', '-----BEGIN CERTIFICATE-----'),
+  'tlsConfig.ca.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.cert': refused('Client certificates are not sent; authenticate with authentication or a header'),
+  'tlsConfig.key': refused('Client certificates are not sent; authenticate with authentication or a header'),
+  'tlsConfig.handshakeTimeout': refused('The TLS handshake shares the check timeout; set timeout'),
+  maxRedirects: refused('Redirects are never followed (a 3xx is the answer judged); point url at the final address'),
+  responseJSONContent: refused('Write the condition in test.expr, e.g. json.status == "ok"'),
+  ntlm: refused('NTLM authentication is not run; use authentication (Basic) or a header'),
+  ntlmv2: refused('NTLM authentication is not run; use authentication (Basic) or a header'),
+  digest: refused('Digest authentication is not run; use authentication (Basic) or a header'),
+  templateBody: refused('The body is sent as written; templating it is not run'),
+  env: refused('Variables for $(name) substitution in url, headers and body are not run; write the values in place'),
+  oauth2: refused('OAuth 2 token requests are not run; send a token in a header'),
+  awsSigV4: refused('AWS Signature V4 signing is not run'),
+  crawl: refused('Crawling linked pages is not run; add one http check per page'),
+};
+
+const TCP_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  endpoint: runs('host:port to connect to', '127.0.0.1:9'),
+  url: runs('host:port (or scheme://host:port) to connect to, when endpoint is not set', 'tcp://127.0.0.1:9'),
+};
+
+const DNS_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  server: runs('The DNS server asked (the system resolver when left out)', '127.0.0.1'),
+  port: runs("The DNS server's port (53 when left out)", 5353),
+  query: runs('The name looked up', 'localhost'),
+  querytype: runs('A, AAAA, CNAME, MX, NS, PTR, SRV or TXT (A when left out)', 'A'),
+  minrecords: runs('The least number of records that passes', 1),
+  exactreply: runs('The records the answer must be, exactly', ['127.0.0.1']),
+};
+
+const ICMP_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  endpoint: runs('The host pinged', '127.0.0.1'),
+  packetCount: runs('Packets sent (3 when left out)', 2),
+  packetLossThreshold: runs('The highest packet loss, in percent, that passes', 50),
+};
+
+const EXEC_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  script: runs('A bash script run in the exec sandbox; exit code 0 passes unless test.expr says otherwise', 'echo ok'),
+  env: runs('Environment variables as a map NAME: value; values with secret names are stored sealed', { GREETING: 'hello' }),
+  'env[]': refused('Write env as a map NAME: value; the list form [{name, value, valueFrom}] is not read here'),
+  connections: refused('Cloud and Kubernetes connections are not handed to scripts; pass what the script needs in env'),
+  checkout: refused('Git checkouts before the script are not run; clone inside the script'),
+  artifacts: refused('Files the script writes are not kept; print what matters to stdout'),
+};
+
+function sqlRules(database: string): FieldRules {
+  return {
+    ...COMMON,
+    ...THRESHOLD,
+    ...EXPRESSIONS,
+    url: runs(`The ${database} connection string (without a password: give it in password)`, `${database}://db.invalid:5432/app`),
+    connection: runs('A stored connection, or a connection string', `${database}://db.invalid:5432/app`),
+    ...credentials('The'),
+    query: runs('One read-only statement (SELECT 1 when left out)', 'select 1'),
+    results: runs('The number of rows that passes', 1),
+  };
+}
+
+const REDIS_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  addr: runs('host:port of the server', '127.0.0.1:6379'),
+  url: runs('The server as a redis:// address, when addr is not set', 'redis://127.0.0.1:6379'),
+  connection: runs('A stored connection, or a redis:// address', 'redis://127.0.0.1:6379'),
+  db: runs('The database number (0 when left out)', 1),
+  ...credentials('The'),
+  tlsConfig: refused('TLS settings are not read for redis; use a rediss:// address'),
+};
+
+const MONGO_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  url: runs('The mongodb:// connection string', 'mongodb://127.0.0.1:27017/admin'),
+  connection: runs('A stored connection, or a connection string', 'mongodb://127.0.0.1:27017/admin'),
+  ...credentials('The'),
+};
+
+const FOLDER_REMOTE = 'Remote folders are not read; only folders on this server (or an agent) are checked';
+
+const FOLDER_RULES: FieldRules = {
+  ...COMMON,
+  ...EXPRESSIONS,
+  path: runs('The folder whose files are judged', '/tmp'),
+  'filter.minAge': runs('Count only files at least this old', '1m'),
+  'filter.maxAge': runs('Count only files at most this old', '30d'),
+  'filter.minSize': runs('Count only files at least this large', '1'),
+  'filter.maxSize': runs('Count only files at most this large', '1Gi'),
+  'filter.regex': runs('Count only files whose name matches', '.*'),
+  'filter.since': refused('Write the age as filter.maxAge (a duration)'),
+  minAge: runs('The newest file must be at least this old', '0s'),
+  maxAge: runs('The newest file must be at most this old', '3650d'),
+  minCount: runs('The least number of files that passes', 0),
+  maxCount: runs('The most files that passes', 100000),
+  minSize: runs('Every file must be at least this large', '0'),
+  maxSize: runs('Every file must be at most this large', '100Gi'),
+  recursive: refused('Only the files directly in path are read; name each sub-folder in its own check'),
+  availableSize: refused('Free space is not judged; use an exec check running df'),
+  totalSize: refused('Total size is not judged; use maxSize on each file, or test.expr'),
+  thresholdMillis: refused('A folder check has no latency to judge'),
+  awsConnection: refused(FOLDER_REMOTE),
+  gcpConnection: refused(FOLDER_REMOTE),
+  smbConnection: refused(FOLDER_REMOTE),
+  sftpConnection: refused(FOLDER_REMOTE),
+};
+
+const PROMETHEUS_AUTH = 'Credentials other than a stored connection are not sent to Prometheus; name a connection';
+
+const PROMETHEUS_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  url: runs('The Prometheus base URL', 'http://127.0.0.1:9090'),
+  connection: runs("A stored connection whose URL and credentials are used", 'http://127.0.0.1:9090'),
+  query: runs('The PromQL instant query', 'up'),
+  results: runs('The number of series that passes', 1),
+  'threshold.min': runs('Every value must be at least this', 0),
+  'threshold.max': runs('Every value must be at most this', 1),
+  username: refused(PROMETHEUS_AUTH),
+  password: refused(PROMETHEUS_AUTH),
+  bearer: refused(PROMETHEUS_AUTH),
+  oauth: refused(PROMETHEUS_AUTH),
+  headers: refused(PROMETHEUS_AUTH),
+  awsSigV4: refused('AWS Signature V4 signing is not run'),
+  ntlm: refused(PROMETHEUS_AUTH),
+  ntlmv2: refused(PROMETHEUS_AUTH),
+  digest: refused(PROMETHEUS_AUTH),
+  tls: refused('TLS client settings are not read for prometheus; use a connection'),
+  host: refused('Write the address as url'),
+};
+
+const CATALOG_RULES: FieldRules = {
+  ...COMMON,
+  ...EXPRESSIONS,
+  'selector.types': runs('Config types counted (any when left out)', ['Kubernetes::Pod']),
+  'selector.name': runs('Config name, with * as a wildcard', 'web-*'),
+  'selector.statuses': runs('Statuses counted', ['Running']),
+  'selector.healths': runs('Healths counted', ['healthy']),
+  'selector.labels': runs('Labels every counted item has', { app: 'web' }),
+  'selector[]': refused('Write one selector as an object {types, name, statuses, healths, labels}; a list of selectors is not read'),
+  'selector.labelSelector': refused('Write labels as selector.labels (a map)'),
+  'selector.fieldSelector': refused('Field selectors are not read; use types, name, statuses, healths and labels'),
+  'selector.search': refused('Search expressions are not read; use types, name, statuses, healths and labels'),
+  minCount: runs('The least number of matching items that passes (1 when left out)', 0),
+  maxCount: runs('The most matching items that passes', 1000),
+  thresholdMillis: refused('A catalog check has no latency to judge'),
+};
+
+const ELASTICSEARCH_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  url: runs('The Elasticsearch base URL', 'http://127.0.0.1:9200'),
+  connection: runs("A stored connection whose URL and credentials are used", 'http://127.0.0.1:9200'),
+  index: runs('The index or pattern searched', 'logs-*'),
+  query: runs('A search body or query clause, as JSON text or an object (match_all when left out)', '{"match_all":{}}'),
+  results: runs('The number of hits that passes', 0),
+  authentication: runs('Basic authentication: {username, password}, the password stored sealed', { username: 'elastic', password: 'p4ss-word' }),
+  ...credentialsElsewhere('authentication: {username, password}'),
+};
+
+const ALERTMANAGER_RULES: FieldRules = {
+  ...COMMON,
+  ...THRESHOLD,
+  ...EXPRESSIONS,
+  url: runs('The Alertmanager base URL', 'http://127.0.0.1:9093'),
+  connection: runs("A stored connection whose URL and credentials are used", 'http://127.0.0.1:9093'),
+  alerts: runs('Alert names or anchored regular expressions watched (every alert when left out)', ['KubePod.*']),
+  ignore: runs('Alert names or anchored regular expressions never watched', ['Watchdog']),
+  filters: runs('Label matchers the server narrows alerts by', { severity: 'critical' }),
+  exclude_filters: runs('Label values that exclude an alert', { namespace: 'dev' }),
+  ...credentialsElsewhere('them in a stored connection and name it in connection'),
+};
+
+/** Every field of every check type this server runs. */
+export const CHECK_FIELD_RULES: Readonly<Record<CheckType, FieldRules>> = {
+  http: HTTP_RULES,
+  tcp: TCP_RULES,
+  dns: DNS_RULES,
+  icmp: ICMP_RULES,
+  exec: EXEC_RULES,
+  postgres: sqlRules('postgres'),
+  mysql: sqlRules('mysql'),
+  redis: REDIS_RULES,
+  mongodb: MONGO_RULES,
+  folder: FOLDER_RULES,
+  prometheus: PROMETHEUS_RULES,
+  catalog: CATALOG_RULES,
+  elasticsearch: ELASTICSEARCH_RULES,
+  alertmanager: ALERTMANAGER_RULES,
+};
+
+/** The top-level key a rule's path starts with: `tlsConfig` for `tlsConfig.ca`, `env` for `env[]`. */
+export function topLevelKey(path: string): string {
+  return path.split(/[.[]/, 1)[0] ?? path;
+}
+
+/** The smallest entry of each check type that saves: the base the catalogue's examples are tried on. */
+export const MINIMAL_CHECKS: Readonly<Record<CheckType, Readonly<Record<string, unknown>>>> = {
+  http: { name: 'probe', url: 'http://127.0.0.1:9/' },
+  tcp: { name: 'probe', endpoint: '127.0.0.1:9' },
+  dns: { name: 'probe', query: 'localhost' },
+  icmp: { name: 'probe', endpoint: '127.0.0.1' },
+  exec: { name: 'probe', script: 'true' },
+  postgres: { name: 'probe', url: 'postgres://db.invalid:5432/app' },
+  mysql: { name: 'probe', url: 'mysql://db.invalid:3306/app' },
+  redis: { name: 'probe', addr: '127.0.0.1:6379' },
+  mongodb: { name: 'probe', url: 'mongodb://127.0.0.1:27017/admin' },
+  folder: { name: 'probe', path: '/tmp' },
+  prometheus: { name: 'probe', url: 'http://127.0.0.1:9090', query: 'up' },
+  catalog: { name: 'probe' },
+  elasticsearch: { name: 'probe', url: 'http://127.0.0.1:9200', index: 'logs' },
+  alertmanager: { name: 'probe', url: 'http://127.0.0.1:9093' },
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A copy of `entry` holding `value` at a catalogue path, the objects on the way kept and merged (`a[]` puts a list of
+ * one entry): how a check holding one field of the catalogue, or all of them, is built from its minimal entry.
+ */
+export function placeAt(entry: Readonly<Record<string, unknown>>, path: string, value: unknown): Record<string, unknown> {
+  const [first = path, ...rest] = path.split('.');
+  const isList = first.endsWith('[]');
+  const key = isList ? first.slice(0, -2) : first;
+  const current = entry[key];
+  const inner = rest.length === 0 ? value : placeAt(!isList && isRecord(current) ? current : {}, rest.join('.'), value);
+  return { ...entry, [key]: isList ? [inner] : inner };
+}
+
+/** The value of `entry` at a dotted path, or undefined. */
+export function valueAtPath(entry: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), entry);
+}
