@@ -89,6 +89,15 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
     expect(stored.rows[0]?.config_class).toBe('Car');
   });
 
+  it('reads a file with format: properties as one map of its keys', async () => {
+    const dir = folder('properties', { 'postgresql.conf': "# settings\nmax_connections = 100  # restart\ncluster_name = 'main'\n" });
+    const id = await save('properties', { file: [{ format: 'properties', type: 'PostgreSQLProperties', id: 'postgresql-properties', paths: [`${dir}/postgresql.conf`] }] });
+    const outcome = await run(id);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    const [settings] = await items(id);
+    expect(settings).toMatchObject({ name: 'postgresql-properties', type: 'PostgreSQLProperties', config: { max_connections: '100', cluster_name: "'main'" } });
+  });
+
   it('cuts a document by items written without the leading $', async () => {
     const dir = folder('items', { 'db.json': { database: [{ name: 'orders' }, { name: 'users' }] } });
     const id = await save('items', { file: [{ type: 'Postgres::Database', id: '$.name', items: '.database', paths: [`${dir}/*.json`] }] });

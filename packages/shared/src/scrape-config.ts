@@ -480,6 +480,7 @@ const SOURCE_COMMON_FIELDS: ScraperFieldTable = {
 const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
   file: {
     paths: runs('Globs of JSON or YAML files, absolute under a scrape root or relative to each'),
+    format: runs('json or yaml (shown so; files are parsed by extension), or properties: the file read as one map of key = value', ['json', 'yaml', 'properties']),
     url: refused('Files are read from the scrape roots only; serve a remote file over HTTP and use an http source'),
     connection: refused('Files are read from the scrape roots only; use an http source with the connection'),
     ignore: refused('Not read by this server; narrow paths to the files to scrape'),

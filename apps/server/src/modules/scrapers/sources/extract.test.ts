@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldValue, ItemCollector, parseDocuments, splitDocument } from './extract';
+import { fieldValue, ItemCollector, parseDocuments, parseProperties, splitDocument } from './extract';
 
 const origin = { where: 'file[0] /srv/a.yaml', source: 'file:///srv/a.yaml', format: 'yaml' };
 
@@ -128,5 +128,30 @@ describe('extracting items from scraped documents', () => {
     expect(parseDocuments('a: 1\n---\n---\nb: 2\n', 'yaml')).toEqual([{ a: 1 }, { b: 2 }]);
     expect(() => parseDocuments('a: [1, 2\n', 'yaml')).toThrow(/not valid YAML/);
     expect(() => parseDocuments('{"a":', 'json')).toThrow(/not valid JSON/);
+  });
+});
+
+describe('parseProperties', () => {
+  it('reads key = value, key: value and key value lines, skipping comments and trimming trailing ones outside quotes', () => {
+    const text = [
+      '# PostgreSQL configuration',
+      '',
+      "listen_addresses = '*'\t\t# what IP address(es) to listen on",
+      'max_connections = 100  # change requires restart',
+      "cluster_name = 'main # not a comment'",
+      'shared_buffers: 128MB',
+      'port 5432',
+      '! also a comment',
+      'long = one \\',
+      '  two',
+    ].join('\n');
+    expect(parseProperties(text)).toEqual({
+      listen_addresses: "'*'",
+      max_connections: '100',
+      cluster_name: "'main # not a comment'",
+      shared_buffers: '128MB',
+      port: '5432',
+      long: 'one two',
+    });
   });
 });

@@ -266,3 +266,38 @@ export function parseDocuments(content: string, format: 'json' | 'yaml'): unknow
   }
   return documents;
 }
+
+/** A value without what follows a tab or a `#` outside single quotes, as config-db trims a properties value. */
+function withoutComment(value: string): string {
+  let kept = value.split('\t')[0] ?? '';
+  let quoted = false;
+  for (let i = 0; i < kept.length; i += 1) {
+    if (kept[i] === "'") quoted = !quoted;
+    else if (kept[i] === '#' && !quoted) {
+      kept = kept.slice(0, i);
+      break;
+    }
+  }
+  return kept.trim();
+}
+
+/**
+ * A properties text (`key = value`, `key: value` or `key value`; `#` and `!` comment lines; a trailing `\` joins the
+ * next line) as one map, read as config-db reads `format: properties`.
+ */
+export function parseProperties(content: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  const lines = content.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i += 1) {
+    let line = (lines[i] ?? '').trim();
+    while (line.endsWith('\\') && i + 1 < lines.length) {
+      i += 1;
+      line = `${line.slice(0, -1)}${(lines[i] ?? '').trim()}`;
+    }
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const match = /^([^=:\s]+)\s*[=:\s]\s*(.*)$/.exec(line);
+    const key = match?.[1] ?? line;
+    map[key] = withoutComment(match?.[2] ?? '');
+  }
+  return map;
+}

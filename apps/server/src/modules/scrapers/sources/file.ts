@@ -3,7 +3,7 @@ import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
-import { ItemCollector, parseDocuments } from './extract';
+import { ItemCollector, parseDocuments, parseProperties } from './extract';
 import { fileErrorMessage, fileSource, shownPath } from './shown-paths';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -122,8 +122,10 @@ export const runFileSource: SourceRunner = async (entry: SourceEntry, context: S
           reportedLinks.add(link);
           continue;
         }
-        const format = formatOf(real);
-        const documents = parseDocuments(await readBounded(real), format);
+        const content = await readBounded(real);
+        // `format: properties` reads the file as one map of its keys (config-db's PostgreSQL and Java properties files).
+        const format = entry.spec.format === 'properties' ? 'properties' : formatOf(real);
+        const documents = format === 'properties' ? [parseProperties(content)] : parseDocuments(content, format);
         const origin = { where, source: fileSource(file, context.roots), format };
         documents.forEach((document, position) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${position}]` }));
       } catch (error) {
