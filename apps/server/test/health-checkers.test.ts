@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -185,7 +185,7 @@ describe('checkers against local targets', () => {
   });
 
   describe('folder', () => {
-    it('applies age, count and size rules to the files of a folder', async () => {
+    it('applies age, count and size rules to the files of a folder, in canary-checker\'s words', async () => {
       writeFileSync(path.join(folder, 'backup-1.tar'), Buffer.alloc(2048));
       writeFileSync(path.join(folder, 'backup-2.tar'), Buffer.alloc(4096));
       writeFileSync(path.join(folder, 'notes.txt'), 'x');
@@ -194,19 +194,49 @@ describe('checkers against local targets', () => {
       utimesSync(path.join(folder, 'backup-2.tar'), old, old);
 
       const fresh = await run('folder', { name: 'f', path: folder, filter: { regex: '\\.tar$' }, maxAge: '1h' });
-      expect(fresh).toMatchObject({ pass: false, error: expect.stringContaining('the newest file must be younger than 1h') });
+      expect(fresh).toMatchObject({ pass: false, error: expect.stringMatching(/backup-\d\.tar is too old 3h > 1h$/) });
       expect(fresh.details).toMatchObject({ count: 2 });
 
       const stale = await run('folder', { name: 'f', path: folder, filter: { regex: '\\.tar$' }, maxAge: '4h', minCount: 2, minSize: '2KB', maxSize: '4Ki' });
       expect(stale).toMatchObject({ pass: true, message: expect.stringMatching(/^2 files, newest backup-\d\.tar \(3h old\)$/) });
 
       const tooSmall = await run('folder', { name: 'f', path: folder, minSize: '10' });
-      expect(tooSmall).toMatchObject({ pass: false, error: expect.stringContaining('every file must be at least 10') });
+      expect(tooSmall).toMatchObject({ pass: false, error: expect.stringContaining('notes.txt is too small: 1 < 10') });
+      const tooMany = await run('folder', { name: 'f', path: folder, maxCount: 2 });
+      expect(tooMany).toMatchObject({ pass: false, error: expect.stringContaining('too many files 3 > 2') });
     });
 
-    it('fails for a folder that does not exist', async () => {
-      const result = await run('folder', { name: 'f', path: path.join(folder, 'missing') });
-      expect(result).toMatchObject({ pass: false, error: `${path.join(folder, 'missing')} does not exist` });
+    it('reads a missing folder as no files, as canary-checker does, so minCount is what fails it', async () => {
+      const missing = path.join(folder, 'missing');
+      expect(await run('folder', { name: 'f', path: missing })).toMatchObject({ pass: true, message: `0 files: ${missing} does not exist` });
+      expect(await run('folder', { name: 'f', path: missing, minCount: 1 })).toMatchObject({ pass: false, error: `0 files: ${missing} does not exist; too few files 0 < 1` });
+    });
+
+    it('lists the files a glob matches, ** included, and a system folder through a trailing *', async () => {
+      const tree = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-glob-'));
+      try {
+        mkdirSync(path.join(tree, 'a', 'b'), { recursive: true });
+        writeFileSync(path.join(tree, 'top.log'), 'x');
+        writeFileSync(path.join(tree, 'top.txt'), 'x');
+        writeFileSync(path.join(tree, 'a', 'mid.log'), 'x');
+        writeFileSync(path.join(tree, 'a', 'b', 'deep.log'), 'x');
+        const flat = await run('folder', { name: 'g', path: path.join(tree, '*.log'), minCount: 1, maxCount: 1 });
+        expect(flat).toMatchObject({ pass: true, message: expect.stringMatching(/^1 file, newest top\.log/) });
+        const deep = await run('folder', { name: 'g', path: path.join(tree, '**', '*.log'), minCount: 3, maxCount: 3 });
+        expect(deep.pass, deep.error ?? '').toBe(true);
+        const names = await run('folder', {
+          name: 'g',
+          path: path.join(tree, '**', '*.log'),
+          display: { expr: 'results.files.map(f, f.name).sort().join(",")' },
+          test: { expr: 'results.files.size() == 3 && results.newest.name != ""' },
+        });
+        expect(names).toMatchObject({ pass: true, message: ['a/b/deep.log', 'a/mid.log', 'top.log'].join(',') });
+        const recursive = await run('folder', { name: 'g', path: tree, filter: { regex: '\\.log$' }, minCount: 3 });
+        expect(recursive).toMatchObject({ pass: false, error: expect.stringContaining('too few files 1 < 3') });
+      } finally {
+        rmSync(tree, { recursive: true, force: true });
+      }
+      expect(await run('folder', { name: 'etc', path: '/etc/*', minCount: 1 })).toMatchObject({ pass: true });
     });
   });
 

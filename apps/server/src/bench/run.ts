@@ -26,13 +26,14 @@ import { benchScrapers } from './scrapers';
 import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
 import { benchSearch } from './search';
+import { reportCheckExpressions } from './check-expressions';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts'] as const;
+const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts', 'check-expressions'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts', 'check-expressions']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
   if (sections.has('notifications')) await reportNotifications(heading);
   if (sections.has('identity')) await reportIdentity(heading);
   if (sections.has('alerts')) await reportAlerts(heading);
+  if (sections.has('check-expressions')) await reportCheckExpressions(heading);
   if (sections.has('logs')) {
     await reportLogs(heading);
     await reportLogsBrowser();

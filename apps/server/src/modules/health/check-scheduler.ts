@@ -6,6 +6,7 @@ import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
 import { resolveConnection } from '../connections';
 import { openCheckSpec, SpecSecretError } from './canary-secrets';
 import { runCheck, type CheckResult } from './checkers/run-check';
+import type { TransformedCheck } from './check-expressions';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 import { scrubSecrets, SecretCollector } from './scrub-secrets';
@@ -31,8 +32,13 @@ interface ClaimedCheck {
   id: string;
   canary_id: string;
   canary_name: string;
+  canary_namespace: string | null;
+  canary_labels: Record<string, string> | null;
   type: string;
   name: string;
+  description: string | null;
+  labels: Record<string, string> | null;
+  endpoint: string | null;
   spec: Record<string, unknown>;
   schedule: string | null;
   canary_spec: Record<string, unknown>;
@@ -43,6 +49,8 @@ export interface RecordedRun {
   previous: string | null;
   status: 'healthy' | 'unhealthy';
   result: CheckResult;
+  /** The checks this run's transform fanned out into: recorded, and those whose name a check of the canary already has. */
+  transformed?: { recorded: number; removed: number; refused: string[] };
 }
 
 function nextFor(check: ClaimedCheck, after: Date): Date {
@@ -111,6 +119,8 @@ export class CheckScheduler {
          select k.id from checks k
           where k.deleted_at is null and k.agent_id is null and k.next_runtime <= now()
             and (k.lease_until is null or k.lease_until < now())
+            -- A check made by another check's transform (spec.transformedFrom) is recorded by that check's runs only.
+            and not (k.spec ? 'transformedFrom')
           order by k.next_runtime, k.canary_id
           limit $1
           for update skip locked
@@ -118,7 +128,8 @@ export class CheckScheduler {
        update checks k set lease_owner = $2, lease_until = now() + make_interval(secs => $3)
          from due, canaries c
         where k.id = due.id and c.id = k.canary_id
-       returning k.id, k.canary_id, c.name as canary_name, k.type, k.name, k.spec, c.schedule, c.spec as canary_spec`,
+       returning k.id, k.canary_id, c.name as canary_name, c.namespace as canary_namespace, c.labels as canary_labels, k.type, k.name,
+                 k.description, k.labels, k.endpoint, k.spec, c.schedule, c.spec as canary_spec`,
       [limit, this.owner, this.leaseSeconds],
     );
     return result.rows;
@@ -144,6 +155,9 @@ export class CheckScheduler {
           recorded.push(outcome.value);
           if (check !== undefined) this.options.onRecorded?.(check.type, outcome.value);
           if (!outcome.value.result.pass) errors.push(`${check?.name ?? ''}: ${outcome.value.result.error ?? outcome.value.result.message}`);
+          for (const name of outcome.value.transformed?.refused ?? []) {
+            errors.push(`${check?.name ?? ''}: the transform's result '${name}' was not recorded: the canary defines a check of that name`);
+          }
         }
       } else {
         this.options.onError?.(outcome.reason);
@@ -214,11 +228,17 @@ export class CheckScheduler {
     const result = await runCheck(check.type, spec, {
       pool,
       signal: this.loop.signal,
+      identity: {
+        canary: { name: check.canary_name, namespace: check.canary_namespace ?? '', labels: check.canary_labels ?? {}, id: check.canary_id },
+        check: { name: check.name, id: check.id, description: check.description ?? '', labels: check.labels ?? {}, endpoint: check.endpoint ?? '' },
+      },
       resolveConnection: async (reference) => {
         const connection = await resolveConnection(pool, secretKey, reference);
         secrets.addConnection(connection);
         return connection;
       },
+      // Expressions never see a secret, so none can re-encode one past the scrubbing of the result below.
+      redact: (data) => scrubSecrets(data, secrets.values()),
     });
     return scrubSecrets(result, secrets.values());
   }
@@ -273,7 +293,81 @@ export class CheckScheduler {
         payload: { id: check.id, check_id: check.id, canary_id: check.canary_id, name: check.name, status, previous_status: row.previous },
       });
     }
-    return { checkId: check.id, previous: row.previous, status, result };
+    const run: RecordedRun = { checkId: check.id, previous: row.previous, status, result };
+    if (result.transformed === undefined || result.transformed === null) return run;
+    return { ...run, transformed: await this.recordTransformed(check, startedAt, result.transformed) };
+  }
+
+  /**
+   * The checks a transform fanned out into, in one statement: each is created or updated by (type, name) under the
+   * parent's canary and gets this run's status row; the parent's earlier ones it no longer returned are soft-deleted.
+   * They never run by themselves (no next_runtime, and the claim skips them). A name the canary's own spec uses is
+   * left to that check and reported, never overwritten.
+   */
+  private async recordTransformed(check: ClaimedCheck, startedAt: Date, checks: TransformedCheck[]): Promise<{ recorded: number; removed: number; refused: string[] }> {
+    const rows = checks.map((t) => ({ ...t, message: t.message.slice(0, 10_000), error: t.error === null ? null : t.error.slice(0, 10_000) }));
+    const result = await this.options.pool.query<{ id: string | null; name: string; type: string; status: string; previous: string | null; removed: number }>(
+      `with kids as (
+         select * from jsonb_to_recordset($2::jsonb)
+           as t(name text, type text, description text, icon text, labels jsonb, pass boolean, message text, error text, details jsonb, "durationMs" integer)
+       ), parent as (
+         select id, canary_id, agent_id, namespace, created_by from checks where id = $1 and deleted_at is null
+       ), prev as (
+         select c.id, c.type, c.name, c.status from checks c, parent p
+          where c.canary_id = p.canary_id and c.deleted_at is null and c.spec->>'transformedFrom' = p.id::text
+       ), up as (
+         insert into checks as c (canary_id, agent_id, type, name, namespace, description, icon, labels, spec, status, last_runtime,
+                                  next_runtime, created_by)
+         select p.canary_id, p.agent_id, k.type, k.name, p.namespace, k.description, k.icon, coalesce(k.labels, '{}'::jsonb),
+                jsonb_build_object('transformedFrom', p.id, 'name', k.name), case when k.pass then 'healthy' else 'unhealthy' end, $3, null, p.created_by
+           from kids k, parent p
+         on conflict (canary_id, type, name) where deleted_at is null do update set
+           description = excluded.description, icon = excluded.icon, labels = excluded.labels, status = excluded.status,
+           last_runtime = excluded.last_runtime
+         where c.spec->>'transformedFrom' = excluded.spec->>'transformedFrom'
+         returning c.id, c.type, c.name, c.status
+       ), ins as (
+         insert into check_statuses (check_id, time, status, duration, message, error, details)
+         select up.id, $3, k.pass, k."durationMs", k.message, k.error, k.details
+           from up join kids k on k.type = up.type and k.name = up.name
+         on conflict (check_id, time) do nothing
+         returning 1
+       ), gone as (
+         update checks c set deleted_at = now()
+           from prev
+          where c.id = prev.id and not exists (select 1 from kids k where k.type = prev.type and k.name = prev.name)
+         returning c.id
+       ), ev as (
+         insert into event_queue (name, properties)
+         select case when up.status = 'healthy' then 'check.passed' else 'check.failed' end,
+                jsonb_build_object('id', up.id, 'check_id', up.id, 'canary_id', $4::uuid, 'name', up.name, 'type', up.type, 'status', up.status,
+                                   'previous_status', prev.status, 'message', k.message, 'error', k.error, 'time', $3::timestamptz)
+           from up join kids k on k.type = up.type and k.name = up.name
+           left join prev on prev.type = up.type and prev.name = up.name
+          where prev.status is distinct from up.status
+         returning 1
+       )
+       -- ins and ev run whether read or not (PostgreSQL runs every data-modifying WITH to completion); one row even when up is empty.
+       select up.id, up.name, up.type, up.status, prev.status as previous, (select count(*) from gone)::integer as removed
+         from (select 1) as one
+         left join up on true
+         left join prev on prev.type = up.type and prev.name = up.name`,
+      [check.id, JSON.stringify(rows), startedAt.toISOString(), check.canary_id],
+    );
+    const written = result.rows.filter((row) => row.id !== null);
+    for (const row of written) {
+      if (row.previous === row.status) continue;
+      this.options.bus.publish({
+        name: row.status === 'healthy' ? 'check.passed' : 'check.failed',
+        payload: { id: row.id, check_id: row.id, canary_id: check.canary_id, name: row.name, status: row.status, previous_status: row.previous },
+      });
+    }
+    const done = new Set(written.map((row) => `${row.type}/${row.name}`));
+    return {
+      recorded: written.length,
+      removed: result.rows[0]?.removed ?? 0,
+      refused: checks.filter((t) => !done.has(`${t.type}/${t.name}`)).map((t) => t.name),
+    };
   }
 
   private async recordJob(first: ClaimedCheck, started: Date, recorded: RecordedRun[], errors: string[]): Promise<void> {

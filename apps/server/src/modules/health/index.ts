@@ -7,6 +7,8 @@ export { scrubSecrets, SecretCollector } from './scrub-secrets';
 export { isValidSchedule, nextRuntime, parseSchedule } from './schedule';
 export { checkSpecTargets } from './spec-targets';
 export { isInlineUrl } from './checkers/checker';
+/** One check run to its result, expressions included, for the bench (ADR 0070). */
+export { runCheck } from './checkers/run-check';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
 export { currentSandbox, removeAsUser } from './exec-host';
 export { execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type SandboxUser } from './exec-sandbox';

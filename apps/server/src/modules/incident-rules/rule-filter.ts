@@ -1,11 +1,12 @@
-import { Environment } from '@marcbachmann/cel-js/evaluator';
+import type { Environment } from '@marcbachmann/cel-js/evaluator';
+import { createCelEnvironment } from '../../platform/cel/cel-environment';
 import { INCIDENT_RULE_SOURCES } from '@opsdeck/shared';
 
 /**
  * The CEL of incident rule filters: `check`, `component` and `alert` are maps; the two that are not the source of the
  * event are empty, so `check.status == 'unhealthy'` fails to evaluate (no such key) for an alert and does not match.
  */
-const environment = new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
+const environment = createCelEnvironment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
 for (const name of INCIDENT_RULE_SOURCES) environment.registerVariable(name, 'map<string, dyn>');
 
 type Compiled = ReturnType<Environment['parse']>;

@@ -1,4 +1,5 @@
-import { Duration, Environment } from '@marcbachmann/cel-js/evaluator';
+import { Duration, type Environment } from '@marcbachmann/cel-js/evaluator';
+import { createCelEnvironment } from '../../platform/cel/cel-environment';
 import {
   AUTOMATIC_DEFINITION_OF_DONE_TYPES,
   DEFINITION_OF_DONE_DEFAULT_SCRIPTS,
@@ -68,7 +69,7 @@ const CONSTANTS = ['healthy', 'unhealthy', 'warning', 'unknown', 'open', 'resolv
 export const MAX_SCRIPT_LENGTH = 2000;
 
 function buildEnvironment(type: AutomaticDefinitionOfDoneType): Environment {
-  const env = new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
+  const env = createCelEnvironment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
   for (const name of CONSTANTS) env.registerConstant(name, 'string', name);
   for (const [name, celType] of Object.entries(VARIABLES[type])) env.registerVariable(name, celType);
   return env;

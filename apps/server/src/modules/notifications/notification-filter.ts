@@ -1,4 +1,5 @@
-import { Environment } from '@marcbachmann/cel-js/evaluator';
+import type { Environment } from '@marcbachmann/cel-js/evaluator';
+import { createCelEnvironment } from '../../platform/cel/cel-environment';
 import { familyOf, variablesOf, type EventFamily, type NotificationEvent } from './notification-events';
 
 const MAP = 'map<string, dyn>';
@@ -20,7 +21,7 @@ function environmentFor(names: readonly string[]): Environment {
   const key = names.join(',');
   let environment = environments.get(key);
   if (environment === undefined) {
-    environment = new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
+    environment = createCelEnvironment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } });
     for (const name of names) environment.registerVariable(name, MAP);
     environments.set(key, environment);
   }

@@ -18,7 +18,8 @@ export async function runCatalogCheck(spec: CatalogCheckSpec, context: CheckerCo
   const count = result.rows[0]?.count ?? 0;
   const summary = `${count} matching catalog ${count === 1 ? 'item' : 'items'}`;
   const details = { count };
-  if (count < spec.minCount) return failed(`${summary}; expected at least ${spec.minCount}`, details);
-  if (spec.maxCount !== undefined && count > spec.maxCount) return failed(`${summary}; expected at most ${spec.maxCount}`, details);
-  return { pass: true, message: summary, details };
+  const data = { results: { count } };
+  if (count < spec.minCount) return { ...failed(`${summary}; expected at least ${spec.minCount}`, details), data };
+  if (spec.maxCount !== undefined && count > spec.maxCount) return { ...failed(`${summary}; expected at most ${spec.maxCount}`, details), data };
+  return { pass: true, message: summary, details, data };
 }

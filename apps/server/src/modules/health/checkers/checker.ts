@@ -8,6 +8,11 @@ export interface CheckOutcome {
   details?: Record<string, unknown>;
   /** The checker's own measure (e.g. the request alone); otherwise the wall time of the whole run. */
   durationMs?: number;
+  /**
+   * The result variables canary-checker gives this check type's expressions (`results`, or `code`, `headers`, `json`…
+   * for http): what `test`, `display` and `transform` read. Never stored as such.
+   */
+  data?: Record<string, unknown>;
 }
 
 export interface CheckerContext {
@@ -15,6 +20,8 @@ export interface CheckerContext {
   timeoutMs: number;
   signal: AbortSignal;
   resolveConnection(reference: string): Promise<ResolvedConnection>;
+  /** The check has a `test` expression: canary-checker then lets the expression judge what the checker would refuse. */
+  hasTestExpression?: boolean;
 }
 
 export function failed(message: string, details?: Record<string, unknown>): CheckOutcome {

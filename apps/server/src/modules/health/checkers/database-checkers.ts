@@ -12,6 +12,8 @@ import {
 import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
+type QueryProbeResult = Awaited<ReturnType<typeof postgresProbe>>;
+
 interface Target {
   url: string | null;
   username: string | null;
@@ -42,10 +44,23 @@ async function targetOf(
   return { url: connection.url, username: spec.username ?? connection.username, password: spec.password ?? connection.password };
 }
 
-function expectRows(rows: number, results: number | undefined, durationMs: number, threshold: number | undefined): CheckOutcome {
+/**
+ * canary-checker's `results` of a SQL check are `{count, rows}`. The probe keeps only the first row, so `rows` is given
+ * when it is the whole answer (0 or 1 row) and left out otherwise: an expression reading it then fails to evaluate
+ * and says so, rather than judging a partial list.
+ */
+function sqlData(probe: QueryProbeResult): Record<string, unknown> {
+  const results: Record<string, unknown> = { count: probe.rows };
+  if (probe.rows <= 1) results.rows = probe.firstRow === null ? [] : [probe.firstRow];
+  return { results };
+}
+
+function expectRows(probe: QueryProbeResult, results: number | undefined, durationMs: number, threshold: number | undefined): CheckOutcome {
+  const { rows } = probe;
   const summary = `${rows} ${rows === 1 ? 'row' : 'rows'} in ${durationMs}ms`;
-  if (results !== undefined && rows !== results) return { ...failed(`${summary}; expected ${results}`), durationMs };
-  return { ...withThreshold({ pass: true, message: summary, details: { rows } }, durationMs, threshold), durationMs };
+  const data = sqlData(probe);
+  if (results !== undefined && rows !== results) return { ...failed(`${summary}; expected ${results}`), durationMs, data };
+  return { ...withThreshold({ pass: true, message: summary, details: { rows } }, durationMs, threshold), durationMs, data };
 }
 
 export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
@@ -54,7 +69,7 @@ export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerConte
   const guard = await databaseGuard(context.pool);
   const started = performance.now();
   const result = await postgresProbe(urlWithCredentials(target), spec.query, guard, context.timeoutMs);
-  return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
+  return expectRows(result, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 
 export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
@@ -63,7 +78,7 @@ export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext)
   const allowLocal = await localDatabasesAllowed(context.pool);
   const started = performance.now();
   const result = await mysqlProbe(urlWithCredentials(target), spec.query, { allowLocal }, context.timeoutMs);
-  return expectRows(result.rows, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
+  return expectRows(result, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 
 export async function runRedisCheck(spec: RedisCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
@@ -76,7 +91,8 @@ export async function runRedisCheck(spec: RedisCheckSpec, context: CheckerContex
     context.timeoutMs,
   );
   const durationMs = Math.round(performance.now() - started);
-  return { ...withThreshold({ pass: true, message: `${reply} in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs };
+  const data = { results: { reply } };
+  return { ...withThreshold({ pass: true, message: `${reply} in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs, data };
 }
 
 export async function runMongoCheck(spec: MongoCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
@@ -85,5 +101,5 @@ export async function runMongoCheck(spec: MongoCheckSpec, context: CheckerContex
   const started = performance.now();
   await mongoProbe(urlWithCredentials(target), context.timeoutMs);
   const durationMs = Math.round(performance.now() - started);
-  return { ...withThreshold({ pass: true, message: `ping ok in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs };
+  return { ...withThreshold({ pass: true, message: `ping ok in ${durationMs}ms` }, durationMs, spec.thresholdMillis), durationMs, data: { results: {} } };
 }

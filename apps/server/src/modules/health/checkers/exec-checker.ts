@@ -89,11 +89,13 @@ async function runSandboxed(spec: ExecCheckSpec, context: CheckerContext, user: 
   });
   const durationMs = Math.round(performance.now() - started);
   const details = { exitCode: code, stdout: stdout.text, stderr: stderr.text, truncated: stdout.truncated || stderr.truncated };
-  if (timedOut) return { ...failed(`The script did not finish within ${context.timeoutMs}ms and was killed`, details), durationMs };
   const out = stdout.text.trim();
+  // As duty's shell.ExecDetails: output trimmed, -1 for a script killed before it exited.
+  const data = { results: { stdout: out, stderr: stderr.text.trim(), exitCode: code ?? -1, path: '/bin/bash', args: ['-c', spec.script] } };
+  if (timedOut) return { ...failed(`The script did not finish within ${context.timeoutMs}ms and was killed`, details), durationMs, data };
   if (code !== 0) {
     const reason = stderr.text.trim() || out || 'no output';
-    return { pass: false, message: out.slice(0, 4000), error: `exit code ${String(code)}: ${reason.slice(0, 4000)}`, details, durationMs };
+    return { pass: false, message: out.slice(0, 4000), error: `exit code ${String(code)}: ${reason.slice(0, 4000)}`, details, durationMs, data };
   }
-  return { ...withThreshold({ pass: true, message: out.slice(0, 4000), details }, durationMs, spec.thresholdMillis), durationMs };
+  return { ...withThreshold({ pass: true, message: out.slice(0, 4000), details }, durationMs, spec.thresholdMillis), durationMs, data };
 }

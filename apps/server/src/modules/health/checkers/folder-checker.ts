@@ -1,16 +1,31 @@
 import { opendir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { parseDurationMs, parseSizeBytes, type FolderCheckSpec } from '@opsdeck/shared';
 import { failed, type CheckOutcome } from './checker';
 
-/** A folder with more entries than this is judged on the first ones, so one huge folder cannot stall a worker. */
-const MAX_ENTRIES = 10_000;
+/** A walk reads at most this many directory entries, so one huge tree cannot stall a worker; the result says so. */
+export const MAX_ENTRIES = 10_000;
 
 interface FileInfo {
+  /** Relative to the folder (or the glob's fixed base) for a recursive or glob listing; the bare name otherwise. */
   name: string;
   size: number;
-  ageMs: number;
+  modified: Date;
+  mode: number;
+  isDir: boolean;
 }
+
+interface Listing {
+  files: FileInfo[];
+  truncated: boolean;
+  /** The folder itself, for an empty listing (canary-checker then reports the folder's own age). */
+  folder: FileInfo | null;
+  /** The path names nothing: as in canary-checker that is no files (minCount catches it), and the message says so. */
+  missing: boolean;
+}
+
+const GLOB_CHARS = /[*?[]/;
 
 function ms(value: string | number | undefined): number | undefined {
   return value === undefined ? undefined : (parseDurationMs(value) ?? undefined);
@@ -27,60 +42,201 @@ function formatAge(ageMs: number): string {
   return `${Math.round(ageMs / 86_400_000)}d`;
 }
 
+function infoOf(name: string, stats: Stats): FileInfo {
+  return { name, size: stats.size, modified: stats.mtime, mode: stats.mode, isDir: stats.isDirectory() };
+}
+
+/** One path segment of a glob as a regular expression: `*` and `?` never cross a `/`, `[…]` is a class. */
+export function segmentPattern(segment: string): RegExp {
+  let source = '';
+  for (let i = 0; i < segment.length; i += 1) {
+    const c = segment[i] ?? '';
+    if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else if (c === '[') {
+      const end = segment.indexOf(']', i + 1);
+      if (end === -1) source += '\\[';
+      else {
+        source += `[${segment.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** Splits `/var/log/**\/*.gz` into the fixed folder to start from and the pattern segments below it. */
+export function splitGlob(pattern: string): { base: string; segments: string[] } {
+  const parts = pattern.split('/');
+  const first = parts.findIndex((part) => GLOB_CHARS.test(part));
+  if (first === -1) return { base: pattern, segments: [] };
+  const base = parts.slice(0, first).join('/');
+  return { base: base === '' ? (pattern.startsWith('/') ? '/' : '.') : base, segments: parts.slice(first) };
+}
+
+interface Walk {
+  files: FileInfo[];
+  entries: number;
+  truncated: boolean;
+}
+
+async function readEntries(folder: string, walk: Walk): Promise<{ name: string; full: string; stats: Stats }[]> {
+  const dir = await opendir(folder).catch(() => null);
+  if (dir === null) return [];
+  const out: { name: string; full: string; stats: Stats }[] = [];
+  for await (const entry of dir) {
+    if (walk.entries >= MAX_ENTRIES) {
+      walk.truncated = true;
+      break;
+    }
+    walk.entries += 1;
+    const full = path.join(folder, entry.name);
+    // Symbolic links are followed by stat, as a listing of the folder shows them; a dangling one is skipped.
+    const stats = await stat(full).catch(() => null);
+    if (stats !== null) out.push({ name: entry.name, full, stats });
+  }
+  return out;
+}
+
+/** Files under `folder` matching the pattern segments (`**` is any number of folders, none included). */
+async function walkGlob(folder: string, relative: string, segments: readonly string[], walk: Walk, depth: number): Promise<void> {
+  const [segment, ...rest] = segments;
+  if (segment === undefined || walk.truncated || depth > 64) return;
+  if (segment === '**') {
+    await walkGlob(folder, relative, rest, walk, depth + 1);
+    for (const entry of await readEntries(folder, walk)) {
+      if (entry.stats.isDirectory()) await walkGlob(entry.full, path.join(relative, entry.name), segments, walk, depth + 1);
+    }
+    return;
+  }
+  const pattern = segmentPattern(segment);
+  for (const entry of await readEntries(folder, walk)) {
+    if (!pattern.test(entry.name)) continue;
+    const name = path.join(relative, entry.name);
+    if (rest.length === 0) {
+      if (entry.stats.isFile()) walk.files.push(infoOf(name, entry.stats));
+    } else if (entry.stats.isDirectory()) await walkGlob(entry.full, name, rest, walk, depth + 1);
+  }
+}
+
+/** Every file below `folder` (recursive), named by its path relative to it. */
+async function walkAll(folder: string, relative: string, recursive: boolean, walk: Walk, depth: number): Promise<void> {
+  for (const entry of await readEntries(folder, walk)) {
+    const name = recursive ? path.join(relative, entry.name) : entry.name;
+    if (entry.stats.isFile()) walk.files.push(infoOf(name, entry.stats));
+    else if (recursive && entry.stats.isDirectory() && depth < 64 && !walk.truncated) await walkAll(entry.full, name, recursive, walk, depth + 1);
+  }
+}
+
+/** The files `path` names: a folder's files (all below it with `recursive`), or those a glob matches. */
+export async function listFolder(pattern: string, recursive: boolean): Promise<Listing> {
+  const walk: Walk = { files: [], entries: 0, truncated: false };
+  const { base, segments } = splitGlob(pattern);
+  if (segments.length > 0) {
+    await walkGlob(base, '', segments, walk, 0);
+    return { files: walk.files, truncated: walk.truncated, folder: null, missing: false };
+  }
+  const info = await stat(pattern).catch(() => null);
+  // As canary-checker: a folder that does not exist holds no files (minCount is what catches it).
+  if (info === null) return { files: [], truncated: false, folder: null, missing: true };
+  if (!info.isDirectory()) return { files: [infoOf(path.basename(pattern), info)], truncated: false, folder: null, missing: false };
+  await walkAll(pattern, '', recursive, walk, 0);
+  return { files: walk.files, truncated: walk.truncated, folder: infoOf(path.basename(pattern), info), missing: false };
+}
+
+/** A file as canary-checker's folder results list it (the json names of its File). */
+function fileResult(file: FileInfo): Record<string, unknown> {
+  return { name: file.name, size: file.size, mode: (file.mode & 0o777).toString(8).padStart(4, '0'), modified: file.modified, is_dir: file.isDir };
+}
+
+function extreme(files: readonly FileInfo[], better: (a: FileInfo, b: FileInfo) => boolean): FileInfo | null {
+  return files.reduce<FileInfo | null>((best, file) => (best === null || better(file, best) ? file : best), null);
+}
+
+/** canary-checker's folder filter: which files count at all. */
+function passesFilter(file: FileInfo, filter: NonNullable<FolderCheckSpec['filter']>, regex: RegExp | null, now: number): boolean {
+  const age = now - file.modified.getTime();
+  const minAge = ms(filter.minAge);
+  const maxAge = ms(filter.maxAge);
+  const minSize = bytes(filter.minSize);
+  const maxSize = bytes(filter.maxSize);
+  if (minAge !== undefined && age < minAge) return false;
+  if (maxAge !== undefined && age > maxAge) return false;
+  if (minSize !== undefined && file.size < minSize) return false;
+  if (maxSize !== undefined && file.size > maxSize) return false;
+  return regex === null || regex.test(path.basename(file.name));
+}
+
+/** The first rule the files break, in canary-checker's order and words; null when none. */
+function firstProblem(spec: FolderCheckSpec, files: readonly FileInfo[], now: number): string | null {
+  const count = files.length;
+  if (spec.minCount !== undefined && count < spec.minCount) return `too few files ${count} < ${spec.minCount}`;
+  if (spec.maxCount !== undefined && count > spec.maxCount) return `too many files ${count} > ${spec.maxCount}`;
+  const newest = extreme(files, (a, b) => a.modified > b.modified);
+  const oldest = extreme(files, (a, b) => a.modified < b.modified);
+  const smallest = extreme(files, (a, b) => a.size < b.size);
+  const largest = extreme(files, (a, b) => a.size > b.size);
+  if (newest === null || oldest === null || smallest === null || largest === null) return null;
+  const minAge = ms(spec.minAge);
+  const maxAge = ms(spec.maxAge);
+  const minSize = bytes(spec.minSize);
+  const maxSize = bytes(spec.maxSize);
+  const newestAge = now - newest.modified.getTime();
+  const oldestAge = now - oldest.modified.getTime();
+  if (minAge !== undefined && newestAge < minAge) return `${newest.name} is too new: ${formatAge(newestAge)} < ${String(spec.minAge)}`;
+  if (maxAge !== undefined && oldestAge > maxAge) return `${oldest.name} is too old ${formatAge(oldestAge)} > ${String(spec.maxAge)}`;
+  if (minSize !== undefined && smallest.size < minSize) return `${smallest.name} is too small: ${smallest.size} < ${String(spec.minSize)}`;
+  if (maxSize !== undefined && largest.size > maxSize) return `${largest.name} is too large: ${largest.size} > ${String(spec.maxSize)}`;
+  return null;
+}
+
 /**
- * Files directly in `path` that pass `filter`, then the rules: minCount/maxCount on their number, minAge/maxAge on
- * the newest file's age (a backup folder whose newest file is too old is stale), minSize on the smallest file and
- * maxSize on the largest.
+ * A local folder check as canary-checker runs it: `path` is a folder (its files; all below it with `recursive`) or a
+ * glob (`/var/backups/*.gz`, `/srv/**\/*.log`); `filter` (regex on the file name, minAge, maxAge, minSize, maxSize)
+ * picks the files that count; then minCount and maxCount on their number, minAge on the newest, maxAge on the
+ * oldest, minSize on the smallest and maxSize on the largest.
  */
 export async function runFolderCheck(spec: FolderCheckSpec): Promise<CheckOutcome> {
-  const folder = spec.path;
-  const info = await stat(folder).catch(() => null);
-  if (info === null) return failed(`${folder} does not exist`);
-  if (!info.isDirectory()) return failed(`${folder} is not a directory`);
+  const recursive = (spec as { recursive?: unknown }).recursive === true;
+  const listing = await listFolder(spec.path, recursive);
   const filter = spec.filter ?? {};
-  const regex = filter.regex === undefined ? null : new RegExp(filter.regex);
-  const now = Date.now();
-  const files: FileInfo[] = [];
-  let scanned = 0;
-  const dir = await opendir(folder);
-  for await (const entry of dir) {
-    if (scanned >= MAX_ENTRIES) break;
-    scanned += 1;
-    if (!entry.isFile()) continue;
-    if (regex !== null && !regex.test(entry.name)) continue;
-    const fileStat = await stat(path.join(folder, entry.name)).catch(() => null);
-    if (fileStat === null) continue;
-    const file = { name: entry.name, size: fileStat.size, ageMs: now - fileStat.mtimeMs };
-    const f = { minAge: ms(filter.minAge), maxAge: ms(filter.maxAge), minSize: bytes(filter.minSize), maxSize: bytes(filter.maxSize) };
-    if (f.minAge !== undefined && file.ageMs < f.minAge) continue;
-    if (f.maxAge !== undefined && file.ageMs > f.maxAge) continue;
-    if (f.minSize !== undefined && file.size < f.minSize) continue;
-    if (f.maxSize !== undefined && file.size > f.maxSize) continue;
-    files.push(file);
+  let regex: RegExp | null = null;
+  try {
+    regex = filter.regex === undefined ? null : new RegExp(filter.regex);
+  } catch (error) {
+    return failed(`invalid filter.regex: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const newest = files.reduce<FileInfo | null>((best, file) => (best === null || file.ageMs < best.ageMs ? file : best), null);
-  const smallest = files.reduce<number | null>((min, file) => (min === null || file.size < min ? file.size : min), null);
-  const largest = files.reduce<number | null>((max, file) => (max === null || file.size > max ? file.size : max), null);
+  const now = Date.now();
+  const files = listing.files.filter((file) => passesFilter(file, filter, regex, now));
+  const newest = extreme(files, (a, b) => a.modified > b.modified) ?? listing.folder;
+  const oldest = extreme(files, (a, b) => a.modified < b.modified) ?? listing.folder;
+  const smallest = extreme(files, (a, b) => a.size < b.size);
+  const largest = extreme(files, (a, b) => a.size > b.size);
+  const totalSize = files.reduce((sum, file) => sum + file.size, 0);
+  const data = {
+    results: {
+      files: files.map(fileResult),
+      oldest: oldest === null ? null : fileResult(oldest),
+      newest: newest === null ? null : fileResult(newest),
+      smallest: smallest === null ? null : fileResult(smallest),
+      largest: largest === null ? null : fileResult(largest),
+      size: totalSize,
+    },
+  };
   const details = {
     count: files.length,
     newest: newest?.name ?? null,
-    newestAgeMs: newest === null ? null : Math.round(newest.ageMs),
-    smallest,
-    largest,
-    totalSize: files.reduce((sum, file) => sum + file.size, 0),
+    newestAgeMs: newest === null ? null : Math.round(now - newest.modified.getTime()),
+    smallest: smallest?.size ?? null,
+    largest: largest?.size ?? null,
+    totalSize,
+    ...(listing.truncated ? { truncated: `only the first ${MAX_ENTRIES} entries were read` } : {}),
   };
-  const summary = `${files.length} ${files.length === 1 ? 'file' : 'files'}${newest === null ? '' : `, newest ${newest.name} (${formatAge(newest.ageMs)} old)`}`;
-  const problems: string[] = [];
-  if (spec.minCount !== undefined && files.length < spec.minCount) problems.push(`expected at least ${spec.minCount} files`);
-  if (spec.maxCount !== undefined && files.length > spec.maxCount) problems.push(`expected at most ${spec.maxCount} files`);
-  const maxAge = ms(spec.maxAge);
-  const minAge = ms(spec.minAge);
-  if (maxAge !== undefined && (newest === null || newest.ageMs > maxAge)) problems.push(`the newest file must be younger than ${String(spec.maxAge)}`);
-  if (minAge !== undefined && newest !== null && newest.ageMs < minAge) problems.push(`the newest file must be older than ${String(spec.minAge)}`);
-  const minSize = bytes(spec.minSize);
-  const maxSize = bytes(spec.maxSize);
-  if (minSize !== undefined && (smallest === null || smallest < minSize)) problems.push(`every file must be at least ${String(spec.minSize)}`);
-  if (maxSize !== undefined && largest !== null && largest > maxSize) problems.push(`every file must be at most ${String(spec.maxSize)}`);
-  if (problems.length > 0) return failed(`${summary}; ${problems.join('; ')}`, details);
-  return { pass: true, message: summary, details };
+  const counted = `${files.length} ${files.length === 1 ? 'file' : 'files'}`;
+  const summary = listing.missing
+    ? `${counted}: ${spec.path} does not exist`
+    : `${counted}${newest === null || files.length === 0 ? '' : `, newest ${newest.name} (${formatAge(now - newest.modified.getTime())} old)`}`;
+  const problem = firstProblem(spec, files, now);
+  if (problem !== null) return { ...failed(`${summary}; ${problem}`, details), data };
+  return { pass: true, message: listing.truncated ? `${summary} (the first ${MAX_ENTRIES} entries read)` : summary, details, data };
 }

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import dns from 'node:dns/promises';
 import { spawn } from 'node:child_process';
-import { connectionOriginMessage, leavesConnectionOrigin, httpProbe } from '../../connections';
+import { connectionOriginMessage, leavesConnectionOrigin, httpProbe, type HttpProbeResponse } from '../../connections';
+import { durationFromNanos } from '../../../platform/cel/cel-functions';
 import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '@opsdeck/shared';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
@@ -38,6 +39,17 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
   const sslDays = response.certificateExpiresAt === null ? null : Math.floor((response.certificateExpiresAt.getTime() - Date.now()) / DAY_MS);
   if (sslDays !== null) details.sslExpiryDays = sslDays;
   const summary = `HTTP ${response.status} in ${response.durationMs}ms`;
+  const json = responseJson(response);
+  // canary-checker fails a JSON answer that does not parse, unless a test expression is there to judge it.
+  if (json.invalid !== null && context.hasTestExpression !== true) return { ...failed(`${summary}; invalid json response: ${json.invalid}`, details), durationMs: response.durationMs };
+  const data = {
+    code: response.status,
+    headers: canonicalHeaders(response.headers),
+    elapsed: durationFromNanos(response.durationMs * 1e6),
+    sslAge: durationFromNanos(response.certificateExpiresAt === null ? 0 : (response.certificateExpiresAt.getTime() - Date.now()) * 1e6),
+    json: json.value,
+    content: response.body,
+  };
   const codesOk = spec.responseCodes === undefined || spec.responseCodes.length === 0 ? response.status >= 200 && response.status < 400 : spec.responseCodes.includes(response.status);
   let outcome: CheckOutcome;
   if (!codesOk) {
@@ -50,7 +62,29 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
   } else {
     outcome = { pass: true, message: summary, details };
   }
-  return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+  return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs, data };
+}
+
+/** Header names as Go's net/http writes them (`Content-Type`), so `headers['Location']` reads as in canary-checker. */
+export function canonicalHeaders(headers: HttpProbeResponse['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const canonical = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
+    out[canonical] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** The parsed body of a JSON answer ({} otherwise, as canary-checker), and why it did not parse if it did not. */
+function responseJson(response: HttpProbeResponse): { value: unknown; invalid: string | null } {
+  const type = response.headers['content-type'] ?? '';
+  if (!/[/+]json\b/i.test(type)) return { value: {}, invalid: null };
+  try {
+    return { value: JSON.parse(response.body) as unknown, invalid: null };
+  } catch (error) {
+    return { value: {}, invalid: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export function parseHostPort(endpoint: string): { host: string; port: number } | null {
@@ -126,6 +160,7 @@ export async function runDnsCheck(spec: DnsCheckSpec, context: CheckerContext): 
       outcome = failed(`${summary}; expected exactly ${want.join(', ')}`, details);
     }
   }
+  outcome = { ...outcome, data: { results: { records } } };
   return { ...withThreshold(outcome, durationMs, spec.thresholdMillis), durationMs };
 }
 

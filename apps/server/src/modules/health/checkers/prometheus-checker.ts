@@ -50,14 +50,16 @@ export async function runPrometheusCheck(spec: PrometheusCheckSpec, context: Che
   if (response.status !== 200 || answer.status !== 'success') return failed(`HTTP ${response.status}: ${answer.error ?? 'query failed'}`);
   const samples = samplesOf(answer.data);
   const details = { samples: samples.slice(0, 50) };
+  // canary-checker's results: one map per series, its labels and its `value`.
+  const data = { results: samples.map((sample) => ({ ...sample.labels, value: sample.value })) };
   const shown = samples.slice(0, 5).map((sample) => String(sample.value)).join(', ');
   const summary = `${samples.length} ${samples.length === 1 ? 'series' : 'series'}${samples.length > 0 ? `: ${shown}` : ''}`;
-  if (spec.results !== undefined && samples.length !== spec.results) return failed(`${summary}; expected ${spec.results}`, details);
+  if (spec.results !== undefined && samples.length !== spec.results) return { ...failed(`${summary}; expected ${spec.results}`, details), data };
   const { min, max } = spec.threshold ?? {};
   const outside = samples.filter((sample) => !Number.isFinite(sample.value) || (min !== undefined && sample.value < min) || (max !== undefined && sample.value > max));
   if (outside.length > 0) {
     const bounds = [min === undefined ? null : `>= ${min}`, max === undefined ? null : `<= ${max}`].filter((b) => b !== null).join(' and ');
-    return failed(`${summary}; ${outside.length} outside ${bounds || 'finite values'}`, details);
+    return { ...failed(`${summary}; ${outside.length} outside ${bounds || 'finite values'}`, details), data };
   }
-  return { ...withThreshold({ pass: true, message: summary, details }, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+  return { ...withThreshold({ pass: true, message: summary, details }, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs, data };
 }

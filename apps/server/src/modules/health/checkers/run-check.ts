@@ -1,5 +1,6 @@
 import { isSupportedCheckType, parseDurationMs } from '@opsdeck/shared';
 import { CanarySpecError, parseCheckSpec } from '../canary-spec';
+import { applyCheckExpressions, readCheckExpressions, type ExpressionScope, type TransformedCheck } from '../check-expressions';
 import type { CheckerContext, CheckOutcome } from './checker';
 import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
@@ -20,7 +21,17 @@ export interface CheckResult {
   message: string;
   error: string | null;
   details: Record<string, unknown> | null;
+  /** The checks a fan-out `transform` returned this run (recorded under the canary); null when there was none. */
+  transformed?: TransformedCheck[] | null;
 }
+
+/** Who a run is for, as expressions see it (`canary`, `check`); a bare run (the bench) gets empty names. */
+export type CheckIdentity = Omit<ExpressionScope, 'type'>;
+
+const ANONYMOUS: CheckIdentity = {
+  canary: { name: '', namespace: '', labels: {}, id: '' },
+  check: { name: '', id: '', description: '', labels: {}, endpoint: '' },
+};
 
 export function timeoutOf(type: string, spec: Record<string, unknown>): number {
   const raw = spec.timeout;
@@ -77,15 +88,38 @@ function describeError(error: unknown): string {
 export async function runCheck(
   type: string,
   spec: Record<string, unknown>,
-  context: Omit<CheckerContext, 'timeoutMs' | 'signal'> & { signal?: AbortSignal },
+  context: Omit<CheckerContext, 'timeoutMs' | 'signal' | 'hasTestExpression'> & {
+    signal?: AbortSignal;
+    identity?: CheckIdentity;
+    /** Applied to the result variables before any expression reads them (the scheduler removes the run's secrets). */
+    redact?: (data: Record<string, unknown>) => Record<string, unknown>;
+  },
 ): Promise<CheckResult> {
+  const started = performance.now();
+  const expressions = readCheckExpressions(spec);
+  // A test, display or transform this server cannot run fails the check by name: it is never skipped.
+  if ('error' in expressions) return { pass: false, durationMs: 0, message: expressions.error, error: expressions.error, details: null };
+  const { identity = ANONYMOUS, redact = (data: Record<string, unknown>) => data, ...checkerContext } = context;
+  const { outcome, result } = await runChecker(type, spec, { ...checkerContext, hasTestExpression: expressions.test !== null }, started);
+  // A checker that threw, timed out or gave up before it had an answer has no result variables to judge, and has failed.
+  if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
+  const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
+  const judged = applyCheckExpressions(result, redact(outcome.data ?? {}), expressions, { ...identity, check: { ...identity.check, name }, type });
+  return judged.transformed === null ? judged.result : { ...judged.result, transformed: judged.transformed };
+}
+
+async function runChecker(
+  type: string,
+  spec: Record<string, unknown>,
+  context: Omit<CheckerContext, 'timeoutMs' | 'signal'> & { signal?: AbortSignal },
+  started: number,
+): Promise<{ outcome: CheckOutcome | null; result: CheckResult }> {
   const timeoutMs = timeoutOf(type, spec);
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort();
   context.signal?.addEventListener('abort', onOuterAbort, { once: true });
   // A listener added to an already-aborted signal never fires: a stop between claim and start must still count.
   if (context.signal?.aborted === true) controller.abort();
-  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<CheckOutcome>((resolve) => {
     timer = setTimeout(() => {
@@ -95,16 +129,17 @@ export async function runCheck(
   });
   try {
     const outcome = await Promise.race([dispatch(type, spec, { ...context, timeoutMs, signal: controller.signal }), deadline]);
-    return {
+    const result = {
       pass: outcome.pass,
       durationMs: outcome.durationMs ?? Math.round(performance.now() - started),
       message: outcome.message,
       error: outcome.pass ? null : (outcome.error ?? outcome.message),
       details: outcome.details ?? null,
     };
+    return { outcome, result };
   } catch (error) {
     const message = describeError(error);
-    return { pass: false, durationMs: Math.round(performance.now() - started), message, error: message, details: null };
+    return { outcome: null, result: { pass: false, durationMs: Math.round(performance.now() - started), message, error: message, details: null } };
   } finally {
     clearTimeout(timer);
     context.signal?.removeEventListener('abort', onOuterAbort);

@@ -150,8 +150,10 @@ export async function runElasticsearchCheck(spec: ElasticsearchCheckSpec, contex
   if (hits === null) return failed(`HTTP ${response.status}: the answer has no hits.total`);
   const details = { index: spec.index, hits };
   const summary = `${hits} ${hits === 1 ? 'hit' : 'hits'}`;
-  if (spec.results !== undefined && hits !== spec.results) return { ...failed(`${summary}; expected ${spec.results}`, details), durationMs: response.durationMs };
-  return { ...withThreshold({ pass: true, message: summary, details }, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+  // The search answer as Elasticsearch gave it (hits.total, aggregations), as canary-checker's `results`.
+  const data = { results: parsed.value };
+  if (spec.results !== undefined && hits !== spec.results) return { ...failed(`${summary}; expected ${spec.results}`, details), durationMs: response.durationMs, data };
+  return { ...withThreshold({ pass: true, message: summary, details }, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs, data };
 }
 
 interface FiringAlert {
@@ -237,10 +239,11 @@ export async function runAlertmanagerCheck(spec: AlertmanagerCheckSpec, context:
   const firing = parsed.value
     .map(firingAlertOf)
     .filter((alert) => watched(alert.name) && !ignored(alert.name) && !excluded.some(([label, value]) => alert.labels[label] === value));
+  const data = { results: { alerts: firing.map((alert) => ({ ...alert, message: alert.summary ?? '' })) } };
   if (firing.length > 0) {
     const details = { total: firing.length, alerts: firing.slice(0, MAX_DETAILED_ALERTS) };
-    return { ...failed(firingSummary(firing), details), durationMs: response.durationMs };
+    return { ...failed(firingSummary(firing), details), durationMs: response.durationMs, data };
   }
   const outcome = { pass: true, message: 'No matching alerts firing', details: { examined: parsed.value.length } };
-  return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs };
+  return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs, data };
 }

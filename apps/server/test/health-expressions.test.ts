@@ -1,0 +1,340 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckScheduler, type RecordedRun } from '../src/modules/health/check-scheduler';
+import { startTestServer, type TestServer } from './harness';
+import { startHttpServer, type HttpTarget } from './fixtures/local-targets';
+
+interface CanaryResponse {
+  id: string;
+  checks: { id: string; type: string; name: string }[];
+}
+
+interface StatusRow {
+  name: string;
+  status: boolean;
+  message: string;
+  error: string | null;
+}
+
+/**
+ * canary-checker's outcomes for checks that need no network beyond this host, written from the published shapes of
+ * its fixtures (exec_pass, exec_fail, http_fail, transform): test, display and transform run as they run there.
+ */
+describe('check expressions at run time', () => {
+  let server: TestServer;
+  let admin: string;
+  let web: HttpTarget;
+  let shared: string;
+  const previousRole = process.env.OPSDECK_ROLE;
+
+  const scheduler = (): CheckScheduler =>
+    new CheckScheduler({ pool: server.pool, secretKey: server.running.context.config.secretKey, bus: server.running.context.bus, concurrency: 16 });
+
+  async function createCanary(name: string, yaml: string): Promise<CanaryResponse> {
+    const response = await fetch(`${server.url}/api/canary/canaries`, {
+      method: 'POST',
+      headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      body: JSON.stringify({ name, yaml }),
+    });
+    const json = (await response.json()) as CanaryResponse;
+    expect(response.status, JSON.stringify(json)).toBe(201);
+    return json;
+  }
+
+  /** Runs what is due and returns this canary's runs; makes its checks due first so a schedule never has to pass. */
+  async function runCanary(canary: CanaryResponse): Promise<RecordedRun[]> {
+    await server.pool.query(`update checks set next_runtime = now() where canary_id = $1 and deleted_at is null and not (spec ? 'transformedFrom')`, [canary.id]);
+    const ids = canary.checks.map((check) => check.id);
+    const runs = await scheduler().runDue();
+    return runs.filter((run) => ids.includes(run.checkId));
+  }
+
+  async function latestStatuses(canaryId: string): Promise<StatusRow[]> {
+    const rows = await server.pool.query<StatusRow>(
+      `select distinct on (k.id) k.name, s.status, s.message, s.error
+         from checks k join check_statuses s on s.check_id = k.id
+        where k.canary_id = $1 and k.deleted_at is null
+        order by k.id, s.time desc`,
+      [canaryId],
+    );
+    return rows.rows.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  beforeAll(async () => {
+    process.env.OPSDECK_ROLE = 'api';
+    server = await startTestServer();
+    admin = await server.cookieFor('admin');
+    web = await startHttpServer();
+    // Readable by the unprivileged user exec scripts run as.
+    shared = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-expr-'));
+    chmodSync(shared, 0o755);
+  });
+  afterAll(async () => {
+    process.env.OPSDECK_ROLE = previousRole;
+    await web.close();
+    await server.close();
+    rmSync(shared, { recursive: true, force: true });
+  });
+
+  it('passes exec_pass and fails exec_fail by their test expressions, with the script output as the error', async () => {
+    const canary = await createCanary(
+      'exec-tests',
+      [
+        'exec:',
+        '  - name: exec-pass',
+        '    script: echo hello',
+        '    test:',
+        '      expr: results.stdout == "hello"',
+        '  - name: exec-fail',
+        '    script: echo "hi there"',
+        '    test:',
+        "      expr: 'results.stdout == \"hello\"'",
+        '  - name: exit-code',
+        '    script: echo done; exit 3',
+        '    test:',
+        '      expr: "true"',
+      ].join('\n'),
+    );
+    await runCanary(canary);
+    expect(await latestStatuses(canary.id)).toEqual([
+      { name: 'exec-fail', status: false, message: 'hi there', error: 'hi there' },
+      { name: 'exec-pass', status: true, message: 'hello', error: null },
+      // A nonzero exit fails whatever the test says, as canary-checker's exec checker decides before the test runs.
+      { name: 'exit-code', status: false, message: 'done', error: 'exit code 3: done' },
+    ]);
+  });
+
+  it('replaces the message with display.expr and judges an http answer by code, headers and json', async () => {
+    const canary = await createCanary(
+      'http-display',
+      [
+        'http:',
+        '  - name: should-be-500',
+        `    url: ${web.url}/ok`,
+        '    display:',
+        '      expr: string(code) + " should be 500"',
+        '    test:',
+        '      expr: code == 500',
+        '  - name: echo',
+        `    url: ${web.url}/echo`,
+        '    display:',
+        "      template: 'method={{.json.method}} type={{.headers.Content-Type}}'",
+        '    test:',
+        "      expr: code == 200 && json.method == 'GET' && headers['Content-Type'] == 'application/json' && elapsed < Duration('10s')",
+      ].join('\n'),
+    );
+    await runCanary(canary);
+    expect(await latestStatuses(canary.id)).toEqual([
+      { name: 'echo', status: true, message: 'method=GET type=application/json', error: null },
+      { name: 'should-be-500', status: false, message: '200 should be 500', error: 'test failed' },
+    ]);
+  });
+
+  it('fails a check whose expression does not evaluate, with the evaluation error, never as healthy', async () => {
+    const canary = await createCanary(
+      'invalid-expressions',
+      [
+        'exec:',
+        '  - name: syntax',
+        '    script: echo ok',
+        '    test:',
+        '      expr: results.stdout ==',
+        '  - name: missing-field',
+        '    script: echo ok',
+        '    display:',
+        '      expr: results.nothing',
+        '  - name: not-a-bool',
+        '    script: echo ok',
+        '    test:',
+        '      expr: results.stdout',
+        '  - name: javascript',
+        '    script: echo ok',
+      ].join('\n'),
+    );
+    // Saving refuses test.javascript; a spec stored before that rule, or written to the table directly, still has it.
+    await server.pool.query(`update checks set spec = spec || '{"test": {"javascript": "true"}}'::jsonb where canary_id = $1 and name = 'javascript'`, [canary.id]);
+    await runCanary(canary);
+    const statuses = await latestStatuses(canary.id);
+    expect(statuses).toEqual([
+      { name: 'javascript', status: false, message: 'test.javascript is not run by this server; write test.expr (CEL) instead', error: 'test.javascript is not run by this server; write test.expr (CEL) instead' },
+      { name: 'missing-field', status: false, message: 'ok', error: 'display.expr: No such key: nothing' },
+      { name: 'not-a-bool', status: false, message: 'ok', error: 'test expression did not return a boolean value. got ok' },
+      { name: 'syntax', status: false, message: 'ok', error: 'test.expr: Unexpected token: EOF' },
+    ]);
+    const checks = await server.pool.query<{ status: string }>(`select distinct status from checks where canary_id = $1`, [canary.id]);
+    expect(checks.rows).toEqual([{ status: 'unhealthy' }]);
+  });
+
+  it('fans a transform out into one check per result, updates them by name and removes those no longer returned', async () => {
+    const jobs = path.join(shared, 'jobs.json');
+    const writeJobs = (list: { job: string; up: number }[]): void => {
+      writeFileSync(jobs, JSON.stringify(list));
+      chmodSync(jobs, 0o644);
+    };
+    writeJobs([
+      { job: 'api', up: 1 },
+      { job: 'db', up: 0 },
+      { job: 'web', up: 1 },
+    ]);
+    const canary = await createCanary(
+      'fan-out',
+      [
+        'exec:',
+        '  - name: jobs',
+        `    script: cat ${jobs}`,
+        '    transform:',
+        '      expr: |',
+        "        results.stdout.JSONArray().map(r, {'name': r.job, 'pass': r.up == 1, 'message': r.job + (r.up == 1 ? ' is up' : ' is down'), 'labels': {'job': r.job}}).toJSON()",
+      ].join('\n'),
+    );
+    const [run] = await runCanary(canary);
+    expect(run?.transformed).toEqual({ recorded: 3, removed: 0, refused: [] });
+    expect(await latestStatuses(canary.id)).toEqual([
+      { name: 'api', status: true, message: 'api is up', error: null },
+      { name: 'db', status: false, message: 'db is down', error: 'db is down' },
+      { name: 'jobs', status: true, message: expect.stringContaining('"job":"api"'), error: null },
+      { name: 'web', status: true, message: 'web is up', error: null },
+    ]);
+    const children = await server.pool.query<{ id: string; name: string; type: string; labels: Record<string, string>; next_runtime: string | null }>(
+      `select id, name, type, labels, next_runtime from checks where canary_id = $1 and deleted_at is null and spec ? 'transformedFrom' order by name`,
+      [canary.id],
+    );
+    expect(children.rows.map(({ name, type, labels, next_runtime }) => ({ name, type, labels, next_runtime }))).toEqual([
+      { name: 'api', type: 'exec', labels: { job: 'api' }, next_runtime: null },
+      { name: 'db', type: 'exec', labels: { job: 'db' }, next_runtime: null },
+      { name: 'web', type: 'exec', labels: { job: 'web' }, next_runtime: null },
+    ]);
+    const events = await server.pool.query<{ name: string; check_name: string }>(
+      `select name, properties ->> 'name' as check_name from event_queue where properties ->> 'canary_id' = $1 order by check_name`,
+      [canary.id],
+    );
+    expect(events.rows).toEqual([
+      { name: 'check.passed', check_name: 'api' },
+      { name: 'check.failed', check_name: 'db' },
+      { name: 'check.passed', check_name: 'jobs' },
+      { name: 'check.passed', check_name: 'web' },
+    ]);
+
+    // db comes back up, web is gone: db is updated in place (same row, one more status), web is removed.
+    writeJobs([
+      { job: 'api', up: 1 },
+      { job: 'db', up: 1 },
+    ]);
+    const [second] = await runCanary(canary);
+    expect(second?.transformed).toEqual({ recorded: 2, removed: 1, refused: [] });
+    const after = await server.pool.query<{ id: string; name: string; status: string; runs: number }>(
+      `select k.id, k.name, k.status, (select count(*) from check_statuses s where s.check_id = k.id)::integer as runs
+         from checks k where k.canary_id = $1 and k.deleted_at is null and k.spec ? 'transformedFrom' order by k.name`,
+      [canary.id],
+    );
+    expect(after.rows).toEqual([
+      { id: children.rows[0]?.id, name: 'api', status: 'healthy', runs: 2 },
+      { id: children.rows[1]?.id, name: 'db', status: 'healthy', runs: 2 },
+    ]);
+  });
+
+  it('never runs a fanned-out check by itself, and leaves a name the canary defines to that check', async () => {
+    const canary = await createCanary(
+      'fan-out-collision',
+      [
+        'exec:',
+        '  - name: maker',
+        '    script: echo x',
+        '    transform:',
+        "      expr: \"[{'name': 'own', 'pass': false}, {'name': 'made', 'pass': true}].toJSON()\"",
+        '  - name: own',
+        '    script: echo mine',
+      ].join('\n'),
+    );
+    const runs = await runCanary(canary);
+    expect(runs.find((run) => run.transformed !== undefined)?.transformed).toEqual({ recorded: 1, removed: 0, refused: ['own'] });
+    expect(await latestStatuses(canary.id)).toEqual([
+      { name: 'made', status: true, message: '', error: null },
+      { name: 'maker', status: true, message: 'x', error: null },
+      { name: 'own', status: true, message: 'mine', error: null },
+    ]);
+    const job = await server.pool.query<{ details: { errors: string[] } }>(`select details from job_history where resource_id = $1`, [canary.id]);
+    expect(job.rows[0]?.details.errors).toEqual(["maker: the transform's result 'own' was not recorded: the canary defines a check of that name"]);
+    await server.pool.query(`update checks set next_runtime = now() where canary_id = $1`, [canary.id]);
+    const again = await scheduler().runDue();
+    const made = await server.pool.query<{ id: string }>(`select id from checks where canary_id = $1 and name = 'made' and deleted_at is null`, [canary.id]);
+    expect(again.some((run) => run.checkId === made.rows[0]?.id)).toBe(false);
+  });
+
+  describe('what an expression can reach', () => {
+    it('cannot read the server environment or files: only its own result variables exist', async () => {
+      process.env.OPSDECK_EXPRESSION_PROBE = 'server-secret-value';
+      try {
+        const canary = await createCanary(
+          'reach-env',
+          [
+            'exec:',
+            '  - name: env',
+            '    script: echo ok',
+            '    display:',
+            '      expr: env.OPSDECK_EXPRESSION_PROBE',
+            '  - name: process',
+            '    script: echo ok',
+            '    display:',
+            '      expr: process.env.OPSDECK_EXPRESSION_PROBE',
+            '  - name: file',
+            '    script: echo ok',
+            '    display:',
+            "      expr: file('/etc/passwd')",
+            '  - name: template',
+            '    script: echo ok',
+            '    display:',
+            "      template: '{{ .env }}{{ .process }}'",
+          ].join('\n'),
+        );
+        await runCanary(canary);
+        const statuses = await latestStatuses(canary.id);
+        expect(statuses.map((row) => [row.name, row.status])).toEqual([
+          ['env', false],
+          ['file', false],
+          ['process', false],
+          ['template', true],
+        ]);
+        for (const row of statuses) {
+          expect(`${row.message} ${row.error ?? ''}`).not.toContain('server-secret-value');
+          expect(`${row.message} ${row.error ?? ''}`).not.toContain('root:');
+        }
+        expect(statuses.find((row) => row.name === 'template')?.message).toBe('<no value><no value>');
+      } finally {
+        delete process.env.OPSDECK_EXPRESSION_PROBE;
+      }
+    });
+
+    it("cannot read another check's secret, and cannot copy its own secret into what is stored", async () => {
+      const canary = await createCanary(
+        'reach-secrets',
+        [
+          'http:',
+          '  - name: with-password',
+          `    url: ${web.url}/echo`,
+          '    authentication:',
+          '      username: probe',
+          '      password: expression-secret-1234',
+          '    display:',
+          '      expr: json.headers.authorization + " " + base64.Decode(json.headers.authorization.substring(6)).reverse()',
+          'exec:',
+          '  - name: neighbour',
+          '    script: echo ok',
+          '    display:',
+          '      expr: canary.toJSON() + check.toJSON() + results.toJSON()',
+        ].join('\n'),
+      );
+      await runCanary(canary);
+      const statuses = await latestStatuses(canary.id);
+      for (const row of statuses) {
+        // Neither the secret nor a re-encoding of it: expressions are given the answer with the secret already redacted.
+        expect(`${row.message} ${row.error ?? ''}`).not.toContain('expression-secret-1234');
+        expect(`${row.message} ${row.error ?? ''}`).not.toContain('4321-terces-noisserpxe');
+      }
+      expect(statuses.find((row) => row.name === 'with-password')?.message).toContain('[REDACTED]');
+      expect(statuses.find((row) => row.name === 'neighbour')).toMatchObject({ status: true, message: expect.stringContaining('"name":"reach-secrets"') });
+    });
+  });
+});
