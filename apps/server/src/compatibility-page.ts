@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderCanaryCompatibility } from './modules/health';
+import { renderScrapeConfigCompatibility } from './modules/scrapers';
 
 /** docs/compatibility.md: what this server runs of each Mission Control kind (issue #32, ADR 0069). */
 export const COMPATIBILITY_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/compatibility.md');
@@ -15,7 +16,10 @@ export interface CompatibilitySection {
   render: () => string;
 }
 
-export const COMPATIBILITY_SECTIONS: readonly CompatibilitySection[] = [{ name: 'canary', render: renderCanaryCompatibility }];
+export const COMPATIBILITY_SECTIONS: readonly CompatibilitySection[] = [
+  { name: 'canary', render: renderCanaryCompatibility },
+  { name: 'scrapeconfig', render: renderScrapeConfigCompatibility },
+];
 
 function begin(name: string): string {
   return `<!-- BEGIN GENERATED ${name}: npm run docs:compatibility writes this block -->`;
