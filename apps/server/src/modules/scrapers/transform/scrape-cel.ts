@@ -1,10 +1,13 @@
-import { Environment } from '@marcbachmann/cel-js/evaluator';
+import type { Environment } from '@marcbachmann/cel-js/evaluator';
+import { createCelEnvironment, describeCelError, runWithinBudget } from '../../../platform/cel/cel-environment';
+import { fromCel, toCel } from '../../../platform/cel/cel-values';
 
 /**
- * The CEL of scraper transforms (config-db's `expr`, selectors, filters): one environment per kind of expression, each
- * declaring exactly the variables config-db gives that expression, so a misspelt variable or a function this server
- * lacks (config-db's `jq`, …) is refused at save instead of failing every run. Parsing is bounded by the limits below
- * and evaluation by the data it walks; the run's timeout bounds the rest (transform.ts checks it between configs).
+ * The CEL of scraper transforms (config-db's `expr`, selectors, filters): the server's CEL (platform/cel, with its
+ * function library and `toJSON()`), one environment per kind of expression declaring exactly the variables config-db
+ * gives that expression, so a misspelt variable or a function this server lacks (config-db's `jq`, …) is refused at
+ * save instead of failing every run. Each evaluation runs under a wall-clock budget (runWithinBudget), so no
+ * expression holds a run past it whatever data it walks.
  */
 
 export type CelKind = 'script' | 'item' | 'change';
@@ -20,25 +23,12 @@ const VARIABLES: Readonly<Record<CelKind, readonly string[]>> = {
   change: CHANGE_VARIABLES,
 };
 
-const LIMITS = { maxAstNodes: 2000, maxDepth: 48, maxListElements: 500, maxMapEntries: 200, maxCallArguments: 8 };
-
-/** CEL values back to JSON: ints come back as bigint and maps may be Map instances. */
-export function plainValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([key, entry]) => [String(key), plainValue(entry)]));
-  if (value instanceof Set) return [...value].map(plainValue);
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, plainValue(entry)]));
-  return value;
-}
+/** A filter or selector judges one config; a script rewrites a whole document, so it may take longer. */
+const CEL_BUDGET_MS: Readonly<Record<CelKind, number>> = { script: 10_000, item: 1000, change: 1000 };
 
 function environment(kind: CelKind): Environment {
-  const env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true, limits: LIMITS });
+  const env = createCelEnvironment();
   for (const name of VARIABLES[kind]) env.registerVariable(name, 'dyn');
-  // config-db's transforms end in .toJSON(); the run parses the text back, so it is the same list either way.
-  env.registerFunction('dyn.toJSON(): string', (value: unknown) => JSON.stringify(plainValue(value)));
   return env;
 }
 
@@ -53,11 +43,6 @@ function environmentOf(kind: CelKind): Environment {
   return env;
 }
 
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? message;
-}
-
 /** Why the expression cannot run here, or null. `bool` asks that it can return a boolean (filters, selectors). */
 export function celProblem(kind: CelKind, expression: string, bool: boolean): string | null {
   if (expression.trim() === '') return 'is empty';
@@ -65,25 +50,25 @@ export function celProblem(kind: CelKind, expression: string, bool: boolean): st
   try {
     result = environmentOf(kind).check(expression);
   } catch (error) {
-    return firstLine(error);
+    return describeCelError(error);
   }
-  if (!result.valid) return firstLine(result.error);
+  if (!result.valid) return describeCelError(result.error);
   if (bool && result.type !== 'bool' && result.type !== 'dyn') return `must return a bool, not ${result.type ?? 'nothing'}`;
   return null;
 }
 
 export class CelEvaluationError extends Error {
   constructor(expression: string, cause: unknown) {
-    super(`CEL '${expression.length > 80 ? `${expression.slice(0, 80)}…` : expression}' failed: ${firstLine(cause)}`);
+    super(`CEL '${expression.length > 80 ? `${expression.slice(0, 80)}…` : expression}' failed: ${describeCelError(cause)}`);
     this.name = 'CelEvaluationError';
   }
 }
 
 /** The expression's value as plain JSON; a failure is a CelEvaluationError naming the expression. */
 export function evaluateCel(kind: CelKind, expression: string, variables: Readonly<Record<string, unknown>>): unknown {
-  const scope = Object.fromEntries(VARIABLES[kind].map((name) => [name, variables[name] ?? null]));
+  const scope = Object.fromEntries(VARIABLES[kind].map((name) => [name, toCel(variables[name] ?? null)]));
   try {
-    return plainValue(environmentOf(kind).evaluate(expression, scope));
+    return fromCel(runWithinBudget(() => environmentOf(kind).evaluate(expression, scope) as unknown, CEL_BUDGET_MS[kind]));
   } catch (error) {
     throw new CelEvaluationError(expression, error);
   }
