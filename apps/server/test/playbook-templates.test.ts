@@ -110,6 +110,23 @@ describe('playbook templates: values never change the command', () => {
       rmSync(marker, { force: true });
     });
 
+    it('keeps a secret parameter sealed in the run, hands it to the script, and scrubs it from what the run keeps', async () => {
+      const secret = `hunter2-${randomBytes(4).toString('hex')}`;
+      const playbook = await save({
+        parameters: [{ name: 'token', type: 'secret' }],
+        actions: [{ name: 'use', exec: { script: '[ "$PARAM_TOKEN" = {{.params.token}} ] && echo match; echo "{{.params.token}}"' } }],
+      });
+      const done = await run(playbook, { token: secret });
+      expect(done.status, JSON.stringify(done.actions)).toBe('completed');
+      expect(done.actions[0]?.result?.stdout).toContain('match');
+      expect(JSON.stringify(done)).not.toContain(secret);
+      expect(done.parameters.token).toMatch(/^\{"\$encrypted":/);
+      const stored = await server.pool.query<{ text: string }>('select parameters::text as text from playbook_runs where playbook_id = $1', [playbook]);
+      expect(stored.rows[0]?.text).not.toContain(secret);
+      const api = await server.call('GET', `/api/db/playbook_runs?playbook_id=eq.${playbook}&select=parameters`, admin);
+      expect(api.text).not.toContain(secret);
+    });
+
     it('runs the lines a template chooses, as Mission Control does', async () => {
       const playbook = await save({
         parameters: [{ name: 'force', type: 'checkbox' }, { name: 'names', type: 'text' }],

@@ -181,6 +181,8 @@ export function parameterMessage(definition: PlaybookParameter, value: string): 
       return amountMessage(NUMERIC_FORMATS[type], definition.properties ?? {}, value);
     case 'duration':
       return optionMessage(definition, value) ?? amountMessage(NUMERIC_FORMATS.duration, definition.properties ?? {}, value);
+    case 'secret':
+      return lengthMessage(definition, value);
   }
 }
 

@@ -128,7 +128,7 @@ const parameter: JsonSchema = {
     label: text('What the form shows'),
     description: text('Help shown with the field'),
     icon: text('Its icon'),
-    type: { enum: [...PLAYBOOK_PARAMETER_TYPES], default: 'text', description: 'The kind of field (text when left out); secret and configs are refused' },
+    type: { enum: [...PLAYBOOK_PARAMETER_TYPES], default: 'text', description: 'The kind of field (text when left out); a secret is stored sealed and has no default; configs is refused' },
     required: flag('Whether the form needs a value'),
     default: { description: 'The value the form starts with; may be a template of the target ({{ config.name }})', anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
     properties: parameterProperties,

@@ -22,7 +22,7 @@ export const PLAYBOOK_RUNS_DEFAULT_RANGE = 'now-7d';
 /** Cards of playbooks without a category are grouped under this. */
 export const PLAYBOOK_OTHER_CATEGORY = 'Other';
 
-export const PLAYBOOK_PARAMETER_TYPES = ['code', 'checkbox', 'list', 'team', 'people', 'component', 'config', 'check', 'text', 'bytes', 'millicores', 'duration'] as const;
+export const PLAYBOOK_PARAMETER_TYPES = ['code', 'checkbox', 'list', 'team', 'people', 'component', 'config', 'check', 'text', 'bytes', 'millicores', 'duration', 'secret'] as const;
 export type PlaybookParameterType = (typeof PLAYBOOK_PARAMETER_TYPES)[number];
 export const PLAYBOOK_PARAMETER_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;
 export type PlaybookParameterSize = (typeof PLAYBOOK_PARAMETER_SIZES)[number];

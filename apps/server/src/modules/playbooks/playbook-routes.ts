@@ -192,6 +192,7 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
         params: request.body.params ?? {},
         createdBy: request.principal?.personId ?? null,
         bus: context.bus,
+        secretKey: context.config.secretKey,
       });
       return reply.status(201).send({ run_id: runId });
     },

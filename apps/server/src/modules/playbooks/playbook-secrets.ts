@@ -201,12 +201,14 @@ export function openPlaybookAction(key: Buffer, playbookId: string, action: Play
 
 /**
  * Runs one rendered action with its secrets opened: an action whose secret does not open where it now points fails
- * with that reason before anything is sent, and every opened value is scrubbed from the result and error kept.
+ * with that reason before anything is sent, and every opened value (and `alsoSecret`: the run's secret parameters) is
+ * scrubbed from the result and error kept.
  */
 export async function runWithOpenedSecrets(
   key: Buffer,
   playbookId: string,
   action: PlaybookAction,
+  alsoSecret: readonly string[],
   run: (opened: OpenedPlaybookAction) => Promise<ActionOutcome>,
 ): Promise<ActionOutcome> {
   let opened: OpenedPlaybookAction;
@@ -218,6 +220,7 @@ export async function runWithOpenedSecrets(
   }
   const secrets = new SecretCollector();
   secrets.addOpenedSpec(action, opened);
+  for (const value of alsoSecret) secrets.add(value);
   // A response often echoes a value inside JSON, where its quotes and backslashes come escaped.
   for (const value of secrets.values()) secrets.add(JSON.stringify(value).slice(1, -1));
   return scrubSecrets(await run(opened), secrets.values());

@@ -16,6 +16,7 @@ import { EVENT_QUEUE_WAKE } from '../../platform/event-queue';
 import { LeaseLoop } from '../../platform/lease-scheduler';
 import { ACTION_RUNNERS, actionType } from './actions';
 import { runWithOpenedSecrets } from './playbook-secrets';
+import { openSecretParameters } from './secret-parameters';
 import { durationMs, parsePlaybookSpec } from './spec';
 import { loadTarget } from './selectors';
 import { evaluateCondition, evaluateDelay, renderAction } from './templating';
@@ -61,6 +62,9 @@ const POLL_MS = 1000;
 const ABORT_GRACE_MS = 5000;
 /** A run taken over this many times after its worker vanished mid-step is failed rather than taken up again. */
 const MAX_TAKEOVERS = 5;
+
+/** A held run with its secret parameters opened, and those values, which are scrubbed from what actions keep. */
+type OpenedRun = HeldRun & { secrets: readonly string[] };
 
 /** Why a run's signal was aborted: each leaves the run in another state. */
 type Interruption = 'stopping' | 'cancelled' | 'lost';
@@ -220,11 +224,18 @@ export class PlaybookWorker {
     const ref = targetRef(run);
     const target = ref === null ? null : await loadTarget(pool, ref.type, ref.id);
     if (ref !== null && target === null) return this.finish(run, `The ${TARGET_LABELS[ref.type]} this run targets no longer exists`);
+    let opened: OpenedRun;
+    try {
+      const secretParameters = openSecretParameters(this.options.secretKey, run.playbook_id, spec.parameters ?? [], run.parameters);
+      opened = { ...run, parameters: secretParameters.values, secrets: secretParameters.secrets };
+    } catch (error) {
+      return this.finish(run, `A secret parameter could not be opened: ${messageOf(error)}`);
+    }
     const rows = await loadRunActions(pool, run.id);
     const context = templateContext({
       playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title },
       runId: run.id,
-      params: run.parameters,
+      params: opened.parameters,
       target,
       user: await loadPerson(pool, run.created_by),
       actions: Object.fromEntries(rows.filter((row) => FINAL_ACTION_STATUSES.has(row.status)).map((row) => [row.name, stateOf(row)])),
@@ -233,7 +244,7 @@ export class PlaybookWorker {
       if (signal.aborted) return 'interrupted';
       const existing = rows.find((row) => row.position === position);
       if (existing !== undefined && FINAL_ACTION_STATUSES.has(existing.status)) continue;
-      const step = await this.step(run, target, action, position, existing ?? null, context, signal);
+      const step = await this.step(opened, target, action, position, existing ?? null, context, signal);
       if (step !== null) return step;
     }
     return this.finish(run, null);
@@ -241,7 +252,7 @@ export class PlaybookWorker {
 
   /** One action of the run; null when the run goes on to the next. */
   private async step(
-    run: HeldRun,
+    run: OpenedRun,
     target: PlaybookTarget | null,
     action: PlaybookAction,
     position: number,
@@ -289,7 +300,7 @@ export class PlaybookWorker {
    * outcome kept is the last attempt's, its error saying how many attempts were made.
    */
   private async runWithRetries(
-    run: HeldRun,
+    run: OpenedRun,
     target: PlaybookTarget | null,
     action: PlaybookAction,
     actionId: string,
@@ -337,7 +348,7 @@ export class PlaybookWorker {
    * action was recorded as the interruption leaves it.
    */
   private async runAction(
-    run: HeldRun,
+    run: OpenedRun,
     target: PlaybookTarget | null,
     action: PlaybookAction,
     actionId: string,
@@ -355,7 +366,7 @@ export class PlaybookWorker {
     try {
       const rendered = await renderAction(action, context);
       const runner = this.runners[actionType(rendered)];
-      outcome = await runWithOpenedSecrets(this.options.secretKey, run.playbook_id, rendered, (opened) =>
+      outcome = await runWithOpenedSecrets(this.options.secretKey, run.playbook_id, rendered, run.secrets, (opened) =>
         settle(
           runner(opened, {
             pool: this.options.pool,

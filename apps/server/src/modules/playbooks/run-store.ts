@@ -10,6 +10,7 @@ import {
 import { AppError } from '../../platform/errors';
 import type { EventBus } from '../../platform/event-bus';
 import { enqueue } from '../../platform/event-queue';
+import { sealSecretParameters } from './secret-parameters';
 import { parsePlaybookSpec } from './spec';
 import { loadTarget, selectorMatches, targetMatches } from './selectors';
 import { resolveParameterDefaults } from './templating';
@@ -248,6 +249,8 @@ export interface PlaybookRunInput {
   parentId?: string | null;
   /** Wakes this process's workers once the run is stored. Leave it out inside a transaction: they find it when they poll. */
   bus?: EventBus;
+  /** Seals the values of `secret` parameters; a run request holding one without it is refused. */
+  secretKey?: Buffer;
 }
 
 /**
@@ -261,7 +264,10 @@ export async function requestPlaybookRun(client: Queryable, input: PlaybookRunIn
   const spec = parsePlaybookSpec(playbook.spec);
   const target = await resolveTarget(client, spec, input.target);
   const definitions = await parametersFor(playbook, spec, target, await loadPerson(client, input.createdBy));
-  const params = await checkedParameters(client, definitions, input.params);
+  const checked = await checkedParameters(client, definitions, input.params);
+  const holdsSecret = definitions.some((definition) => definition.type === 'secret' && (checked[definition.name] ?? '') !== '');
+  if (holdsSecret && input.secretKey === undefined) throw new Error('A run with a secret parameter needs the key that seals it');
+  const params = input.secretKey === undefined ? checked : sealSecretParameters(input.secretKey, playbook.id, definitions, checked);
   const inserted = await client.query<{ id: string }>(
     `insert into playbook_runs (playbook_id, status, parameters, config_id, component_id, check_id, parent_id, created_by, spec)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,

@@ -180,6 +180,23 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction(echo, extra))).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path });
   });
 
+  it('takes secret, bytes, millicores and duration parameters, and refuses a default on a secret one and configs', () => {
+    const parameters = parsePlaybookSpec(
+      withAction(echo, {
+        parameters: [
+          { name: 'token', type: 'secret' },
+          { name: 'memory', type: 'bytes' },
+          { name: 'cpu', type: 'millicores' },
+          { name: 'retention', type: 'duration', default: '15m', properties: { min: '5m', max: '1d' } },
+        ],
+      }),
+    ).parameters;
+    expect(parameters?.map((parameter) => parameter.type)).toEqual(['secret', 'bytes', 'millicores', 'duration']);
+    expect(parameters?.[3]?.properties).toEqual({ min: 300_000, max: 86_400_000 });
+    expect(refusal(withAction(echo, { parameters: [{ name: 'token', type: 'secret', default: 'hunter2' }] })).path).toBe('spec.parameters[0].default');
+    expect(refusal(withAction(echo, { parameters: [{ name: 'items', type: 'configs' }] })).path).toBe('spec.parameters[0].type');
+  });
+
   it.each(['setup', 'artifacts', 'checkout', 'connections'])('refuses exec.%s by name, with what to do instead', (field) => {
     const problem = refusal(withAction({ name: 'a', exec: { script: 'true', [field]: {} } }));
     expect(problem).toMatchObject({ path: `spec.actions[0].exec.${field}`, message: expect.stringContaining('not run by this server') });

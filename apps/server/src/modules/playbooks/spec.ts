@@ -343,7 +343,6 @@ function durationBound(value: unknown, path: string): number | undefined {
 
 /** Mission Control parameter types this server does not take yet, with what to use instead. */
 const REFUSED_PARAMETER_TYPES: Readonly<Record<string, string>> = {
-  secret: 'Secret run parameters are not stored sealed yet: keep the secret in a connection or a sealed exec env value',
   configs: 'A selector of many catalog items is not a parameter here: use a config parameter, or run the playbook per item',
 };
 
@@ -371,6 +370,7 @@ function parameter(value: unknown, path: string, names: Map<string, string>): Pl
   }
   const required = flag(entry.required, join(path, 'required'));
   if (required !== undefined) parsed.required = required;
+  if (parsed.type === 'secret' && given(entry.default)) invalid(join(path, 'default'), 'is refused on a secret parameter: the spec is no place for a secret', 'Remove the default; the person running the playbook types the secret');
   const fallback = templateField(entry.default, join(path, 'default'), false);
   if (fallback !== undefined) parsed.default = fallback;
   const properties = parameterProperties(entry.properties, join(path, 'properties'), parsed.type);

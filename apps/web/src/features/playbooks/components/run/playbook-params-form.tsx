@@ -73,13 +73,16 @@ function OptionsControl({ parameter, id, value, onChange, onBlur, error, describ
   );
 }
 
-/** A size, CPU or duration typed as Kubernetes and Mission Control write them; the shared rules check it. */
-function QuantityInput({ parameter, id, value, onChange, onBlur, error, describedBy, disabled, placeholder }: FieldProps & { placeholder: string }) {
+/**
+ * A size, CPU or duration typed as Kubernetes and Mission Control write them, or a secret typed unseen; the shared rules
+ * check it.
+ */
+function PlainInput({ parameter, id, value, onChange, onBlur, error, describedBy, disabled, placeholder, inputType = 'text' }: FieldProps & { placeholder?: string; inputType?: 'text' | 'password' }) {
   return (
     <input
       id={id}
-      type="text"
-      inputMode="text"
+      type={inputType}
+      autoComplete={inputType === 'password' ? 'off' : undefined}
       placeholder={placeholder}
       value={value}
       onChange={(event) => onChange(event.target.value)}
@@ -115,10 +118,12 @@ function ParameterControl(field: FieldProps) {
     case 'list':
       return <OptionsControl {...field} />;
     case 'duration':
-      return (properties.options ?? []).length > 0 ? <OptionsControl {...field} /> : <QuantityInput {...field} placeholder={QUANTITY_PLACEHOLDERS.duration} />;
+      return (properties.options ?? []).length > 0 ? <OptionsControl {...field} /> : <PlainInput {...field} placeholder={QUANTITY_PLACEHOLDERS.duration} />;
     case 'bytes':
     case 'millicores':
-      return <QuantityInput {...field} placeholder={QUANTITY_PLACEHOLDERS[parameter.type]} />;
+      return <PlainInput {...field} placeholder={QUANTITY_PLACEHOLDERS[parameter.type]} />;
+    case 'secret':
+      return <PlainInput {...field} inputType="password" />;
     case 'code':
       return (
         <div onBlur={onBlur}>

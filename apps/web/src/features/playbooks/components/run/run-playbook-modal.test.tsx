@@ -211,12 +211,13 @@ describe('Run Playbook modal', () => {
     });
   });
 
-  it("offers Mission Control's bytes, millicores and duration parameters as typed fields, and a duration with options as a choice", async () => {
+  it("offers Mission Control's bytes, millicores, duration and secret parameters as typed fields, a duration with options as a choice", async () => {
     params = [
       { name: 'limit', label: 'Memory limit', type: 'bytes' },
       { name: 'cores', label: 'Cores', type: 'millicores' },
       { name: 'retention', label: 'Retention', type: 'duration', properties: { min: 300_000 } },
       { name: 'window', label: 'Window', type: 'duration', default: '1h', properties: { options: [{ label: '5m', value: '5m' }, { label: '1h', value: '1h' }] } },
+      { name: 'token', label: 'Token', type: 'secret' },
     ];
     const user = userEvent.setup({ delay: null });
     renderModal(playbookWith({ parameters: params }));
@@ -232,6 +233,7 @@ describe('Run Playbook modal', () => {
     fireEvent.blur(retention);
     expect(await within(dialog).findByText('Must be at least 5m')).toBeInTheDocument();
     expect(within(dialog).getByRole('combobox', { name: 'Window' })).toHaveTextContent('1h');
+    expect(within(dialog).getByLabelText(/Token/)).toHaveAttribute('type', 'password');
   });
 
   it('checks a code parameter in its language and says what is wrong once the editor is left', async () => {
