@@ -121,6 +121,13 @@ describe('parameterMessage', () => {
     expect(parameterMessage(offered, '2h')).toBe('Choose one of the options');
   });
 
+  it('holds a secret to its length bounds only, and asks for it when required', () => {
+    const definition: PlaybookParameter = { name: 'token', type: 'secret', required: true, properties: { minLength: 8 } };
+    expect(parameterMessage(definition, '')).toBe('This field is required');
+    expect(parameterMessage(definition, 'short')).toBe('Must be at least 8 characters');
+    expect(parameterMessage(definition, 'long enough')).toBeNull();
+  });
+
   it('leaves other formats, which only hint the input type, to the browser', () => {
     expect(parameterMessage(text({ format: 'email', min: 5 }), 'not an email')).toBeNull();
   });
