@@ -257,10 +257,26 @@ describe('check expressions at run time', () => {
     ]);
     const job = await server.pool.query<{ details: { errors: string[] } }>(`select details from job_history where resource_id = $1`, [canary.id]);
     expect(job.rows[0]?.details.errors).toEqual(["maker: the transform's result 'own' was not recorded: the canary defines a check of that name"]);
-    await server.pool.query(`update checks set next_runtime = now() where canary_id = $1`, [canary.id]);
-    const again = await scheduler().runDue();
+    // Run Now on a fanned-out check runs the check that makes it, on the next pass; never the made check alone.
     const made = await server.pool.query<{ id: string }>(`select id from checks where canary_id = $1 and name = 'made' and deleted_at is null`, [canary.id]);
-    expect(again.some((run) => run.checkId === made.rows[0]?.id)).toBe(false);
+    const madeId = made.rows[0]?.id ?? '';
+    const runNow = await fetch(`${server.url}/api/canary/run/check/${madeId}`, { method: 'POST', headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest' } });
+    expect(runNow.status).toBe(202);
+    const handedOver = await scheduler().runDue();
+    expect(handedOver.some((run) => run.checkId === madeId)).toBe(false);
+    const maker = canary.checks.find((check) => check.name === 'maker')?.id ?? '';
+    const states = await server.pool.query<{ name: string; due: boolean }>(
+      `select name, next_runtime <= now() as due from checks where id = any($1::uuid[]) order by name`,
+      [[madeId, maker]],
+    );
+    expect(states.rows).toEqual([
+      { name: 'made', due: null },
+      { name: 'maker', due: true },
+    ]);
+    const next = await scheduler().runDue();
+    expect(next.find((run) => run.checkId === maker)?.transformed).toMatchObject({ recorded: 1 });
+    const statuses = await server.pool.query<{ runs: number }>(`select count(*)::integer as runs from check_statuses where check_id = $1`, [madeId]);
+    expect(statuses.rows[0]?.runs).toBe(2);
   });
 
   describe('what an expression can reach', () => {

@@ -119,8 +119,6 @@ export class CheckScheduler {
          select k.id from checks k
           where k.deleted_at is null and k.agent_id is null and k.next_runtime <= now()
             and (k.lease_until is null or k.lease_until < now())
-            -- A check made by another check's transform (spec.transformedFrom) is recorded by that check's runs only.
-            and not (k.spec ? 'transformedFrom')
           order by k.next_runtime, k.canary_id
           limit $1
           for update skip locked
@@ -135,12 +133,34 @@ export class CheckScheduler {
     return result.rows;
   }
 
-  private async runClaimed(claimed: ClaimedCheck[]): Promise<RecordedRun[]> {
+  private async runClaimed(all: ClaimedCheck[]): Promise<RecordedRun[]> {
+    const claimed = all.filter((check) => typeof check.spec.transformedFrom !== 'string');
+    await this.handOverToParents(all.filter((check) => typeof check.spec.transformedFrom === 'string'));
     const byCanary = new Map<string, ClaimedCheck[]>();
     for (const check of claimed) byCanary.set(check.canary_id, [...(byCanary.get(check.canary_id) ?? []), check]);
     this.inflight += claimed.length;
     const runs = await Promise.all([...byCanary.values()].map((checks) => this.runCanary(checks)));
     return runs.flat();
+  }
+
+  /**
+   * A check a transform made (spec.transformedFrom) has no run of its own: its results come from its parent's. One
+   * that fell due (Run Now sets next_runtime) makes its parent due instead and is released without a next run, so
+   * the request runs what produces it, on the next pass.
+   */
+  private async handOverToParents(children: ClaimedCheck[]): Promise<void> {
+    if (children.length === 0) return;
+    await this.options.pool.query(
+      `with released as (
+         update checks set next_runtime = null, lease_owner = null, lease_until = null
+          where id = any($1::uuid[]) and lease_owner = $2
+         returning spec->>'transformedFrom' as parent
+       )
+       update checks p set next_runtime = now()
+         from released r
+        where p.id::text = r.parent and p.deleted_at is null`,
+      [children.map((child) => child.id), this.owner],
+    );
   }
 
   private async runCanary(checks: ClaimedCheck[]): Promise<RecordedRun[]> {
@@ -301,8 +321,8 @@ export class CheckScheduler {
   /**
    * The checks a transform fanned out into, in one statement: each is created or updated by (type, name) under the
    * parent's canary and gets this run's status row; the parent's earlier ones it no longer returned are soft-deleted.
-   * They never run by themselves (no next_runtime, and the claim skips them). A name the canary's own spec uses is
-   * left to that check and reported, never overwritten.
+   * They never run by themselves (no next_runtime; one made due runs its parent, handOverToParents). A name the
+   * canary's own spec uses is left to that check and reported, never overwritten.
    */
   private async recordTransformed(check: ClaimedCheck, startedAt: Date, checks: TransformedCheck[]): Promise<{ recorded: number; removed: number; refused: string[] }> {
     const rows = checks.map((t) => ({ ...t, message: t.message.slice(0, 10_000), error: t.error === null ? null : t.error.slice(0, 10_000) }));
