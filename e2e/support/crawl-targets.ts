@@ -43,9 +43,12 @@ interface DetailSource {
   undated?: true;
 }
 
-/** A source whose every row is one address to crawl. */
+/**
+ * A source whose every row is one address to crawl (`every`), or its first row (`sample`): the rows of such a list open
+ * the same page, and what differs between roles there is which actions it offers, not how an entity renders.
+ */
 function eachRow(api: string, target: (row: Row, area: NavigationRoute) => CrawlTarget): DetailSource {
-  return { api, targets: (rows, area) => rows.map((row) => target(row, area)) };
+  return { api, targets: (rows, area, depth) => (depth === 'every' ? rows : rows.slice(0, 1)).map((row) => target(row, area)) };
 }
 
 function text(row: Row, key: string): string {
@@ -171,12 +174,12 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
       ];
     },
   },
-  // Each demo playbook's page, the run list, and one run of every status (`every`) or the newest run (`sample`): runs
-  // of one status render alike.
+  // Each demo playbook's page (`every`) or the first (`sample`), the run list, and one run of every status (`every`) or
+  // the newest run (`sample`): runs of one status render alike.
   '/playbooks': {
     api: '/api/db/playbooks?select=id,name,title&deleted_at=is.null&order=name',
-    targets: (rows, area) => [
-      ...rows.map((row): CrawlTarget => ({
+    targets: (rows, area, depth) => [
+      ...(depth === 'every' ? rows : rows.slice(0, 1)).map((row): CrawlTarget => ({
         name: `playbook ${text(row, 'name')}`,
         path: `${area.path}/${text(row, 'id')}`,
         opening: { kind: 'page' },
