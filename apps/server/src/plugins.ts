@@ -20,6 +20,7 @@ import { metricsPlugin } from './modules/metrics';
 import { searchPlugin } from './modules/search';
 import { auditPlugin } from './modules/audit';
 import { apiTokensPlugin } from './modules/api-tokens';
+import { applyPlugin } from './modules/apply';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin, searchPlugin, metricsPlugin, auditPlugin, apiTokensPlugin, alertsPlugin, incidentRulesPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin, searchPlugin, metricsPlugin, auditPlugin, apiTokensPlugin, alertsPlugin, incidentRulesPlugin, applyPlugin];

@@ -75,6 +75,8 @@ export const errors = {
     ),
   topologySpec: (field: string, problem: string, hint = 'Fix the field named in details and save again') =>
     new AppError(400, 'OD_TOPOLOGY_SPEC', `The topology spec is not valid: ${field} ${problem}`, field, hint),
+  topologyFieldNotRun: (field: string, problem: string, hint: string) =>
+    new AppError(400, 'OD_TOPOLOGY_FIELD_NOT_RUN', `This server does not run ${field}: it ${problem}`, field, hint),
   invalidDefinitionOfDoneScript: (message: string, details: string | null) =>
     new AppError(400, 'OD_DOD_SCRIPT', message, details, 'Scripts are CEL expressions returning a bool, e.g. status == healthy'),
   agentNameReadOnly: () =>
@@ -163,6 +165,8 @@ const WORDED_GUARDS: Readonly<Record<string, readonly [number, string]>> = {
   ODS02: [400, 'OD_RETENTION_DAYS'],
   ODS03: [403, 'OD_MAINTENANCE_JOB_ADMIN_ONLY'],
   ODS04: [403, 'OD_RECORD_ADMIN_ONLY'],
+  // Migration 0118: a console edit of a resource applied from a manifest (ADR 0074).
+  ODS05: [400, 'OD_APPLIED_READ_ONLY'],
 };
 
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
