@@ -167,6 +167,31 @@ describe('check expressions at run time', () => {
     expect(checks.rows).toEqual([{ status: 'unhealthy' }]);
   });
 
+  it('stops an expression that would hold the worker, fails its check with the reason, and runs the next check', async () => {
+    const canary = await createCanary(
+      'slow-expression',
+      [
+        'exec:',
+        '  - name: quadratic',
+        '    script: seq 1 4000',
+        '    test:',
+        `      expr: 'results.stdout.split("\\n").map(a, results.stdout.split("\\n").map(b, a + b)).size() > 0'`,
+        '  - name: after',
+        '    script: echo still running',
+        '    test:',
+        '      expr: results.stdout == "still running"',
+      ].join('\n'),
+    );
+    const started = performance.now();
+    await runCanary(canary);
+    // 16 million concatenations would take far longer; the budget stops them at 250 ms.
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(await latestStatuses(canary.id)).toEqual([
+      { name: 'after', status: true, message: 'still running', error: null },
+      { name: 'quadratic', status: false, message: expect.stringMatching(/^1\n2\n/), error: 'the expression ran longer than its budget of 250ms and was stopped' },
+    ]);
+  });
+
   it('fans a transform out into one check per result, updates them by name and removes those no longer returned', async () => {
     const jobs = path.join(shared, 'jobs.json');
     const writeJobs = (list: { job: string; up: number }[]): void => {
