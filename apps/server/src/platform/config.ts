@@ -43,6 +43,8 @@ export interface Config {
   scrapeRoots: string[];
   /** Folders that file log backends may read, as real paths (OPSDECK_LOG_ROOTS). */
   logRoots: string[];
+  /** Folders a GitOps folder (property security.gitops.folder) may lie in, as real paths (OPSDECK_GITOPS_ROOTS; ADR 0074). */
+  gitopsRoots: string[];
   /** Where people reach the console (OPSDECK_PUBLIC_URL), for links in notifications; null: the public.url property. */
   publicUrl: string | null;
   /** The identity courier's SMTP server (OPSDECK_SMTP_URL, smtp:// or smtps:// with credentials); null: the server log. */
@@ -87,6 +89,7 @@ const envSchema = z.object({
   OPSDECK_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   OPSDECK_SCRAPE_ROOTS: z.string().optional(),
   OPSDECK_LOG_ROOTS: z.string().optional(),
+  OPSDECK_GITOPS_ROOTS: z.string().optional(),
   OPSDECK_PUBLIC_URL: z.string().url().optional(),
   OPSDECK_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   OPSDECK_SMTP_FROM: z.string().min(3).default('Opsdeck <no-reply@opsdeck.local>'),
@@ -194,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     propertiesFile: path.resolve(e.OPSDECK_PROPERTIES_FILE ?? path.join(dataDir, 'opsdeck.properties')),
     scrapeRoots: resolveRoots(e.OPSDECK_SCRAPE_ROOTS, path.join(dataDir, 'scrape')),
     logRoots: resolveRoots(e.OPSDECK_LOG_ROOTS, path.join(dataDir, 'logs')),
+    gitopsRoots: resolveRoots(e.OPSDECK_GITOPS_ROOTS, path.join(dataDir, 'gitops')),
     publicUrl: e.OPSDECK_PUBLIC_URL ?? null,
     smtpUrl: e.OPSDECK_SMTP_URL ?? null,
     smtpFrom: e.OPSDECK_SMTP_FROM,

@@ -39,3 +39,6 @@ create table apply_state.applied_resources (
   applied_at timestamptz not null default now(),
   primary key (table_name, row_id)
 );
+
+-- The GitOps folder reconcile (security.gitops.folder), leased like the retention cleanup.
+insert into maintenance_jobs (name, next_runtime) values ('gitops', now());

@@ -5,6 +5,7 @@ import { errors } from '../../platform/errors';
 import type { DomainPlugin } from '../../platform/http';
 import { errorResponses } from '../../platform/openapi';
 import { applyResources } from './apply-service';
+import { GitopsScheduler } from './gitops-scheduler';
 
 /** The source an apply through the API marks its rows with; a GitOps folder's is `gitops:<folder>`. */
 export const API_APPLY_SOURCE = 'apply';
@@ -76,5 +77,17 @@ export const applyPlugin: DomainPlugin = {
         );
       },
     );
+    // The GitOps folder is background work: it runs where the workers run, never on an api-only node.
+    if (context.config.role === 'api') return;
+    const log = scoped.log.child({ module: 'gitops' });
+    const gitops = new GitopsScheduler({
+      db: context.db,
+      bus: context.bus,
+      secretKey: context.config.secretKey,
+      roots: context.config.gitopsRoots,
+      onError: (error) => log.warn({ err: error }, 'gitops reconcile failed'),
+    });
+    scoped.addHook('onReady', async () => gitops.start());
+    scoped.addHook('onClose', async () => gitops.stop());
   },
 };

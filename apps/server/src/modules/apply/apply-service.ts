@@ -68,6 +68,12 @@ function outcomeOf(document: ApplyDocument, action: ApplyAction, error: AppError
   return { file: document.file, index: document.index, kind: document.kind.kind, namespace: document.namespace, name: document.name, action, error: error?.toBody() ?? null };
 }
 
+/** The person an apply acts as; none for the server's own GitOps reconcile. */
+function personOf(principal: Principal | null): string | null {
+  const person = principal?.personId ?? '';
+  return person === '' ? null : person;
+}
+
 function canWrite(principal: Principal | null, table: string): boolean {
   const resource = resourceFor(table);
   return resource !== null && can(principal?.roles ?? [], resource, 'write');
@@ -93,7 +99,7 @@ async function plan(deps: ApplyDeps, request: ApplyRequest, document: ApplyDocum
   const given: Record<string, unknown> = { id, name: document.name, namespace: document.namespace, spec: document.spec, source: request.source };
   if (kind.labels) given.labels = document.labels;
   if (kind.schedule) given.schedule = typeof document.spec.schedule === 'string' ? document.spec.schedule : null;
-  if (existing === null) given.created_by = request.principal?.personId ?? null;
+  if (existing === null) given.created_by = personOf(request.principal);
   const hooks = writeHooksFor(deps.db);
   try {
     await hooks.check(kind.table, [given], 'POST');
@@ -132,7 +138,7 @@ function refusedOutcome(file: string | null, index: number, error: AppError): Do
 /** Writes what was planned in one transaction, as the caller (the database's exec guards see who writes). */
 async function write(client: pg.PoolClient, request: ApplyRequest, planned: readonly Planned[], prune: ReadonlyArray<{ kind: ApplyKind; id: string }>): Promise<void> {
   await client.query(`select set_config('opsdeck.person_id', $1, true), set_config('opsdeck.roles', $2, true)`, [
-    request.principal?.personId ?? '',
+    personOf(request.principal) ?? '',
     (request.principal?.roles ?? []).join(','),
   ]);
   for (const item of planned) {
