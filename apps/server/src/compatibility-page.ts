@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderCanaryCompatibility } from './modules/health';
 import { renderScrapeConfigCompatibility } from './modules/scrapers';
+import { renderTopologyCompatibility } from './modules/topology';
 
 /** docs/compatibility.md: what this server runs of each Mission Control kind (issue #32, ADR 0069). */
 export const COMPATIBILITY_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/compatibility.md');
@@ -19,6 +20,7 @@ export interface CompatibilitySection {
 export const COMPATIBILITY_SECTIONS: readonly CompatibilitySection[] = [
   { name: 'canary', render: renderCanaryCompatibility },
   { name: 'scrapeconfig', render: renderScrapeConfigCompatibility },
+  { name: 'topology', render: renderTopologyCompatibility },
 ];
 
 function begin(name: string): string {

@@ -17,18 +17,16 @@ const missionControl = {
   spec: {
     type: 'App',
     schedule: '@every 10m',
-    id: { javascript: 'x' },
     checks: [{ selector: { labelSelector: 'app=shop' } }],
     components: [
       {
         name: 'Frontend',
         configs: [{ type: 'Kubernetes::Deployment', tagSelector: 'namespace=shop' }],
         components: [{ name: 'CDN', properties: [{ name: 'hit rate', value: 97, unit: '%' }] }],
-        statusExpr: 'ignored',
       },
       {
         name: 'Pods',
-        lookup: { catalog: [{ name: 'pods', selector: [{ types: ['Kubernetes::Pod'] }] }] },
+        lookup: { configs: [{ name: 'pods', selector: [{ types: ['Kubernetes::Pod'] }] }] },
         forEach: { properties: [{ name: 'ip', configLookup: { field: '$.status.podIP' } }], checks: [{ selector: { name: '{{.name}}' } }] },
       },
     ],
@@ -73,24 +71,27 @@ describe('topology specs saved through the data API', () => {
   });
 
   it('refuses each bad spec with a coded 400 that names the field', async () => {
-    const cases: Array<{ label: string; body: Record<string, unknown>; details: string }> = [
+    const NOT_RUN = 'OD_TOPOLOGY_FIELD_NOT_RUN';
+    const cases: Array<{ label: string; body: Record<string, unknown>; details: string; code?: string }> = [
       { label: 'no name', body: { spec: { components: [] } }, details: 'name' },
       { label: 'an empty name', body: { name: '  ', spec: {} }, details: 'name' },
       { label: 'components that is not a list', body: { name: 't', spec: { components: { name: 'a' } } }, details: 'spec.components' },
       { label: 'a property without a name', body: { name: 't', spec: { components: [{ name: 'a', properties: [{ text: 'x' }] }] } }, details: 'spec.components[0].properties[0].name' },
       { label: 'a label that is not text', body: { name: 't', spec: { labels: { n: 1 } } }, details: 'spec.labels.n' },
-      { label: 'an inline check', body: { name: 't', spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://x' }] } }] }] } }, details: 'spec.components[0].checks[1].inline' },
-      { label: 'an exec lookup', body: { name: 't', spec: { components: [{ name: 'a', lookup: { exec: [{ script: 'id' }] } }] } }, details: 'spec.components[0].lookup.exec' },
-      { label: 'a property lookup', body: { name: 't', spec: { properties: [{ name: 'p', lookup: { http: [] } }] } }, details: 'spec.properties[0].lookup' },
+      { label: 'an inline check', body: { name: 't', spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://x' }] } }] }] } }, details: 'spec.components[0].checks[1].inline', code: NOT_RUN },
+      { label: 'an exec lookup', body: { name: 't', spec: { components: [{ name: 'a', lookup: { exec: [{ script: 'id' }] } }] } }, details: 'spec.components[0].lookup.exec', code: NOT_RUN },
+      { label: 'a property lookup', body: { name: 't', spec: { properties: [{ name: 'p', lookup: { http: [] } }] } }, details: 'spec.properties[0].lookup', code: NOT_RUN },
+      { label: 'a statusExpr', body: { name: 't', spec: { components: [{ name: 'a', statusExpr: 'true' }] } }, details: 'spec.components[0].statusExpr', code: NOT_RUN },
+      { label: 'an unknown field', body: { name: 't', spec: { components: [{ name: 'a', sttausExpr: 'true' }] } }, details: 'spec.components[0].sttausExpr', code: NOT_RUN },
       { label: 'a JSONPath filter', body: { name: 't', spec: { properties: [{ name: 'p', configLookup: { id: 'x', field: '$..[?(@.a)]' } }] } }, details: 'spec.properties[0].configLookup.field' },
       { label: 'duplicate sibling names', body: { name: 't', spec: { components: [{ name: 'a' }, { name: 'a' }] } }, details: 'spec.components[1].name' },
       { label: 'a spec schedule that does not parse', body: { name: 't', spec: { schedule: 'sometimes' } }, details: 'spec.schedule' },
       { label: 'a schedule column that does not parse', body: { name: 't', schedule: 'every tuesday', spec: {} }, details: 'schedule' },
     ];
-    for (const { label, body, details } of cases) {
+    for (const { label, body, details, code } of cases) {
       const refused = await save(body);
       expect(refused.status, label).toBe(400);
-      expect(refused.json, label).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details });
+      expect(refused.json, label).toMatchObject({ code: code ?? 'OD_TOPOLOGY_SPEC', details });
       expect(typeof refused.json.hint, label).toBe('string');
     }
     const stored = await server.pool.query(`select count(*)::int as n from topologies where name = 't'`);
@@ -102,12 +103,32 @@ describe('topology specs saved through the data API', () => {
     expect(created.status, created.text).toBe(201);
     const refused = await server.call('PATCH', '/api/db/topologies?name=eq.to-update', editor, { spec: { components: [{ name: 'a', lookup: { sql: [] } }] } });
     expect(refused.status).toBe(400);
-    expect(refused.json).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details: 'spec.components[0].lookup.sql' });
+    expect(refused.json).toMatchObject({ code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].lookup.sql' });
     const blanked = await server.call('PATCH', '/api/db/topologies?name=eq.to-update', editor, { name: '' });
     expect(blanked.json).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details: 'name' });
     const updated = await server.call('PATCH', '/api/db/topologies?name=eq.to-update', editor, { spec: missionControl }, { prefer: 'return=representation' });
     expect(updated.status, updated.text).toBe(200);
     expect((updated.json as unknown as TopologyRow[])[0]).toMatchObject({ name: 'to-update', schedule: '@every 10m' });
+  });
+
+  it('refuses an exec, sql or http lookup from an admin too, on insert and upsert, so no topology makes the server run a command, a query or a request', async () => {
+    const admin = await server.cookieFor('admin');
+    const lookups: Array<[string, unknown]> = [
+      ['exec', [{ name: 'x', script: 'touch /tmp/topology-exec-ran' }]],
+      ['sql', [{ name: 'x', query: 'select * from people', connection: 'postgres://opsdeck@localhost/opsdeck' }]],
+      ['postgres', [{ name: 'x', query: 'select 1' }]],
+      ['http', [{ name: 'x', url: 'http://169.254.169.254/latest/meta-data/' }]],
+    ];
+    for (const [kind, entries] of lookups) {
+      const spec = { components: [{ name: 'a', lookup: { [kind]: entries } }] };
+      for (const [cookie, options] of [[admin, {}], [editor, { prefer: 'resolution=merge-duplicates' }]] as const) {
+        const refused = await server.call('POST', '/api/db/topologies', cookie, { name: `attack-${kind}`, spec }, options);
+        expect(refused.status, kind).toBe(400);
+        expect(refused.json, kind).toMatchObject({ code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: `spec.components[0].lookup.${kind}` });
+      }
+    }
+    const stored = await server.pool.query(`select count(*)::int as n from topologies where name like 'attack-%'`);
+    expect(stored.rows[0]).toEqual({ n: 0 });
   });
 
   it('refuses a viewer', async () => {

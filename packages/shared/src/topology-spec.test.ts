@@ -29,8 +29,6 @@ const missionControl: TopologyResource = {
     type: 'App',
     icon: 'shop',
     schedule: '@every 5m',
-    id: { javascript: 'properties.id' },
-    groupBy: { tag: 'cluster' },
     properties: [{ name: 'owner', text: 'payments', headline: true, links: [{ url: 'https://wiki.example.test/shop', text: 'Wiki' }] }],
     checks: [{ selector: { labelSelector: 'app=shop' } }],
     components: [
@@ -43,13 +41,11 @@ const missionControl: TopologyResource = {
         checks: [{ selector: { name: 'shop-home' } }],
         configs: [{ type: 'Kubernetes::Deployment', name: 'shop-web', tagSelector: 'namespace=shop' }],
         components: [{ name: 'CDN', id: 'cdn', properties: [{ name: 'hit rate', type: 'percentage', value: 97, max: 100, unit: '%' }] }],
-        selectors: [{ labelSelector: 'app=web' }],
-        statusExpr: 'true',
       },
       {
         name: 'Pods',
         icon: 'pod',
-        lookup: { catalog: [{ name: 'pods', selector: [{ types: ['Kubernetes::Pod'], tags: { namespace: 'shop' } }] }] },
+        lookup: { configs: [{ name: 'pods', selector: [{ types: ['Kubernetes::Pod'], tags: { namespace: 'shop' } }] }] },
         forEach: {
           labels: { pod: '{{.name}}' },
           properties: [{ name: 'restarts', configLookup: { field: '$.status.containerStatuses[0].restartCount' } }],
@@ -61,7 +57,7 @@ const missionControl: TopologyResource = {
 };
 
 describe('topology spec JSON schema', () => {
-  it('accepts a Mission Control Topology resource with fields this server ignores', () => {
+  it('accepts a Mission Control Topology resource whose every field runs, with configs as the lookup spelling', () => {
     expect(validate(missionControl)).toEqual([]);
   });
 
@@ -70,8 +66,16 @@ describe('topology spec JSON schema', () => {
     expect(validate({ ...missionControl, kind: 'SystemTemplate' })).toEqual([]);
   });
 
-  it('accepts unknown fields so specs from newer Mission Control versions still paste', () => {
-    expect(validate({ components: [{ name: 'a', futureField: { x: 1 } }], futureTopLevel: true })).toEqual([]);
+  it('refuses each Mission Control field this server does not run, by its location', () => {
+    const refusedAt = (value: unknown): string => validate(value).join('\n');
+    expect(refusedAt({ id: { javascript: 'x' } })).toContain('/id');
+    expect(refusedAt({ groupBy: { tag: 'cluster' } })).toContain('/groupBy');
+    for (const field of ['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'tooltip', 'order']) {
+      expect(refusedAt({ components: [{ name: 'a', [field]: 'x' }] })).toContain(`/components/0/${field}`);
+    }
+    expect(refusedAt({ components: [{ name: 'a', id: { expr: 'x' } }] })).toContain('/components/0/id');
+    expect(refusedAt({ components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] })).toContain('/components/0/lookup/catalog/0/display');
+    expect(refusedAt({ properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] })).toContain('/properties/0/configLookup/display');
   });
 
   it('refuses components that is not a list, a property without a name and a label that is not text', () => {

@@ -15,13 +15,6 @@ export const TOPOLOGY_MAX_COMPONENTS = 5000;
 /** The only templates a `forEach` may use, replaced by plain text substitution (no template engine runs). */
 export const TOPOLOGY_FOR_EACH_TEMPLATES = ['{{.name}}', '{{.id}}', '{{.type}}', '{{.tags.KEY}}', '{{.labels.KEY}}'] as const;
 
-/** Mission Control's `id` expression (expr, javascript, template): accepted so pasted specs save, never evaluated. */
-export interface TopologyIdExpressionSpec {
-  expr?: string;
-  javascript?: string;
-  template?: string;
-}
-
 /** A catalog selector: a `configs` entry, a `lookup.catalog[].selector` entry, a `configLookup.config`. */
 export interface TopologyConfigSelectorSpec {
   id?: string | string[];
@@ -44,10 +37,9 @@ export interface TopologyCheckSelectorSpec {
   types?: string[];
 }
 
-/** A `checks` entry. Only `selector` is run; an `inline` check is refused at save. */
+/** A `checks` entry: `selector` runs (an `inline` check is refused at save). */
 export interface TopologyCheckSpec {
   selector?: TopologyCheckSelectorSpec;
-  inline?: unknown;
 }
 
 /** A link as written; the save refuses one without `url`. */
@@ -58,7 +50,6 @@ export interface TopologyConfigLookupSpec {
   config?: TopologyConfigSelectorSpec;
   id?: string;
   field: string;
-  display?: unknown;
 }
 
 /** A property as written: what the component stores (less its namespace), or a value looked up in the catalog. */
@@ -70,11 +61,12 @@ export interface TopologyPropertySpec extends Omit<ComponentProperty, 'links' | 
 /** A `lookup.catalog` entry: the selectors in `selector`, or the selector fields written on the entry itself. */
 export interface TopologyCatalogLookupSpec extends TopologyConfigSelectorSpec {
   selector?: TopologyConfigSelectorSpec | TopologyConfigSelectorSpec[];
-  display?: unknown;
 }
 
+/** `configs` is Mission Control's spelling of `catalog`; both run the same. */
 export interface TopologyLookupSpec {
   catalog?: TopologyCatalogLookupSpec[];
+  configs?: TopologyCatalogLookupSpec[];
 }
 
 /** What every component made by a lookup also gets; its strings may use TOPOLOGY_FOR_EACH_TEMPLATES. */
@@ -90,34 +82,23 @@ export interface TopologyForEachSpec {
 
 export interface TopologyComponentSpec {
   name?: string;
-  id?: string | TopologyIdExpressionSpec;
+  id?: string;
   externalID?: string;
   type?: string;
   icon?: string;
   text?: string;
-  tooltip?: string;
   description?: string;
   owner?: string;
   lifecycle?: string;
   namespace?: string;
   hidden?: boolean;
   labels?: Record<string, string>;
-  order?: number;
   properties?: TopologyPropertySpec[];
   checks?: TopologyCheckSpec[];
   configs?: TopologyConfigSelectorSpec[];
   components?: TopologyComponentSpec[];
   lookup?: TopologyLookupSpec;
   forEach?: TopologyForEachSpec;
-  /** Mission Control fields accepted so pasted specs save, and ignored. */
-  selectors?: unknown;
-  relationships?: unknown;
-  logs?: unknown;
-  summary?: unknown;
-  statusExpr?: unknown;
-  healthExpr?: unknown;
-  parentLookup?: unknown;
-  display?: unknown;
 }
 
 /** `topologies.spec` alone; the root component is named after the topology and `components` are its children. */
@@ -125,17 +106,14 @@ export interface TopologySpec {
   type?: string;
   icon?: string;
   text?: string;
-  tooltip?: string;
   owner?: string;
   schedule?: string;
   labels?: Record<string, string>;
   label?: Record<string, string> | string;
-  id?: string | TopologyIdExpressionSpec;
   properties?: TopologyPropertySpec[];
   checks?: TopologyCheckSpec[];
   configs?: TopologyConfigSelectorSpec[];
   components?: TopologyComponentSpec[];
-  groupBy?: unknown;
 }
 
 /** The whole Mission Control resource, as pasted. */
@@ -146,21 +124,211 @@ export interface TopologyResource {
   spec: TopologySpec;
 }
 
+/**
+ * How this server treats one key of Mission Control's Topology (issue #32, ADR 0073): it runs, or the save is refused
+ * with OD_TOPOLOGY_FIELD_NOT_RUN naming it and `note` saying what to write instead. Nothing is accepted and ignored: a
+ * key no table names is refused the same way.
+ */
+export interface TopologyFieldRule {
+  support: 'runs' | 'refused';
+  note: string;
+}
+
+export type TopologyFieldTable = Readonly<Record<string, TopologyFieldRule>>;
+
+const runs = (note: string): TopologyFieldRule => ({ support: 'runs', note });
+const notRun = (note: string): TopologyFieldRule => ({ support: 'refused', note });
+
+const ID_EXPRESSION_NOTE = 'Text is the stable key of the component; an id expression (expr, javascript, template) is refused: write the id as text, or use externalID';
+
+/** The keys of a component, in `spec.components` and every level under it. */
+export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
+  name: runs('The component name (required unless it has a lookup)'),
+  id: runs(ID_EXPRESSION_NOTE),
+  externalID: runs('The stable key of the component'),
+  type: runs('The component type'),
+  icon: runs('Its icon'),
+  text: runs('A short text shown on the card'),
+  description: runs('Its description'),
+  owner: runs('Who owns it'),
+  lifecycle: runs('production, staging, dev…'),
+  namespace: runs('Its namespace'),
+  hidden: runs('Not shown on the dashboard, still counted by its parent'),
+  labels: runs('Labels, used by the dashboard filters'),
+  properties: runs('Properties shown on the card (fields below)'),
+  checks: runs('Checks attached by selector (fields below)'),
+  configs: runs('Catalog items linked by selector; their health counts toward the status'),
+  components: runs('Child components, at most 10 levels'),
+  lookup: runs('Makes one component per catalog item (lookup kinds below)'),
+  forEach: runs('What every looked-up component also gets (fields below)'),
+  tooltip: notRun('A component has no tooltip here: put the text in description'),
+  order: notRun('Cards sort by health, then name: leave order out'),
+  selectors: notRun('Component selectors are not run by this server: list the child components, or look them up with lookup.catalog'),
+  relationships: notRun('Component relationships are not run by this server: nest the component under its parent'),
+  logs: notRun('Log selectors on components are not run by this server: log backends are routed in Settings → Logs'),
+  summary: notRun('The summary is counted by this server from checks, incidents and insights: leave it out'),
+  statusExpr: notRun('Status is the worst of the checks, catalog items and children: leave statusExpr out, or attach the checks that judge it'),
+  healthExpr: notRun('Health is the worst of the checks, catalog items and children: leave healthExpr out, or attach the checks that judge it'),
+  parentLookup: notRun('Components are placed under the parent they are written in: move the component there'),
+  health: notRun('Health is worked out from the checks, catalog items and children: leave it out'),
+  configID: notRun('Link catalog items with configs: [{id: <item id>}]'),
+};
+
+/** The keys of `spec` itself: the root component, named after the topology. */
+export const TOPOLOGY_SPEC_FIELDS: TopologyFieldTable = {
+  type: runs('The root component type'),
+  icon: runs('Its icon'),
+  text: runs('A short text shown on the card'),
+  owner: runs('Who owns it'),
+  schedule: runs('How often it is rebuilt: @every 5m, @hourly, @daily or a cron'),
+  labels: runs('Labels of the root'),
+  label: runs('More labels of the root, as a map or key=value pairs joined by commas'),
+  properties: runs('Properties of the root'),
+  checks: runs('Checks of the root'),
+  configs: runs('Catalog items linked to the root'),
+  components: runs('The components under the root'),
+  description: runs('Its description'),
+  lifecycle: runs('production, staging, dev…'),
+  namespace: runs('Its namespace'),
+  hidden: runs('Not shown on the dashboard'),
+  id: notRun('The root is keyed by the topology: leave id out'),
+  tooltip: notRun('A component has no tooltip here: put the text in text'),
+  groupBy: notRun('Grouping components by a tag is not run by this server: write a component per group'),
+  push: notRun('Pushing the topology to another server is not done by this server: leave push out'),
+};
+
+/** The keys of a property, in `properties` and `forEach.properties`. */
+export const TOPOLOGY_PROPERTY_FIELDS: TopologyFieldTable = {
+  name: runs('The property name (required)'),
+  label: runs('Its label'),
+  type: runs('text, number, url, badge, percentage… (free text)'),
+  text: runs('The value shown as text'),
+  value: runs('The numeric value'),
+  min: runs('The low end of a gauge'),
+  max: runs('The high end of a gauge'),
+  unit: runs('The unit of value'),
+  icon: runs('Its icon'),
+  color: runs('Its colour'),
+  tooltip: runs('Its tooltip'),
+  headline: runs('Shown as a headline metric'),
+  hidden: runs('Not shown on the card'),
+  order: runs('Its place among the properties'),
+  links: runs('Links shown with the property (url required)'),
+  configLookup: runs("Reads the value from a catalog item's content by a JSONPath (fields below)"),
+  lookup: notRun("A property lookup runs checks: read a catalog item's content with configLookup: {config: {...}, field: $.path}"),
+  summary: notRun('Property summary templates are not run by this server: write the text'),
+  status: notRun('A property status is not kept: leave it out'),
+  lastTransition: notRun('A property transition time is not kept: leave it out'),
+};
+
+/** The keys of a property link. */
+export const TOPOLOGY_LINK_FIELDS: TopologyFieldTable = {
+  url: runs('Where it goes (required)'),
+  type: runs('The kind of link'),
+  text: runs('What it shows'),
+  label: runs('Its label'),
+  icon: runs('Its icon'),
+  tooltip: runs('Its tooltip'),
+};
+
+/** The keys of a `configLookup`. */
+export const TOPOLOGY_CONFIG_LOOKUP_FIELDS: TopologyFieldTable = {
+  config: runs('The catalog item to read, by selector'),
+  id: runs('The id of the catalog item to read'),
+  field: runs("A JSONPath into the item's content, e.g. $.spec.replicas (no filters or scripts)"),
+  display: notRun('Display templates are not run here: the value read by field is shown as it is'),
+};
+
+/** The keys of a check selector (`checks[].selector`). */
+export const TOPOLOGY_CHECK_SELECTOR_FIELDS: TopologyFieldTable = {
+  name: runs('The check name'),
+  namespace: runs("The check's canary namespace"),
+  labelSelector: runs('Labels as key=value pairs, or a bare key that must exist, joined by commas'),
+  types: runs('Check types (http, dns, …)'),
+};
+
+/** The keys of a `checks` entry. */
+export const TOPOLOGY_CHECK_FIELDS: TopologyFieldTable = {
+  selector: runs('Every live check matching name, namespace, labelSelector and types'),
+  inline: notRun('Inline checks are not run by topologies: define a canary and select its checks: checks: [{selector: {name: my-check}}]'),
+};
+
+/** The keys of a catalog selector: a `configs` entry, a `configLookup.config`, a lookup's `selector`. */
+export const TOPOLOGY_CONFIG_SELECTOR_FIELDS: TopologyFieldTable = {
+  id: runs('Catalog item ids'),
+  name: runs('The item name'),
+  namespace: runs('The item namespace (its namespace tag)'),
+  type: runs('One config type, Class::Subtype'),
+  types: runs('Config types, Class::Subtype'),
+  class: runs('The config class, the first part of the type'),
+  tags: runs('Tags every item must carry'),
+  tagSelector: runs('Tags as key=value pairs joined by commas'),
+  labelSelector: runs('Labels as key=value pairs joined by commas'),
+};
+
+/** The lookup kinds of `lookup`. */
+export const TOPOLOGY_LOOKUP_KINDS: TopologyFieldTable = {
+  catalog: runs('One component per catalog item matching the selectors'),
+  configs: runs("Mission Control's spelling of catalog: the same selectors"),
+  ...Object.fromEntries(
+    ['http', 'sql', 'postgres', 'mysql', 'mssql', 'kubernetes', 'exec', 'configDB', 'prometheus', 'elasticsearch', 'opensearch', 'mongodb', 'redis', 'cloudwatch', 'folder', 's3', 'gcs'].map((kind) => [
+      kind,
+      notRun(kind === 'exec' ? 'Lookups never run commands: scrape the data into the catalog with an exec scraper (admins only) and use lookup.catalog' : `${kind} lookups are not run by this server: scrape the data into the catalog and use lookup.catalog`),
+    ]),
+  ),
+};
+
+/** The keys of a `lookup.catalog` (or `lookup.configs`) entry beside the selector fields. */
+export const TOPOLOGY_CATALOG_LOOKUP_FIELDS: TopologyFieldTable = {
+  ...TOPOLOGY_CONFIG_SELECTOR_FIELDS,
+  name: runs('With selector: the name of this lookup. Without: the item name to match'),
+  selector: runs('One selector or a list; an item matching any of them is looked up'),
+  display: notRun('Display expressions are not run on catalog lookups: each item becomes one component named after it; shape it with forEach'),
+  test: notRun('A lookup is not a check: leave test out'),
+  transform: notRun('Lookup transforms are not run: shape the components with forEach'),
+};
+
+/** The keys of `forEach`. */
+export const TOPOLOGY_FOR_EACH_FIELDS: TopologyFieldTable = {
+  type: runs('Overrides the item type'),
+  icon: runs('Overrides the icon'),
+  labels: runs('Labels added to each component'),
+  properties: runs('Properties of each component'),
+  checks: runs('Checks of each component'),
+  configs: runs('More catalog items linked to each component'),
+  components: runs('Children of each component'),
+  selectors: notRun('Component selectors are not run by this server: list the children in forEach.components'),
+  relationships: notRun('Component relationships are not run by this server: list the children in forEach.components'),
+};
+
+/** Every table with the place it judges, as docs/compatibility.md lists them. */
+export const TOPOLOGY_FIELD_TABLES: ReadonlyArray<{ heading: string; prefix: string; table: TopologyFieldTable }> = [
+  { heading: 'Lookup kinds', prefix: 'lookup.', table: TOPOLOGY_LOOKUP_KINDS },
+  { heading: 'Spec fields (the root component)', prefix: 'spec.', table: TOPOLOGY_SPEC_FIELDS },
+  { heading: 'Component fields', prefix: '', table: TOPOLOGY_COMPONENT_FIELDS },
+  { heading: 'Catalog lookup entries', prefix: 'lookup.catalog[].', table: TOPOLOGY_CATALOG_LOOKUP_FIELDS },
+  { heading: 'forEach', prefix: 'forEach.', table: TOPOLOGY_FOR_EACH_FIELDS },
+  { heading: 'Properties', prefix: 'properties[].', table: TOPOLOGY_PROPERTY_FIELDS },
+  { heading: 'Property links', prefix: 'properties[].links[].', table: TOPOLOGY_LINK_FIELDS },
+  { heading: 'configLookup', prefix: 'properties[].configLookup.', table: TOPOLOGY_CONFIG_LOOKUP_FIELDS },
+  { heading: 'Catalog selectors', prefix: 'configs[].', table: TOPOLOGY_CONFIG_SELECTOR_FIELDS },
+  { heading: 'Checks', prefix: 'checks[].', table: TOPOLOGY_CHECK_FIELDS },
+  { heading: 'Check selectors', prefix: 'checks[].selector.', table: TOPOLOGY_CHECK_SELECTOR_FIELDS },
+];
+
 type JsonSchema = Record<string, unknown>;
 
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const stringMap = (description: string): JsonSchema => ({ type: 'object', description, additionalProperties: { type: 'string' } });
 const stringOrList = (description: string): JsonSchema => ({ description, anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
-const ignored = (why: string): JsonSchema => ({ description: `Accepted so Mission Control specs paste unchanged; ignored.${why === '' ? '' : ` ${why}`}` });
 const refused = (description: string): JsonSchema => ({ description: `Refused at save. ${description}`, not: {} });
 const name: JsonSchema = { type: 'string', minLength: 1, maxLength: TOPOLOGY_NAME_MAX_LENGTH };
 const templatesNote = `Strings may use ${TOPOLOGY_FOR_EACH_TEMPLATES.join(', ')}, replaced with the looked-up item's values by plain substitution (no template engine).`;
 
-const idExpression: JsonSchema = {
-  description: "Mission Control's id expression (expr, javascript or template): accepted so pasted specs save, never evaluated",
-  type: 'object',
-  properties: { expr: { type: 'string' }, javascript: { type: 'string' }, template: { type: 'string' } },
-};
+/** The keys a table refuses, each as a schema that fails with the table's note. */
+function refusedFields(table: TopologyFieldTable): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(table).flatMap(([key, rule]) => (rule.support === 'refused' ? [[key, refused(rule.note)]] : [])));
+}
 
 const configSelectorProperties: Record<string, JsonSchema> = {
   id: stringOrList('Catalog item ids'),
@@ -198,7 +366,7 @@ const check: JsonSchema = {
   description: 'Checks attached to the component; their health counts toward its status',
   properties: {
     selector: { $ref: '#/$defs/checkSelector' },
-    inline: refused('Inline checks would let a topology editor make the server call anything: define a canary and select its checks by name or label.'),
+    ...refusedFields(TOPOLOGY_CHECK_FIELDS),
   },
   required: ['selector'],
 };
@@ -238,10 +406,10 @@ const property: JsonSchema = {
         config: { $ref: '#/$defs/configSelector' },
         id: text('The id of the catalog item to read'),
         field: text("A JSONPath into the item's content, e.g. $.spec.replicas (no filters or scripts)"),
-        display: ignored('Display expressions run code.'),
+        ...refusedFields(TOPOLOGY_CONFIG_LOOKUP_FIELDS),
       },
     },
-    lookup: refused('A property lookup runs checks: use configLookup to read a catalog item.'),
+    ...refusedFields(TOPOLOGY_PROPERTY_FIELDS),
   },
 };
 
@@ -252,17 +420,21 @@ const catalogLookup: JsonSchema = {
     ...configSelectorProperties,
     name: text('With selector: the name of this lookup. Without: the item name to match'),
     selector: { description: 'One selector or a list; an item matching any of them is looked up', anyOf: [{ $ref: '#/$defs/configSelector' }, { type: 'array', items: { $ref: '#/$defs/configSelector' } }] },
-    display: ignored('Display expressions run code.'),
+    ...refusedFields(TOPOLOGY_CATALOG_LOOKUP_FIELDS),
   },
 };
 
 const lookup: JsonSchema = {
   type: 'object',
   description:
-    'Makes one component per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. Only catalog runs: http, exec, sql, kubernetes, configDB and other lookups are refused at save, since no lookup may run code, SQL or requests.',
-  properties: { catalog: { type: 'array', items: catalogLookup, minItems: 1, description: 'Catalog lookups; an item found by any of them is made into a component once' } },
-  required: ['catalog'],
-  additionalProperties: refused('This server builds topologies from the catalog only.'),
+    'Makes one component per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. catalog (or configs, as Mission Control spells it) runs; the other kinds are refused at save.',
+  properties: {
+    catalog: { type: 'array', items: catalogLookup, minItems: 1, description: 'Catalog lookups; an item found by any of them is made into a component once' },
+    configs: { type: 'array', items: catalogLookup, minItems: 1, description: "Mission Control's spelling of catalog" },
+    ...refusedFields(TOPOLOGY_LOOKUP_KINDS),
+  },
+  anyOf: [{ required: ['catalog'] }, { required: ['configs'] }],
+  additionalProperties: refused('This server looks up catalog items only.'),
 };
 
 const forEach: JsonSchema = {
@@ -276,6 +448,7 @@ const forEach: JsonSchema = {
     checks: { type: 'array', items: { $ref: '#/$defs/check' }, description: 'Checks of each component, e.g. selector: {name: "{{.name}}"}' },
     configs: { type: 'array', items: { $ref: '#/$defs/configSelector' }, description: 'More catalog items linked to each component' },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'Children of each component' },
+    ...refusedFields(TOPOLOGY_FOR_EACH_FIELDS),
   },
 };
 
@@ -291,8 +464,6 @@ const componentFields: Record<string, JsonSchema> = {
   configs: { type: 'array', items: { $ref: '#/$defs/configSelector' }, description: 'Catalog items linked by selector; their health counts toward the status' },
 };
 
-const ignoredComponentFields = ['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'display'] as const;
-
 const component: JsonSchema = {
   type: 'object',
   description:
@@ -300,17 +471,16 @@ const component: JsonSchema = {
   properties: {
     ...componentFields,
     name: { ...name, description: 'The component name (required unless it has a lookup)' },
-    id: { description: 'A text id is the stable key of the component; an id expression is ignored', anyOf: [{ type: 'string', minLength: 1 }, idExpression] },
+    id: { type: 'string', minLength: 1, description: ID_EXPRESSION_NOTE },
     externalID: { type: 'string', minLength: 1, description: 'The stable key of the component' },
     description: text('Its description'),
     lifecycle: text('production, staging, dev…'),
     namespace: text('Its namespace'),
     hidden: { type: 'boolean', description: 'Not shown on the dashboard' },
-    order: { type: 'number', description: 'Accepted; cards sort by health, then name' },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'Child components' },
     lookup: { $ref: '#/$defs/lookup' },
     forEach: { $ref: '#/$defs/forEach' },
-    ...Object.fromEntries(ignoredComponentFields.map((field) => [field, ignored('')])),
+    ...refusedFields(TOPOLOGY_COMPONENT_FIELDS),
   },
   anyOf: [{ required: ['name'] }, { required: ['lookup'] }],
 };
@@ -322,9 +492,8 @@ const specSchema: JsonSchema = {
     ...componentFields,
     schedule: text('How often it is rebuilt: @every 5m, @hourly, @daily or a cron'),
     label: { description: 'More labels of the root, as a map or key=value pairs joined by commas', anyOf: [{ type: 'string' }, stringMap('')] },
-    id: { description: 'Accepted so pasted specs save, ignored: the root is keyed by the topology', anyOf: [{ type: 'string' }, idExpression] },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'The components under the root' },
-    groupBy: ignored(''),
+    ...refusedFields(TOPOLOGY_SPEC_FIELDS),
   },
 };
 
@@ -346,7 +515,7 @@ const resourceSchema: JsonSchema = {
 
 /**
  * A topology spec as the YAML editor holds it (JSON Schema draft 2020-12): the whole Mission Control resource or its
- * spec alone. Keys it does not name are allowed, so specs from newer Mission Control versions still paste.
+ * spec alone. The keys this server refuses fail here with the reason; a key no table names is refused by the save.
  */
 export const topologySpecJsonSchema: Readonly<JsonSchema> = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

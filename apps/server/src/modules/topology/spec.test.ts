@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
 import { parseTopologySpec } from './spec';
 
+const NOT_RUN = 'OD_TOPOLOGY_FIELD_NOT_RUN';
+
 function refusal(spec: unknown): { code: string; details: string | null; hint: string | null; message: string } {
   try {
     parseTopologySpec(spec);
@@ -68,12 +70,13 @@ describe('parseTopologySpec', () => {
     expect(parseTopologySpec({ checks: [{ selector: { labelSelector: 'app=shop, canary' } }] }).root.checks).toEqual([{ labelSelector: 'app=shop, canary' }]);
   });
 
-  it('reads a catalog lookup from selector lists, single selectors and fields on the entry', () => {
+  it("reads a catalog lookup from selector lists, single selectors, fields on the entry and Mission Control's configs spelling", () => {
     const parsed = parseTopologySpec({
       components: [
         {
           lookup: {
-            catalog: [{ name: 'pods', selector: [{ type: 'Kubernetes::Pod' }, { name: 'a' }] }, { selector: { id: 'x' } }, { types: ['Kubernetes::Node'], display: { expr: 'x' } }],
+            catalog: [{ name: 'pods', selector: [{ type: 'Kubernetes::Pod' }, { name: 'a' }] }, { selector: { id: 'x' } }],
+            configs: [{ types: ['Kubernetes::Node'] }],
           },
           forEach: { properties: [{ name: 'ip', configLookup: { field: '$.status.podIP' } }] },
         },
@@ -85,16 +88,47 @@ describe('parseTopologySpec', () => {
     expect(lookup?.forEach?.properties).toEqual([{ property: { name: 'ip' }, configLookup: { selector: null, field: '$.status.podIP' } }]);
   });
 
-  it('merges label into labels and accepts the fields it ignores', () => {
-    const parsed = parseTopologySpec({
-      label: 'env=prod',
-      labels: { team: 'payments' },
-      id: { javascript: 'x' },
-      groupBy: { tag: 'cluster' },
-      components: [{ name: 'a', id: { expr: 'x' }, tooltip: 't', order: 2, selectors: [{}], statusExpr: 'x', parentLookup: {}, futureField: 1 }],
-    });
+  it('merges label into labels', () => {
+    const parsed = parseTopologySpec({ label: 'env=prod', labels: { team: 'payments' }, components: [{ name: 'a' }] });
     expect(parsed.root.labels).toEqual({ env: 'prod', team: 'payments' });
     expect(parsed.root.components[0]?.key).toBeUndefined();
+  });
+
+  it('treats a field set to null as left out', () => {
+    expect(parseTopologySpec({ components: [{ name: 'a', statusExpr: null, tooltip: null }] }).root.components).toHaveLength(1);
+  });
+
+  it('refuses by name, with what to write instead, every field it does not run and every field it does not know', () => {
+    const cases: Array<{ spec: unknown; details: string; hint: RegExp }> = [
+      ...['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'tooltip', 'order', 'health', 'configID'].map((field) => ({
+        spec: { components: [{ name: 'a', [field]: field === 'order' ? 2 : 'x' }] },
+        details: `spec.components[0].${field}`,
+        hint: /\w/,
+      })),
+      { spec: { components: [{ name: 'a', display: { expr: 'x' } }] }, details: 'spec.components[0].display', hint: /fields that run here: name, id/ },
+      { spec: { components: [{ name: 'a', futureField: 1 }] }, details: 'spec.components[0].futureField', hint: /fields that run here/ },
+      { spec: { id: { javascript: 'x' } }, details: 'spec.id', hint: /keyed by the topology/ },
+      { spec: { groupBy: { tag: 'cluster' } }, details: 'spec.groupBy', hint: /component per group/ },
+      { spec: { components: [{ name: 'a', id: { expr: 'x' } }] }, details: 'spec.components[0].id', hint: /externalID/ },
+      { spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /forEach/ },
+      { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].display', hint: /forEach/ },
+      { spec: { properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] }, details: 'spec.properties[0].configLookup.display', hint: /as it is/ },
+      { spec: { properties: [{ name: 'p', summary: { template: 'x' } }] }, details: 'spec.properties[0].summary', hint: /text/ },
+      { spec: { properties: [{ name: 'p', links: [{ url: 'https://x.test', target: '_blank' }] }] }, details: 'spec.properties[0].links[0].target', hint: /url/ },
+      { spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0].search', hint: /tagSelector/ },
+      { spec: { checks: [{ selector: { name: 'x', statuses: ['healthy'] } }] }, details: 'spec.checks[0].selector.statuses', hint: /labelSelector/ },
+      { spec: { components: [{ lookup: { catalog: [{ name: 'x' }] }, forEach: { selectors: [{ name: 'x' }] } }] }, details: 'spec.components[0].forEach.selectors', hint: /forEach.components/ },
+      { spec: { components: [{ lookup: { kubernetes: [{ kind: 'Pod' }] } }] }, details: 'spec.components[0].lookup.kubernetes', hint: /catalog/ },
+      { spec: { components: [{ lookup: { sql: [{ query: 'select 1' }] } }] }, details: 'spec.components[0].lookup.sql', hint: /catalog/ },
+      { spec: { components: [{ lookup: { exec: [{ script: 'rm -rf /' }] } }] }, details: 'spec.components[0].lookup.exec', hint: /never run commands/ },
+    ];
+    for (const { spec: value, details, hint } of cases) {
+      const refused = refusal(value);
+      expect(refused.code, details).toBe('OD_TOPOLOGY_FIELD_NOT_RUN');
+      expect(refused.details, details).toBe(details);
+      expect(refused.message, details).toContain(details);
+      expect(refused.hint, details).toMatch(hint);
+    }
   });
 
   it('takes an empty spec as a root without children', () => {
@@ -108,7 +142,7 @@ describe('parseTopologySpec', () => {
   });
 
   it('refuses every spec it will not run, naming the field', () => {
-    const cases: Array<{ label: string; spec: unknown; details: string; hint?: RegExp }> = [
+    const cases: Array<{ label: string; spec: unknown; details: string; hint?: RegExp; code?: string }> = [
       { label: 'a spec that is not an object', spec: 'components: []', details: 'spec' },
       { label: 'components that is not a list', spec: { components: { name: 'a' } }, details: 'spec.components' },
       { label: 'a component without a name', spec: { components: [{ type: 'x' }] }, details: 'spec.components[0].name' },
@@ -120,21 +154,22 @@ describe('parseTopologySpec', () => {
       { label: 'a property without a name', spec: { properties: [{ text: 'x' }] }, details: 'spec.properties[0].name' },
       { label: 'a property value that is not a number', spec: { properties: [{ name: 'p', value: '3' }] }, details: 'spec.properties[0].value' },
       { label: 'a property link without url', spec: { properties: [{ name: 'p', links: [{ text: 'x' }] }] }, details: 'spec.properties[0].links[0].url' },
-      { label: 'a property lookup', spec: { properties: [{ name: 'p', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.properties[0].lookup', hint: /configLookup/ },
+      { label: 'a property lookup', spec: { properties: [{ name: 'p', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.properties[0].lookup', hint: /configLookup/, code: NOT_RUN },
       {
         label: 'an inline check',
         spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://169.254.169.254' }] } }] }] },
         details: 'spec.components[0].checks[1].inline',
         hint: /canary/,
+        code: NOT_RUN,
       },
       { label: 'a check without selector', spec: { checks: [{}] }, details: 'spec.checks[0].selector' },
       { label: 'a check selector without a field', spec: { components: [{ name: 'a', checks: [{ selector: {} }] }] }, details: 'spec.components[0].checks[0].selector' },
       { label: 'a check label selector that is not key=value', spec: { checks: [{ selector: { labelSelector: 'app in (a,b)' } }] }, details: 'spec.checks[0].selector.labelSelector' },
-      { label: 'a config selector without a field', spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0]' },
+      { label: 'a config selector without a field', spec: { configs: [{}] }, details: 'spec.configs[0]' },
       { label: 'a config selector by class alone', spec: { configs: [{ class: 'Kubernetes' }] }, details: 'spec.configs[0]' },
       { label: 'a tag selector with !=', spec: { configs: [{ tagSelector: 'env!=prod' }] }, details: 'spec.configs[0].tagSelector' },
-      { label: 'an http lookup', spec: { components: [{ name: 'a', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.components[0].lookup.http', hint: /catalog/ },
-      { label: 'an exec lookup next to a catalog one', spec: { components: [{ lookup: { catalog: [{ name: 'x' }], exec: [{ script: 'rm' }] } }] }, details: 'spec.components[0].lookup.exec' },
+      { label: 'an http lookup', spec: { components: [{ name: 'a', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.components[0].lookup.http', hint: /catalog/, code: NOT_RUN },
+      { label: 'an exec lookup next to a catalog one', spec: { components: [{ lookup: { catalog: [{ name: 'x' }], exec: [{ script: 'rm' }] } }] }, details: 'spec.components[0].lookup.exec', code: NOT_RUN },
       { label: 'an empty catalog lookup', spec: { components: [{ lookup: { catalog: [] } }] }, details: 'spec.components[0].lookup.catalog' },
       { label: 'a lookup selector without a field', spec: { components: [{ lookup: { catalog: [{ selector: [{}] }] } }] }, details: 'spec.components[0].lookup.catalog[0].selector[0]' },
       { label: 'forEach without lookup', spec: { components: [{ name: 'a', forEach: { type: 'x' } }] }, details: 'spec.components[0].forEach' },
@@ -161,9 +196,9 @@ describe('parseTopologySpec', () => {
       { label: 'a schedule that does not parse', spec: { schedule: '@every never' }, details: 'spec.schedule' },
       { label: 'a metadata name that is not text', spec: { kind: 'Topology', metadata: { name: 3 }, spec: {} }, details: 'metadata.name' },
     ];
-    for (const { label, spec: value, details, hint } of cases) {
+    for (const { label, spec: value, details, hint, code } of cases) {
       const refused = refusal(value);
-      expect(refused.code, label).toBe('OD_TOPOLOGY_SPEC');
+      expect(refused.code, label).toBe(code ?? 'OD_TOPOLOGY_SPEC');
       expect(refused.details, label).toBe(details);
       expect(refused.message, label).toContain(details);
       expect(refused.hint, label).not.toBeNull();

@@ -1,4 +1,21 @@
-import { TOPOLOGY_MAX_DEPTH, TOPOLOGY_NAME_MAX_LENGTH, type ComponentProperty, type ComponentPropertyLink } from '@opsdeck/shared';
+import {
+  TOPOLOGY_CATALOG_LOOKUP_FIELDS,
+  TOPOLOGY_CHECK_FIELDS,
+  TOPOLOGY_CHECK_SELECTOR_FIELDS,
+  TOPOLOGY_COMPONENT_FIELDS,
+  TOPOLOGY_CONFIG_LOOKUP_FIELDS,
+  TOPOLOGY_CONFIG_SELECTOR_FIELDS,
+  TOPOLOGY_FOR_EACH_FIELDS,
+  TOPOLOGY_LINK_FIELDS,
+  TOPOLOGY_LOOKUP_KINDS,
+  TOPOLOGY_MAX_DEPTH,
+  TOPOLOGY_NAME_MAX_LENGTH,
+  TOPOLOGY_PROPERTY_FIELDS,
+  TOPOLOGY_SPEC_FIELDS,
+  type ComponentProperty,
+  type ComponentPropertyLink,
+  type TopologyFieldTable,
+} from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
 import { jsonPathProblem } from '../scrapers';
@@ -52,9 +69,8 @@ export interface ParsedTopologySpec {
   root: ParsedComponent;
 }
 
-const INLINE_CHECK_HINT = 'Define a canary and select its checks by name or label: checks: [{selector: {name: my-check}}]';
-const LOOKUP_HINT = 'This server builds topologies from the catalog only (no lookup runs code, SQL or requests): scrape the data into the catalog and use lookup: {catalog: [...]}';
-const PROPERTY_LOOKUP_HINT = "A property lookup runs checks: read a catalog item's content with configLookup: {config: {...}, field: $.path}";
+const SELECTOR_HINT = 'Select the checks to attach: checks: [{selector: {name: my-check}}]';
+const LOOKUP_HINT = 'Look up catalog items: lookup: {catalog: [{types: [Kubernetes::Pod]}]}';
 const SELECTOR_FIELDS_HINT = 'Name at least one of id, name, namespace, type, types, class, tags, tagSelector or labelSelector';
 const PAIRS_HINT = 'Write key=value pairs joined by commas, e.g. app=web,env=prod';
 
@@ -73,6 +89,22 @@ function join(base: string, key: string | number): string {
 
 function invalid(field: string, problem: string, hint?: string): never {
   throw errors.topologySpec(field, problem, hint);
+}
+
+/**
+ * Refuses, by name, every key of `entry` its table refuses or does not name (ADR 0073: nothing is accepted and
+ * ignored); a key set to null counts as left out.
+ */
+function refuseNotRun(entry: Record<string, unknown>, table: TopologyFieldTable, field: string): void {
+  for (const [key, value] of Object.entries(entry)) {
+    if (value === undefined || value === null) continue;
+    const rule = Object.hasOwn(table, key) ? table[key] : undefined;
+    if (rule === undefined) {
+      const known = Object.entries(table).flatMap(([known, entryRule]) => (entryRule.support === 'runs' ? [known] : []));
+      throw errors.topologyFieldNotRun(join(field, key), "is not a field of Mission Control's Topology that this server knows", `The fields that run here: ${known.join(', ')} (docs/compatibility.md)`);
+    }
+    if (rule.support === 'refused') throw errors.topologyFieldNotRun(join(field, key), 'is refused at save', rule.note);
+  }
 }
 
 function isResource(value: Record<string, unknown>): boolean {
@@ -158,8 +190,9 @@ function textList(value: unknown, field: string): string[] | undefined {
   });
 }
 
-function configSelector(value: unknown, field: string): ParsedConfigSelector {
+function configSelector(value: unknown, field: string, table: TopologyFieldTable = TOPOLOGY_CONFIG_SELECTOR_FIELDS): ParsedConfigSelector {
   const entry = object(value, field);
+  refuseNotRun(entry, table, field);
   const selector: ParsedConfigSelector = {};
   const ids = textList(entry.id, join(field, 'id'));
   if (ids !== undefined) selector.id = ids;
@@ -183,10 +216,11 @@ function configSelector(value: unknown, field: string): ParsedConfigSelector {
 
 function checkEntry(value: unknown, field: string): CheckSelector {
   const entry = object(value, field);
-  if (entry.inline !== undefined) invalid(join(field, 'inline'), 'is an inline check, which topologies do not run', INLINE_CHECK_HINT);
-  if (entry.selector === undefined) invalid(join(field, 'selector'), 'is required', INLINE_CHECK_HINT);
+  refuseNotRun(entry, TOPOLOGY_CHECK_FIELDS, field);
+  if (entry.selector === undefined) invalid(join(field, 'selector'), 'is required', SELECTOR_HINT);
   const at = join(field, 'selector');
   const raw = object(entry.selector, at);
+  refuseNotRun(raw, TOPOLOGY_CHECK_SELECTOR_FIELDS, at);
   const selector: CheckSelector = {};
   const checkName = optionalText(raw.name, join(at, 'name'));
   if (checkName !== undefined) selector.name = checkName;
@@ -208,6 +242,7 @@ function checkJsonPath(value: unknown, field: string): string {
 
 function link(value: unknown, field: string): ComponentPropertyLink {
   const entry = object(value, field);
+  refuseNotRun(entry, TOPOLOGY_LINK_FIELDS, field);
   if (typeof entry.url !== 'string' || entry.url.trim() === '') invalid(join(field, 'url'), 'is required');
   const parsed: ComponentPropertyLink = { url: entry.url };
   for (const key of LINK_TEXT_FIELDS) {
@@ -219,7 +254,7 @@ function link(value: unknown, field: string): ComponentPropertyLink {
 
 function property(value: unknown, field: string, lookedUp: boolean): ParsedProperty {
   const entry = object(value, field);
-  if (entry.lookup !== undefined) invalid(join(field, 'lookup'), 'is a property lookup, which topologies do not run', PROPERTY_LOOKUP_HINT);
+  refuseNotRun(entry, TOPOLOGY_PROPERTY_FIELDS, field);
   const parsed: ComponentProperty = { name: name(entry.name, join(field, 'name')) };
   for (const key of PROPERTY_TEXT_FIELDS) {
     const text = optionalText(entry[key], join(field, key));
@@ -238,6 +273,7 @@ function property(value: unknown, field: string, lookedUp: boolean): ParsedPrope
   if (entry.configLookup === undefined || entry.configLookup === null) return { property: parsed, configLookup: null };
   const at = join(field, 'configLookup');
   const lookup = object(entry.configLookup, at);
+  refuseNotRun(lookup, TOPOLOGY_CONFIG_LOOKUP_FIELDS, at);
   const fieldPath = checkJsonPath(lookup.field, join(at, 'field'));
   const id = optionalText(lookup.id, join(at, 'id'));
   let selector: ParsedConfigSelector | null = null;
@@ -251,18 +287,16 @@ function properties(value: unknown, field: string, lookedUp: boolean): ParsedPro
   return list(value, field).map((entry, index) => property(entry, join(field, index), lookedUp));
 }
 
-/** The `lookup.catalog` entries as selectors; every other lookup kind is refused. */
+/** The `lookup.catalog` and `lookup.configs` (Mission Control's spelling) entries as selectors; other kinds are refused. */
 function lookupSelectors(value: unknown, field: string): ParsedConfigSelector[] {
   const lookup = object(value, field);
-  for (const kind of Object.keys(lookup)) {
-    if (kind !== 'catalog') invalid(join(field, kind), `is a ${kind} lookup, which this server does not run`, LOOKUP_HINT);
-  }
-  const catalog = list(lookup.catalog, join(field, 'catalog'));
-  if (catalog.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors', LOOKUP_HINT);
-  return catalog.flatMap((raw, index) => {
-    const at = join(join(field, 'catalog'), index);
+  refuseNotRun(lookup, TOPOLOGY_LOOKUP_KINDS, field);
+  const entries = (['catalog', 'configs'] as const).flatMap((kind) => list(lookup[kind], join(field, kind)).map((raw, index) => ({ raw, at: join(join(field, kind), index) })));
+  if (entries.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors', LOOKUP_HINT);
+  return entries.flatMap(({ raw, at }) => {
     const entry = object(raw, at);
-    if (entry.selector === undefined || entry.selector === null) return [configSelector(entry, at)];
+    if (entry.selector === undefined || entry.selector === null) return [configSelector(entry, at, TOPOLOGY_CATALOG_LOOKUP_FIELDS)];
+    refuseNotRun(entry, TOPOLOGY_CATALOG_LOOKUP_FIELDS, at);
     optionalText(entry.name, join(at, 'name'));
     if (Array.isArray(entry.selector)) {
       if (entry.selector.length === 0) invalid(join(at, 'selector'), 'is an empty list', SELECTOR_FIELDS_HINT);
@@ -284,7 +318,8 @@ function explicitKey(entry: Record<string, unknown>, field: string): string | un
     if (entry.id.trim() === '') invalid(join(field, 'id'), 'must not be empty');
     return entry.id;
   }
-  if (entry.id !== undefined && entry.id !== null && !isRecord(entry.id)) invalid(join(field, 'id'), 'must be text (an id expression is accepted and ignored)');
+  if (isRecord(entry.id)) throw errors.topologyFieldNotRun(join(field, 'id'), 'is an id expression, which is refused at save', TOPOLOGY_COMPONENT_FIELDS.id?.note ?? '');
+  if (entry.id !== undefined && entry.id !== null) invalid(join(field, 'id'), 'must be text');
   const external = optionalText(entry.externalID, join(field, 'externalID'));
   if (external !== undefined && external.trim() === '') invalid(join(field, 'externalID'), 'must not be empty');
   return external;
@@ -297,6 +332,7 @@ function components(value: unknown, field: string, depth: number, keys: Set<stri
 
 function forEachOf(value: unknown, field: string, depth: number, keys: Set<string>): ParsedForEach {
   const entry = object(value, field);
+  refuseNotRun(entry, TOPOLOGY_FOR_EACH_FIELDS, field);
   const parsed: ParsedForEach = {
     labels: stringMap(entry.labels, join(field, 'labels')),
     properties: properties(entry.properties, join(field, 'properties'), true),
@@ -313,7 +349,8 @@ function forEachOf(value: unknown, field: string, depth: number, keys: Set<strin
 }
 
 /** The fields the root and every component share. */
-function componentBody(entry: Record<string, unknown>, field: string, depth: number, keys: Set<string>, lookedUp: boolean): ParsedComponent {
+function componentBody(entry: Record<string, unknown>, field: string, depth: number, keys: Set<string>, lookedUp: boolean, table: TopologyFieldTable): ParsedComponent {
+  refuseNotRun(entry, table, field);
   const parsed: ParsedComponent = {
     hidden: optionalBoolean(entry.hidden, join(field, 'hidden')) ?? false,
     labels: stringMap(entry.labels, join(field, 'labels')),
@@ -328,9 +365,6 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     const text = optionalText(entry[key], join(field, key));
     if (text !== undefined) parsed[key] = text;
   }
-  // A component has nowhere to keep a tooltip or an order (cards sort by health), but a wrong type is still refused.
-  optionalText(entry.tooltip, join(field, 'tooltip'));
-  optionalNumber(entry.order, join(field, 'order'));
   return parsed;
 }
 
@@ -351,7 +385,7 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
   const generator = hasLookup && componentName === undefined;
   const itemDepth = hasLookup && !generator ? level.depth + 1 : level.depth;
   if (itemDepth > TOPOLOGY_MAX_DEPTH) invalid(join(field, 'lookup'), `would nest its components deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree');
-  const parsed = componentBody(entry, field, level.depth, level.keys, generator);
+  const parsed = componentBody(entry, field, level.depth, level.keys, generator, TOPOLOGY_COMPONENT_FIELDS);
   if (componentName !== undefined) parsed.name = componentName;
   if (key !== undefined) parsed.key = key;
   if (hasLookup) parsed.lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
@@ -377,9 +411,10 @@ function metadataOf(value: unknown): ParsedTopologySpec['metadata'] {
 /**
  * A stored or submitted topology spec, checked and normalized: the whole Mission Control resource or the spec alone;
  * `type` folded into `types`, `tagSelector`/`tags` into `tags`, `labelSelector` into `labels`. Throws OD_TOPOLOGY_SPEC
- * naming the field (`spec.components[0].checks[1].selector`) on anything this server will not run: inline checks,
- * lookups other than the catalog, property lookups, selectors without a field, JSONPath filters, bad types, names
- * over 255 characters, nesting deeper than 10, duplicate sibling names or ids. Unknown fields are accepted and unused.
+ * naming the field (`spec.components[0].checks[1].selector`) on what does not hold: selectors without a field, JSONPath
+ * filters, bad types, names over 255 characters, nesting deeper than 10, duplicate sibling names or ids; and
+ * OD_TOPOLOGY_FIELD_NOT_RUN naming every key the tables of packages/shared/src/topology-spec.ts refuse or do not know
+ * (inline checks, lookups other than the catalog, property lookups, statusExpr…), so nothing is saved and ignored.
  */
 export function parseTopologySpec(value: unknown): ParsedTopologySpec {
   const whole = value === undefined || value === null ? {} : object(value, 'spec');
@@ -392,8 +427,7 @@ export function parseTopologySpec(value: unknown): ParsedTopologySpec {
     }
     schedule = spec.schedule.trim();
   }
-  const root = componentBody(spec, 'spec', 0, new Set<string>(), false);
-  if (spec.id !== undefined && spec.id !== null && typeof spec.id !== 'string' && !isRecord(spec.id)) invalid('spec.id', 'must be text or an id expression');
+  const root = componentBody(spec, 'spec', 0, new Set<string>(), false, TOPOLOGY_SPEC_FIELDS);
   const label = spec.label;
   if (label !== undefined && label !== null) root.labels = { ...(typeof label === 'string' ? pairs(label, 'spec.label') : stringMap(label, 'spec.label')), ...root.labels };
   return { metadata: resource ? metadataOf(whole.metadata) : null, schedule, root };
