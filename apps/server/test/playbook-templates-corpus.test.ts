@@ -96,6 +96,14 @@ const ACCEPTED: Record<string, string> = {
         url: https://status.example.test/health
         method: GET
 `,
+  'aws-cli-with-connection': `  actions:
+    - name: list
+      exec:
+        script: aws s3 ls s3://{{.params.bucket}}
+        connections:
+          aws:
+            connection: connection://mc/aws
+`,
   'templates-on-host': `  templatesOn: host
   actions:
     - name: echo
@@ -118,8 +126,8 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
 `,
   },
   {
-    name: 'exec-connections',
-    path: 'spec.actions[0].exec.connections',
+    name: 'exec-connections-from-config-item',
+    path: 'spec.actions[0].exec.connections.fromConfigItem',
     spec: `  actions:
     - name: list
       exec:

@@ -127,6 +127,33 @@ describe('playbook templates: values never change the command', () => {
       expect(api.text).not.toContain(secret);
     });
 
+    it("hands exec.connections' credentials to the script as its CLI reads them, and scrubs them from what the run keeps", async () => {
+      const key = server.running.context.config.secretKey;
+      const secret = `aws-secret-${randomBytes(4).toString('hex')}`;
+      const kubeconfig = `apiVersion: v1\nkind: Config\n# token-${randomBytes(4).toString('hex')}\n`;
+      await createConnection(server.pool, key, { name: 'tpl-aws', type: 'aws', username: 'AKIAEXAMPLE', password: secret, properties: { region: 'eu-west-1' } }, null);
+      await createConnection(server.pool, key, { name: 'tpl-kube', type: 'kubernetes', certificate: kubeconfig }, null);
+      const playbook = await save({
+        actions: [
+          {
+            name: 'cli',
+            exec: {
+              script: 'echo "$AWS_ACCESS_KEY_ID $AWS_REGION"; [ "$AWS_SECRET_ACCESS_KEY" = "' + secret + '" ] && echo key-ok; echo "$AWS_SECRET_ACCESS_KEY"; stat -c %a "$KUBECONFIG"; cat "$KUBECONFIG"',
+              connections: { aws: { connection: 'connection://default/tpl-aws' }, kubernetes: { connection: 'tpl-kube' } },
+            },
+          },
+        ],
+      });
+      const done = await run(playbook, {});
+      expect(done.status, JSON.stringify(done.actions)).toBe('completed');
+      const stdout = done.actions[0]?.result?.stdout ?? '';
+      expect(stdout).toContain(' eu-west-1\nkey-ok\n');
+      expect(stdout).not.toContain('AKIAEXAMPLE');
+      expect(stdout).toContain('600\n');
+      expect(stdout).not.toContain(secret);
+      expect(stdout).not.toContain('token-');
+    });
+
     it('runs the lines a template chooses, as Mission Control does', async () => {
       const playbook = await save({
         parameters: [{ name: 'force', type: 'checkbox' }, { name: 'names', type: 'text' }],

@@ -88,10 +88,12 @@ describe('playbook spec JSON schema', () => {
     for (const field of ['on', 'timeout', 'filters', 'permissions', 'env', 'mcp']) {
       expect(validate({ [field]: {}, actions: [echo] }), field).not.toEqual([]);
     }
-    for (const field of ['setup', 'artifacts', 'checkout', 'connections']) {
+    for (const field of ['setup', 'artifacts', 'checkout']) {
       expect(validate({ actions: [{ name: 'a', exec: { script: 'x', [field]: {} } }] }).join('\n'), field).toContain('/actions/0/exec');
     }
     expect(validate({ templatesOn: 'agent', actions: [echo] })).not.toEqual([]);
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { fromConfigItem: 'x' } } }] })).not.toEqual([]);
   });
 
   it('refuses durations without units, parameter names that are not names and list parameters without options', () => {

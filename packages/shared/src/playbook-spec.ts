@@ -31,7 +31,10 @@ export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureD
 export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['on', 'timeout', 'filters', 'permissions', 'env'] as const;
 
 /** Mission Control exec fields this server does not run: refused at save by name. */
-export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts', 'checkout', 'connections'] as const;
+export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts', 'checkout'] as const;
+
+/** The `exec.connections` kinds this server hands to scripts; each takes `{connection: connection://…}`. */
+export const PLAYBOOK_EXEC_CONNECTION_KINDS = ['aws', 'kubernetes', 'azure'] as const;
 
 /** The only `runsOn` entry this server takes: running on agents is not supported yet. */
 export const PLAYBOOK_LOCAL_RUNNER = 'local';
@@ -153,6 +156,23 @@ const exec: JsonSchema = {
   properties: {
     script: code('The bash script; a template value becomes a quoted variable reference.'),
     env: { type: 'array', items: nameValue('An environment variable of the script', 'Its value.'), description: 'More environment variables' },
+    connections: {
+      type: 'object',
+      description: 'Stored connections whose credentials the script gets as environment variables (aws, azure) or a KUBECONFIG file (kubernetes)',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => [
+          kind,
+          {
+            type: 'object',
+            description: `The ${kind} connection`,
+            required: ['connection'],
+            additionalProperties: false,
+            properties: { connection: text(`A ${kind} connection (connection://namespace/name, connection://name or its id)`) },
+          },
+        ]),
+      ),
+    },
     ...Object.fromEntries(PLAYBOOK_REFUSED_EXEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },
 };

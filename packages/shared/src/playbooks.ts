@@ -111,9 +111,25 @@ export interface PlaybookHeader {
   value: PlaybookSecretText;
 }
 
+/** A stored connection, as Mission Control names one: `connection://namespace/name`, `connection://name` or an id. */
+export interface ExecConnectionRef {
+  connection: string;
+}
+
+/** Stored connections whose credentials an exec script gets as the environment its CLI reads (ADR 0071). */
+export interface ExecConnections {
+  /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL. */
+  aws?: ExecConnectionRef;
+  /** KUBECONFIG: a file in the script's private folder holding the connection's kubeconfig. */
+  kubernetes?: ExecConnectionRef;
+  /** AZURE_CLIENT_ID, AZURE_CLIENT_SECRET, AZURE_TENANT_ID. */
+  azure?: ExecConnectionRef;
+}
+
 export interface ExecAction {
   script: string;
   env?: PlaybookEnvVar[];
+  connections?: ExecConnections;
 }
 
 export interface HttpAction {

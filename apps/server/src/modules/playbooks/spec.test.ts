@@ -197,7 +197,19 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction(echo, { parameters: [{ name: 'items', type: 'configs' }] })).path).toBe('spec.parameters[0].type');
   });
 
-  it.each(['setup', 'artifacts', 'checkout', 'connections'])('refuses exec.%s by name, with what to do instead', (field) => {
+  it('takes exec.connections naming stored aws, kubernetes and azure connections, and refuses the other kinds by name', () => {
+    const connections = { aws: { connection: 'connection://ops/aws' }, kubernetes: { connection: 'connection://ops/prod' }, azure: { connection: 'azure-sub' } };
+    const parsed = parsePlaybookSpec(withAction({ name: 'a', exec: { script: 'aws s3 ls', connections } }));
+    expect(parsed.actions[0]?.exec?.connections).toEqual(connections);
+    expect(parsePlaybookSpec(parsed)).toEqual(parsed);
+    expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } }))).toMatchObject({
+      path: 'spec.actions[0].exec.connections.fromConfigItem',
+      hint: expect.stringContaining('aws: {connection:'),
+    });
+    expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { aws: { accessKey: { value: 'AKIA' } } } } })).path).toBe('spec.actions[0].exec.connections.aws.accessKey');
+  });
+
+  it.each(['setup', 'artifacts', 'checkout'])('refuses exec.%s by name, with what to do instead', (field) => {
     const problem = refusal(withAction({ name: 'a', exec: { script: 'true', [field]: {} } }));
     expect(problem).toMatchObject({ path: `spec.actions[0].exec.${field}`, message: expect.stringContaining('not run by this server') });
     expect(problem.hint).not.toBeNull();

@@ -3,6 +3,7 @@ import {
   PLAYBOOK_ACTION_MAX_TIMEOUT,
   PLAYBOOK_ACTION_TYPES,
   PLAYBOOK_DURATION_PATTERN,
+  PLAYBOOK_EXEC_CONNECTION_KINDS,
   PLAYBOOK_LOCAL_RUNNER,
   PLAYBOOK_MAX_DELAY,
   PLAYBOOK_PARAMETER_NAME_PATTERN,
@@ -11,6 +12,7 @@ import {
   PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
   parseDurationMs,
   type ExecAction,
+  type ExecConnections,
   type HttpAction,
   type NotificationAction,
   type PlaybookAction,
@@ -55,14 +57,14 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
 const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
-const EXEC_FIELDS = new Set(['script', 'env']);
+const EXEC_FIELDS = new Set(['script', 'env', 'connections']);
 /** Mission Control exec fields this server does not run, each with what to do instead. */
 const EXEC_REFUSED: Readonly<Record<string, string>> = {
   setup: 'Installing tools per action is not supported: use the tools on the server\'s PATH',
   artifacts: 'Saving files as artifacts is not supported: print what you need to stdout, which the run keeps',
   checkout: 'Checking out a git repository is not supported: clone it in the script with git, with its credentials in exec env',
-  connections: 'Connections are not handed to scripts: pass what the script needs with exec env (sealed at rest)',
 };
+const CONNECTION_KIND_HINT = `Name a stored connection per kind: connections: {${PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => `${kind}: {connection: connection://ns/name}`).join(', ')}}`;
 /** Mission Control spec fields that would change what the playbook does and that this server does not run. */
 const SPEC_REFUSED: Readonly<Record<string, string>> = {
   on: 'Playbooks run here when someone runs them (or a notification or rule does): remove on',
@@ -400,6 +402,25 @@ function execAction(value: unknown, path: string): ExecAction {
   const parsed: ExecAction = { script: codeField(entry.script, join(path, 'script'), 'script') };
   const env = nameValues(entry.env, join(path, 'env'), true);
   if (env !== undefined) parsed.env = env;
+  if (given(entry.connections)) parsed.connections = execConnections(entry.connections, join(path, 'connections'));
+  return parsed;
+}
+
+/**
+ * `exec.connections` as Mission Control writes it, for the kinds this server hands to scripts; the others
+ * (fromConfigItem, eksPodIdentity, serviceAccount, gcp, opensearch) and inline credentials are refused by name.
+ */
+function execConnections(value: unknown, path: string): ExecConnections {
+  const entry = object(value, path);
+  const parsed: ExecConnections = {};
+  for (const [key, raw] of Object.entries(entry)) {
+    const kind = PLAYBOOK_EXEC_CONNECTION_KINDS.find((known) => known === key);
+    if (kind === undefined) invalid(join(path, key), 'is not run by this server', CONNECTION_KIND_HINT);
+    const at = join(path, kind);
+    const connection = object(raw, at);
+    onlyFields(connection, at, new Set(['connection']), `of connections.${kind}`, 'Keep the credentials in a stored connection and name it: {connection: connection://ns/name}');
+    parsed[kind] = { connection: requiredText(connection.connection, join(at, 'connection'), CONNECTION_KIND_HINT).trim() };
+  }
   return parsed;
 }
 

@@ -1,8 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chown, mkdtemp } from 'node:fs/promises';
+import { chown, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { currentSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, removeAsUser, sandboxEnvironment, type SandboxUser } from '../../health';
+import { PLAYBOOK_EXEC_CONNECTION_KINDS, type ExecConnections } from '@opsdeck/shared';
+import { resolveConnection, type ResolvedConnection } from '../../connections';
+import {
+  currentSandbox,
+  execLimits,
+  PRLIMIT_PATH,
+  prlimitArguments,
+  removeAsUser,
+  sandboxEnvironment,
+  scrubSecrets,
+  SecretCollector,
+  type SandboxUser,
+} from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
@@ -154,11 +166,63 @@ export const runExecAction: ActionRunner = async (action, context) => {
   if (invalid !== null) return failedOutcome(`The script was not started: ${invalid}`);
   const sandbox = currentSandbox();
   if (sandbox.kind === 'refuse') return failedOutcome(sandbox.reason);
+  const secrets = new SecretCollector();
   const folder = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-playbook-'));
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
-    return await runSandboxed(action.exec.script, variables, context, sandbox.user, folder);
+    const credentials = await connectionEnvironment(action.exec.connections, context, folder, sandbox.user, secrets);
+    if ('error' in credentials) return failedOutcome(`The script was not started: ${credentials.error}`);
+    return scrubSecrets(await runSandboxed(action.exec.script, { ...variables, ...credentials.variables }, context, sandbox.user, folder), secrets.values());
   } finally {
     await removeAsUser(folder, sandbox.user);
   }
 };
+
+/** The connection types each `exec.connections` kind takes. */
+const CONNECTION_TYPES: Readonly<Record<keyof ExecConnections, readonly string[]>> = { aws: ['aws', 's3'], kubernetes: ['kubernetes'], azure: ['azure'] };
+
+/** Variables a CLI reads, set only where the connection has the value. */
+function present(entries: Record<string, string | null | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}
+
+/**
+ * The environment of the action's `exec.connections`: each stored connection's credentials as the variables its CLI
+ * reads (aws, azure) or a KUBECONFIG file in the script's private folder, readable by the sandbox user only. The
+ * credentials join `secrets`, so they are scrubbed from what the run keeps.
+ */
+async function connectionEnvironment(
+  connections: ExecConnections | undefined,
+  context: ActionRunContext,
+  folder: string,
+  user: SandboxUser,
+  secrets: SecretCollector,
+): Promise<{ variables: Record<string, string> } | { error: string }> {
+  const variables: Record<string, string> = {};
+  for (const kind of PLAYBOOK_EXEC_CONNECTION_KINDS) {
+    const reference = connections?.[kind]?.connection;
+    if (reference === undefined) continue;
+    let connection: ResolvedConnection;
+    try {
+      connection = await resolveConnection(context.pool, context.secretKey, reference);
+    } catch (error) {
+      return { error: errorText(error) };
+    }
+    if (!CONNECTION_TYPES[kind].includes(connection.type)) return { error: `connections.${kind} names ${connection.namespace}/${connection.name}, a ${connection.type} connection` };
+    secrets.addConnection(connection);
+    if (kind === 'aws') {
+      const region = connection.properties.region;
+      Object.assign(variables, present({ AWS_ACCESS_KEY_ID: connection.username, AWS_SECRET_ACCESS_KEY: connection.password, AWS_REGION: region, AWS_DEFAULT_REGION: region, AWS_ENDPOINT_URL: connection.url }));
+    } else if (kind === 'azure') {
+      Object.assign(variables, present({ AZURE_CLIENT_ID: connection.username, AZURE_CLIENT_SECRET: connection.password, AZURE_TENANT_ID: connection.properties.tenant }));
+    } else {
+      if (connection.certificate === null || connection.certificate === '') return { error: `connections.kubernetes names ${connection.namespace}/${connection.name}, which holds no kubeconfig` };
+      secrets.add(connection.certificate);
+      const file = path.join(folder, 'kubeconfig');
+      await writeFile(file, connection.certificate, { mode: 0o600 });
+      await chown(file, user.uid, user.gid);
+      variables.KUBECONFIG = file;
+    }
+  }
+  return { variables };
+}
