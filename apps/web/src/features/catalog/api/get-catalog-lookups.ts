@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { LOOKUP_STALE_TIME_MS } from '@opsdeck/shared';
+import { LOOKUP_STALE_TIME_MS, type RowWith, type ViewRow } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
 import type { KeyValue } from '../utils/catalog-params';
 import { catalogKeys } from './keys';
 
-export interface ConfigTypeOption {
-  type: string;
-  config_class: string;
-}
+/**
+ * A row of `config_types`. The view keeps only rows whose type is not null (a WHERE of its recursive walk, which the
+ * generator does not read), and the class is a part of the type, so both are set.
+ */
+export type ConfigTypeOption = RowWith<ViewRow<'config_types'>, { type: string; config_class: string }>;
+
+/** A row of `config_statuses`, set for the same reason: the view keeps only statuses that are not null. */
+type ConfigStatusRow = RowWith<ViewRow<'config_statuses'>, { status: string }>;
 
 async function getConfigTypes(signal: AbortSignal): Promise<ConfigTypeOption[]> {
   const { data } = await db.from('config_types').select('type,config_class').order('type').abortSignal(signal).throwOnError().overrideTypes<ConfigTypeOption[], { merge: false }>();
@@ -15,7 +19,7 @@ async function getConfigTypes(signal: AbortSignal): Promise<ConfigTypeOption[]> 
 }
 
 async function getConfigStatuses(signal: AbortSignal): Promise<string[]> {
-  const { data } = await db.from('config_statuses').select('status').order('status').abortSignal(signal).throwOnError().overrideTypes<{ status: string }[], { merge: false }>();
+  const { data } = await db.from('config_statuses').select('status').order('status').abortSignal(signal).throwOnError().overrideTypes<ConfigStatusRow[], { merge: false }>();
   return data.map((row) => row.status);
 }
 

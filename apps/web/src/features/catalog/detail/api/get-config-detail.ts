@@ -1,49 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { CATALOG_STALE_TIME_MS } from '@opsdeck/shared';
+import { CATALOG_STALE_TIME_MS, type RowWith, type TableRow, type ViewRow } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { configDetailKeys } from './keys';
 
-interface NamedRef {
-  id: string;
-  name: string;
-}
+/** The scraper or agent an item names, embedded by its foreign key. */
+type NamedRef = Pick<TableRow<'agents'>, 'id' | 'name'>;
 
-/** A row of the `config_detail` view (spec 002 §3 config item with its content) and the page's badge counts. */
-export interface ConfigDetail {
-  id: string;
-  external_id: string[] | null;
-  type: string;
-  config_class: string;
-  name: string;
-  description: string | null;
-  status: string | null;
-  health: string | null;
-  ready: boolean | null;
-  parent_id: string | null;
-  tags: Record<string, string> | null;
-  labels: Record<string, string> | null;
-  /** Scraped facts, each usually {name, text, value, unit, links}. */
-  properties: unknown;
-  config: unknown;
-  format: string | null;
-  source: string | null;
-  cost_total_1d: number | null;
-  cost_total_7d: number | null;
-  cost_total_30d: number | null;
-  last_scraped_time: string | null;
-  delete_reason: string | null;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-  changes: number;
-  analysis: number;
-  relationships: number;
-  playbook_runs: number;
-  checks: number;
+/**
+ * A row of the `config_detail` view (spec 002 §3 config item with its content and the page's badge counts), with its
+ * scraper and agent. `properties` holds the scraped facts, each usually {name, text, value, unit, links}; tags and
+ * labels are string maps.
+ */
+export type ConfigDetail = RowWith<ViewRow<'config_detail'>, { tags: Record<string, string> | null; labels: Record<string, string> | null }> & {
   scraper: NamedRef | null;
   agent: NamedRef | null;
-}
+};
 
 const CONFIG_DETAIL_SELECT = '*,scraper:scraper_id(id,name),agent:agent_id(id,name)';
 

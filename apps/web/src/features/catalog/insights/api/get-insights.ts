@@ -1,27 +1,15 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ViewRow } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import { INSIGHTS_PAGE_SIZE, splitTristate } from '../insight-params';
 import { catalogInsightsKeys, type InsightListQuery } from './keys';
 
 /** A row of config_analysis_items (spec 002 §3 config analysis, with the item it is about). */
-export interface InsightRow {
-  id: string;
-  config_id: string;
-  analyzer: string;
-  analysis_type: string;
-  severity: string | null;
-  status: string;
-  summary: string | null;
-  message: string | null;
-  source: string | null;
-  first_observed: string;
-  last_observed: string;
-  config_name: string;
-  config_type: string;
-  config_class: string;
-  config_deleted_at: string | null;
-  analysis: unknown;
-}
+export type InsightRow = Pick<
+  ViewRow<'config_analysis_items'>,
+  | 'id' | 'config_id' | 'analyzer' | 'analysis_type' | 'severity' | 'status' | 'summary' | 'message' | 'source' | 'first_observed'
+  | 'last_observed' | 'config_name' | 'config_type' | 'config_class' | 'config_deleted_at' | 'analysis'
+>;
 
 export interface InsightPage {
   rows: InsightRow[];

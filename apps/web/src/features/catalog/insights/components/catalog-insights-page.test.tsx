@@ -91,7 +91,7 @@ describe('Catalog insights page', () => {
   });
 
   it('colours each severity as spec 002 §3 says and marks deleted configs', async () => {
-    const severities = ['critical', 'high', 'warning', 'info', 'low', 'medium'];
+    const severities = ['critical', 'high', 'warning', 'info', 'low', 'medium'] as const;
     respond = () => rows([...severities.map((severity) => insight({ severity, analyzer: `a-${severity}` })), insight({ config_name: 'gone', config_deleted_at: hoursAgo(5) })], 7);
     renderPage();
     const table = await screen.findByRole('table', { name: 'Insights' });

@@ -3,7 +3,7 @@ import { dedupeRelated, relatedConfigsUrl } from './get-related-configs';
 import type { RelatedConfigRow } from './types';
 
 function row(overrides: Partial<RelatedConfigRow>): RelatedConfigRow {
-  return { id: 'a', name: 'a', type: 'T', config_class: null, status: null, health: null, deleted_at: null, related_ids: ['root'], direction: 'outgoing', depth: 1, relation: 'calls', ...overrides };
+  return { id: 'a', name: 'a', type: 'T', config_class: 'T', status: null, health: null, deleted_at: null, related_ids: ['root'], direction: 'outgoing', depth: 1, relation: 'calls', ...overrides };
 }
 
 describe('related configs', () => {

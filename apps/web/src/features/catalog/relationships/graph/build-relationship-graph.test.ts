@@ -5,7 +5,7 @@ import { buildRelationshipGraph, layoutRelationshipGraph, NODE_SEPARATION, RANK_
 const root: ConfigNodeItem = { id: 'root', name: 'checkout', type: 'Kubernetes::Deployment', health: 'healthy', status: 'Running', deleted_at: null };
 
 function item(id: string, type: string, overrides: Partial<RelatedConfig> = {}): RelatedConfig {
-  return { id, name: id, type, config_class: null, status: null, health: null, deleted_at: null, related_ids: ['root'], depth: 1, relation: 'child', directions: ['outgoing'], ...overrides };
+  return { id, name: id, type, config_class: type.split('::')[0] ?? type, status: null, health: null, deleted_at: null, related_ids: ['root'], depth: 1, relation: 'child', directions: ['outgoing'], ...overrides };
 }
 
 const pods = (count: number) => Array.from({ length: count }, (_, index) => item(`pod-${index}`, 'Kubernetes::Pod'));
