@@ -169,6 +169,11 @@ describe('POST /api/apply', () => {
     expect(patch.json.code).toBe('OD_APPLIED_READ_ONLY');
     const remove = await server.call('DELETE', `/api/db/canaries?id=eq.${web?.id}`, admin);
     expect(remove.json.code).toBe('OD_APPLIED_READ_ONLY');
+    const viaCanaryRoute = await server.call('PATCH', `/api/canary/canaries/${web?.id}`, admin, { description: 'edited in the canary editor' });
+    expect(viaCanaryRoute.status, viaCanaryRoute.text).toBe(400);
+    expect(viaCanaryRoute.json.code).toBe('OD_APPLIED_READ_ONLY');
+    const deleteViaCanaryRoute = await server.call('DELETE', `/api/canary/canaries/${web?.id}`, admin);
+    expect(deleteViaCanaryRoute.json.code).toBe('OD_APPLIED_READ_ONLY');
     const ui = await server.call('POST', '/api/db/canaries', admin, { name: 'made-in-ui', namespace: 'shop', spec: { http: [{ name: 'probe', url: 'http://127.0.0.1:9/' }] } });
     expect(ui.status, ui.text).toBe(201);
     const takeover = await apply({ yaml: canary('made-in-ui') });

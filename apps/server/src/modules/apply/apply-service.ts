@@ -137,7 +137,8 @@ function refusedOutcome(file: string | null, index: number, error: AppError): Do
 
 /** Writes what was planned in one transaction, as the caller (the database's exec guards see who writes). */
 async function write(client: pg.PoolClient, request: ApplyRequest, planned: readonly Planned[], prune: ReadonlyArray<{ kind: ApplyKind; id: string }>): Promise<void> {
-  await client.query(`select set_config('opsdeck.person_id', $1, true), set_config('opsdeck.roles', $2, true)`, [
+  // opsdeck.apply_write lets this transaction change rows applied before (migration 0118 refuses every other writer).
+  await client.query(`select set_config('opsdeck.person_id', $1, true), set_config('opsdeck.roles', $2, true), set_config('opsdeck.apply_write', 'on', true)`, [
     personOf(request.principal) ?? '',
     (request.principal?.roles ?? []).join(','),
   ]);

@@ -21,3 +21,13 @@ export const NO_AGENT_ID = '00000000-0000-0000-0000-000000000000';
 export function isUiSource(source: string | null | undefined): boolean {
   return source === null || source === undefined || source === '' || source === 'UI';
 }
+
+/**
+ * Rows applied from manifests (npm run apply, POST /api/apply, a GitOps folder; ADR 0074): the server refuses console
+ * edits of them (OD_APPLIED_READ_ONLY), so the console shows them read-only and says where to change them.
+ */
+export function appliedOrigin(source: string | null | undefined): string | null {
+  if (source === 'apply') return 'npm run apply (POST /api/apply)';
+  if (typeof source === 'string' && source.startsWith('gitops:')) return `the GitOps folder ${source.slice('gitops:'.length)}`;
+  return null;
+}

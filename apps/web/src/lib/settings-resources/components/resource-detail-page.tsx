@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
+import { appliedOrigin } from '@/lib/resource-origin/resource-origin';
 import { useDeleteResource } from '../api/delete-resource';
 import { useResourceQuery } from '../api/get-resource';
 import type { SettingsResource, SettingsResourceInput } from '../api/types';
@@ -93,6 +94,20 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
   );
 }
 
+/** The detail tabs, read-only with a note for a resource applied from a manifest (ADR 0074). */
+function AppliedResourceTabs({ kind, resource }: { kind: SettingsResourceKind; resource: SettingsResource }) {
+  const applied = appliedOrigin(resource.source);
+  if (applied === null) return <ResourceDetailTabs key={resource.updated_at} kind={kind} resource={resource} />;
+  return (
+    <>
+      <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        This {kind.singular.toLowerCase()} was applied from {applied}: change the manifest and apply it again. It is read-only here.
+      </p>
+      <ResourceDetailTabs key={resource.updated_at} kind={kind} resource={resource} readOnly />
+    </>
+  );
+}
+
 export interface ResourceDetailPageProps {
   kind: SettingsResourceKind;
 }
@@ -113,7 +128,7 @@ export function ResourceDetailPage({ kind }: ResourceDetailPageProps) {
       ) : resource.data === null ? (
         <p className="py-8 text-center text-sm text-gray-500">{EMPTY_RESOURCES_MESSAGE}</p>
       ) : (
-        <ResourceDetailTabs key={resource.data.updated_at} kind={kind} resource={resource.data} />
+        <AppliedResourceTabs kind={kind} resource={resource.data} />
       )}
     </section>
   );
