@@ -88,6 +88,7 @@ const selectorFields = (description: string): JsonSchema => ({
     },
     statuses: texts('Its status, one of these; !status excludes one'),
     healths: texts('Its health, one of these (healthy, unhealthy, warning, unknown); !health excludes one'),
+    health: text('Mission Control\'s form of healths: one or several, comma-separated (unhealthy,warning)'),
     tagSelector: text('Tags it must carry: key=value, key!=value, key, !key, key in (a,b) joined by commas (catalog items)'),
     labelSelector: text('Labels it must carry: key=value, key!=value, key, !key, key in (a,b) joined by commas'),
     tags: { type: 'object', additionalProperties: { type: 'string' }, description: 'Tags it must carry, as a map' },

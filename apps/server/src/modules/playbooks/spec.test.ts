@@ -286,6 +286,10 @@ describe('parsing playbook specs', () => {
     expect(parsePlaybookSpec(spec([{ name: 'my-param_2', type: 'checkbox', required: 'false' }])).parameters).toEqual([{ name: 'my-param_2', type: 'checkbox', required: false }]);
   });
 
+  it("reads Mission Control's comma-separated health in a selector as healths", () => {
+    expect(parsePlaybookSpec(withAction(echo, { configs: [{ health: 'unhealthy, warning' }] })).configs).toEqual([{ healths: ['unhealthy', 'warning'] }]);
+  });
+
   it('checks approvals name somebody and selectors name something that parses', () => {
     expect(refusal(withAction(echo, { approval: { approvers: {} } })).path).toBe('spec.approval.approvers');
     expect(refusal(withAction(echo, { approval: { type: 'some', approvers: { people: ['a@x.test'] } } })).path).toBe('spec.approval.type');

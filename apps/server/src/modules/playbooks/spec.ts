@@ -55,7 +55,7 @@ const PARAMETER_NAME = new RegExp(PLAYBOOK_PARAMETER_NAME_PATTERN);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
-const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
+const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'health', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
 const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
 const EXEC_FIELDS = new Set(['script', 'env', 'connections']);
 /** Mission Control exec fields this server does not run, each with what to do instead. */
@@ -264,6 +264,10 @@ function selector(value: unknown, path: string): PlaybookResourceSelector {
     const texts = textList(entry[key], join(path, key));
     if (texts !== undefined && texts.length > 0) parsed[key] = texts;
   }
+  // Mission Control's resource selectors write `health: unhealthy,warning`; it is read as `healths`.
+  const health = optionalText(entry.health, join(path, 'health'));
+  const healths = (health ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (healths.length > 0) parsed.healths = [...(parsed.healths ?? []), ...healths];
   for (const key of ['tagSelector', 'labelSelector'] as const) {
     const text = selectorText(entry[key], join(path, key));
     if (text !== undefined && text.trim() !== '') parsed[key] = text;
