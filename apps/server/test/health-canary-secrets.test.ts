@@ -152,6 +152,33 @@ describe('secrets in canary specs', () => {
     expect(auth.seen).toContain(`Basic ${Buffer.from(`ada:${BASIC_PASSWORD}`).toString('base64')}`);
   });
 
+  it('reads canary-checker\'s top-level http username and password and its exec env list, sealed at rest and scrubbed from output', async () => {
+    const token = 'env-token-7b3a';
+    const created = await call('POST', '/api/canary/canaries', {
+      name: 'sealed-lists',
+      spec: {
+        schedule: '@every 5m',
+        http: [{ name: 'top-level-http', url: auth.url, responseCodes: [200], username: { value: 'ada' }, password: { value: BASIC_PASSWORD } }],
+        exec: [{ name: 'env-list', script: 'echo "$GREETING $API_TOKEN"', env: [{ name: 'GREETING', value: 'hello' }, { name: 'API_TOKEN', value: token }] }],
+      },
+    });
+    expectNoPlaintext(created, BASIC_PASSWORD, token);
+    const canary = created.json as CanaryResponse;
+    const stored = await storedSpecs(canary.id);
+    expect(isEnvelope(pathOf(stored.checks.http, 'password'))).toBe(true);
+    expect(pathOf(stored.checks.exec, 'env', 0, 'value')).toBe('hello');
+    expect(isEnvelope(pathOf(stored.checks.exec, 'env', 1, 'value'))).toBe(true);
+    expectNoPlaintext(await call('GET', `/api/db/checks?canary_id=eq.${canary.id}`), BASIC_PASSWORD, token);
+
+    const ids = new Map(canary.checks.map((check) => [check.type, check.id]));
+    const results = await runChecks([...ids.values()]);
+    expect(results.get(ids.get('http') ?? '')?.pass).toBe(true);
+    const exec = results.get(ids.get('exec') ?? '');
+    expect(exec?.pass).toBe(true);
+    // A script may print its whole environment, so every env value is scrubbed, not only the secret-named ones.
+    expect(exec?.message).toBe('[REDACTED] [REDACTED]');
+  });
+
   it('keeps a password when an edit sends its envelope back, and replaces it when the edit sends a new one', async () => {
     const created = (await call('POST', '/api/canary/canaries', { name: 'sealed-edits', spec: spec('edits') })).json as CanaryResponse;
     const httpId = created.checks.find((check) => check.type === 'http')?.id ?? '';

@@ -303,6 +303,21 @@ describe('checkers against local targets', () => {
       const unhealthy = await run('catalog', { name: 'c', selector: { name: 'checker-pod-*', healths: ['unhealthy'] }, maxCount: 0, minCount: 0 });
       expect(unhealthy).toMatchObject({ pass: false, error: '1 matching catalog item; expected at most 0' });
     });
+
+    it('counts an item once when any selector of a list matches it', async () => {
+      await server.pool.query(
+        `insert into config_items (type, config_class, name, health, labels) values
+           ('Kubernetes::Node', 'Kubernetes', 'listed-node', 'healthy', '{"team":"listed"}'),
+           ('Kubernetes::Pod', 'Kubernetes', 'listed-pod', 'healthy', '{"team":"listed"}')`,
+      );
+      const either = await run('catalog', {
+        name: 'c',
+        selector: [{ types: ['Kubernetes::Node'], labels: { team: 'listed' } }, { name: 'listed-*', labels: { team: 'listed' } }],
+        minCount: 2,
+        maxCount: 2,
+      });
+      expect(either).toMatchObject({ pass: true, message: '2 matching catalog items' });
+    });
   });
 
   describe('elasticsearch and alertmanager', () => {

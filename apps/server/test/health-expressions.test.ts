@@ -260,6 +260,48 @@ describe('check expressions at run time', () => {
     ]);
   });
 
+  it('keeps the checks a transform made, with their ids and history, when the canary is edited, and removes them with their maker', async () => {
+    const jobs = path.join(shared, 'kept-jobs.json');
+    writeFileSync(jobs, JSON.stringify([{ job: 'queue' }, { job: 'cache' }]));
+    chmodSync(jobs, 0o644);
+    const maker = [
+      'exec:',
+      '  - name: kept-maker',
+      `    script: cat ${jobs}`,
+      '    transform:',
+      "      expr: \"results.stdout.JSONArray().map(r, {'name': r.job, 'pass': true}).toJSON()\"",
+    ];
+    const canary = await createCanary('kept-fan-out', [...maker, '  - name: other', '    script: echo one'].join('\n'));
+    await runCanary(canary);
+    const made = async (): Promise<{ id: string; name: string; runs: number }[]> =>
+      (
+        await server.pool.query<{ id: string; name: string; runs: number }>(
+          `select k.id, k.name, (select count(*) from check_statuses s where s.check_id = k.id)::integer as runs
+             from checks k where k.canary_id = $1 and k.deleted_at is null and k.spec ? 'transformedFrom' order by k.name`,
+          [canary.id],
+        )
+      ).rows;
+    const before = await made();
+    expect(before.map(({ name, runs }) => ({ name, runs }))).toEqual([
+      { name: 'cache', runs: 1 },
+      { name: 'queue', runs: 1 },
+    ]);
+
+    const edit = async (yaml: string): Promise<void> => {
+      const response = await fetch(`${server.url}/api/canary/canaries/${canary.id}`, {
+        method: 'PATCH',
+        headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+        body: JSON.stringify({ yaml }),
+      });
+      expect(response.status, await response.text()).toBe(200);
+    };
+    await edit([...maker, '  - name: other', '    script: echo two'].join('\n'));
+    expect(await made()).toEqual(before);
+
+    await edit(['exec:', '  - name: other', '    script: echo three'].join('\n'));
+    expect(await made()).toEqual([]);
+  });
+
   it('never runs a fanned-out check by itself, and leaves a name the canary defines to that check', async () => {
     const canary = await createCanary(
       'fan-out-collision',

@@ -7,6 +7,9 @@ import { CANARY_SPEC_KEYS, canaryLevelSchema, CHECK_SCHEMAS, CHECK_TYPES } from 
 function objectInside(schema: z.ZodType): z.ZodObject | null {
   if (schema instanceof z.ZodObject) return schema;
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return objectInside(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return objectInside(schema.in as z.ZodType);
+  // A field written as one object or a list of them (catalog's selector) is judged by the object's keys.
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).map(objectInside).find((inner) => inner !== null) ?? null;
   return null;
 }
 

@@ -55,6 +55,23 @@ describe('check schemas', () => {
     expect(isSealedSecret('abc')).toBe(false);
   });
 
+  it('reads exec env and http headers written as a map or as canary-checker\'s [{name, value}] list, as one map', () => {
+    const env = CHECK_SCHEMAS.exec.parse({ name: 'e', script: 'true', env: [{ name: 'A', value: '1' }, { name: 'B', value: { value: '2' } }] }).env;
+    expect(env).toEqual({ A: '1', B: '2' });
+    expect(CHECK_SCHEMAS.exec.safeParse({ name: 'e', script: 'true', env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }).success).toBe(false);
+  });
+
+  it('reads a catalog selector written as one object or as a list, as a list', () => {
+    expect(CHECK_SCHEMAS.catalog.parse({ name: 'c', selector: { types: ['Pod'] } }).selector).toEqual([{ types: ['Pod'] }]);
+    expect(CHECK_SCHEMAS.catalog.parse({ name: 'c', selector: [{ types: ['Pod'] }, { name: 'web-*' }] }).selector).toEqual([{ types: ['Pod'] }, { name: 'web-*' }]);
+    expect(CHECK_SCHEMAS.catalog.parse({ name: 'c' }).selector).toEqual([{}]);
+  });
+
+  it('takes an http check\'s top-level username and password, as canary-checker writes them', () => {
+    const http = CHECK_SCHEMAS.http.parse({ name: 'h', url: 'http://127.0.0.1:9/', username: { value: 'ada' }, password: 'pw' });
+    expect([http.username, http.password]).toEqual(['ada', 'pw']);
+  });
+
   it('takes a Redis addr only as host:port, the rule the health-check form shows, and leaves addr optional', () => {
     for (const addr of ['redis:6379', 'cache.example.test:6379', '10.0.0.5:6380', ' redis:6379 ']) expect(isRedisAddress(addr), addr).toBe(true);
     for (const addr of ['redis', 'redis:', ':6379', 'redis://cache:6379', 'cache:6379/0', 'ca che:6379', 'cache:port', 'cache:123456']) {

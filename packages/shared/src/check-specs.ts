@@ -40,14 +40,17 @@ const common = {
 
 const threshold = { thresholdMillis: z.number().min(0).optional() };
 
-/** canary-checker's `test`, `display` and `transform`, in the forms this server evaluates (CEL, and Go templates for display). */
+/** canary-checker's `test`, `display` and `transform`, in the forms this server evaluates (CEL and Go templates). */
+const expression = z.strictObject({ expr: z.string().optional(), template: z.string().optional() }).optional();
 const expressions = {
-  test: z.strictObject({ expr: z.string().optional() }).optional(),
-  display: z.strictObject({ expr: z.string().optional(), template: z.string().optional() }).optional(),
-  transform: z.strictObject({ expr: z.string().optional() }).optional(),
+  test: expression,
+  display: expression,
+  transform: expression,
+  markFailOnEmpty: z.boolean().optional(),
 };
 
-const headers = z
+/** Headers and exec env as canary-checker writes them: a map, or a list of {name, value}; read as a map. */
+const namedValues = z
   .union([z.record(z.string(), secretValue), z.array(z.strictObject({ name: z.string(), value: secretValue }))])
   .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
 
@@ -59,9 +62,11 @@ const httpCheck = z.strictObject({
   endpoint: z.string().optional(),
   connection: z.string().optional(),
   method: z.string().default('GET'),
-  headers: headers.optional(),
+  headers: namedValues.optional(),
   body: secretValue.optional(),
   authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
+  username: secretValue.optional(),
+  password: secretValue.optional(),
   responseCodes: z.array(z.number().int()).optional(),
   responseContent: z.string().optional(),
   maxSSLExpiry: z.number().min(0).optional(),
@@ -94,7 +99,7 @@ const execCheck = z.strictObject({
   ...threshold,
   ...expressions,
   script: z.string().min(1, 'This field is required'),
-  env: z.record(z.string(), secretValue).optional(),
+  env: namedValues.optional(),
 });
 
 const sqlCheck = z.strictObject({
@@ -160,6 +165,7 @@ const folderCheck = z.strictObject({
   maxCount: z.number().int().min(0).optional(),
   minSize: size.optional(),
   maxSize: size.optional(),
+  recursive: z.boolean().optional(),
 });
 
 const prometheusCheck = z.strictObject({
@@ -218,18 +224,22 @@ const alertmanagerCheck = z
   })
   .refine(hasUrlOrConnection, urlOrConnectionIssue);
 
+const catalogSelector = z.strictObject({
+  types: z.array(z.string()).optional(),
+  name: z.string().optional(),
+  statuses: z.array(z.string()).optional(),
+  healths: z.array(z.string()).optional(),
+  labels: labels.optional(),
+});
+
+/** canary-checker's selector is a list; one object is read as a list of one. An item counts when any selector matches it. */
 const catalogCheck = z.strictObject({
   ...common,
   ...expressions,
   selector: z
-    .strictObject({
-      types: z.array(z.string()).optional(),
-      name: z.string().optional(),
-      statuses: z.array(z.string()).optional(),
-      healths: z.array(z.string()).optional(),
-      labels: labels.optional(),
-    })
-    .default({}),
+    .union([catalogSelector, z.array(catalogSelector)])
+    .default({})
+    .transform((selector) => (Array.isArray(selector) ? selector : [selector])),
   minCount: z.number().int().min(0).default(1),
   maxCount: z.number().int().min(0).optional(),
 });

@@ -21,8 +21,8 @@ interface CanaryRow {
 
 /**
  * Makes the canary's checks match its spec in one statement: new checks are inserted and due at once, changed ones
- * updated (and due at once when their spec changed, or always with `reschedule`), removed ones soft-deleted. A
- * deleted canary soft-deletes all its checks. Unchanged rows are not touched, so repeated passes cost no writes.
+ * updated (and due at once when their spec changed, or always with `reschedule`), removed ones soft-deleted with the
+ * checks their transforms made (kept while their parent stays). A deleted canary soft-deletes all its checks. Unchanged rows are not touched, so repeated passes cost no writes.
  */
 export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: string, options: { reschedule: boolean }): Promise<SyncResult> {
   const found = await db.query<CanaryRow>('select id, namespace, labels, spec, agent_id, created_by, deleted_at, updated_at from canaries where id = $1', [canaryId]);
@@ -62,9 +62,15 @@ export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: st
                     excluded.severity, excluded.labels, excluded.spec)
        returning k.id
      ), removed as (
+       -- A check a transform made is owned by its parent's runs, not by the spec: it stays (same id, same history)
+       -- while its parent is still in the spec, and goes with it.
        update checks k set deleted_at = now()
         where k.canary_id = $1 and k.deleted_at is null
-          and not exists (select 1 from defs d where d.type = k.type and d.name = k.name)
+          and case when k.spec->>'transformedFrom' is null
+                   then not exists (select 1 from defs d where d.type = k.type and d.name = k.name)
+                   else not exists (select 1 from checks p join defs d on d.type = p.type and d.name = p.name
+                                     where p.id::text = k.spec->>'transformedFrom' and p.canary_id = $1 and p.deleted_at is null)
+              end
        returning k.id
      )
      select (select count(*) from upserted)::integer as upserted, (select count(*) from removed)::integer as removed`,

@@ -10,8 +10,8 @@ const DAY_MS = 86_400_000;
 
 export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   let url = spec.url ?? spec.endpoint;
-  let username = spec.authentication?.username ?? null;
-  let password = spec.authentication?.password ?? null;
+  let username = spec.authentication?.username ?? spec.username ?? null;
+  let password = spec.authentication?.password ?? spec.password ?? null;
   let insecureTls = spec.tlsConfig?.insecureSkipVerify ?? false;
   if (spec.connection !== undefined) {
     const connection = await context.resolveConnection(spec.connection);

@@ -33,9 +33,13 @@ const ANONYMOUS: CheckIdentity = {
   check: { name: '', id: '', description: '', labels: {}, endpoint: '' },
 };
 
+/** canary-checker declares these types' timeout as a whole number of seconds; every other type reads a duration. */
+const TIMEOUT_IN_SECONDS: ReadonlySet<string> = new Set(['dns', 'postgres', 'mysql']);
+
 export function timeoutOf(type: string, spec: Record<string, unknown>): number {
   const raw = spec.timeout;
-  const parsed = typeof raw === 'string' || typeof raw === 'number' ? parseDurationMs(raw) : null;
+  const seconds = typeof raw === 'number' && TIMEOUT_IN_SECONDS.has(type);
+  const parsed = seconds ? raw * 1000 : typeof raw === 'string' || typeof raw === 'number' ? parseDurationMs(raw) : null;
   const fallback = type === 'exec' ? EXEC_DEFAULT_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
   return Math.max(100, Math.min(parsed ?? fallback, MAX_CHECK_TIMEOUT_MS));
 }
