@@ -1,12 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { LOOKUP_STALE_TIME_MS } from '@opsdeck/shared';
+import { LOOKUP_STALE_TIME_MS, type TableRow } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
 import { incidentsKeys } from './keys';
 
-export interface ComponentOption {
-  id: string;
-  name: string;
-}
+export type ComponentOption = Pick<TableRow<'components'>, 'id' | 'name'>;
 
 /** The largest number of components the Component filter offers, in name order. */
 export const COMPONENT_OPTIONS_LIMIT = 500;
@@ -14,8 +11,7 @@ export const COMPONENT_OPTIONS_LIMIT = 500;
 export async function getComponentOptions(signal?: AbortSignal): Promise<ComponentOption[]> {
   const query = db.from('components').select('id,name').is('deleted_at', null).order('name', { ascending: true }).limit(COMPONENT_OPTIONS_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: ComponentOption[] = data;
-  return rows;
+  return data;
 }
 
 export function useComponentOptionsQuery() {

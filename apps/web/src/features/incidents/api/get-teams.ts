@@ -14,8 +14,7 @@ export function readTeam(row: TeamRow): TeamWithSpec {
 export async function getTeams(signal?: AbortSignal): Promise<TeamWithSpec[]> {
   const query = db.from('teams').select('id,name,icon,spec').is('deleted_at', null).order('name', { ascending: true });
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: TeamRow[] = data;
-  return rows.map(readTeam);
+  return data.map(readTeam);
 }
 
 export function useTeamsQuery(enabled = true) {

@@ -37,37 +37,22 @@ export type LinkedAlert = RowWith<
 /** The types people add (EVIDENCE_TYPES) and the `alert` an incident rule attaches. */
 export type StoredEvidenceType = EvidenceType | 'alert';
 
-export interface Evidence {
-  id: string;
-  hypothesis_id: string;
-  type: StoredEvidenceType;
-  description: string | null;
-  definition_of_done: boolean;
-  done: boolean;
-  script: string | null;
-  evidence: EvidencePayload | null;
-  properties: Record<string, unknown>;
-  config_id: string | null;
-  config_analysis_id: string | null;
-  config_change_id: string | null;
-  component_id: string | null;
-  check_id: string | null;
-  alert_id?: string | null;
-  created_by: string | null;
-  created_at: string;
+/**
+ * An evidence as the server sends it (`*` of evidences, with what it links to), before its JSON columns are checked.
+ * The page never reads `updated_at`.
+ */
+export type EvidenceRow = Omit<TableRow<'evidences'>, 'updated_at'> & {
   creator: PersonRef | null;
   check: LinkedCheck | null;
-  alert?: LinkedAlert | null;
+  alert: LinkedAlert | null;
   config: LinkedConfig | null;
   component: LinkedComponent | null;
   config_analysis: LinkedConfigAnalysis | null;
   config_change: LinkedConfigChange | null;
-  /** Set when `evidence` or `properties` could not be read; the unreadable column is then left empty. */
-  unreadable?: string;
-}
+};
 
-/** An evidence as the server sends it, before its JSON columns are checked. */
-export type EvidenceRow = Omit<Evidence, 'evidence' | 'properties' | 'unreadable'> & { evidence: unknown; properties: unknown };
+/** An evidence with its JSON columns checked. `unreadable` is set when one could not be read, which is then left empty. */
+export type Evidence = RowWith<EvidenceRow, { evidence: EvidencePayload | null; properties: Record<string, unknown> }> & { unreadable?: string };
 
 export type Comment = Pick<
   TableRow<'comments'>,
@@ -102,37 +87,17 @@ export type IncidentDetail = RowWith<
 /** The incident as the server sends it, before the JSON columns of its evidence are checked. */
 export type IncidentDetailRow = Omit<IncidentDetail, 'hypotheses'> & { hypotheses: (Omit<Hypothesis, 'evidences'> & { evidences: EvidenceRow[] })[] };
 
-export interface TeamWithSpec extends TeamRef {
-  spec: TeamSpec | null;
-  /** Set when `spec` could not be read; `spec` is then null. */
-  unreadable?: string;
-}
-
 /** A team as the server sends it, before its spec is checked. */
-export type TeamRow = TeamRef & { spec: unknown };
+export type TeamRow = Pick<TableRow<'teams'>, 'id' | 'name' | 'icon' | 'spec'>;
 
-export interface Responder {
-  id: string;
-  incident_id: string;
-  type: ResponderKind;
-  team_id: string | null;
-  person_id: string | null;
-  created_by: string | null;
-  external_id: string | null;
-  properties: Record<string, unknown>;
-  created_at: string;
-  acknowledge_time: string | null;
-  signoff_time: string | null;
-  close_time: string | null;
-  deleted_at: string | null;
-  team: TeamWithSpec | null;
-  person: PersonRef | null;
-  /** Set when `properties` could not be read; they are then empty. */
-  unreadable?: string;
-}
+/** A team with its spec checked; `unreadable` is set when the spec could not be read, which is then null. */
+export type TeamWithSpec = RowWith<TeamRow, { spec: TeamSpec | null }> & { unreadable?: string };
 
-/** A responder as the server sends it, before its JSON columns are checked. */
-export type ResponderRow = Omit<Responder, 'properties' | 'team' | 'unreadable'> & { properties: unknown; team: TeamRow | null };
+/** A responder as the server sends it (`*` of responders, with its team and person), before its JSON columns are checked. */
+export type ResponderRow = Omit<TableRow<'responders'>, 'updated_at'> & { team: TeamRow | null; person: PersonRef | null };
+
+/** A responder with its properties and team spec checked; unreadable properties are left empty, the reason in `unreadable`. */
+export type Responder = RowWith<ResponderRow, { properties: Record<string, unknown>; team: TeamWithSpec | null }> & { unreadable?: string };
 
 export type IncidentHistoryEntry = Pick<
   TableRow<'incident_histories'>,

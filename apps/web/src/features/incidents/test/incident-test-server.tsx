@@ -105,6 +105,7 @@ export function evidenceFixture(overrides: Partial<Evidence> = {}): Evidence {
     config_change_id: null,
     component_id: null,
     check_id: '55555555-5555-4555-8555-555555555555',
+    alert_id: null,
     created_by: PERSON_ID,
     created_at: '2024-03-01T10:05:00Z',
     creator: null,
@@ -113,6 +114,7 @@ export function evidenceFixture(overrides: Partial<Evidence> = {}): Evidence {
     component: null,
     config_analysis: null,
     config_change: null,
+    alert: null,
     ...overrides,
   };
 }

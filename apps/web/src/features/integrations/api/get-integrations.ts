@@ -1,22 +1,24 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { RowWith, ViewRow } from '@opsdeck/shared';
 import { silentDb } from '@/lib/api/db';
 import type { ResourceOrigin } from '@/lib/resource-origin/resource-origin';
 import type { IntegrationListParams } from '../integration-list-params';
 import { integrationKeys } from './keys';
 
-/** A row of integrations_with_status (spec 001 §3 'Integration list row'). */
-export interface IntegrationRow extends ResourceOrigin {
-  id: string;
-  name: string;
-  namespace: string | null;
-  /** topologies, scrapers or logging_backends; kept a string, since the page must say so when it is none of them. */
-  integration_type: string;
-  job_status: string | null;
-  job_details: unknown;
-  job_name: string | null;
-  job_time_start: string | null;
-  last_runtime: string | null;
-}
+/**
+ * A row of integrations_with_status (spec 001 §3 'Integration list row'). The view is a UNION ALL of three status
+ * views, through which the generator proves no column set; the id, name, type and times come from NOT NULL columns of
+ * each part, and `agent` is the joined agent. `integration_type` (topologies, scrapers or logging_backends) stays a
+ * string, since the page must say so when it is none of them.
+ */
+export type IntegrationRow = RowWith<
+  Pick<
+    ViewRow<'integrations_with_status'>,
+    | 'id' | 'name' | 'namespace' | 'source' | 'agent_id' | 'agent' | 'integration_type' | 'job_status' | 'job_details' | 'job_name'
+    | 'job_time_start' | 'last_runtime' | 'created_by' | 'created_at' | 'updated_at'
+  >,
+  Pick<ResourceOrigin, 'agent' | 'created_at' | 'updated_at'> & { id: string; name: string; integration_type: string }
+>;
 
 export interface IntegrationsPage {
   rows: IntegrationRow[];
