@@ -20,8 +20,7 @@ export async function getConfigFindings(kind: FindingKind, configId: string, sig
       .order('last_observed', { ascending: false })
       .limit(CONFIG_FINDINGS_LIMIT);
     const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-    const rows: { id: string; analyzer: string; summary: string | null; status: string }[] = data;
-    return rows.map((row) => ({ id: row.id, label: `${row.summary ?? row.analyzer} (${row.status})` }));
+    return data.map((row) => ({ id: row.id, label: `${row.summary ?? row.analyzer} (${row.status})` }));
   }
   const query = db
     .from('config_changes')
@@ -30,8 +29,7 @@ export async function getConfigFindings(kind: FindingKind, configId: string, sig
     .order('created_at', { ascending: false })
     .limit(CONFIG_FINDINGS_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: { id: string; change_type: string; summary: string | null }[] = data;
-  return rows.map((row) => ({ id: row.id, label: row.summary ? `${row.change_type}: ${row.summary}` : row.change_type }));
+  return data.map((row) => ({ id: row.id, label: row.summary ? `${row.change_type}: ${row.summary}` : row.change_type }));
 }
 
 export function useConfigFindingsQuery(kind: FindingKind | null, configId: string | null) {

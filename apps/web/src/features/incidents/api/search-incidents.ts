@@ -1,3 +1,4 @@
+import type { TableRow } from '@opsdeck/shared';
 import { db } from '@/lib/api/db';
 
 /** Letters, digits, spaces and hyphens (INC-7) mean nothing to a regular expression or to the data API's filter grammar. */
@@ -33,11 +34,7 @@ export function incidentSearchFilter(search: string): string | null {
   return `title.imatch.${pattern},incident_id.imatch.${pattern}`;
 }
 
-export interface IncidentChoice {
-  id: string;
-  incident_id: string;
-  title: string;
-}
+export type IncidentChoice = Pick<TableRow<'incidents'>, 'id' | 'incident_id' | 'title'>;
 
 const INCIDENT_PICKER_LIMIT = 25;
 
@@ -47,6 +44,5 @@ export async function searchIncidentChoices(search: string, signal: AbortSignal)
   const filter = incidentSearchFilter(search);
   if (filter !== null) query = query.or(filter);
   const { data } = await query.order('created_at', { ascending: false }).limit(INCIDENT_PICKER_LIMIT).abortSignal(signal).throwOnError();
-  const rows: IncidentChoice[] = data;
-  return rows;
+  return data;
 }

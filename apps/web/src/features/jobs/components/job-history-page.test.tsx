@@ -3,12 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import type { Json } from '@opsdeck/shared';
 import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import { setupMswServer } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
 import { JobHistoryPage } from './job-history-page';
 
-function run(id: string, name: string, details: unknown): JobHistoryEntry {
+function run(id: string, name: string, details: Json): JobHistoryEntry {
   return {
     id,
     name,

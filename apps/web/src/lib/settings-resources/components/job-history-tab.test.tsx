@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import type { Json } from '@opsdeck/shared';
 import type { JobHistoryEntry } from '@/lib/job-history/job-history-entry';
 import { setupMswServer } from '@/test/msw';
 import { renderWithProviders } from '@/test/render';
 import { JobHistoryTab } from './job-history-tab';
 
-function run(id: string, name: string, details: unknown): JobHistoryEntry {
+function run(id: string, name: string, details: Json): JobHistoryEntry {
   const now = new Date().toISOString();
   return { id, name, status: 'SUCCESS', time_start: now, duration_millis: 800, success_count: 1, error_count: 0, created_at: now, details };
 }

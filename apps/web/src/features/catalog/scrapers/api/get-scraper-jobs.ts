@@ -17,8 +17,7 @@ export async function getScraperJobs(scraperId: string, signal?: AbortSignal): P
     .order('created_at', { ascending: false })
     .limit(JOB_HISTORY_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const jobs: ScraperJob[] = data;
-  return jobs;
+  return data;
 }
 
 /**

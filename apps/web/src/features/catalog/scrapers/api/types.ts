@@ -18,9 +18,7 @@ export type Scraper = RowWith<
 >;
 
 /** One run of a scraper, newest first on the Job History tab, with the details its summary is read from. */
-export interface ScraperJob extends JobHistoryEntry {
-  details: unknown;
-}
+export type ScraperJob = JobHistoryEntry;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
