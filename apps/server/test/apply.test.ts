@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness';
 
@@ -53,6 +58,8 @@ spec:
   components:
     - name: Frontend
 `;
+
+const run = promisify(execFile);
 
 const EXEC = 'exec:\n    - name: probe\n      script: "true"';
 
@@ -189,5 +196,29 @@ describe('POST /api/apply', () => {
     expect(await liveRow('playbooks', 'restart-shop')).toBeUndefined();
     expect(await liveRow('canaries', 'made-in-ui')).toBeDefined();
     expect(await liveRow('canaries', 'web')).toBeDefined();
+  });
+
+  it('applies a folder from npm run apply with an API token, one line per document, and exits 1 on a refusal', async () => {
+    const created = await server.call('POST', '/api/auth/api-tokens', editor, { name: 'apply-cli', role: 'editor', expiresInDays: 1 });
+    expect(created.status, created.text).toBe(201);
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'apply-cli-'));
+    try {
+      mkdirSync(path.join(folder, 'canaries'));
+      writeFileSync(path.join(folder, 'canaries', 'cli.yaml'), canary('from-cli'));
+      const cli = (...extra: string[]) =>
+        run(process.execPath, ['scripts/apply.mjs', '-f', folder, '--server', server.url, ...extra], { env: { ...process.env, OPSDECK_TOKEN: String(created.json.token) } });
+      const applied = await cli();
+      expect(applied.stdout).toBe('canary.shop/from-cli created (canaries/cli.yaml#1)\n');
+      expect((await liveRow('canaries', 'from-cli'))?.source).toBe('apply');
+      writeFileSync(path.join(folder, 'canaries', 'exec.yaml'), canary('cli-exec', EXEC));
+      const refused = await cli().then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).toBe(1);
+      expect(refused?.stderr).toContain('canaries/exec.yaml document 1');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

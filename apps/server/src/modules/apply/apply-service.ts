@@ -4,6 +4,7 @@ import { can, type ErrorBodyShape } from '@opsdeck/shared';
 import { resourceFor } from '../../data-api/resource-map';
 import { DB_WRITTEN_EVENT, writeHooksFor } from '../../data-api/write-hooks';
 import type { Database } from '../../db/database';
+import { inTransaction } from '../../db/transaction';
 import { AppError, fromGuardViolation } from '../../platform/errors';
 import type { EventBus } from '../../platform/event-bus';
 import type { Principal } from '../../platform/principal';
@@ -206,17 +207,7 @@ export async function applyResources(deps: ApplyDeps, request: ApplyRequest): Pr
   const prune = request.prune ? await prunable(deps, request, documents) : [];
   outcomes.push(...prune.map((item) => item.outcome));
   if (request.dryRun) return { source: request.source, dryRun: true, documents: outcomes };
-  const client = await deps.db.pool.connect();
-  try {
-    await client.query('begin');
-    await write(client, request, planned, prune);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  await inTransaction(deps.db.pool, (client) => write(client, request, planned, prune));
   const tables = new Set([...planned.filter((p) => p.row !== null).map((p) => p.table), ...prune.map((p) => p.kind.table)]);
   for (const table of tables) deps.bus.publish({ name: DB_WRITTEN_EVENT, payload: { table, method: 'POST' } });
   if (tables.has('canaries')) deps.bus.publish({ name: 'canary.updated', payload: {} });
