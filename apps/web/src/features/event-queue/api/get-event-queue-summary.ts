@@ -11,8 +11,7 @@ export async function getEventQueueSummary(signal?: AbortSignal): Promise<EventQ
     .order('last_failure', { ascending: false, nullsFirst: false })
     .order('name', { ascending: true });
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: EventQueueSummaryRow[] = data;
-  return rows;
+  return data;
 }
 
 export function useEventQueueSummaryQuery() {

@@ -7,8 +7,7 @@ import type { PersonRef } from './types';
 export async function getPeople(signal?: AbortSignal): Promise<PersonRef[]> {
   const query = db.from('people').select('id,name,avatar').is('deleted_at', null).order('name', { ascending: true });
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: PersonRef[] = data;
-  return rows;
+  return data;
 }
 
 export function usePeopleQuery() {

@@ -1,4 +1,4 @@
-import type { EvidenceType, IncidentSeverity, ResponderKind, RowWith, TableRow, ViewRow } from '@opsdeck/shared';
+import type { EvidenceType, IncidentSeverity, RowWith, TableRow, ViewRow } from '@opsdeck/shared';
 import type { EvidencePayload, TeamSpec } from './json-columns';
 
 export type { EvidencePayload, LogLine, LogRecord, ResponderClientSettings, TeamSpec } from './json-columns';
@@ -104,7 +104,7 @@ export type IncidentHistoryEntry = Pick<
   'id' | 'incident_id' | 'type' | 'description' | 'created_by' | 'created_at'
 > & {
   creator: PersonRef | null;
-  responder: { id: string; type: ResponderKind; person: PersonRef | null; team: TeamRef | null } | null;
-  hypothesis: { id: string; title: string | null } | null;
-  evidence: { id: string; type: EvidenceType; description: string | null } | null;
+  responder: ListResponder | null;
+  hypothesis: Pick<TableRow<'hypotheses'>, 'id' | 'title'> | null;
+  evidence: Pick<TableRow<'evidences'>, 'id' | 'type' | 'description'> | null;
 };

@@ -19,8 +19,7 @@ export const COMPONENT_OPTIONS_LIMIT = 1000;
 export async function getComponentOptions(signal?: AbortSignal): Promise<ComponentOption[]> {
   const query = db.from('components_with_logs').select(OPTION_COLUMNS).order('name', { ascending: true }).limit(COMPONENT_OPTIONS_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: ComponentOption[] = data;
-  return rows;
+  return data;
 }
 
 /** The component with its selectors, or null when no log backend serves it (or it is gone). */

@@ -20,15 +20,13 @@ export const DELIVERABLE_CONNECTION_TYPES: readonly ConnectionType[] = [
 export async function getPeople(signal?: AbortSignal): Promise<PersonRef[]> {
   const query = silentDb.from('people').select('id,name,avatar').is('deleted_at', null).order('name', { ascending: true });
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: PersonRef[] = data;
-  return rows;
+  return data;
 }
 
 export async function getTeams(signal?: AbortSignal): Promise<TeamRef[]> {
   const query = silentDb.from('teams').select('id,name,icon').is('deleted_at', null).order('name', { ascending: true });
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const rows: TeamRef[] = data;
-  return rows;
+  return data;
 }
 
 /** Through the toasting client: spec 001 §8 reports a failed connection list with an error toast. */
