@@ -11,9 +11,9 @@ import {
   EMPTY_HYPOTHESIS_TITLE,
   INCIDENT_MESSAGES,
   TOAST_DURATION_MS,
-  type HypothesisType,
   type IncidentSeverity,
   type IncidentType,
+  type TableRow,
 } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dialog } from '@/components/dialog/dialog';
@@ -37,11 +37,7 @@ export interface LinkToIncidentDialogProps extends IncidentLinkProps {
 
 export const NEW_INCIDENT = 'new';
 export const NEW_HYPOTHESIS = 'new';
-interface HypothesisChoice {
-  id: string;
-  title: string | null;
-  type: HypothesisType;
-}
+type HypothesisChoice = Pick<TableRow<'hypotheses'>, 'id' | 'title' | 'type'>;
 
 const schema = z
   .object({
@@ -89,8 +85,7 @@ async function incidentHypotheses(incidentId: string, signal: AbortSignal): Prom
     .order('created_at', { ascending: true })
     .abortSignal(signal)
     .throwOnError();
-  const rows: HypothesisChoice[] = data;
-  return rows;
+  return data;
 }
 
 function showLinkedToast(incidentId: string, displayId: string): void {
