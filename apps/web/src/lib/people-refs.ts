@@ -1,13 +1,7 @@
+import type { TableRow } from '@opsdeck/shared';
+
 /** A person as the data API embeds one in another row (created_by, a recipient, a responder). */
-export interface PersonRef {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+export type PersonRef = Pick<TableRow<'people'>, 'id' | 'name' | 'avatar'>;
 
 /** A team as the data API embeds one in another row. */
-export interface TeamRef {
-  id: string;
-  name: string;
-  icon: string | null;
-}
+export type TeamRef = Pick<TableRow<'teams'>, 'id' | 'name' | 'icon'>;
