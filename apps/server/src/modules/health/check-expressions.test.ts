@@ -90,8 +90,13 @@ describe('check expressions as canary-checker runs them', () => {
     });
 
     it('fails the check when the display cannot be evaluated', () => {
-      const judged = applyCheckExpressions(passed, {}, expressions({ display: { template: '{{ range .x }}{{ end }}' } }), scope('http'));
-      expect(judged.result).toMatchObject({ pass: false, error: expect.stringContaining("display.template: '{{range}}' is not supported") });
+      const judged = applyCheckExpressions(passed, {}, expressions({ display: { template: '{{ .x | humanize }}' } }), scope('http'));
+      expect(judged.result).toMatchObject({ pass: false, error: expect.stringContaining("display.template: at character 1: function \"humanize\" not defined ('humanize' is not supported") });
+    });
+
+    it('runs range in a display template, as canary-checker does (refused before the playbooks evaluator ran checks)', () => {
+      const judged = applyCheckExpressions(passed, { code: 200, items: ['a', 'b'] }, expressions({ display: { template: '{{ range .items }}[{{ . }}]{{ end }}' } }), scope('http'));
+      expect(judged.result.message).toBe('[a][b]');
     });
 
     it('sees the canary and the check it runs for, and the checker result itself', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createCelEnvironment, describeCelError, runWithinBudget } from '../../platform/cel/cel-environment';
 import { celToText, fromCel, toCel } from '../../platform/cel/cel-values';
-import { renderGoTemplate } from '../../platform/cel/go-template';
+import { renderCheckTemplate } from './check-template';
 
 /**
  * A check's `test`, `display` and `transform` as canary-checker runs them (checks/runchecks.go, checks/common.go):
@@ -150,7 +150,7 @@ class ExpressionError extends Error {}
 
 function evaluate(expression: Expression, celVariables: Record<string, unknown>, plainVariables: Record<string, unknown>): unknown {
   try {
-    if (expression.kind === 'template') return renderGoTemplate(expression.text, plainVariables);
+    if (expression.kind === 'template') return renderCheckTemplate(expression.text, plainVariables);
     return compile(expression.text)(celVariables);
   } catch (error) {
     throw new ExpressionError(`${expression.field}.${expression.kind}: ${describeCelError(error)}`);

@@ -3,8 +3,8 @@ import { PLAYBOOK_DURATION_PATTERN, parseDurationMs } from '@opsdeck/shared';
 import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
-import { executeGoTemplate, goPrint, parseGoTemplate } from './go-template';
-import { TEMPLATE_FUNCTION_NAMES, templateFunctions } from './template-functions';
+import { executeGoTemplate, goPrint, parseGoTemplate } from '../../platform/go-template/go-template';
+import { TEMPLATE_FUNCTION_NAMES, templateFunctions } from './action-functions';
 import type { TemplateContext } from './types';
 import {
   checkedHeaderValue,
@@ -20,10 +20,10 @@ import {
 
 /**
  * Action fields and parameter defaults are templates in Mission Control's Go template language (`{{.params.x}}`,
- * go-template.ts) or in Liquid (`{{ params.x }}`, this server's first language); `if` conditions and a `delay` that is
- * not a duration are CEL. All only read the context: no files, no JavaScript, no prototype chain, no environment of the
- * server, and bounded in size and time so a spec cannot stall a worker. Values rendered into code are placed by
- * value-placement.ts so that they can never change it (ADR 0071).
+ * platform/go-template/) or in Liquid (`{{ params.x }}`, this server's first language); `if` conditions and a `delay`
+ * that is not a duration are CEL. All only read the context: no files, no JavaScript, no prototype chain, no
+ * environment of the server, and bounded in size and time so a spec cannot stall a worker. Values rendered into code
+ * are placed by value-placement.ts so that they can never change it (ADR 0071).
  */
 
 /** Longest rendered value, in characters. */

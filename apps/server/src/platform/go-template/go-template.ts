@@ -1,9 +1,10 @@
 /**
  * Go's text/template language as Mission Control writes playbook templates (`{{.config.name}}`,
- * `{{ .params.x | lower }}`, `{{ if .params.y }}…{{ end }}`, `{{ range $i, $v := .list }}`, `{{- -}}`), parsed and
- * evaluated here over plain data: no methods of the host, no files, no environment. Functions come from a table the
- * caller gives (template-functions.ts); an unknown one is a parse error, so a template that cannot run is refused when
- * it is saved. Evaluation counts its steps and output, so a template cannot stall a worker.
+ * `{{ .params.x | lower }}`, `{{ if .params.y }}…{{ end }}`, `{{ range $i, $v := .list }}`, `{{- -}}`) and
+ * canary-checker writes health checks' `display`, `test` and `transform` templates, parsed and evaluated here over
+ * plain data: no methods of the host, no files, no environment. Functions come from a table the caller gives
+ * (template-functions.ts, plus its own); an unknown one is a parse error, so a template that cannot run is refused when
+ * it is saved. Evaluation counts its steps and output against the caller's limits, so a template cannot stall a worker.
  */
 
 export class GoTemplateError extends Error {}
@@ -119,7 +120,11 @@ type Token =
   | { kind: 'path'; path: string[] };
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*/;
-const FIELD_CHAIN = /^(\.[A-Za-z_][A-Za-z0-9_]*)+/;
+/**
+ * Field names may hold `-` after their first character, so checks read HTTP headers as `{{.headers.Content-Type}}`;
+ * Go refuses `-` right after a field, so no template Go runs reads differently.
+ */
+const FIELD_CHAIN = /^(\.[A-Za-z_][A-Za-z0-9_-]*)+/;
 const NUMBER = /^[-+]?(0x[0-9a-fA-F]+|\d+(\.\d+)?([eE][-+]?\d+)?)/;
 
 function unquote(literal: string): string {
@@ -293,7 +298,8 @@ class PipelineParser {
         return { kind: 'pipe', pipeline: call, path: parts.slice(cut) };
       }
     }
-    throw new GoTemplateError(`function "${parts[0] ?? name}" not defined`);
+    const unknown = parts[0] ?? name;
+    throw new GoTemplateError(`function "${unknown}" not defined ('${unknown}' is not supported by this server)`);
   }
 
   private operand(): Operand {

@@ -2,18 +2,19 @@ import { stringify as toYaml } from 'yaml';
 import { GoTemplateError, goPrint, goTruthy, isMethodValue, NO_VALUE, type GoFunction, type MethodValue } from './go-template';
 
 /**
- * The functions playbook templates call: Go's built-ins and the gomplate ones Mission Control's playbooks use, under
+ * The functions templates call: Go's built-ins and the gomplate ones Mission Control's playbooks and checks use, under
  * gomplate's names and argument order (the value a pipeline passes in comes last: `{{ .x | strings.TrimPrefix "v" }}`).
  * Each reads its arguments only.
  */
 
-function text(value: unknown): string {
+/** A value as text for a function argument: nothing is empty text, not `<no value>`. */
+export function goText(value: unknown): string {
   if (value === NO_VALUE || value === null || value === undefined) return '';
   return typeof value === 'string' ? value : goPrint(value);
 }
 
 function numberOf(value: unknown): number {
-  const parsed = typeof value === 'number' ? value : Number(text(value).trim());
+  const parsed = typeof value === 'number' ? value : Number(goText(value).trim());
   if (!Number.isFinite(parsed)) throw new GoTemplateError(`${goPrint(value)} is not a number`);
   return parsed;
 }
@@ -39,11 +40,11 @@ function equal(a: unknown, b: unknown): boolean {
 
 /** The quoting a POSIX shell reads back as exactly the text: single quotes, each ' written '"'"'. */
 export function shellQuote(value: unknown): string {
-  return `'${text(value).replaceAll("'", `'"'"'`)}'`;
+  return `'${goText(value).replaceAll("'", `'"'"'`)}'`;
 }
 
 function goQuote(value: unknown): string {
-  return JSON.stringify(text(value));
+  return JSON.stringify(goText(value));
 }
 
 const GO_LAYOUT_TOKENS: ReadonlyArray<[string, (date: Date) => string]> = [
@@ -86,7 +87,7 @@ export function formatGoTime(date: Date, layout: string): string {
 function timeValue(date: Date): MethodValue {
   return {
     methods: {
-      Format: (layout) => formatGoTime(date, text(layout)),
+      Format: (layout) => formatGoTime(date, goText(layout)),
       UTC: () => timeValue(date),
       Unix: () => Math.floor(date.getTime() / 1000),
       String: () => date.toISOString(),
@@ -96,14 +97,14 @@ function timeValue(date: Date): MethodValue {
 }
 
 function dateOf(value: unknown): Date {
-  const date = new Date(text(value));
+  const date = new Date(goText(value));
   if (Number.isNaN(date.getTime())) throw new GoTemplateError(`${goPrint(value)} is not a time`);
   return date;
 }
 
 function printf(format: unknown, ...args: unknown[]): string {
   let index = 0;
-  return text(format).replace(/%([-+ 0#]*\d*(?:\.\d+)?)([svdqtfx%])/g, (_match, _flags: string, verb: string) => {
+  return goText(format).replace(/%([-+ 0#]*\d*(?:\.\d+)?)([svdqtfx%])/g, (_match, _flags: string, verb: string) => {
     if (verb === '%') return '%';
     const arg = args[index];
     index += 1;
@@ -112,7 +113,7 @@ function printf(format: unknown, ...args: unknown[]): string {
     if (verb === 'd') return String(Math.trunc(numberOf(arg)));
     if (verb === 'f') return numberOf(arg).toFixed(6);
     if (verb === 'x') return Math.trunc(numberOf(arg)).toString(16);
-    return text(arg);
+    return goText(arg);
   });
 }
 
@@ -124,7 +125,7 @@ function index(collection: unknown, ...keys: unknown[]): unknown {
       if (!Number.isInteger(position) || position < 0 || position >= value.length) throw new GoTemplateError(`index out of range: ${goPrint(key)}`);
       value = value[position];
     } else if (typeof value === 'object' && value !== null && !isMethodValue(value)) {
-      const name = text(key);
+      const name = goText(key);
       value = Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : NO_VALUE;
     } else if (value === null || value === undefined || value === NO_VALUE) {
       throw new GoTemplateError('index of untyped nil');
@@ -155,33 +156,33 @@ function list(value: unknown): unknown[] {
 
 /** gomplate's `join list sep`, also as a pipeline writes it (`.list | join ","`, the list last). */
 function joined(first: unknown, second: unknown): string {
-  return Array.isArray(second) && !Array.isArray(first) ? second.map(text).join(text(first)) : list(first).map(text).join(text(second));
+  return Array.isArray(second) && !Array.isArray(first) ? second.map(goText).join(goText(first)) : list(first).map(goText).join(goText(second));
 }
 
 function title(value: unknown): string {
-  return text(value).replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (_match, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+  return goText(value).replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (_match, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
 }
 
 const STRING_FUNCTIONS = {
-  ToUpper: (s) => text(s).toUpperCase(),
-  ToLower: (s) => text(s).toLowerCase(),
+  ToUpper: (s) => goText(s).toUpperCase(),
+  ToLower: (s) => goText(s).toLowerCase(),
   Title: title,
-  TrimSpace: (s) => text(s).trim(),
-  Trim: (cutset, s) => trimSet(text(s), text(cutset), true, true),
-  TrimLeft: (cutset, s) => trimSet(text(s), text(cutset), true, false),
-  TrimRight: (cutset, s) => trimSet(text(s), text(cutset), false, true),
-  TrimPrefix: (prefix, s) => (text(s).startsWith(text(prefix)) ? text(s).slice(text(prefix).length) : text(s)),
-  TrimSuffix: (suffix, s) => (text(s).endsWith(text(suffix)) && text(suffix) !== '' ? text(s).slice(0, -text(suffix).length) : text(s)),
-  ReplaceAll: (old, replacement, s) => text(s).replaceAll(text(old), text(replacement)),
-  Contains: (substring, s) => text(s).includes(text(substring)),
-  HasPrefix: (prefix, s) => text(s).startsWith(text(prefix)),
-  HasSuffix: (suffix, s) => text(s).endsWith(text(suffix)),
-  Split: (separator, s) => text(s).split(text(separator)),
-  Repeat: (count, s) => text(s).repeat(Math.max(0, Math.min(10_000, Math.trunc(numberOf(count))))),
+  TrimSpace: (s) => goText(s).trim(),
+  Trim: (cutset, s) => trimSet(goText(s), goText(cutset), true, true),
+  TrimLeft: (cutset, s) => trimSet(goText(s), goText(cutset), true, false),
+  TrimRight: (cutset, s) => trimSet(goText(s), goText(cutset), false, true),
+  TrimPrefix: (prefix, s) => (goText(s).startsWith(goText(prefix)) ? goText(s).slice(goText(prefix).length) : goText(s)),
+  TrimSuffix: (suffix, s) => (goText(s).endsWith(goText(suffix)) && goText(suffix) !== '' ? goText(s).slice(0, -goText(suffix).length) : goText(s)),
+  ReplaceAll: (old, replacement, s) => goText(s).replaceAll(goText(old), goText(replacement)),
+  Contains: (substring, s) => goText(s).includes(goText(substring)),
+  HasPrefix: (prefix, s) => goText(s).startsWith(goText(prefix)),
+  HasSuffix: (suffix, s) => goText(s).endsWith(goText(suffix)),
+  Split: (separator, s) => goText(s).split(goText(separator)),
+  Repeat: (count, s) => goText(s).repeat(Math.max(0, Math.min(10_000, Math.trunc(numberOf(count))))),
   Quote: goQuote,
-  Squote: (s) => `'${text(s).replaceAll("'", "''")}'`,
+  Squote: (s) => `'${goText(s).replaceAll("'", "''")}'`,
   ShellQuote: shellQuote,
-  Indent: (width, s) => text(s).replace(/^/gm, ' '.repeat(Math.max(0, Math.min(100, Math.trunc(numberOf(width)))))),
+  Indent: (width, s) => goText(s).replace(/^/gm, ' '.repeat(Math.max(0, Math.min(100, Math.trunc(numberOf(width)))))),
 } satisfies Record<string, GoFunction>;
 
 function trimSet(value: string, cutset: string, left: boolean, right: boolean): string {
@@ -192,8 +193,11 @@ function trimSet(value: string, cutset: string, left: boolean, right: boolean): 
   return value.slice(start, end);
 }
 
-/** The names Go and gomplate give these functions; `getAction` and `getLastAction` are added per run. */
-function baseFunctions(now: () => Date): Record<string, GoFunction> {
+/**
+ * The names Go and gomplate give these functions. A caller adds its own (playbooks add `getAction` and
+ * `getLastAction`) and parses with the names of the table it runs with.
+ */
+export function goTemplateFunctions(now: () => Date = () => new Date()): Record<string, GoFunction> {
   const functions: Record<string, GoFunction> = {
     and: (...args) => args.find((arg) => !goTruthy(arg)) ?? args.at(-1),
     or: (...args) => args.find((arg) => goTruthy(arg)) ?? args.at(-1),
@@ -206,34 +210,34 @@ function baseFunctions(now: () => Date): Record<string, GoFunction> {
     ge: (a, b) => compare(a, b) >= 0,
     len: length,
     index,
-    print: (...args) => args.map(text).join(''),
-    println: (...args) => `${args.map(text).join(' ')}\n`,
+    print: (...args) => args.map(goText).join(''),
+    println: (...args) => `${args.map(goText).join(' ')}\n`,
     printf,
-    urlquery: (...args) => encodeURIComponent(args.map(text).join('')),
+    urlquery: (...args) => encodeURIComponent(args.map(goText).join('')),
     default: (fallback, value) => (goTruthy(value) ? value : fallback),
     required: (message, value) => {
-      if (!goTruthy(value)) throw new GoTemplateError(text(message));
+      if (!goTruthy(value)) throw new GoTemplateError(goText(message));
       return value;
     },
     coalesce: (...args) => args.find((arg) => goTruthy(arg)) ?? null,
     ternary: (whenTrue, whenFalse, condition) => (goTruthy(condition) ? whenTrue : whenFalse),
     toJSON: (value) => JSON.stringify(plain(value)),
-    toJSONPretty: (indent, value) => JSON.stringify(plain(value), null, text(indent)),
+    toJSONPretty: (indent, value) => JSON.stringify(plain(value), null, goText(indent)),
     json: fromJson,
     fromJSON: fromJson,
     toYAML: (value) => toYaml(plain(value)),
-    toString: text,
+    toString: goText,
     toInt: (value) => Math.trunc(numberOf(value)),
     toFloat: numberOf,
-    toBool: (value) => ['true', '1', 'yes'].includes(text(value).trim().toLowerCase()),
+    toBool: (value) => ['true', '1', 'yes'].includes(goText(value).trim().toLowerCase()),
     atoi: (value) => Math.trunc(numberOf(value)),
     lower: STRING_FUNCTIONS.ToLower,
     upper: STRING_FUNCTIONS.ToUpper,
     toLower: STRING_FUNCTIONS.ToLower,
     toUpper: STRING_FUNCTIONS.ToUpper,
     title,
-    trim: (s) => text(s).trim(),
-    trimSpace: (s) => text(s).trim(),
+    trim: (s) => goText(s).trim(),
+    trimSpace: (s) => goText(s).trim(),
     replace: STRING_FUNCTIONS.ReplaceAll,
     replaceAll: STRING_FUNCTIONS.ReplaceAll,
     quote: goQuote,
@@ -246,39 +250,23 @@ function baseFunctions(now: () => Date): Record<string, GoFunction> {
     join: joined,
     indent: STRING_FUNCTIONS.Indent,
     slice: (...items) => items,
-    has: (collection, key) => (Array.isArray(collection) ? collection.some((item) => equal(item, key)) : typeof collection === 'object' && collection !== null && Object.hasOwn(collection, text(key))),
+    has: (collection, key) => (Array.isArray(collection) ? collection.some((item) => equal(item, key)) : typeof collection === 'object' && collection !== null && Object.hasOwn(collection, goText(key))),
     keys: (map) => (typeof map === 'object' && map !== null ? Object.keys(map).sort() : []),
     now: () => timeValue(now()),
     'time.Now': () => timeValue(now()),
     'time.Parse': (layout, value) => timeValue(dateOf(value)),
     'time.Unix': (seconds) => timeValue(new Date(numberOf(seconds) * 1000)),
-    'base64.Encode': (value) => Buffer.from(text(value), 'utf8').toString('base64'),
-    'base64.Decode': (value) => Buffer.from(text(value), 'base64').toString('utf8'),
+    'base64.Encode': (value) => Buffer.from(goText(value), 'utf8').toString('base64'),
+    'base64.Decode': (value) => Buffer.from(goText(value), 'base64').toString('utf8'),
     'data.ToJSON': (value) => JSON.stringify(plain(value)),
     'data.JSON': fromJson,
     'data.ToYAML': (value) => toYaml(plain(value)),
-    'conv.ToString': text,
+    'conv.ToString': goText,
     'conv.ToInt': (value) => Math.trunc(numberOf(value)),
     'conv.Join': joined,
     'coll.Slice': (...items) => items,
-    'coll.Has': (collection, key) => typeof collection === 'object' && collection !== null && Object.hasOwn(collection, text(key)),
+    'coll.Has': (collection, key) => typeof collection === 'object' && collection !== null && Object.hasOwn(collection, goText(key)),
   };
   for (const [name, fn] of Object.entries(STRING_FUNCTIONS)) functions[`strings.${name}`] = fn;
   return functions;
 }
-
-/** The functions of a template over one run; `actions` answers getAction and getLastAction. */
-export function templateFunctions(actions: Readonly<Record<string, unknown>>, now: () => Date = () => new Date()): Record<string, GoFunction> {
-  const names = Object.keys(actions);
-  return {
-    ...baseFunctions(now),
-    getAction: (name) => (Object.hasOwn(actions, text(name)) ? actions[text(name)] : {}),
-    getLastAction: () => {
-      const last = names.at(-1);
-      return last === undefined ? {} : actions[last];
-    },
-  };
-}
-
-/** Every name a template may call, for parsing. */
-export const TEMPLATE_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(templateFunctions({})));
