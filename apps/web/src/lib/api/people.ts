@@ -1,13 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { LOOKUP_STALE_TIME_MS } from '@opsdeck/shared';
+import { LOOKUP_STALE_TIME_MS, type TableRow } from '@opsdeck/shared';
 import { db } from './db';
 
 /** A person as the Created By avatars of list pages show them. */
-export interface Person {
-  id: string;
-  name: string;
-  avatar: string | null;
-}
+export type Person = Pick<TableRow<'people'>, 'id' | 'name' | 'avatar'>;
 
 export const peopleKeys = {
   byIds: (ids: readonly string[]) => ['people', 'by-id', ids] as const,
@@ -17,8 +13,7 @@ export async function getPeopleByIds(ids: readonly string[], signal?: AbortSigna
   if (ids.length === 0) return [];
   const query = db.from('people').select('id,name,avatar').in('id', [...ids]);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const people: Person[] = data;
-  return people;
+  return data;
 }
 
 /** The people behind the ids of a list (e.g. its creators), looked up once and kept for the lookup freshness. */

@@ -14,8 +14,7 @@ export async function getJobHistory(resourceId: string, signal?: AbortSignal): P
     .order('created_at', { ascending: false })
     .limit(JOB_HISTORY_LIMIT);
   const { data } = await (signal ? query.abortSignal(signal) : query).throwOnError();
-  const entries: JobHistoryEntry[] = data;
-  return entries;
+  return data;
 }
 
 export function useJobHistoryQuery(resourceId: string) {
