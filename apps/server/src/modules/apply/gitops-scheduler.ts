@@ -2,13 +2,11 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { NO_SESSION_ID, type Principal } from '../../platform/principal';
 import { AppError } from '../../platform/errors';
-import { leaseOwner, PollLoop } from '../../platform/poll-loop';
+import { MaintenanceJob } from '../../platform/maintenance-job';
 import { applyResources, type ApplyDeps } from './apply-service';
 import { allowedFolder, GITOPS_FOLDER_PROPERTY, GitopsFolderError, readGitopsFolder } from './gitops-folder';
 
-const JOB = 'gitops';
 const RUN_EVERY_MS = 300_000;
-const LEASE_MS = 600_000;
 
 /**
  * The folder is reconciled as the server itself, with an administrator's rights: only an administrator may name it
@@ -70,49 +68,27 @@ async function recordRun(pool: pg.Pool, started: Date, outcome: GitopsOutcome): 
   );
 }
 
+/** The folder an administrator named, or null while none is: the job is then left unclaimed, due as it was. */
+async function namedFolder(pool: pg.Pool): Promise<string | null> {
+  const named = await pool.query<{ value: string }>('select value from properties where name = $1', [GITOPS_FOLDER_PROPERTY]);
+  const folder = named.rows[0]?.value.trim() ?? '';
+  return folder === '' ? null : folder;
+}
+
 /**
- * Reconciles the folder every five minutes in one worker of many, leased through its maintenance_jobs row as the
- * retention cleanup is; polls often so a newly named folder is applied within seconds.
+ * Reconciles the folder every five minutes in one worker of many, under its maintenance_jobs lease; polls often so a
+ * newly named folder is applied within seconds.
  */
-export class GitopsScheduler {
-  private readonly owner = leaseOwner();
-  private readonly loop: PollLoop;
-
-  constructor(private readonly options: GitopsSchedulerOptions) {
-    this.loop = new PollLoop({ pass: async () => void (await this.pass()), pollMs: options.pollMs ?? 5_000, onError: options.onError });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Reconciles when a folder is named, the run is due and this worker got the lease; null when it did not run. */
-  async pass(): Promise<GitopsOutcome | null> {
-    const { pool } = this.options.db;
-    const named = await pool.query<{ value: string }>('select value from properties where name = $1', [GITOPS_FOLDER_PROPERTY]);
-    const folder = named.rows[0]?.value.trim() ?? '';
-    if (folder === '') return null;
-    const claimed = await pool.query(
-      `update maintenance_jobs set lease_owner = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $2::double precision / 1000)
-        where name = $3 and next_runtime <= clock_timestamp()
-          and (lease_expires_at is null or lease_expires_at < clock_timestamp())
-       returning name`,
-      [this.owner, LEASE_MS, JOB],
-    );
-    if (claimed.rowCount === 0) return null;
-    try {
-      return await reconcileGitopsFolder(this.options, this.options.roots, folder);
-    } finally {
-      await pool.query(
-        `update maintenance_jobs set next_runtime = clock_timestamp() + make_interval(secs => $2::double precision / 1000),
-                lease_owner = null, lease_expires_at = null
-          where name = $3 and lease_owner = $1`,
-        [this.owner, RUN_EVERY_MS, JOB],
-      );
-    }
+export class GitopsScheduler extends MaintenanceJob<GitopsOutcome, string> {
+  constructor(options: GitopsSchedulerOptions) {
+    super({
+      pool: options.db.pool,
+      name: 'gitops',
+      everyMs: RUN_EVERY_MS,
+      pollMs: options.pollMs ?? 5_000,
+      onError: options.onError,
+      prepare: () => namedFolder(options.db.pool),
+      run: (folder) => reconcileGitopsFolder(options, options.roots, folder),
+    });
   }
 }

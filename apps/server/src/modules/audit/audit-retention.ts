@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { RETENTION_DAYS_CEILING, RETENTION_DAYS_FLOOR } from '../../platform/admin-only-properties';
-import { leaseOwner, PollLoop } from '../../platform/poll-loop';
+import { MaintenanceJob, type MaintenanceJobSettings } from '../../platform/maintenance-job';
 import { insertAuditRows } from './audit-writer';
 
 /**
@@ -11,10 +11,8 @@ export const AUDIT_RETENTION_PROPERTY = 'audit.retention.days';
 export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 export const AUDIT_RETENTION_FLOOR_DAYS = RETENTION_DAYS_FLOOR;
 
-const JOB = 'audit_retention';
 const DEFAULT_BATCH = 1000;
 const RUN_EVERY_MS = 3_600_000;
-const LEASE_MS = 600_000;
 
 export async function readAuditRetentionDays(pool: pg.Pool): Promise<number> {
   const result = await pool.query<{ value: string | null }>('select value from properties where name = $1', [AUDIT_RETENTION_PROPERTY]);
@@ -96,49 +94,9 @@ export async function purgeAuditLog(pool: pg.Pool, now = new Date(), batch = DEF
   return { days, cutoff, deleted };
 }
 
-export interface AuditRetentionOptions {
-  pool: pg.Pool;
-  pollMs?: number;
-  onError?: (error: unknown) => void;
-}
-
-/** Runs the purge hourly in one worker of many, under the maintenance_jobs lease (as modules/events/retention.ts). */
-export class AuditRetentionScheduler {
-  private readonly owner = leaseOwner();
-  private readonly loop: PollLoop;
-
-  constructor(private readonly options: AuditRetentionOptions) {
-    this.loop = new PollLoop({ pass: async () => void (await this.pass()), pollMs: options.pollMs ?? 60_000, onError: options.onError });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Purges if it is due and this worker got the lease; the outcome, or null when it did not run. */
-  async pass(): Promise<AuditPurgeOutcome | null> {
-    const pool = this.options.pool;
-    const claimed = await pool.query(
-      `update maintenance_jobs set lease_owner = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $2::double precision / 1000)
-        where name = $3 and next_runtime <= clock_timestamp()
-          and (lease_expires_at is null or lease_expires_at < clock_timestamp())
-       returning name`,
-      [this.owner, LEASE_MS, JOB],
-    );
-    if (claimed.rowCount === 0) return null;
-    try {
-      return await purgeAuditLog(pool);
-    } finally {
-      await pool.query(
-        `update maintenance_jobs set next_runtime = clock_timestamp() + make_interval(secs => $2::double precision / 1000),
-                lease_owner = null, lease_expires_at = null
-          where name = $3 and lease_owner = $1`,
-        [this.owner, RUN_EVERY_MS, JOB],
-      );
-    }
+/** Runs the purge hourly in one worker of many, under its maintenance_jobs lease. */
+export class AuditRetentionScheduler extends MaintenanceJob<AuditPurgeOutcome> {
+  constructor(settings: MaintenanceJobSettings) {
+    super({ ...settings, name: 'audit_retention', everyMs: RUN_EVERY_MS, run: () => purgeAuditLog(settings.pool) });
   }
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { leaseOwner, PollLoop } from '../../platform/poll-loop';
+import { MaintenanceJob, type MaintenanceJobSettings } from '../../platform/maintenance-job';
 
 /** Property names (Feature Flags screen or the local properties file) holding each age in days, and their defaults. */
 export const RETENTION_PROPERTIES = {
@@ -19,7 +19,6 @@ export interface RetentionOutcome {
 /** Small enough that one delete holds PGlite's single connection for milliseconds, not seconds. */
 const DEFAULT_BATCH = 1000;
 const RUN_EVERY_MS = 3_600_000;
-const LEASE_MS = 600_000;
 
 export async function readRetentionAges(pool: pg.Pool): Promise<RetentionAges> {
   const entries = Object.entries(RETENTION_PROPERTIES) as Array<[keyof typeof RETENTION_PROPERTIES, { property: string; fallback: number }]>;
@@ -91,52 +90,9 @@ async function recordRun(pool: pg.Pool, started: Date, status: 'SUCCESS' | 'FAIL
   );
 }
 
-export interface RetentionSchedulerOptions {
-  pool: pg.Pool;
-  pollMs?: number;
-  onError?: (error: unknown) => void;
-}
-
-/**
- * Runs the cleanup hourly in one worker of many: the maintenance_jobs row is claimed with a single-statement lease
- * (no transaction held while deleting), and a worker that died mid-run leaves it to another once the lease expires.
- */
-export class RetentionScheduler {
-  private readonly owner = leaseOwner();
-  private readonly loop: PollLoop;
-
-  constructor(private readonly options: RetentionSchedulerOptions) {
-    this.loop = new PollLoop({ pass: async () => void (await this.pass()), pollMs: options.pollMs ?? 60_000, onError: options.onError });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Runs the cleanup if it is due and this worker got the lease; resolves to the outcome, or null if it did not run. */
-  async pass(): Promise<RetentionOutcome | null> {
-    const pool = this.options.pool;
-    const claimed = await pool.query(
-      `update maintenance_jobs set lease_owner = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $2::double precision / 1000)
-        where name = 'retention' and next_runtime <= clock_timestamp()
-          and (lease_expires_at is null or lease_expires_at < clock_timestamp())
-       returning name`,
-      [this.owner, LEASE_MS],
-    );
-    if (claimed.rowCount === 0) return null;
-    try {
-      return await runRetention(pool);
-    } finally {
-      await pool.query(
-        `update maintenance_jobs set next_runtime = clock_timestamp() + make_interval(secs => $2::double precision / 1000),
-                lease_owner = null, lease_expires_at = null
-          where name = 'retention' and lease_owner = $1`,
-        [this.owner, RUN_EVERY_MS],
-      );
-    }
+/** Runs the cleanup hourly in one worker of many, under its maintenance_jobs lease. */
+export class RetentionScheduler extends MaintenanceJob<RetentionOutcome> {
+  constructor(settings: MaintenanceJobSettings) {
+    super({ ...settings, name: 'retention', everyMs: RUN_EVERY_MS, run: () => runRetention(settings.pool) });
   }
 }
