@@ -89,7 +89,7 @@ describe('the audit log cannot be wiped by changing its retention', () => {
     const retention = await server.call('PATCH', '/api/db/maintenance_jobs?name=eq.retention', editor, { next_runtime: '2000-01-01T00:00:00Z' });
     expect(retention.json).toMatchObject({ code: 'OD_MAINTENANCE_JOB_ADMIN_ONLY' });
     const jobs = await server.pool.query<{ name: string }>('select name from maintenance_jobs order by name');
-    expect(jobs.rows.map((row) => row.name)).toEqual(['audit_retention', 'retention']);
+    expect(jobs.rows.map((row) => row.name)).toEqual(['audit_retention', 'gitops', 'retention']);
   });
 
   it.each(['0.00001', '0.5', '1.5', '0', '-1', '1e-5', '36501', 'forever', ''])(
