@@ -110,6 +110,19 @@ describe('playbook templates: values never change the command', () => {
       rmSync(marker, { force: true });
     });
 
+    it('refuses a value bash would run through arithmetic, however the script quotes it, and runs nothing', async () => {
+      const marker = path.join(os.tmpdir(), `opsdeck-pwned-${randomBytes(6).toString('hex')}`);
+      const playbook = await save({
+        parameters: [{ name: 'x', type: 'text' }],
+        actions: [{ name: 'count', exec: { script: `n="{{.params.x}}"; [[ "$n" -eq 1 ]] || true; [[ "$PARAM_X" -eq 1 ]] || true; echo done` } }],
+      });
+      const done = await run(playbook, { x: `x[$(touch ${marker})]` });
+      expect(done.status, JSON.stringify(done.actions)).toBe('failed');
+      expect(JSON.stringify(done.actions)).toContain('array subscript with a command substitution');
+      expect(existsSync(marker)).toBe(false);
+      rmSync(marker, { force: true });
+    });
+
     it('keeps a secret parameter sealed in the run, hands it to the script, and scrubs it from what the run keeps', async () => {
       const secret = `hunter2-${randomBytes(4).toString('hex')}`;
       const playbook = await save({

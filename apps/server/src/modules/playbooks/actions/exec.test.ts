@@ -51,4 +51,11 @@ describe('the environment of an exec action', () => {
     expect(invalidEnvironment({ '1ST': 'x' })).toBe("'1ST' is not a valid environment variable name");
     expect(invalidEnvironment({ NUL: 'a\0b' })).toBe('the value of NUL holds a NUL character');
   });
+
+  it('refuses a value that bash would run as a command wherever a script used it arithmetically, and keeps look-alikes', () => {
+    expect(invalidEnvironment({ PARAM_X: 'x[$(touch /tmp/p)]' })).toMatch(/^the value of PARAM_X holds an array subscript with a command substitution/);
+    expect(invalidEnvironment({ PARAM_X: 'x[`id`]' })).toMatch(/^the value of PARAM_X holds an array subscript/);
+    expect(invalidEnvironment({ PARAM_X: 'a[\n$(id)]' })).toMatch(/^the value of PARAM_X holds an array subscript/);
+    expect(invalidEnvironment({ PARAM_X: '$(touch /tmp/p)', PARAM_Y: 'list[0]', PARAM_Z: '`id` [x]' })).toBeNull();
+  });
 });

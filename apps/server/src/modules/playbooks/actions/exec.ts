@@ -49,11 +49,23 @@ export function execEnvironment(context: Pick<ActionRunContext, 'params' | 'runI
   return variables;
 }
 
-/** The first variable the operating system would refuse, described; null when all are fine. */
+/**
+ * An array subscript holding a command substitution (`x[$(cmd)]`, ``x[`cmd`]``). No quoting keeps such a value data:
+ * wherever bash evaluates a variable arithmetically (`[[ $v -eq 1 ]]`, `[[ -v $v ]]`, `let`, `declare -i`, an array
+ * index), directly or through a variable the script copies it into, it expands the subscript and runs the command. A
+ * parameter, a target's name or a templated value is typed by whoever runs the playbook or names the resource, while
+ * the script is an admin's, so such a value is refused rather than handed to it.
+ */
+const ARITHMETIC_COMMAND = /\[[^]*?(?:\$\(|`)/;
+
+/** The first variable the operating system would refuse, or the script could run as code, described; null when all are fine. */
 export function invalidEnvironment(variables: Readonly<Record<string, string>>): string | null {
   for (const [name, value] of Object.entries(variables)) {
     if (!ENV_NAME.test(name)) return `'${name}' is not a valid environment variable name`;
     if (value.includes('\0')) return `the value of ${name} holds a NUL character`;
+    if (ARITHMETIC_COMMAND.test(value)) {
+      return `the value of ${name} holds an array subscript with a command substitution ('[' then '$(' or a backtick), which bash runs wherever a script uses the value arithmetically`;
+    }
   }
   return null;
 }
