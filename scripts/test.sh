@@ -78,9 +78,9 @@ skip_e2e() {
   return 1
 }
 
-# The builds, the seeded template and server that scripts/e2e.mjs starts, then the specs in two Playwright workers. The
-# specs run at a lower priority than the server suites beside them: those hold statements to the server's 15 s timeout
-# (the 5,000-component topology write ran past it at load 11), while the specs only wait longer on a busy machine.
+# The builds, the seeded template and server that scripts/e2e.mjs starts, then the specs in two Playwright workers, at a
+# lower priority than the server suite beside them, whose tests have their own time limits, while the specs only wait
+# longer on a busy machine.
 e2e_steps() {
   local built=1
   step server-build "server build" "" node scripts/build-server.mjs || built=0
@@ -93,12 +93,15 @@ e2e_steps() {
 }
 
 # The two server suites, the longest steps that cannot be split (one Node process each, test files one after another
-# against one database): they start first, in a lane of their own, one core's worth of work.
+# against one database): they start first, in a lane of their own, one core's worth of work. PostgreSQL goes first, beside
+# the short checks and the web tests: its statements run under the server's 15 s statement timeout, which the
+# 5,000-component topology write passed twice beside the e2e specs' browsers (load about 11, even with the specs at
+# nice 10); PGlite, which keeps no such timeout, runs beside the specs.
 servers_lane() {
   # shellcheck disable=SC2046
-  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
-  # shellcheck disable=SC2046
   step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
+  # shellcheck disable=SC2046
+  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
 }
 
 # The short checks, the unit and web tests and then the end-to-end specs, on the other core: the server suites take

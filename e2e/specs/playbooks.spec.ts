@@ -88,10 +88,11 @@ test.describe('playbooks', () => {
       await editor.getByRole('textbox', { name: 'Name' }).fill(NAME);
       await editor.getByRole('textbox', { name: 'Title' }).fill(TITLE);
       await editor.getByRole('textbox', { name: 'Category' }).fill('E2E');
-      // A script that templates a parameter is refused, and what was typed stays.
-      await editor.getByRole('textbox', { name: 'Spec' }).fill(SPEC.replace('${PARAM_REASON}', '{{ params.reason }}'));
+      // A field this server does not run (a run-level timeout) is refused by name, and what was typed stays.
+      await editor.getByRole('textbox', { name: 'Spec' }).fill(`${SPEC}timeout: 5m\n`);
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect(editor.getByText(/Unable to update playbook spec/)).toBeVisible();
+      await expect(editor.getByText(/timeout/).first()).toBeVisible();
       await expect(editor.getByRole('textbox', { name: 'Title' })).toHaveValue(TITLE);
       await editor.getByRole('textbox', { name: 'Spec' }).fill(SPEC);
       await editor.getByRole('button', { name: 'Save' }).click();
