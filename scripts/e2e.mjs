@@ -16,15 +16,35 @@ import { ROOT, WEB_DIST, ensureWebBuild } from './lib/web-build.mjs';
 const SERVER_START_TIMEOUT_MS = 180_000;
 const SERVER_STOP_TIMEOUT_MS = 30_000;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
+/** The lowest port the system hands to outgoing connections (Linux's ip_local_port_range), 32768 when unknown. */
+function ephemeralLow() {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11000 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port) {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for both starts of the server, below the system's range for outgoing connections: the server suites beside
+ * the specs open many, and one of them could take a port from that range between this probe and the server's bind.
+ */
+async function freePort() {
+  const low = ephemeralLow();
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 10000 + Math.floor(Math.random() * (low - 10000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between 10000 and ${low - 1}`);
 }
 
 async function waitForHealth(url, child, logFile) {

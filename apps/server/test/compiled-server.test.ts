@@ -10,17 +10,22 @@ const SERVER = path.join(ROOT, 'apps/server');
 
 interface Started {
   child: ChildProcess;
-  url: string;
+  /** Where the server said it listens; '' until it has. */
+  url: () => string;
   stdout: () => string;
   output: () => string;
   exited: Promise<unknown[]>;
 }
 
-function start(entry: string, dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Started {
+/**
+ * Starts the compiled server on a port the system picks (PORT=0), read back from its "running at" line: a port chosen
+ * here and bound later was once taken in between by a connection of the e2e specs that run beside this suite.
+ */
+function start(entry: string, dataDir: string, env: NodeJS.ProcessEnv = {}): Started {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     OPSDECK_WEB_DIST: dataDir,
@@ -34,7 +39,8 @@ function start(entry: string, dataDir: string, port: number, env: NodeJS.Process
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, url: `http://127.0.0.1:${port}`, stdout: () => stdout, output: () => `${stdout}\n${stderr}`, exited: once(child, 'exit') };
+  const url = () => /Opsdeck is running at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
+  return { child, url, stdout: () => stdout, output: () => `${stdout}\n${stderr}`, exited: once(child, 'exit') };
 }
 
 async function waitForHealth(server: Started, timeoutMs = 170_000): Promise<void> {
@@ -42,10 +48,11 @@ async function waitForHealth(server: Started, timeoutMs = 170_000): Promise<void
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited early: ${server.output()}`);
     if (Date.now() > deadline) throw new Error(`no healthy /healthz in time; output: ${server.output()}`);
+    const url = server.url();
     try {
-      if ((await fetch(`${server.url}/healthz`)).ok) return;
+      if (url !== '' && (await fetch(`${url}/healthz`)).ok) return;
     } catch {
-      // Not listening yet.
+      // Not answering yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -59,7 +66,6 @@ async function stop(server: Started): Promise<void> {
 
 // The compiled server always runs the embedded database, so one pass (the PGlite run) covers it.
 describe.runIf(inject('dbMode') === 'pglite')('the compiled server', () => {
-  const port = 20000 + Math.floor(Math.random() * 20000);
   let buildDir = '';
   let entry = '';
   let dataDir = '';
@@ -79,7 +85,7 @@ describe.runIf(inject('dbMode') === 'pglite')('the compiled server', () => {
   });
 
   it('migrates and seeds an empty data folder, answers, and writes only JSON lines to a stdout that is not a terminal', { timeout: 180_000 }, async () => {
-    const server = start(entry, dataDir, port);
+    const server = start(entry, dataDir);
     await waitForHealth(server);
     await stop(server);
 
@@ -88,20 +94,20 @@ describe.runIf(inject('dbMode') === 'pglite')('the compiled server', () => {
     for (const event of events) expect(event).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) }));
     const messages = events.map((event) => event.msg);
     expect(messages).toContain('Demo logins');
-    expect(messages).toContain(`Opsdeck is running at ${server.url}`);
+    expect(messages).toContain(`Opsdeck is running at ${server.url()}`);
     expect(messages).toContain('request completed');
     expect(messages).toContain('shutting down');
   });
 
   it('writes one readable, uncoloured line per event when LOG_FORMAT=pretty forces it on a pipe', { timeout: 120_000 }, async () => {
-    const server = start(entry, dataDir, port + 1, { LOG_FORMAT: 'pretty' });
+    const server = start(entry, dataDir, { LOG_FORMAT: 'pretty' });
     await waitForHealth(server);
     await stop(server);
 
     const stdout = server.stdout();
     expect(stdout).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: incoming request GET \/healthz \[req-\d+\]$/m);
     expect(stdout).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed 200 \d+ ms \[req-\d+\]$/m);
-    expect(stdout).toContain(`Opsdeck is running at ${server.url}`);
+    expect(stdout).toContain(`Opsdeck is running at ${server.url()}`);
     expect(stdout).not.toContain('{"level"');
     expect(stdout).not.toContain('\u001b[');
   });

@@ -12,9 +12,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startServer(dataDir: string, port: number): Started {
+/** On a port the system picks (PORT=0), which the server prints; one picked here could be taken before it binds. */
+function startServer(dataDir: string): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPSDECK_WEB_DIST: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPSDECK_WEB_DIST: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -36,21 +37,21 @@ async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 170_
 // The process always runs the embedded database, so one pass (the PGlite run) covers it.
 describe.runIf(inject('dbMode') === 'pglite')('server lifecycle', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-life-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts on an empty data folder, seeds the demo, prints the URL and logins, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
-    const server = startServer(dataDir, port);
+    const server = startServer(dataDir);
     await waitForOutput(server, /Opsdeck is running at http:\/\/127\.0\.0\.1:\d+/);
+    const url = /Opsdeck is running at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
     expect(server.output()).toContain('admin@opsdeck.local');
     expect(server.output()).toContain('opsdeck-demo');
     expect(existsSync(path.join(dataDir, 'opsdeck.lock'))).toBe(true);
 
-    const second = startServer(dataDir, port + 1);
+    const second = startServer(dataDir);
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain('is in use by process');
 
-    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -58,7 +59,7 @@ describe.runIf(inject('dbMode') === 'pglite')('server lifecycle', () => {
   });
 
   it('starts again on the same data folder without seeding twice', { timeout: 120_000 }, async () => {
-    const server = startServer(dataDir, port + 2);
+    const server = startServer(dataDir);
     await waitForOutput(server, /Opsdeck is running/);
     expect(server.output()).not.toContain('Demo logins');
     server.child.kill('SIGTERM');

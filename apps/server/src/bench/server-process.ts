@@ -1,16 +1,36 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A port nothing listens on right now, for a server the bench starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port the system hands to outgoing connections (Linux's ip_local_port_range), 32768 when unknown. */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port nothing listens on, for a server started next (and perhaps restarted on it). It is below the system's range
+ * for outgoing connections: a port from that range (what listening on 0 gives) was once taken by a connection of the
+ * tests running beside it between this probe and the server's own bind.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between 10000 and ${low - 1}`);
 }
 
 export interface HealthWait {
