@@ -282,6 +282,24 @@ describe('secrets in canary specs', () => {
     expect(reply.text).not.toContain('hunter2');
   });
 
+  it("saves Mission Control's $(username):$(password)@ connection string, seals the password field and fills it in at run", async () => {
+    const created = await call('POST', '/api/canary/canaries', {
+      name: 'placeholder-url',
+      spec: {
+        schedule: '@every 5m',
+        redis: [{ name: 'placeholder-redis', url: `redis://$(username):$(password)@127.0.0.1:${redis.port}`, username: { value: 'default' }, password: { value: REDIS_PASSWORD } }],
+      },
+    });
+    expectNoPlaintext(created, REDIS_PASSWORD);
+    const canary = created.json as CanaryResponse;
+    const stored = await storedSpecs(canary.id);
+    expect(pathOf(stored.checks.redis, 'url')).toBe(`redis://$(username):$(password)@127.0.0.1:${redis.port}`);
+    expect(isEnvelope(pathOf(stored.checks.redis, 'password'))).toBe(true);
+    const checkId = canary.checks.find((check) => check.type === 'redis')?.id ?? '';
+    await server.pool.query('update checks set next_runtime = now() where id = $1', [checkId]);
+    expect((await runChecks([checkId])).get(checkId)).toMatchObject({ pass: true, message: expect.stringMatching(/^PONG/) });
+  });
+
   it('seals plaintext left in stored specs from before, and syncs the checks from the sealed spec', async () => {
     const inserted = await server.pool.query<{ id: string }>(`insert into canaries (name, spec) values ('sealed-legacy', $1) returning id`, [JSON.stringify(spec('legacy'))]);
     const id = inserted.rows[0]?.id ?? '';

@@ -254,6 +254,20 @@ describe('checkers against local targets', () => {
       expect(missing).toMatchObject({ pass: false, error: "Connection 'nope' not found" });
     });
 
+    it('fills $(username):$(password)@ in a connection string from the check, as Mission Control writes it, and refuses one elsewhere', async () => {
+      const target = await startPostgresTarget();
+      onTestFinished(() => target.close());
+      const parsed = new URL(target.url);
+      const templated = target.url.replace(`//${parsed.username}@`, '//$(username):$(password)@');
+      const credentials = { username: { value: decodeURIComponent(parsed.username) }, password: { value: 'p@ss/word' } };
+      const result = await run('postgres', { name: 'db', url: templated, ...credentials, query: 'select n from samples', results: 2 });
+      expect(result, result.error ?? '').toMatchObject({ pass: true });
+      const inline = await run('postgres', { name: 'db', connection: templated, ...credentials, query: 'select n from samples', results: 2 });
+      expect(inline, inline.error ?? '').toMatchObject({ pass: true });
+      const elsewhere = await run('postgres', { name: 'db', url: `${templated}?application_name=$(password)`, ...credentials });
+      expect(elsewhere).toMatchObject({ pass: false, error: expect.stringContaining('only in the user part') });
+    });
+
     it('reports a refused connection for postgres, mysql and mongodb on a closed port', async () => {
       const port = await closedPort();
       for (const [type, url] of [

@@ -129,6 +129,9 @@ function credentials(note: string): FieldRules {
   };
 }
 
+/** Mission Control's `$(username):$(password)@` in a connection string, filled in at run time. */
+const PLACED_CREDENTIALS = '; $(username) and $(password) in its user part (scheme://$(username):$(password)@host) are filled in from username and password, URL-encoded';
+
 const credentialsElsewhere = (where: string): FieldRules => ({
   username: refused(`A top-level user name is not read by this check; write ${where}`),
   password: refused(`A top-level password is not read by this check; write ${where}`),
@@ -212,8 +215,8 @@ function sqlRules(database: string): FieldRules {
     ...COMMON,
     ...THRESHOLD,
     ...EXPRESSIONS,
-    url: runs(`The ${database} connection string (without a password: give it in password)`, `${database}://db.invalid:5432/app`),
-    connection: runs('A stored connection, or a connection string', `${database}://db.invalid:5432/app`),
+    url: runs(`The ${database} connection string (without a password: give it in password)${PLACED_CREDENTIALS}`, `${database}://db.invalid:5432/app`),
+    connection: runs(`A stored connection, or a connection string${PLACED_CREDENTIALS}`, `${database}://db.invalid:5432/app`),
     ...credentials('The'),
     query: runs('One read-only statement (SELECT 1 when left out)', 'select 1'),
     results: runs('The number of rows that passes', 1),
@@ -224,8 +227,8 @@ const REDIS_RULES: FieldRules = {
   ...COMMON,
   ...THRESHOLD,
   addr: runs('host:port of the server', '127.0.0.1:6379'),
-  url: runs('The server as a redis:// address, when addr is not set', 'redis://127.0.0.1:6379'),
-  connection: runs('A stored connection, or a redis:// address', 'redis://127.0.0.1:6379'),
+  url: runs(`The server as a redis:// address, when addr is not set${PLACED_CREDENTIALS}`, 'redis://127.0.0.1:6379'),
+  connection: runs(`A stored connection, or a redis:// address${PLACED_CREDENTIALS}`, 'redis://127.0.0.1:6379'),
   db: runs('The database number (0 when left out)', 1),
   ...credentials('The'),
   tlsConfig: refused('TLS settings are not read for redis; use a rediss:// address'),
@@ -234,8 +237,8 @@ const REDIS_RULES: FieldRules = {
 const MONGO_RULES: FieldRules = {
   ...COMMON,
   ...THRESHOLD,
-  url: runs('The mongodb:// connection string', 'mongodb://127.0.0.1:27017/admin'),
-  connection: runs('A stored connection, or a connection string', 'mongodb://127.0.0.1:27017/admin'),
+  url: runs(`The mongodb:// connection string${PLACED_CREDENTIALS}`, 'mongodb://127.0.0.1:27017/admin'),
+  connection: runs(`A stored connection, or a connection string${PLACED_CREDENTIALS}`, 'mongodb://127.0.0.1:27017/admin'),
   ...credentials('The'),
 };
 

@@ -51,7 +51,15 @@ const PUBLIC_HEADERS = new Set([
 /** Query parameters that carry a credential when a URL is written with one (`?api_key=…`, `&access_token=…`). */
 const SECRET_QUERY_PARAMETER = /(^|[-_])(key|apikey|token|secret|password|passwd|pwd|signature|sig|auth|credentials?)$/i;
 /** `scheme://user:password@…` with a non-empty password. */
-const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:[^/?#@]+@/i;
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:([^/?#@]+)@/i;
+/** Mission Control's stand-in for the password field, filled in at run time (urlWithCredentials). */
+const PASSWORD_PLACEHOLDER = '$(password)';
+
+/** `scheme://user:password@…`: a URL that carries a password of its own (`$(password)` only names the field's). */
+export function urlHoldsPassword(text: string): boolean {
+  const password = URL_WITH_PASSWORD.exec(text.trim())?.[1];
+  return password !== undefined && password !== PASSWORD_PLACEHOLDER;
+}
 /** Fields that say where a part of a spec sends its requests, in the order they win. */
 const DESTINATION_FIELDS = ['url', 'endpoint', 'addr', 'connection', 'host'] as const;
 const URL_FIELDS = new Set(['url', 'connection', 'endpoint']);
@@ -94,7 +102,7 @@ function join(path: string, key: string | number): string {
 export function destinationOf(part: Record<string, unknown>): string {
   for (const field of DESTINATION_FIELDS) {
     const value = part[field];
-    if (typeof value !== 'string' || value.trim() === '' || URL_WITH_PASSWORD.test(value.trim())) continue;
+    if (typeof value !== 'string' || value.trim() === '' || urlHoldsPassword(value)) continue;
     const text = value.trim();
     const port = field === 'host' && (typeof part.port === 'number' || typeof part.port === 'string') ? `:${String(part.port)}` : '';
     return normaliseTarget(text) + port;
@@ -195,7 +203,7 @@ class PartWalker {
 
   private checkUrl(text: string, path: string): void {
     if (this.mode.kind !== 'seal') return;
-    if (URL_WITH_PASSWORD.test(text.trim())) this.problems.push({ kind: 'password-in-url', path });
+    if (urlHoldsPassword(text)) this.problems.push({ kind: 'password-in-url', path });
     for (const parameter of secretQueryParameters(text)) this.problems.push({ kind: 'secret-in-url', path, parameter });
   }
 

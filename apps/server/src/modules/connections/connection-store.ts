@@ -83,6 +83,9 @@ function toResolved(key: Buffer, row: ConnectionRow): ResolvedConnection {
   };
 }
 
+const CREDENTIAL_PLACEHOLDER = /\$\((username|password)\)/;
+const USER_PART = /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i;
+
 /**
  * A password typed into the URL (postgres://user:secret@host) would be returned by every read, so it is moved into
  * the encrypted password and the URL keeps only the user name.
@@ -95,6 +98,8 @@ export function splitUrlCredentials(input: { url?: string | null | undefined; us
   const { url } = input;
   const unchanged = { url, username: input.username, password: input.password };
   if (url === undefined || url === null || !/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url)) return unchanged;
+  // $(username):$(password) names the credentials rather than holding them; they are filled in at use.
+  if (CREDENTIAL_PLACEHOLDER.test(USER_PART.exec(url)?.[2] ?? '')) return unchanged;
   try {
     const parsed = new URL(url);
     if (parsed.password === '') return unchanged;
@@ -108,9 +113,30 @@ export function splitUrlCredentials(input: { url?: string | null | undefined; us
   }
 }
 
+/**
+ * Mission Control's connection strings name their credentials as `$(username)` and `$(password)`
+ * (`postgres://$(username):$(password)@db:5432/app`); they are filled in, URL-encoded, in the user part and nowhere
+ * else, so no credential can end up in a host name, a path or a query the URL sends somewhere. Null when the URL has
+ * none.
+ */
+function placeCredentials(url: string, username: string | null, password: string | null): string | null {
+  if (!CREDENTIAL_PLACEHOLDER.test(url)) return null;
+  const userPart = USER_PART.exec(url);
+  const rest = userPart === null ? url : url.slice(userPart[0].length);
+  if (userPart === null || CREDENTIAL_PLACEHOLDER.test(rest)) {
+    throw new Error('$(username) and $(password) are filled in only in the user part of a URL (scheme://$(username):$(password)@host/…)');
+  }
+  const filled = (userPart[2] ?? '').replace(new RegExp(CREDENTIAL_PLACEHOLDER.source, 'g'), (_placeholder, name: string) =>
+    encodeURIComponent((name === 'username' ? username : password) ?? ''),
+  );
+  return `${userPart[1] ?? ''}${filled}@${rest}`;
+}
+
 /** The URL with the connection's user name and password put back, for drivers that take one string. */
 export function urlWithCredentials(connection: Pick<ResolvedConnection, 'url' | 'username' | 'password'>): string {
   const url = connection.url ?? '';
+  const placed = placeCredentials(url, connection.username, connection.password);
+  if (placed !== null) return placed;
   if (connection.username === null && connection.password === null) return url;
   try {
     const parsed = new URL(url);

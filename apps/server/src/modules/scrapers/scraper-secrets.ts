@@ -1,8 +1,5 @@
 import { isScraperKind } from '@opsdeck/shared';
-import { openSpec, sealSpecOrRefuse, type SpecLayout } from '../../platform/secret-fields';
-
-/** `scheme://user:password@…`: a DSN that carries its own credentials. */
-const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:[^/?#@]+@/i;
+import { openSpec, sealSpecOrRefuse, urlHoldsPassword, type SpecLayout } from '../../platform/secret-fields';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,7 +43,7 @@ export const SCRAPER_LAYOUT: SpecLayout = {
   },
   extraSecret(relative, value) {
     if (relative === 'username' || relative === 'auth.username') return true;
-    return (relative === 'connection' || relative === 'url') && typeof value === 'string' && URL_WITH_PASSWORD.test(value.trim());
+    return (relative === 'connection' || relative === 'url') && typeof value === 'string' && urlHoldsPassword(value);
   },
 };
 

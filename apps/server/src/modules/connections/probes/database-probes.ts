@@ -2,6 +2,7 @@ import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { createClient } from 'redis';
 import { MongoClient } from 'mongodb';
+import { urlWithCredentials } from '../connection-store';
 import { MAX_TIMEOUT_MS } from './bounded-http';
 import { guardedMysqlOptions, guardedPostgresConfig, type DatabaseGuard } from './local-database';
 import { refuseOwnDatabase, refuseOwnSocket } from './own-database';
@@ -83,8 +84,9 @@ export interface RedisTarget {
 /** PING; resolves with the reply ('PONG'). */
 export async function redisProbe(target: RedisTarget, timeoutMs?: number): Promise<string> {
   const limit = bounded(timeoutMs);
-  const url = new URL(/^rediss?:\/\//.test(target.url) ? target.url : `redis://${target.url}`);
+  const address = /^rediss?:\/\//.test(target.url) ? target.url : `redis://${target.url}`;
   // Credentials go into the URL: the client lets the URL's (absent) ones win over separate options.
+  const url = new URL(urlWithCredentials({ url: address, username: target.username ?? null, password: target.password ?? null }));
   if (target.username) url.username = encodeURIComponent(target.username);
   if (target.password) url.password = encodeURIComponent(target.password);
   const client = createClient({
