@@ -300,6 +300,17 @@ describe('secrets in canary specs', () => {
     expect((await runChecks([checkId])).get(checkId)).toMatchObject({ pass: true, message: expect.stringMatching(/^PONG/) });
   });
 
+  it('refuses $(username):$(password)@ in an http URL, which never sends credentials from its URL, and stores nothing', async () => {
+    const reply = await call('POST', '/api/canary/canaries', {
+      name: 'placeholder-http',
+      spec: { schedule: '@every 5m', http: [{ name: 'api', url: 'https://$(username):$(password)@api.example.com/', username: 'ada', password: BASIC_PASSWORD }] },
+    });
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.json).toMatchObject({ code: 'OD_URL_PLACEHOLDER', details: 'http[0].url' });
+    expect(reply.text).not.toContain(BASIC_PASSWORD);
+    expect((await server.pool.query(`select 1 from canaries where name = 'placeholder-http'`)).rowCount).toBe(0);
+  });
+
   it('seals plaintext left in stored specs from before, and syncs the checks from the sealed spec', async () => {
     const inserted = await server.pool.query<{ id: string }>(`insert into canaries (name, spec) values ('sealed-legacy', $1) returning id`, [JSON.stringify(spec('legacy'))]);
     const id = inserted.rows[0]?.id ?? '';

@@ -130,7 +130,7 @@ function credentials(note: string): FieldRules {
 }
 
 /** Mission Control's `$(username):$(password)@` in a connection string, filled in at run time. */
-const PLACED_CREDENTIALS = '; $(username) and $(password) in its user part (scheme://$(username):$(password)@host) are filled in from username and password, URL-encoded';
+const PLACED_CREDENTIALS = '; $(username) and $(password) in its user part (scheme://$(username):$(password)@host) are filled in from username and password, URL-encoded (anywhere else: 400 OD_URL_PLACEHOLDER)';
 
 const credentialsElsewhere = (where: string): FieldRules => ({
   username: refused(`A top-level user name is not read by this check; write ${where}`),

@@ -86,6 +86,8 @@ export const errors = {
     new AppError(400, 'OD_SPEC_SECRET', 'A secret in the spec cannot be decrypted; enter it again', path, 'Replace the {"$encrypted": …} value with the secret itself'),
   passwordInUrl: (field: string) =>
     new AppError(400, 'OD_URL_PASSWORD', `Put the password of ${field} in a connection or in the password field, not in the URL`, field),
+  placeholderInUrl: (field: string, rule: string) =>
+    new AppError(400, 'OD_URL_PLACEHOLDER', `${field} names a credential where it would not be filled in: ${rule}`, field, 'Give the credentials in the username and password fields (or authentication), or in a connection'),
   secretInUrl: (field: string, parameter: string) =>
     new AppError(
       400,

@@ -1,4 +1,5 @@
 import { errors } from './errors';
+import { placeholderProblem } from './credential-placeholders';
 import {
   isSecretEnvelope,
   openBound,
@@ -139,6 +140,7 @@ export interface SpecLayout {
 export type SecretProblem =
   | { kind: 'undecryptable'; path: string }
   | { kind: 'password-in-url'; path: string }
+  | { kind: 'placeholder-in-url'; path: string; rule: string }
   | { kind: 'secret-in-url'; path: string; parameter: string };
 
 export interface SealResult<T> {
@@ -204,6 +206,8 @@ class PartWalker {
   private checkUrl(text: string, path: string): void {
     if (this.mode.kind !== 'seal') return;
     if (urlHoldsPassword(text)) this.problems.push({ kind: 'password-in-url', path });
+    const rule = placeholderProblem(text);
+    if (rule !== null) this.problems.push({ kind: 'placeholder-in-url', path, rule });
     for (const parameter of secretQueryParameters(text)) this.problems.push({ kind: 'secret-in-url', path, parameter });
   }
 
@@ -354,6 +358,7 @@ export function sealSpecOrRefuse<T>(key: Buffer, layout: SpecLayout, resource: s
   if (problem === undefined) return result;
   if (problem.kind === 'undecryptable') throw errors.undecryptableSpecSecret(problem.path);
   if (problem.kind === 'password-in-url') throw errors.passwordInUrl(problem.path);
+  if (problem.kind === 'placeholder-in-url') throw errors.placeholderInUrl(problem.path, problem.rule);
   throw errors.secretInUrl(problem.path, problem.parameter);
 }
 

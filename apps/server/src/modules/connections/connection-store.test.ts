@@ -30,6 +30,11 @@ describe('splitUrlCredentials', () => {
     expect(splitUrlCredentials(input)).toEqual(input);
   });
 
+  it('refuses placeholders that would not be filled in, with a coded 400', () => {
+    expect(() => splitUrlCredentials({ url: 'https://$(username):$(password)@api.example.com/' })).toThrow(expect.objectContaining({ statusCode: 400, code: 'OD_URL_PLACEHOLDER' }));
+    expect(() => splitUrlCredentials({ url: 'https://api.example.com/?token=$(password)' })).toThrow(expect.objectContaining({ code: 'OD_URL_PLACEHOLDER' }));
+  });
+
   it('moves a typed password out of the URL', () => {
     expect(splitUrlCredentials({ url: 'postgres://app:typed@db:5432/app' })).toEqual({ url: 'postgres://db:5432/app', username: 'app', password: 'typed' });
   });

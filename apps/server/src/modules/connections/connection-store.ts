@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { connectionPropertyDefaults, type ConnectionType, type PublicConnection } from '@opsdeck/shared';
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
+import { namesCredentials, placeCredentials, placeholderProblem } from '../../platform/credential-placeholders';
+import { errors } from '../../platform/errors';
 import { leavesConnectionOrigin } from './connection-origin';
 
 /** What the API accepts; a secret left out keeps the stored one, `null` clears it. */
@@ -83,9 +85,6 @@ function toResolved(key: Buffer, row: ConnectionRow): ResolvedConnection {
   };
 }
 
-const CREDENTIAL_PLACEHOLDER = /\$\((username|password)\)/;
-const USER_PART = /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i;
-
 /**
  * A password typed into the URL (postgres://user:secret@host) would be returned by every read, so it is moved into
  * the encrypted password and the URL keeps only the user name.
@@ -97,9 +96,11 @@ export function splitUrlCredentials(input: { url?: string | null | undefined; us
 } {
   const { url } = input;
   const unchanged = { url, username: input.username, password: input.password };
-  if (url === undefined || url === null || !/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url)) return unchanged;
-  // $(username):$(password) names the credentials rather than holding them; they are filled in at use.
-  if (CREDENTIAL_PLACEHOLDER.test(USER_PART.exec(url)?.[2] ?? '')) return unchanged;
+  if (url === undefined || url === null) return unchanged;
+  // $(username):$(password) names the credentials rather than holding them; they are filled in at use, where they can be.
+  const problem = placeholderProblem(url);
+  if (problem !== null) throw errors.placeholderInUrl('url', problem);
+  if (namesCredentials(url) || !/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url)) return unchanged;
   try {
     const parsed = new URL(url);
     if (parsed.password === '') return unchanged;
@@ -111,25 +112,6 @@ export function splitUrlCredentials(input: { url?: string | null | undefined; us
   } catch {
     return unchanged;
   }
-}
-
-/**
- * Mission Control's connection strings name their credentials as `$(username)` and `$(password)`
- * (`postgres://$(username):$(password)@db:5432/app`); they are filled in, URL-encoded, in the user part and nowhere
- * else, so no credential can end up in a host name, a path or a query the URL sends somewhere. Null when the URL has
- * none.
- */
-function placeCredentials(url: string, username: string | null, password: string | null): string | null {
-  if (!CREDENTIAL_PLACEHOLDER.test(url)) return null;
-  const userPart = USER_PART.exec(url);
-  const rest = userPart === null ? url : url.slice(userPart[0].length);
-  if (userPart === null || CREDENTIAL_PLACEHOLDER.test(rest)) {
-    throw new Error('$(username) and $(password) are filled in only in the user part of a URL (scheme://$(username):$(password)@host/…)');
-  }
-  const filled = (userPart[2] ?? '').replace(new RegExp(CREDENTIAL_PLACEHOLDER.source, 'g'), (_placeholder, name: string) =>
-    encodeURIComponent((name === 'username' ? username : password) ?? ''),
-  );
-  return `${userPart[1] ?? ''}${filled}@${rest}`;
 }
 
 /** The URL with the connection's user name and password put back, for drivers that take one string. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { namesCredentials, placeCredentials, placeholderProblem } from './credential-placeholders';
+
+describe('credential placeholders', () => {
+  it('accepts them in the user part of the database URLs a driver takes whole', () => {
+    for (const url of ['postgres://$(username):$(password)@db/app', 'MYSQL://$(username)@db/app', 'rediss://:$(password)@cache:6380', 'mongodb+srv://$(username):$(password)@cluster/x']) {
+      expect(placeholderProblem(url), url).toBeNull();
+      expect(namesCredentials(url), url).toBe(true);
+    }
+    expect(placeholderProblem('https://example.com/health')).toBeNull();
+  });
+
+  it('refuses them in an http(s) URL, which never sends credentials from its URL, and outside the user part', () => {
+    for (const url of ['https://$(username):$(password)@api.example.com/', 'postgres://db/app?user=$(username)', 'postgres://$(password).attacker.invalid/app', 'http://host/$(password)']) {
+      expect(placeholderProblem(url), url).toMatch(/only in the user part of a postgres, mysql, redis or mongodb URL/);
+      expect(() => placeCredentials(url, 'u', 'p'), url).toThrow(/only in the user part/);
+    }
+  });
+
+  it('fills them URL-encoded, so a password cannot change the host', () => {
+    expect(placeCredentials('postgres://$(username):$(password)@db:5432/app', 'a b', 'x@evil.invalid/')).toBe('postgres://a%20b:x%40evil.invalid%2F@db:5432/app');
+    expect(placeCredentials('postgres://db:5432/app', 'a', 'b')).toBeNull();
+  });
+});
