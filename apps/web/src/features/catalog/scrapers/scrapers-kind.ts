@@ -12,3 +12,11 @@ export const SCRAPERS_PATH = '/catalog/scrapers';
 export function scraperPath(id: string): string {
   return `${SCRAPERS_PATH}/${id}`;
 }
+
+/** Router state the Add dialog navigates with: the server starts a new scraper's first run at once. */
+export const FIRST_RUN_STATE = { firstRun: true } as const;
+
+/** Whether the page was opened by the Add dialog, so it awaits the first run as it would a Run Now. */
+export function asksForFirstRun(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && 'firstRun' in state && state.firstRun === true;
+}

@@ -30,11 +30,21 @@ export function isRunPending(jobs: readonly ScraperJob[] | undefined, baseline: 
   return newest.id === baseline || newest.status === 'RUNNING';
 }
 
-/** The scraper's runs; `awaitingRunAfter` (a baseline job id, see isRunPending) polls until the asked-for run ends. */
+/**
+ * Whether the tab should ask again: a run it asked for (`awaitingRunAfter`, see isRunPending) has not ended, or the
+ * newest listed run is still RUNNING, whoever started it (the first run of a new scraper, the schedule), so a running
+ * row never stays RUNNING on screen after the run ended.
+ */
+export function shouldPollJobs(jobs: readonly ScraperJob[] | undefined, awaitingRunAfter: string | null | undefined): boolean {
+  if (awaitingRunAfter !== undefined && isRunPending(jobs, awaitingRunAfter)) return true;
+  return jobs?.[0]?.status === 'RUNNING';
+}
+
+/** The scraper's runs, asked for again every RUN_POLL_MS while shouldPollJobs says so. */
 export function useScraperJobsQuery(scraperId: string, awaitingRunAfter: string | null | undefined) {
   return useQuery({
     queryKey: scraperKeys.jobs(scraperId),
     queryFn: ({ signal }) => getScraperJobs(scraperId, signal),
-    refetchInterval: (query) => (awaitingRunAfter !== undefined && isRunPending(query.state.data, awaitingRunAfter) ? RUN_POLL_MS : false),
+    refetchInterval: (query) => (shouldPollJobs(query.state.data, awaitingRunAfter) ? RUN_POLL_MS : false),
   });
 }

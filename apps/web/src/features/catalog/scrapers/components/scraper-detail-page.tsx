@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Tabs } from 'radix-ui';
 import { ChevronRight } from 'lucide-react';
 import { DetailSkeleton, DETAIL_TAB_CLASS } from '@/components/detail-page/detail-page';
@@ -15,7 +15,7 @@ import { useScraperQuery } from '../api/get-scrapers';
 import type { Scraper } from '../api/types';
 import { saveProblemOf } from '../api/save-problem';
 import { useSaveScraper, type ScraperInput } from '../api/save-scraper';
-import { SCRAPERS_PATH, SCRAPERS_RESOURCE } from '../scrapers-kind';
+import { asksForFirstRun, SCRAPERS_PATH, SCRAPERS_RESOURCE } from '../scrapers-kind';
 import { RunNowButton } from './run-now-button';
 import { ScraperForm } from './scraper-form';
 import { ScraperJobsTab } from './scraper-jobs-tab';
@@ -61,7 +61,9 @@ function ScraperDetail({ scraper }: { scraper: Scraper }) {
   const remove = useDeleteScraper();
   const [tab, setTab] = useState<ScraperTab>('spec');
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
-  const [awaitingRunAfter, setAwaitingRunAfter] = useState<string | null | undefined>(undefined);
+  const location = useLocation();
+  // A new scraper's first run is awaited like a Run Now with no run before it, so the tab shows it when it ends.
+  const [awaitingRunAfter, setAwaitingRunAfter] = useState<string | null | undefined>(() => (asksForFirstRun(location.state) ? null : undefined));
 
   useEffect(() => {
     if (awaitingRunAfter === undefined) return;

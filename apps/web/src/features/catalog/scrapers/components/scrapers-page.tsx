@@ -14,7 +14,7 @@ import { CatalogTabs } from '../../components/catalog-tabs';
 import { useScrapersQuery } from '../api/get-scrapers';
 import { saveProblemOf } from '../api/save-problem';
 import { useSaveScraper, type ScraperInput } from '../api/save-scraper';
-import { SCRAPERS_RESOURCE, SCRAPERS_TITLE, scraperPath } from '../scrapers-kind';
+import { FIRST_RUN_STATE, SCRAPERS_RESOURCE, SCRAPERS_TITLE, scraperPath } from '../scrapers-kind';
 import { SCRAPER_COLUMNS } from './scraper-columns';
 import { ScraperForm } from './scraper-form';
 
@@ -47,7 +47,7 @@ export function ScrapersPage() {
   };
 
   const handleCreate = (input: ScraperInput) => {
-    save.mutate({ id: null, input, createdBy: session.data?.person.id ?? null }, { onSuccess: (id) => void navigate(scraperPath(id)) });
+    save.mutate({ id: null, input, createdBy: session.data?.person.id ?? null }, { onSuccess: (id) => void navigate(scraperPath(id), { state: FIRST_RUN_STATE }) });
   };
 
   const empty = (
