@@ -311,4 +311,24 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
       { change_type: 'Pulled', severity: 'info', summary: 'Pulled' },
     ]);
   });
+  it("runs config-db's full mode: the config key is stored, changes become the item's changes once, and access data is reported as not run", async () => {
+    const dir = folder('full', {
+      'car.json': { reg_no: 'A123', config: { colour: 'blue' }, changes: [{ action: 'drive', summary: 'car colour changed to blue' }] },
+      'org.json': { id: 'org-1', config: { name: 'Org' }, external_users: [{ name: 'Alice', account_id: 'a' }] },
+    });
+    const id = await save('full', { full: true, file: [{ type: 'Car', id: '$.reg_no', paths: [`${dir}/car.json`] }, { type: 'Organization', id: '$.id', paths: [`${dir}/org.json`] }] });
+    const first = await run(id);
+    expect(first.status).toBe('WARNING');
+    expect(first.errors).toEqual([{ where: "file[1] full/org.json", message: expect.stringMatching(/^full mode: external_users is not run by this server/) }]);
+    expect((await items(id)).map((item) => [item.type, item.config])).toEqual([
+      ['Car', { colour: 'blue' }],
+      ['Organization', { name: 'Org' }],
+    ]);
+    await run(id);
+    const changes = await server.pool.query<{ change_type: string; summary: string }>(
+      "select c.change_type, c.summary from config_changes c join config_items i on i.id = c.config_id where i.scraper_id = $1 and c.change_type <> 'CREATE' order by c.created_at",
+      [id],
+    );
+    expect(changes.rows).toEqual([{ change_type: 'drive', summary: 'car colour changed to blue' }]);
+  });
 });

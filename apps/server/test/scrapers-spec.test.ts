@@ -73,7 +73,7 @@ describe('scraper specs saved through the data API', () => {
       { label: 'a kind this server does not run', spec: { file: [file], aws: [{ region: ['eu-west-1'] }] }, code: 'OD_SCRAPER_KIND', details: 'spec.aws' },
       { label: 'a missing required field', spec: { kubernetes: [{ useCache: true }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].clusterName' },
       { label: 'a file source without paths', spec: { file: [{ ...file, paths: undefined }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths' },
-      { label: 'full mode', spec: { file: [file], full: true }, code: 'OD_SCRAPER_FIELD', details: 'spec.full' },
+      { label: 'full mode beside a kubernetes source', spec: { file: [file], kubernetes: [{ clusterName: 'c' }], full: true }, code: 'OD_SCRAPER_FIELD', details: 'spec.full' },
       { label: 'a misspelt field', spec: { file: [{ ...file, path: ['x.json'] }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.file[0].path' },
       { label: 'a JavaScript transform', spec: { file: [{ ...file, transform: { javascript: 'config' } }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.file[0].transform.javascript' },
       { label: 'http pagination', spec: { http: [{ type: 'Api::Status', id: '$.id', url: 'https://status.example.test/api', pagination: { nextPageExpr: 'x' } }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.http[0].pagination' },

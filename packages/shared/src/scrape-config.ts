@@ -354,9 +354,8 @@ export const SCRAPE_SPEC_FIELDS: ScraperFieldTable = {
   timeout: runs('The longest one run may take, at most 1h (15m when left out)'),
   retention: runs('changes (name, age, count) and types (name, createdAge, updatedAge, deletedAge)'),
   logLevel: inert('Logging is the server\'s own; the level is kept in the spec and changes nothing'),
-  full: refused(
-    'Full mode (configs that carry their own changes, access and users) is not run by this server; leave it out or false and scrape the configs themselves',
-    false,
+  full: runs(
+    "config-db's full mode for file, http, sql and exec sources: an item's config key is what is stored and its changes become the item's changes; access data (users, groups, roles, config_access, access_logs) and analysis are reported as run errors, not stored",
   ),
   crdSync: refused('Syncing ScrapeConfig custom resources is not done by this server; leave it out or false', false),
   system: refused('System scrapers are config-db\'s own; leave it out or false', false),

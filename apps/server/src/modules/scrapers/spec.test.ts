@@ -24,9 +24,9 @@ describe('parseScraperSpec', () => {
       spec: { http: [{ url: 'a' }], file: [{ paths: ['1'] }, { paths: ['2'] }], full: true },
     });
     expect(parsed.sources).toEqual([
-      { kind: 'http', index: 0, spec: { url: 'a' } },
-      { kind: 'file', index: 0, spec: { paths: ['1'] } },
-      { kind: 'file', index: 1, spec: { paths: ['2'] } },
+      { kind: 'http', index: 0, spec: { url: 'a' }, full: true },
+      { kind: 'file', index: 0, spec: { paths: ['1'] }, full: true },
+      { kind: 'file', index: 1, spec: { paths: ['2'] }, full: true },
     ]);
     expect(parsed.schedule).toBeNull();
     expect(parsed.timeoutMs).toBe(DEFAULT_SCRAPE_TIMEOUT_MS);
@@ -175,7 +175,7 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
   it('refuses unknown and refused fields by name, at every level', () => {
     const cases: Array<[unknown, string]> = [
       [{ file: [file], crdSync: true }, 'spec.crdSync'],
-      [{ file: [file], full: true }, 'spec.full'],
+      [{ file: [file], kubernetes: [{ clusterName: 'c' }], full: true }, 'spec.full'],
       [{ file: [file], sparkle: 1 }, 'spec.sparkle'],
       [{ file: [{ ...file, path: ['a.json'] }] }, 'spec.file[0].path'],
       [{ file: [{ ...file, url: 'github.com/x/y' }] }, 'spec.file[0].url'],
@@ -194,6 +194,11 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ exec: [{ type: 't', id: 'i', script: 'echo []', checkout: { url: 'https://git.test/r' } }] }, 'spec.exec[0].checkout'],
     ];
     for (const [spec, details] of cases) expect(refusal(spec), details).toEqual({ code: 'OD_SCRAPER_FIELD', details });
+  });
+
+  it('accepts full mode for sources that extract items, and refuses a full that is not a boolean', () => {
+    expect(() => validateScraperSpec({ file: [file], full: true }, { roots: ROOTS })).not.toThrow();
+    expect(refusal({ file: [file], full: 'yes' })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.full' });
   });
 
   it('refuses CEL that does not compile, and property templates other than a path', () => {

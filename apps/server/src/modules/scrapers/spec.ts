@@ -4,6 +4,7 @@ import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
 import { checkEntryFields, checkSpecKeys } from './spec-fields';
+import { scraperErrors } from './scraper-errors';
 import { normalizeJsonPath } from './transform/json-path-edit';
 import type { ParsedScraperSpec, Retention, SourceEntry } from './types';
 
@@ -38,13 +39,17 @@ export function unwrapScrapeConfig(value: unknown): Record<string, unknown> {
   return value;
 }
 
+/** The sources that extract items from documents, where config-db's full mode can split one (sources/full-mode.ts). */
+const FULL_MODE_KINDS: ReadonlySet<string> = new Set(['file', 'http', 'sql', 'exec']);
+
 /** The kinds listed with their entries, in the order the spec writes them. */
 function sourceEntries(spec: Record<string, unknown>): SourceEntry[] {
   const entries: SourceEntry[] = [];
+  const full = spec.full === true;
   for (const [kind, list] of Object.entries(spec)) {
     if (!isScraperKind(kind) || !Array.isArray(list)) continue;
     list.forEach((entry: unknown, index) => {
-      if (isRecord(entry)) entries.push({ kind, index, spec: entry });
+      if (isRecord(entry)) entries.push(full ? { kind, index, spec: entry, full } : { kind, index, spec: entry });
     });
   }
   return entries;
@@ -349,6 +354,15 @@ export function validateScraperSpec(value: unknown, options: { roots: readonly s
     if (timeout > MAX_SCRAPE_TIMEOUT_MS) invalid('spec.timeout', 'must be at most 1h');
   }
   checkRetention(spec.retention, 'spec.retention');
+  if (spec.full !== undefined && typeof spec.full !== 'boolean') invalid('spec.full', 'must be true or false');
+  const objectSource = spec.full === true ? entries.find((entry) => !FULL_MODE_KINDS.has(entry.kind)) : undefined;
+  if (objectSource !== undefined) {
+    throw scraperErrors.field(
+      'spec.full',
+      `is not run for ${objectSource.kind} sources`,
+      `Full mode reads configs that carry their own changes, from ${[...FULL_MODE_KINDS].join(', ')} sources; put the ${objectSource.kind} source in a scraper of its own without full`,
+    );
+  }
   for (const entry of entries) {
     if (isRunnableScraperKind(entry.kind)) checkEntry(entry.kind, entry.spec, `spec.${entry.kind}[${entry.index}]`, options.roots);
   }

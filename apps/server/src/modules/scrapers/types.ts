@@ -92,6 +92,8 @@ export interface SourceEntry {
   kind: string;
   index: number;
   spec: Record<string, unknown>;
+  /** The spec's `full: true` (config-db's full mode, sources/full-mode.ts); read by the sources that extract items. */
+  full?: boolean;
 }
 
 export type SourceRunner = (entry: SourceEntry, context: SourceContext) => Promise<ScrapeResult>;

@@ -155,3 +155,68 @@ describe('parseProperties', () => {
     });
   });
 });
+
+describe("config-db's full mode", () => {
+  it('stores the config key as the config and turns changes into changes of the item, known by their content', () => {
+    const collector = new ItemCollector({ id: '$.reg_no', type: 'Car' }, true);
+    const piece = { reg_no: 'A123', config: { colour: 'blue' }, changes: [{ action: 'drive', summary: 'car colour changed to blue', severity: 'HIGH' }] };
+    collector.addPiece(piece, origin);
+    const again = new ItemCollector({ id: '$.reg_no', type: 'Car' }, true);
+    again.addPiece(piece, origin);
+    const [first, second] = [collector.result(), again.result()];
+    expect(first.errors).toEqual([]);
+    expect(first.items.map((item) => [item.type, item.externalId, item.config])).toEqual([['Car', 'A123', { colour: 'blue' }]]);
+    expect(first.changes).toEqual([
+      expect.objectContaining({ item: { type: 'Car', externalId: 'A123' }, changeType: 'drive', severity: 'high', summary: 'car colour changed to blue', source: origin.source }),
+    ]);
+    expect(first.changes[0]?.externalChangeId).toMatch(/^content:[0-9a-f]{40}$/);
+    expect(second.changes[0]?.externalChangeId).toBe(first.changes[0]?.externalChangeId);
+  });
+
+  it('keeps the whole piece as the config when it has no config key, and takes a change for another config by its ids', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'Car' }, true);
+    collector.addPiece(
+      { id: 'B1', changes: [{ change_type: 'Sold', external_id: 'B2', config_type: 'Truck', external_change_id: 'sale-7', created_at: '2026-11-01T10:00:00Z', details: { to: 'x' } }] },
+      origin,
+    );
+    const result = collector.result();
+    expect(result.items[0]?.config).toEqual(expect.objectContaining({ id: 'B1' }));
+    expect(result.changes).toEqual([
+      { item: { type: 'Truck', externalId: 'B2' }, externalChangeId: 'sale-7', changeType: 'Sold', severity: 'info', summary: 'Sold', source: origin.source, createdAt: '2026-11-01T10:00:00.000Z', details: { to: 'x' } },
+    ]);
+  });
+
+  it('reports access data and analysis as not run, once per source, and makes no config of a piece that holds only access data', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'Organization' }, true);
+    collector.addPiece({ id: 'org', config: { name: 'Org' }, external_users: [{ name: 'Alice' }], config_access: [{ id: 'a1' }] }, origin);
+    collector.addPiece({ id: 'org-2', config: { name: 'Org 2' }, external_users: [{ name: 'Bob' }] }, origin);
+    collector.addPiece({ users: [{ name: 'Carol' }] }, origin);
+    const result = collector.result();
+    expect(result.items.map((item) => item.externalId)).toEqual(['org', 'org-2']);
+    expect(result.errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^full mode: config_access is not run by this server/),
+      expect.stringMatching(/^full mode: external_users is not run by this server/),
+      expect.stringMatching(/^full mode: users is not run by this server/),
+    ]);
+    expect(result.complete).toBe(false);
+  });
+
+  it('refuses change actions that would move or delete configs, and changes that are not a list, naming them', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'Car' }, true);
+    collector.addPiece({ id: 'C1', changes: [{ action: 'delete' }, { change_type: 'Wash' }] }, origin);
+    collector.addPiece({ id: 'C2', changes: 'washed' }, origin);
+    const result = collector.result();
+    expect(result.changes.map((change) => change.changeType)).toEqual(['Wash']);
+    expect(result.errors).toEqual([
+      { where: `${origin.where} changes[0]`, message: expect.stringMatching(/change action 'delete' is not run by this server/) },
+      { where: origin.where, message: 'full mode: changes must be a list of changes' },
+    ]);
+  });
+
+  it('reads a changes key as part of the config when full mode is off', () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'Car' });
+    collector.addPiece({ id: 'D1', changes: [{ change_type: 'Wash' }] }, origin);
+    expect(collector.result().changes).toEqual([]);
+    expect(collector.result().items[0]?.config).toEqual({ id: 'D1', changes: [{ change_type: 'Wash' }] });
+  });
+});

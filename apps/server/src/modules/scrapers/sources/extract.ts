@@ -1,8 +1,9 @@
 import { JSONPath } from 'jsonpath-plus';
 import { parseAllDocuments } from 'yaml';
-import type { ItemHealth, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
+import type { ItemHealth, ScrapedChange, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
 import { normalizeJsonPath } from '../transform/json-path-edit';
 import { scriptOutput } from '../transform/script';
+import { fullModeChange, fullModeParts } from './full-mode';
 import { isRecord } from './json-values';
 
 /** How the file, http and sql sources describe where a document came from. */
@@ -191,9 +192,17 @@ export function toItem(spec: Record<string, unknown>, item: unknown, origin: Doc
  */
 export class ItemCollector {
   private readonly items = new Map<string, ScrapedItem>();
+  private readonly changes: ScrapedChange[] = [];
   private readonly errors: ScrapeError[] = [];
+  private readonly now = new Date().toISOString();
+  /** A part full mode does not run is reported once per source, not once per piece that holds it. */
+  private readonly reportedNotRun = new Set<string>();
 
-  constructor(private readonly spec: Record<string, unknown>) {}
+  /** `full` is the spec's full mode (full-mode.ts): each piece may carry its config and changes. */
+  constructor(
+    private readonly spec: Record<string, unknown>,
+    private readonly full = false,
+  ) {}
 
   error(where: string, message: string): void {
     this.errors.push({ where, message });
@@ -218,24 +227,60 @@ export class ItemCollector {
   }
 
   addPiece(piece: unknown, origin: DocumentOrigin): void {
+    if (this.full) {
+      this.addFullPiece(piece, origin);
+      return;
+    }
+    this.addItem(piece, origin);
+  }
+
+  /** Full mode reads id, name and type from the whole piece, as config-db does, and stores its `config` part. */
+  private addFullPiece(piece: unknown, origin: DocumentOrigin): void {
+    let parts: ReturnType<typeof fullModeParts>;
+    try {
+      parts = fullModeParts(piece);
+    } catch (error) {
+      this.error(origin.where, messageOf(error));
+      return;
+    }
+    for (const message of parts.notRun) {
+      if (this.reportedNotRun.has(message)) continue;
+      this.reportedNotRun.add(message);
+      this.error(origin.where, message);
+    }
+    if (parts.accessOnly) return;
+    const item = this.addItem(piece, origin, parts.config);
+    if (item === null) return;
+    parts.changes.forEach((raw, index) => {
+      try {
+        this.changes.push(fullModeChange(raw, item, origin.source, this.now));
+      } catch (error) {
+        this.error(`${origin.where} changes[${index}]`, messageOf(error));
+      }
+    });
+  }
+
+  private addItem(piece: unknown, origin: DocumentOrigin, config?: unknown): ScrapedItem | null {
     let item: ScrapedItem | null;
     try {
       item = toItem(this.spec, piece, origin);
     } catch (error) {
       this.error(origin.where, messageOf(error));
-      return;
+      return null;
     }
-    if (item === null) return;
+    if (item === null) return null;
+    if (config !== undefined) item.config = config;
     const key = `${item.type}\u0000${item.externalId}`;
     if (this.items.has(key)) {
       this.error(origin.where, `duplicate item ${item.type} '${item.externalId}': the first one found is kept`);
-      return;
+      return null;
     }
     this.items.set(key, item);
+    return item;
   }
 
   result(): ScrapeResult {
-    return { items: [...this.items.values()], relationships: [], changes: [], errors: this.errors, complete: this.errors.length === 0 };
+    return { items: [...this.items.values()], relationships: [], changes: this.changes, errors: this.errors, complete: this.errors.length === 0 };
   }
 }
 

@@ -83,7 +83,7 @@ async function matchingFiles(pattern: string): Promise<string[]> {
 /** Scrapes the JSON and YAML files the entry's `paths` globs find under the allowed roots. */
 export const runFileSource: SourceRunner = async (entry: SourceEntry, context: SourceContext) => {
   const label = `file[${entry.index}]`;
-  const collector = new ItemCollector(entry.spec);
+  const collector = new ItemCollector(entry.spec, entry.full);
   const patterns = patternsOf(entry.spec);
   if (typeof entry.spec.url === 'string' && entry.spec.url !== '') {
     collector.error(label, 'url is not read by file sources on this server: use an http source for files served over HTTP');

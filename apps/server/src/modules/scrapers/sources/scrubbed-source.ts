@@ -11,7 +11,7 @@ export type SecretScrape = (entry: SourceEntry, context: SourceContext, secrets:
  */
 export function secretScrubbingRunner(kind: string, scrape: SecretScrape): SourceRunner {
   return async (entry: SourceEntry, context: SourceContext): Promise<ScrapeResult> => {
-    const collector = new ItemCollector(entry.spec);
+    const collector = new ItemCollector(entry.spec, entry.full);
     const secrets = new SecretCollector();
     try {
       await scrape(entry, context, secrets, collector);
