@@ -30,7 +30,13 @@ describe('check expressions at run time', () => {
   const previousRole = process.env.OPSDECK_ROLE;
 
   const scheduler = (): CheckScheduler =>
-    new CheckScheduler({ pool: server.pool, secretKey: server.running.context.config.secretKey, bus: server.running.context.bus, concurrency: 16 });
+    new CheckScheduler({
+      pool: server.pool,
+      secretKey: server.running.context.config.secretKey,
+      bus: server.running.context.bus,
+      concurrency: 16,
+      exportMetrics: (samples) => server.running.context.metrics.checkMetrics.record(samples),
+    });
 
   async function createCanary(name: string, yaml: string): Promise<CanaryResponse> {
     const response = await fetch(`${server.url}/api/canary/canaries`, {
@@ -130,6 +136,63 @@ describe('check expressions at run time', () => {
       { name: 'echo', status: true, message: 'method=GET type=application/json', error: null },
       { name: 'should-be-500', status: false, message: '200 should be 500', error: 'test failed' },
     ]);
+  });
+
+  it("exports a check's metrics on /metrics as metrics.yaml and metrics-multiple.yaml write them, and fails a check whose metric clashes", async () => {
+    const canary = await createCanary(
+      'http-metrics',
+      [
+        'http:',
+        '  - name: http-minimal-check',
+        `    url: ${web.url}/echo`,
+        '    metrics:',
+        '      - name: httpbin_count',
+        '        type: counter',
+        '        value: "1"',
+        '        labels:',
+        '          - name: check_name',
+        '            valueExpr: check.name',
+        '          - name: code',
+        '            valueExpr: code',
+        '      - name: echo_method_is_get',
+        '        type: gauge',
+        "        value: \"json.method == 'GET' ? 1 : 0\"",
+        '        labels:',
+        '          - name: from',
+        '            value: USD',
+        '      - name: echo_elapsed_ms',
+        '        type: histogram',
+        '        value: elapsed.getMilliseconds()',
+      ].join('\n'),
+    );
+    await runCanary(canary);
+    await runCanary(canary);
+    expect(await latestStatuses(canary.id)).toEqual([{ name: 'http-minimal-check', status: true, message: expect.stringMatching(/^HTTP 200/), error: null }]);
+    const text = await server.running.context.metrics.render();
+    expect(text).toContain('httpbin_count{check_name="http-minimal-check",code="200"} 2');
+    expect(text).toContain('echo_method_is_get{from="USD"} 1');
+    expect(text).toContain('echo_elapsed_ms_count 2');
+    const details = await server.pool.query<{ details: { metrics: unknown[] } }>(
+      'select s.details from check_statuses s join checks k on k.id = s.check_id where k.canary_id = $1 order by s.time desc limit 1',
+      [canary.id],
+    );
+    expect(details.rows[0]?.details.metrics).toContainEqual({ name: 'echo_method_is_get', type: 'gauge', value: 1, labels: { from: 'USD' } });
+
+    const clash = await createCanary('http-metrics-clash', ['http:', '  - name: clash', `    url: ${web.url}/ok`, '    metrics:', '      - name: httpbin_count', '        type: gauge', '        value: "1"'].join('\n'));
+    await runCanary(clash);
+    expect(await latestStatuses(clash.id)).toEqual([
+      { name: 'clash', status: false, message: expect.stringMatching(/^HTTP 200/), error: 'metric httpbin_count: already recorded as a counter by another check; a name has one type' },
+    ]);
+  });
+
+  it('refuses at save a metric named like one of the server\'s own, naming the field', async () => {
+    const response = await fetch(`${server.url}/api/canary/canaries`, {
+      method: 'POST',
+      headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'own-metric', yaml: ['http:', '  - name: x', `    url: ${web.url}/ok`, '    metrics:', '      - name: opsdeck_check_runs_total', '        type: counter', '        value: "1"'].join('\n') }),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain('http[0].metrics[0].name');
   });
 
   it('fails a check whose expression does not evaluate, with the evaluation error, never as healthy', async () => {

@@ -91,7 +91,10 @@ const COMMON: FieldRules = {
     '20s',
   ),
   transformDeleteStrategy: refused('Checks made by a transform are not kept apart from their canary; remove the field'),
-  metrics: refused('Custom Prometheus metrics from a check are not exported; read the check results from the API or /metrics'),
+  metrics: runs(
+    'Prometheus metrics (gauge, counter, histogram) whose value and labels[].valueExpr are CEL over the result, exported on /metrics by the process that ran the check and shown with the result; names of the server\'s own metrics are refused',
+    [{ name: 'site_status_code', type: 'gauge', value: 'code', labels: [{ name: 'site', value: 'www' }] }],
+  ),
   markFailOnEmpty: refused('A check type without transform has no transform result to be empty'),
   dependsOn: refused('Checks do not wait for one another; every check runs on its own'),
   retries: refused('Retries are not run; a failing check fails until its next run'),

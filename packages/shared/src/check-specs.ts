@@ -24,6 +24,47 @@ const labels = z.record(z.string(), z.string());
 const plainValue = z.union([z.string(), z.strictObject({ value: z.string() })]).transform((v) => (typeof v === 'string' ? v : v.value));
 
 /**
+ * Names of the server's own metrics (docs/metrics.md): a check's metric may not take one, or a canary could overwrite
+ * what the operators read about the server itself.
+ */
+export const RESERVED_METRIC_PREFIXES = ['opsdeck_', 'http_request', 'process_', 'nodejs_'] as const;
+export const CHECK_METRIC_TYPES = ['gauge', 'counter', 'histogram'] as const;
+/** At most this many metrics per check, and labels per metric: each label value multiplies the series. */
+export const MAX_CHECK_METRICS = 20;
+export const MAX_METRIC_LABELS = 10;
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const METRIC_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+const metricLabel = z.strictObject({
+  name: z
+    .string()
+    .regex(METRIC_LABEL_NAME, 'must be a Prometheus label name: letters, digits and _, not starting with a digit')
+    .refine((name) => !name.startsWith('__'), 'must not start with __, which Prometheus keeps for itself'),
+  value: z.union([z.string(), z.number(), z.boolean()]).transform(String).optional(),
+  valueExpr: z.string().optional(),
+});
+
+/** canary-checker's `metrics` entry: value and valueExpr are CEL over the check's result variables, evaluated per run. */
+export const checkMetricSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(METRIC_NAME, 'must be a Prometheus metric name: letters, digits, _ and :, not starting with a digit')
+      .refine((name) => !RESERVED_METRIC_PREFIXES.some((prefix) => name.startsWith(prefix)), {
+        error: `must not start with ${RESERVED_METRIC_PREFIXES.join(', ')}: those are the server's own metrics`,
+      }),
+    type: z.enum(CHECK_METRIC_TYPES, { error: `must be one of ${CHECK_METRIC_TYPES.join(', ')}` }),
+    value: z.union([z.string().min(1, 'This field is required'), z.number()]).transform(String),
+    labels: z.array(metricLabel).max(MAX_METRIC_LABELS, `at most ${MAX_METRIC_LABELS} labels per metric`).optional(),
+  })
+  .refine((metric) => new Set((metric.labels ?? []).map((label) => label.name)).size === (metric.labels ?? []).length, {
+    error: 'names a label twice',
+    path: ['labels'],
+  });
+export type CheckMetricSpec = z.output<typeof checkMetricSchema>;
+
+/**
  * The fields every check has. Schemas are strict: a field this server does not run is refused, never stored and
  * ignored; check-catalogue.ts says for each field of canary-checker's schema whether it runs, is inert or is refused.
  */
@@ -36,6 +77,7 @@ const common = {
   owner: z.string().optional(),
   severity: z.string().optional(),
   timeout: duration.optional(),
+  metrics: z.array(checkMetricSchema).max(MAX_CHECK_METRICS, `at most ${MAX_CHECK_METRICS} metrics per check`).optional(),
 };
 
 const threshold = { thresholdMillis: z.number().min(0).optional() };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CheckMetricRegistry } from './check-metrics';
 import type { ServerRole } from './config';
 
 /** The route label of a request no route matched (the web app's files, unknown paths): raw URLs never become labels. */
@@ -34,6 +35,8 @@ export interface Metrics {
   readonly playbookRunDuration: Histogram<'status'>;
   /** result: sent or failed. */
   readonly notificationDeliveries: Counter<'result'>;
+  /** The metrics health checks define (their `metrics` field), in this registry. */
+  readonly checkMetrics: CheckMetricRegistry;
   /** Observes one answered request under its route pattern. */
   observeRequest(method: string, route: string | undefined, status: number, seconds: number): void;
   /** The exposition text: this app's metrics, then the process's (one set per process, whichever app asks). */
@@ -168,6 +171,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     topologyRunDuration,
     playbookRunDuration,
     notificationDeliveries,
+    checkMetrics: new CheckMetricRegistry(registry),
     observeRequest(method, route, status, seconds) {
       const labels = { method: KNOWN_METHODS.has(method) ? method : 'OTHER', route: route ?? UNMATCHED_ROUTE, status: String(status) };
       httpRequests.inc(labels);

@@ -108,7 +108,7 @@ describe('check expressions as canary-checker runs them', () => {
   describe('transform', () => {
     it('rewrites the check itself from a single unnamed result', () => {
       const judged = applyCheckExpressions(passed, execData('x'), expressions({ transform: { expr: "{'pass': false, 'message': 'rewritten', 'error': 'bad'}.toJSON()" } }), scope());
-      expect(judged).toEqual({ result: { ...passed, pass: false, message: 'rewritten', error: 'bad' }, transformed: null });
+      expect(judged).toEqual({ result: { ...passed, pass: false, message: 'rewritten', error: 'bad' }, transformed: null, metrics: [] });
     });
 
     it('fans out into one check per named result, leaving the parent result and skipping its display and test', () => {
@@ -128,7 +128,7 @@ describe('check expressions as canary-checker runs them', () => {
     });
 
     it('returns no checks for an empty list, or fails with markFailOnEmpty', () => {
-      expect(applyCheckExpressions(passed, {}, expressions({ transform: { expr: '[]' } }), scope())).toEqual({ result: passed, transformed: [] });
+      expect(applyCheckExpressions(passed, {}, expressions({ transform: { expr: '[]' } }), scope())).toEqual({ result: passed, transformed: [], metrics: [] });
       const marked = applyCheckExpressions(passed, {}, expressions({ transform: { expr: '[]' }, markFailOnEmpty: true }), scope());
       expect(marked.result).toMatchObject({ pass: false, error: 'empty result returned from transformation' });
     });
@@ -155,9 +155,60 @@ describe('check expressions as canary-checker runs them', () => {
       expect(judged.result.error).toContain(`at most ${MAX_TRANSFORMED_CHECKS} checks`);
     });
 
-    it('says that metrics from a transform are not recorded instead of dropping them silently', () => {
-      const judged = applyCheckExpressions(passed, {}, expressions({ transform: { expr: "{'metrics': [{'name': 'm', 'value': 1.0}]}.toJSON()" } }), scope());
-      expect(judged.result.details).toEqual({ notRun: ['metrics returned by a transform are not recorded by this server'] });
+    it('hands on the metrics a transform returns, as metrics-transformed.yaml writes them', () => {
+      const rates = { json: { base: 'USD', rates: { GBP: 0.79, EUR: 0.92 } } };
+      const expr = "{'metrics': json.rates.keys().map(k, {'name': 'exchange_rate', 'type': 'gauge', 'value': json.rates[k], 'labels': {'from': json.base, 'to': k}})}.toJSON()";
+      const judged = applyCheckExpressions(passed, rates, expressions({ transform: { expr } }), scope('http'));
+      expect(judged.result.pass).toBe(true);
+      expect(judged.metrics).toEqual([
+        { name: 'exchange_rate', type: 'gauge', value: 0.79, labels: { from: 'USD', to: 'GBP' } },
+        { name: 'exchange_rate', type: 'gauge', value: 0.92, labels: { from: 'USD', to: 'EUR' } },
+      ]);
+    });
+
+    it('fails the check on a transform metric that is not one, naming it', () => {
+      const judged = applyCheckExpressions(passed, {}, expressions({ transform: { expr: "{'metrics': [{'name': 'bad name', 'type': 'gauge', 'value': 1}]}.toJSON()" } }), scope());
+      expect(judged.result).toMatchObject({ pass: false, error: expect.stringContaining('transform result 0 metrics[0]: name') });
+    });
+  });
+
+  describe('metrics', () => {
+    const http = { code: 200, json: { rates: { GBP: 0.79 } } };
+
+    it('evaluates value and label expressions over the result, as metrics.yaml writes them', () => {
+      const spec = {
+        metrics: [
+          { name: 'httpbin_count', type: 'counter', value: '1', labels: [{ name: 'check_name', valueExpr: 'check.name' }, { name: 'code', valueExpr: 'code' }] },
+          { name: 'exchange_rate', type: 'gauge', value: 'json.rates.GBP', labels: [{ name: 'from', value: 'USD' }] },
+          { name: 'probe_duration', type: 'histogram', value: 'duration' },
+        ],
+      };
+      const judged = applyCheckExpressions(passed, http, expressions(spec), scope('http', 'http-minimal-check'));
+      expect(judged.result).toEqual(passed);
+      expect(judged.metrics).toEqual([
+        { name: 'httpbin_count', type: 'counter', value: 1, labels: { check_name: 'http-minimal-check', code: '200' } },
+        { name: 'exchange_rate', type: 'gauge', value: 0.79, labels: { from: 'USD' } },
+        { name: 'probe_duration', type: 'histogram', value: 12, labels: {} },
+      ]);
+    });
+
+    it('evaluates metrics of a check that failed its test too, since the failure is what they often count', () => {
+      const judged = applyCheckExpressions(passed, http, expressions({ test: { expr: 'code == 500' }, metrics: [{ name: 'up', type: 'gauge', value: 'code == 200 ? 1 : 0' }] }), scope('http'));
+      expect(judged.result.pass).toBe(false);
+      expect(judged.metrics).toEqual([{ name: 'up', type: 'gauge', value: 1, labels: {} }]);
+    });
+
+    it('fails the check, naming the metric, when a value is not a number or cannot be evaluated', () => {
+      const text = applyCheckExpressions(passed, http, expressions({ metrics: [{ name: 'm', type: 'gauge', value: "'high'" }] }), scope('http'));
+      expect(text.result).toMatchObject({ pass: false, error: 'metrics[0] m: value: high is not a number' });
+      const missing = applyCheckExpressions(passed, http, expressions({ metrics: [{ name: 'm', type: 'gauge', value: 'json.nope' }] }), scope('http'));
+      expect(missing.result).toMatchObject({ pass: false, error: expect.stringMatching(/^metrics\[0\] m: value: /) });
+      expect(missing.metrics).toEqual([]);
+    });
+
+    it('refuses at read a metric of a type or name canary-checker would not export', () => {
+      expect(readCheckExpressions({ metrics: [{ name: 'm', type: 'summary', value: '1' }] })).toMatchObject({ error: expect.stringContaining('metrics.0.type') });
+      expect(readCheckExpressions({ metrics: [{ name: 'opsdeck_check_runs_total', type: 'counter', value: '1' }] })).toMatchObject({ error: expect.stringContaining('metrics.0.name') });
     });
   });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CHECK_METRIC_TYPES, checkMetricSchema, type CheckMetricSpec } from '@opsdeck/shared';
+import type { MetricSample } from '../../platform/check-metrics';
 import { createCelEnvironment, describeCelError, runWithinBudget } from '../../platform/cel/cel-environment';
 import { celToText, fromCel, toCel } from '../../platform/cel/cel-values';
 import { renderCheckTemplate } from './check-template';
@@ -28,6 +30,7 @@ const expressionFieldsSchema = z.looseObject({
   display: templateSchema.optional(),
   transform: templateSchema.optional(),
   markFailOnEmpty: z.boolean().optional(),
+  metrics: z.array(checkMetricSchema).optional(),
 });
 
 type Field = 'test' | 'display' | 'transform';
@@ -42,6 +45,8 @@ export interface CheckExpressions {
   display: Expression | null;
   transform: Expression | null;
   markFailOnEmpty: boolean;
+  /** canary-checker's `metrics`: evaluated after test, display and transform, over the same variables. */
+  metrics: readonly CheckMetricSpec[];
 }
 
 /** The part of a check's result that expressions read and change (run-check's CheckResult has this shape). */
@@ -78,6 +83,8 @@ export interface JudgedOutcome<R extends JudgedResult> {
   result: R;
   /** The checks a fan-out transform returned (possibly none); null when the check has no such transform or it failed. */
   transformed: TransformedCheck[] | null;
+  /** What the check's `metrics` and its transform's `metrics` gave this run, for the process to export. */
+  metrics: MetricSample[];
 }
 
 class UnsupportedField extends Error {}
@@ -100,7 +107,13 @@ export function readCheckExpressions(spec: Record<string, unknown>): CheckExpres
     return null;
   };
   try {
-    return { test: pick('test'), display: pick('display'), transform: pick('transform'), markFailOnEmpty: parsed.data.markFailOnEmpty ?? false };
+    return {
+      test: pick('test'),
+      display: pick('display'),
+      transform: pick('transform'),
+      markFailOnEmpty: parsed.data.markFailOnEmpty ?? false,
+      metrics: parsed.data.metrics ?? [],
+    };
   } catch (error) {
     if (error instanceof UnsupportedField) return { error: error.message };
     throw error;
@@ -108,7 +121,7 @@ export function readCheckExpressions(spec: Record<string, unknown>): CheckExpres
 }
 
 export function hasExpressions(expressions: CheckExpressions): boolean {
-  return expressions.test !== null || expressions.display !== null || expressions.transform !== null;
+  return expressions.test !== null || expressions.display !== null || expressions.transform !== null || expressions.metrics.length > 0;
 }
 
 const environment = createCelEnvironment({ unlistedVariablesAreDyn: true });
@@ -231,7 +244,62 @@ function labelsOf(labels: TransformedEntry['labels']): Record<string, string> {
   return Object.fromEntries(Object.entries(labels ?? {}).filter((entry): entry is [string, string] => entry[1] !== null));
 }
 
-const METRICS_NOT_RECORDED = 'metrics returned by a transform are not recorded by this server';
+/** A metric a transform returns (canary-checker's pkg.Metric): labels as a map, the value already a number. */
+const transformedMetricSchema = z.looseObject({
+  name: checkMetricSchema.shape.name,
+  type: z.enum(CHECK_METRIC_TYPES),
+  value: z.union([z.number(), z.string().regex(/^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/).transform(Number)]),
+  labels: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/), labelValue).optional(),
+});
+
+function transformedMetrics(entries: readonly TransformedEntry[]): MetricSample[] {
+  return entries.flatMap((entry, index) =>
+    (entry.metrics ?? []).map((metric, position) => {
+      const parsed = transformedMetricSchema.safeParse(metric);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ExpressionError(`transform result ${index} metrics[${position}]: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not a metric'}`.trim());
+      }
+      return { name: parsed.data.name, type: parsed.data.type, value: parsed.data.value, labels: parsed.data.labels ?? {} };
+    }),
+  );
+}
+
+/** A metric's value as a number: canary-checker parses the expression's text as a float. */
+function metricValue(value: unknown): number {
+  const plain = fromCel(value);
+  if (typeof plain === 'number') return plain;
+  if (typeof plain === 'boolean') throw new ExpressionError(`${String(plain)} is not a number`);
+  const text = typeof plain === 'string' ? plain.trim() : JSON.stringify(plain);
+  const parsed = text === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(parsed)) throw new ExpressionError(`${text} is not a number`);
+  return parsed;
+}
+
+/** The check's own `metrics`, each value and valueExpr evaluated as CEL over the result variables. */
+function specMetrics(metrics: readonly CheckMetricSpec[], cel: Record<string, unknown>): MetricSample[] {
+  return metrics.map((metric, index) => {
+    const at = `metrics[${index}] ${metric.name}`;
+    const run = (text: string, what: string): unknown => {
+      try {
+        return compile(text)(cel);
+      } catch (error) {
+        throw new ExpressionError(`${at}: ${what}: ${describeCelError(error)}`);
+      }
+    };
+    const labels: Record<string, string> = {};
+    for (const label of metric.labels ?? []) {
+      labels[label.name] = label.valueExpr !== undefined && label.valueExpr !== '' ? celToText(run(label.valueExpr, `labels ${label.name}`)) : (label.value ?? '');
+    }
+    let value: number;
+    try {
+      value = metricValue(run(metric.value, 'value'));
+    } catch (error) {
+      throw error instanceof ExpressionError && error.message.startsWith(at) ? error : new ExpressionError(`${at}: value: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { name: metric.name, type: metric.type, value, labels };
+  });
+}
 
 /** A single unnamed entry rewrites the check's own result (canary-checker's in-line transformation). */
 function mergeInline<R extends JudgedResult>(result: R, entry: TransformedEntry): R {
@@ -243,7 +311,6 @@ function mergeInline<R extends JudgedResult>(result: R, entry: TransformedEntry)
   if ((entry.error ?? '') !== '') merged = { ...merged, error: entry.error ?? null };
   if (entry.detail !== undefined) merged = { ...merged, details: detailsOf(entry.detail) };
   if (!merged.pass && (merged.error ?? '') === '') merged = { ...merged, error: merged.message || 'the transform marked the check failed' };
-  if ((entry.metrics ?? []).length > 0) merged = { ...merged, details: { ...(merged.details ?? {}), notRun: [METRICS_NOT_RECORDED] } };
   return merged;
 }
 
@@ -269,7 +336,7 @@ function fanOut(entries: TransformedEntry[], scope: ExpressionScope): Transforme
       pass,
       message,
       error: pass ? null : (entry.error ?? '') !== '' ? (entry.error ?? null) : message || 'failed',
-      details: (entry.metrics ?? []).length > 0 ? { ...(details ?? {}), notRun: [METRICS_NOT_RECORDED] } : details,
+      details,
       durationMs: Math.max(0, Math.round(entry.duration ?? 0)),
     };
   });
@@ -288,15 +355,17 @@ function variablesOf(result: JudgedResult, data: Record<string, unknown>, scope:
   };
 }
 
-function judge<R extends JudgedResult>(
+type Judged<R extends JudgedResult> = Omit<JudgedOutcome<R>, 'metrics'> & { fromTransform: MetricSample[] };
+
+function judgeResult<R extends JudgedResult>(
   base: R,
-  data: Record<string, unknown>,
+  cel: Record<string, unknown>,
+  plain: Record<string, unknown>,
   expressions: CheckExpressions,
   scope: ExpressionScope,
-): JudgedOutcome<R> {
-  const plain = variablesOf(base, data, scope);
-  const cel = toCel(plain) as Record<string, unknown>;
+): Judged<R> {
   let result = base;
+  let fromTransform: MetricSample[] = [];
   if (expressions.transform !== null) {
     let entries: TransformedEntry[];
     try {
@@ -304,23 +373,32 @@ function judge<R extends JudgedResult>(
     } catch (error) {
       // As canary-checker: a transform that fails marks the check failed and skips display and test.
       const message = error instanceof Error ? error.message : String(error);
-      return { result: failWith(result, `error transforming result: ${message}`), transformed: null };
+      return { result: failWith(result, `error transforming result: ${message}`), transformed: null, fromTransform };
     }
     if (entries.length === 0) {
-      if (expressions.markFailOnEmpty) return { result: failWith(result, 'empty result returned from transformation'), transformed: [] };
-      return { result, transformed: [] };
+      if (expressions.markFailOnEmpty) return { result: failWith(result, 'empty result returned from transformation'), transformed: [], fromTransform };
+      return { result, transformed: [], fromTransform };
     }
     const firstName = entries[0]?.name ?? '';
     if (firstName !== '' && firstName !== scope.check.name) {
       try {
-        return { result, transformed: fanOut(entries, scope) };
+        return { result, transformed: fanOut(entries, scope), fromTransform: transformedMetrics(entries) };
       } catch (error) {
-        return { result: failWith(result, `error transforming result: ${error instanceof Error ? error.message : String(error)}`), transformed: null };
+        return { result: failWith(result, `error transforming result: ${error instanceof Error ? error.message : String(error)}`), transformed: null, fromTransform };
       }
     }
-    if (entries.length > 1) return { result: failWith(result, 'error transforming result: the transformation returned more than 1 entry without a name'), transformed: null };
+    if (entries.length > 1) {
+      return { result: failWith(result, 'error transforming result: the transformation returned more than 1 entry without a name'), transformed: null, fromTransform };
+    }
     const [entry] = entries;
-    if (entry !== undefined) result = mergeInline(result, entry);
+    if (entry !== undefined) {
+      try {
+        fromTransform = transformedMetrics([entry]);
+      } catch (error) {
+        return { result: failWith(result, `error transforming result: ${error instanceof Error ? error.message : String(error)}`), transformed: null, fromTransform };
+      }
+      result = mergeInline(result, entry);
+    }
   }
   if (expressions.display !== null) {
     try {
@@ -334,12 +412,24 @@ function judge<R extends JudgedResult>(
       const value = evaluate(expressions.test, cel, plain);
       const verdict = asBoolean(value);
       if (verdict === null) result = failWith(result, `test expression did not return a boolean value. got ${celToText(value)}`);
-      else if (!verdict) result = failWith(result, testFailureMessage(scope, data));
+      else if (!verdict) result = failWith(result, testFailureMessage(scope, plain));
     } catch (error) {
       result = failWith(result, error instanceof Error ? error.message : String(error));
     }
   }
-  return { result, transformed: null };
+  return { result, transformed: null, fromTransform };
+}
+
+/** test, display and transform as above, then the check's metrics over the same variables; a metric that fails fails the check. */
+function judge<R extends JudgedResult>(base: R, data: Record<string, unknown>, expressions: CheckExpressions, scope: ExpressionScope): JudgedOutcome<R> {
+  const plain = variablesOf(base, data, scope);
+  const cel = toCel(plain) as Record<string, unknown>;
+  const { result, transformed, fromTransform } = judgeResult(base, cel, plain, expressions, scope);
+  try {
+    return { result, transformed, metrics: [...fromTransform, ...specMetrics(expressions.metrics, cel)] };
+  } catch (error) {
+    return { result: failWith(result, error instanceof Error ? error.message : String(error)), transformed, metrics: fromTransform };
+  }
 }
 
 /** Macros that loop over a list or map: nested, their work multiplies. */
@@ -411,6 +501,11 @@ function weightOf(value: unknown, limit: number): number {
 export function needsBudget(expressions: CheckExpressions, variables: Record<string, unknown>): boolean {
   const present = [expressions.test, expressions.display, expressions.transform].filter((expression): expression is Expression => expression !== null);
   if (present.some((expression) => expression.kind === 'template')) return true;
+  for (const metric of expressions.metrics) {
+    present.push({ field: 'test', kind: 'expr', text: metric.value });
+    for (const label of metric.labels ?? []) if (label.valueExpr !== undefined && label.valueExpr !== '') present.push({ field: 'test', kind: 'expr', text: label.valueExpr });
+  }
+  if (present.length === 0) return false;
   let shape: Shape;
   try {
     shape = present.map((expression) => cachedShape(expression.text)).reduce((a, b) => ({
@@ -438,13 +533,17 @@ export function applyCheckExpressions<R extends JudgedResult>(
   scope: ExpressionScope,
   budgetMs: number = EXPRESSION_BUDGET_MS,
 ): JudgedOutcome<R> {
-  if (!hasExpressions(expressions)) return { result: base, transformed: null };
+  if (!hasExpressions(expressions)) return { result: base, transformed: null, metrics: [] };
   try {
     if (!needsBudget(expressions, data)) return judge(base, data, expressions, scope);
     return runWithinBudget(() => judge(base, data, expressions, scope), budgetMs);
   } catch (error) {
     // A stopped evaluation may leave the compiled expression's reused iteration state half-way: compile it afresh next time.
     for (const expression of [expressions.test, expressions.display, expressions.transform]) if (expression !== null) compiled.delete(expression.text);
-    return { result: failWith(base, describeCelError(error)), transformed: null };
+    for (const metric of expressions.metrics) {
+      compiled.delete(metric.value);
+      for (const label of metric.labels ?? []) if (label.valueExpr !== undefined) compiled.delete(label.valueExpr);
+    }
+    return { result: failWith(base, describeCelError(error)), transformed: null, metrics: [] };
   }
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
+import type { MetricSample } from '../../platform/check-metrics';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
 import { resolveConnection } from '../connections';
@@ -26,6 +27,11 @@ export interface SchedulerOptions {
   onError?: (error: unknown) => void;
   /** Told of each run this scheduler recorded, with the check's type (the plugin counts them for /metrics). */
   onRecorded?: (type: string, run: RecordedRun) => void;
+  /**
+   * Exports what a run's `metrics` gave (the plugin's CheckMetricRegistry); returns a problem per sample not exported,
+   * which fails the run with that reason, as canary-checker fails a check whose metric cannot be exported.
+   */
+  exportMetrics?: (samples: readonly MetricSample[]) => string[];
 }
 
 interface ClaimedCheck {
@@ -260,7 +266,11 @@ export class CheckScheduler {
       // Expressions never see a secret, so none can re-encode one past the scrubbing of the result below.
       redact: (data) => scrubSecrets(data, secrets.values()),
     });
-    return scrubSecrets(result, secrets.values());
+    const scrubbed = scrubSecrets(result, secrets.values());
+    const problems = scrubbed.metrics === undefined || this.options.exportMetrics === undefined ? [] : this.options.exportMetrics(scrubbed.metrics);
+    if (problems.length === 0) return scrubbed;
+    const error = [scrubbed.error, ...problems].filter((part): part is string => part !== null && part !== '').join(', ');
+    return { ...scrubbed, pass: false, error };
   }
 
   /** One statement: the status row (rollups follow by trigger), the check's state, and an event on a transition. */

@@ -105,6 +105,7 @@ function createCheckWorkers(app: FastifyInstance, context: AppContext): CheckWor
       leaseSeconds: context.config.leaseSeconds,
       onError: (error) => app.log.error({ err: error }, 'check scheduler'),
       onRecorded: (type, run) => context.metrics.checkRuns.inc({ type, result: run.result.pass ? 'pass' : 'fail' }),
+      exportMetrics: (samples) => context.metrics.checkMetrics.record(samples),
     }),
     reconciler: new CanaryReconciler(pool, (canaryId, message) => app.log.warn({ canaryId, message }, 'canary spec is not valid')),
   };

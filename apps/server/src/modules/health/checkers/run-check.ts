@@ -1,6 +1,7 @@
 import { isSupportedCheckType, parseDurationMs } from '@opsdeck/shared';
 import { CanarySpecError, parseCheckSpec } from '../canary-spec';
 import { applyCheckExpressions, readCheckExpressions, type ExpressionScope, type TransformedCheck } from '../check-expressions';
+import type { MetricSample } from '../../../platform/check-metrics';
 import type { CheckerContext, CheckOutcome } from './checker';
 import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
@@ -23,6 +24,8 @@ export interface CheckResult {
   details: Record<string, unknown> | null;
   /** The checks a fan-out `transform` returned this run (recorded under the canary); null when there was none. */
   transformed?: TransformedCheck[] | null;
+  /** What the check's `metrics` gave this run (also listed in details.metrics), for the process to export. */
+  metrics?: MetricSample[];
 }
 
 /** Who a run is for, as expressions see it (`canary`, `check`); a bare run (the bench) gets empty names. */
@@ -109,7 +112,9 @@ export async function runCheck(
   if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
   const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
   const judged = applyCheckExpressions(result, redact(outcome.data ?? {}), expressions, { ...identity, check: { ...identity.check, name }, type });
-  return judged.transformed === null ? judged.result : { ...judged.result, transformed: judged.transformed };
+  let judgedResult: CheckResult = judged.result;
+  if (judged.metrics.length > 0) judgedResult = { ...judgedResult, metrics: judged.metrics, details: { ...(judgedResult.details ?? {}), metrics: judged.metrics } };
+  return judged.transformed === null ? judgedResult : { ...judgedResult, transformed: judged.transformed };
 }
 
 async function runChecker(
