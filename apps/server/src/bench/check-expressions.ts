@@ -5,7 +5,7 @@ import pg from 'pg';
 import { runCheck } from '../modules/health';
 import { median } from './median';
 
-/** Runs of each variant, interleaved one by one (A, B, C, A, B, C…) so a burst of load on the machine hits all three alike. */
+/** Runs of each variant, interleaved one by one (A, B, C, D, A, B, C, D…) so a burst of load on the machine hits all alike. */
 const RUNS_PER_VARIANT = 1000;
 /** ADR 0070: test, display and transform may add at most a tenth to the time of a check run. */
 export const EXPRESSION_COST_GOAL = 0.1;
@@ -16,9 +16,12 @@ export interface ExpressionBenchFigures {
   testPerSecond: number;
   /** Test, display and a transform over the JSON answer with filter and map: under the watchdog. */
   fullPerSecond: number;
+  /** A test and two metrics as metrics.yaml writes them (a counter labelled by check and code, a gauge of a field). */
+  metricsPerSecond: number;
   /** Extra time per check run, as a fraction of the run without expressions. */
   testCost: number;
   fullCost: number;
+  metricsCost: number;
 }
 
 function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
@@ -36,7 +39,7 @@ function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
 }
 
 /** The same http check bare, with a test as most of Mission Control's fixtures write it, and with all three expressions. */
-function specs(url: string): { plain: Record<string, unknown>; test: Record<string, unknown>; full: Record<string, unknown> } {
+function specs(url: string): { plain: Record<string, unknown>; test: Record<string, unknown>; full: Record<string, unknown>; metrics: Record<string, unknown> } {
   const plain = { name: 'bench', url };
   return {
     plain,
@@ -46,6 +49,14 @@ function specs(url: string): { plain: Record<string, unknown>; test: Record<stri
       test: { expr: "code == 200 && json.status == 'ok' && json.items.filter(i, !i.up).size() < 5" },
       display: { expr: "json.items.filter(i, !i.up).map(i, i.name).join(', ') + ' down; ' + HumanDuration(elapsed)" },
       transform: { expr: "{'detail': {'down': json.items.filter(i, !i.up).size()}}.toJSON()" },
+    },
+    metrics: {
+      ...plain,
+      test: { expr: "code == 200 && json.status == 'ok'" },
+      metrics: [
+        { name: 'bench_count', type: 'counter', value: '1', labels: [{ name: 'check_name', valueExpr: 'check.name' }, { name: 'code', valueExpr: 'code' }] },
+        { name: 'bench_items', type: 'gauge', value: 'json.items.size()' },
+      ],
     },
   };
 }
@@ -68,22 +79,26 @@ export async function benchCheckExpressions(): Promise<ExpressionBenchFigures> {
   const pool = new pg.Pool({ max: 1 });
   try {
     const variants = specs(target.url);
-    const times = { plain: [] as number[], test: [] as number[], full: [] as number[] };
+    const times = { plain: [] as number[], test: [] as number[], full: [] as number[], metrics: [] as number[] };
     for (let warm = 0; warm < 100; warm += 1) for (const spec of Object.values(variants)) await timedRun(spec, pool);
     for (let run = 0; run < RUNS_PER_VARIANT; run += 1) {
       times.plain.push(await timedRun(variants.plain, pool));
       times.test.push(await timedRun(variants.test, pool));
       times.full.push(await timedRun(variants.full, pool));
+      times.metrics.push(await timedRun(variants.metrics, pool));
     }
     const plain = median(times.plain);
     const test = median(times.test);
     const full = median(times.full);
+    const metrics = median(times.metrics);
     return {
       plainPerSecond: 1000 / plain,
       testPerSecond: 1000 / test,
       fullPerSecond: 1000 / full,
       testCost: (test - plain) / plain,
       fullCost: (full - plain) / plain,
+      metricsPerSecond: 1000 / metrics,
+      metricsCost: (metrics - plain) / plain,
     };
   } finally {
     await pool.end();
@@ -96,15 +111,16 @@ function verdict(cost: number): string {
 }
 
 export async function reportCheckExpressions(heading: (title: string) => void): Promise<void> {
-  heading('Check expressions (test, display, transform)');
+  heading('Check expressions (test, display, transform, metrics)');
   const [load = 0] = os.loadavg();
   console.log(`Load average before: ${load.toFixed(1)} on ${os.availableParallelism()} cores`);
   const figures = await benchCheckExpressions();
   console.log(
     `http checks against an in-process listener (the cheapest real check), one at a time, ${RUNS_PER_VARIANT} runs of each variant ` +
-      'taken in turn (A, B, C, A, B, C…); checks/s from the median run:',
+      'taken in turn (A, B, C, D, A, B, C, D…); checks/s from the median run:',
   );
   console.log(`  ${'A without expressions'.padEnd(34)} ${figures.plainPerSecond.toFixed(0)} checks/s`);
   console.log(`  ${'B with a test (comparisons)'.padEnd(34)} ${figures.testPerSecond.toFixed(0)} checks/s   ${verdict(figures.testCost)}`);
   console.log(`  ${'C with test, display, transform'.padEnd(34)} ${figures.fullPerSecond.toFixed(0)} checks/s   ${verdict(figures.fullCost)}`);
+  console.log(`  ${'D with a test and two metrics'.padEnd(34)} ${figures.metricsPerSecond.toFixed(0)} checks/s   ${verdict(figures.metricsCost)}`);
 }

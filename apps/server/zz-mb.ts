@@ -1,0 +1,17 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { runCheck } from './src/modules/health';
+import * as ce from './src/modules/health/check-expressions';
+const body = JSON.stringify({ status: 'ok', items: Array.from({ length: 20 }, (_, i) => ({ name: `item-${i}`, up: i % 7 !== 0 })) });
+const server = http.createServer((_, res) => { res.setHeader('content-type', 'application/json'); res.end(body); });
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+const pool = new pg.Pool({ max: 1 });
+const test = { name: 'b', url, test: { expr: "code == 200 && json.status == 'ok'" } };
+const m1 = { ...test, metrics: [{ name: 'bench_items', type: 'gauge', value: 'json.items.size()' }] };
+const ctx = { pool, resolveConnection: () => Promise.reject(new Error('x')) };
+const which = process.argv[2] === 'm1' ? m1 : test;
+for (let i = 0; i < 3000; i++) await runCheck('http', which, ctx);
+const t = performance.now(); for (let i = 0; i < 3000; i++) await runCheck('http', which, ctx); console.log(process.argv[2], ((performance.now() - t) / 3000 * 1000).toFixed(0));
+await pool.end(); server.close();
