@@ -10,7 +10,7 @@ import { createConnection, resolveConnection } from '../src/modules/connections/
 import { startTestServer, type TestServer } from './harness';
 import { startPostgresTarget } from './fixtures/postgres-target';
 import { allowLocalDatabases } from './fixtures/local-databases';
-import { closedPort, startHttpServer, startHttpsServer, startRedis, startTcpListener, type HttpTarget, type HttpsTarget } from './fixtures/local-targets';
+import { closedPort, selfSignedCertificate, startHttpServer, startHttpsServer, startRedis, startTcpListener, type HttpTarget, type HttpsTarget } from './fixtures/local-targets';
 
 describe('checkers against local targets', () => {
   let server: TestServer;
@@ -291,6 +291,38 @@ describe('checkers against local targets', () => {
       }
       const closed = await run('redis', { name: 'cache', addr: `127.0.0.1:${await closedPort()}` });
       expect(closed).toMatchObject({ pass: false, error: expect.stringContaining('ECONNREFUSED') });
+    });
+
+    it('speaks TLS as tlsConfig says: enable with a trusted CA, insecureSkipVerify, and never an untrusted certificate by default', async () => {
+      const server = selfSignedCertificate(2);
+      const redis = await startRedis(undefined, server);
+      try {
+        const addr = `127.0.0.1:${redis.port}`;
+        expect(await run('redis', { name: 'tls', url: addr, tlsConfig: { ca: server.cert } })).toMatchObject({ pass: true, message: expect.stringMatching(/^PONG/) });
+        expect(await run('redis', { name: 'tls', url: addr, tlsConfig: { insecureSkipVerify: true } })).toMatchObject({ pass: true });
+        expect(await run('redis', { name: 'tls', url: addr, tlsConfig: { enable: true } })).toMatchObject({ pass: false, error: expect.stringMatching(/self.signed|certificate/i) });
+        expect(await run('redis', { name: 'plain', url: addr, timeout: '2s' })).toMatchObject({ pass: false });
+      } finally {
+        await redis.close();
+      }
+    });
+
+    it('presents a client certificate with its key for mutual TLS, and fails without one or with half of one', async () => {
+      const server = selfSignedCertificate(2);
+      const client = selfSignedCertificate(2);
+      const redis = await startRedis(undefined, { ...server, clientCas: `${server.cert}${client.cert}` });
+      try {
+        const addr = `127.0.0.1:${redis.port}`;
+        const mtls = await run('redis', { name: 'mtls', url: addr, tlsConfig: { ca: server.cert, cert: client.cert, key: client.key } });
+        expect(mtls).toMatchObject({ pass: true, message: expect.stringMatching(/^PONG/) });
+        expect(await run('redis', { name: 'mtls', url: addr, timeout: '3s', tlsConfig: { ca: server.cert } })).toMatchObject({ pass: false });
+        expect(await run('redis', { name: 'mtls', url: addr, tlsConfig: { ca: server.cert, cert: client.cert } })).toMatchObject({
+          pass: false,
+          error: 'tlsConfig: cert and key go together: give both or neither',
+        });
+      } finally {
+        await redis.close();
+      }
     });
   });
 

@@ -234,7 +234,15 @@ const REDIS_RULES: FieldRules = {
   connection: runs(`A stored connection, or a redis:// address${PLACED_CREDENTIALS}`, 'redis://127.0.0.1:6379'),
   db: runs('The database number (0 when left out)', 1),
   ...credentials('The'),
-  tlsConfig: refused('TLS settings are not read for redis; use a rediss:// address'),
+  'tlsConfig.enable': runs('Connect over TLS (also on when insecureSkipVerify, ca or cert is set, or the address is rediss://)', true),
+  'tlsConfig.insecureSkipVerify': runs('Accept any server certificate', true),
+  'tlsConfig.ca': runs('A PEM CA certificate the server certificate must chain to: a value or {value: …}', '-----BEGIN CERTIFICATE-----'),
+  'tlsConfig.ca.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.cert': runs('A PEM client certificate, sent with key (mutual TLS)', '-----BEGIN CERTIFICATE-----'),
+  'tlsConfig.cert.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.key': runs('The client certificate\'s PEM private key, stored sealed', '-----BEGIN PRIVATE KEY-----'),
+  'tlsConfig.key.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.handshakeTimeout': runs('How long the connection and TLS handshake may take (the check timeout when left out)', '5s'),
 };
 
 const MONGO_RULES: FieldRules = {

@@ -168,6 +168,19 @@ export function isRedisAddress(value: string): boolean {
   return HOST_PORT.test(value.trim());
 }
 
+/**
+ * canary-checker's SwitchableTLSConfig: TLS is on with `enable`, or when insecureSkipVerify, ca or cert is set (a key
+ * or handshakeTimeout alone does not turn it on, as there).
+ */
+const redisTls = z.strictObject({
+  enable: z.boolean().optional(),
+  insecureSkipVerify: z.boolean().optional(),
+  ca: plainValue.optional(),
+  cert: plainValue.optional(),
+  key: secretValue.optional(),
+  handshakeTimeout: duration.optional(),
+});
+
 const redisCheck = z.strictObject({
   ...common,
   ...threshold,
@@ -177,6 +190,7 @@ const redisCheck = z.strictObject({
   db: z.coerce.number().int().min(0).default(0),
   username: secretValue.optional(),
   password: secretValue.optional(),
+  tlsConfig: redisTls.optional(),
 });
 
 const mongoCheck = z.strictObject({

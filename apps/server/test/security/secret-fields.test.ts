@@ -67,6 +67,9 @@ const SAMPLES: Record<string, Sample> = {
     env: { DB_PASSWORD: secret },
     http: [{ name: 'h', url: URL }],
   })),
+  "canary: tlsConfig.key (a client certificate's private key)": canary((secret) => ({
+    redis: [{ name: 'r', addr: 'cache.example.test:6380', tlsConfig: { cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', key: `-----BEGIN PRIVATE KEY-----\n${secret}\n-----END PRIVATE KEY-----` } }],
+  })),
   'scraper: username and auth.username of a source': scraper((secret) => ({
     http: [{ type: 'Api::Status', id: '$.id', url: URL, username: secret, password: 'x-password' }],
   })),

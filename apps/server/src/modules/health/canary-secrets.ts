@@ -15,6 +15,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export const CANARY_LAYOUT: SpecLayout = {
   kind: 'canary',
   env: 'secret-names',
+  // A client certificate's private key (redis tlsConfig.key): `key` alone is too common a name to seal everywhere.
+  extraSecret: (relative) => relative === 'tlsConfig.key',
   parts(spec) {
     const inner = typeof spec.kind === 'string' && isRecord(spec.spec) ? spec.spec : spec;
     const prefix = inner === spec ? '' : 'spec.';

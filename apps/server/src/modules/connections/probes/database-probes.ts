@@ -74,11 +74,23 @@ export async function mysqlProbe(url: string, query: string, guard: Pick<Databas
   }
 }
 
+/** TLS towards a redis server (canary-checker's tlsConfig); a rediss:// address turns it on with the defaults. */
+export interface RedisTls {
+  insecureSkipVerify?: boolean | undefined;
+  ca?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  /** How long connecting and the handshake may take; the probe's whole limit when left out. */
+  handshakeTimeoutMs?: number | undefined;
+}
+
 export interface RedisTarget {
   url: string;
   username?: string | null | undefined;
   password?: string | null | undefined;
   db?: number | undefined;
+  /** Null or left out: TLS only when the address is rediss://. */
+  tls?: RedisTls | null | undefined;
 }
 
 /** PING; resolves with the reply ('PONG'). */
@@ -89,12 +101,21 @@ export async function redisProbe(target: RedisTarget, timeoutMs?: number): Promi
   const url = new URL(urlWithCredentials({ url: address, username: target.username ?? null, password: target.password ?? null }));
   if (target.username) url.username = encodeURIComponent(target.username);
   if (target.password) url.password = encodeURIComponent(target.password);
-  const client = createClient({
-    url: url.toString(),
-    database: target.db ?? 0,
-    socket: { connectTimeout: limit, reconnectStrategy: false },
-    disableOfflineQueue: true,
-  });
+  const tls = target.tls ?? (url.protocol === 'rediss:' ? {} : null);
+  if (tls !== null) url.protocol = 'rediss:';
+  const socket =
+    tls === null
+      ? { connectTimeout: limit, reconnectStrategy: false as const }
+      : {
+          connectTimeout: Math.min(tls.handshakeTimeoutMs ?? limit, limit),
+          reconnectStrategy: false as const,
+          tls: true as const,
+          rejectUnauthorized: tls.insecureSkipVerify !== true,
+          ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+          ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+          ...(tls.key === undefined ? {} : { key: tls.key }),
+        };
+  const client = createClient({ url: url.toString(), database: target.db ?? 0, socket, disableOfflineQueue: true });
   let lastError: Error | null = null;
   client.on('error', (error: Error) => {
     lastError = error;

@@ -9,7 +9,7 @@ import {
   postgresProbe,
   redisProbe,
 } from '../../connections';
-import type { MongoCheckSpec, RedisCheckSpec, SqlCheckSpec } from '@opsdeck/shared';
+import { parseDurationMs, type MongoCheckSpec, type RedisCheckSpec, type SqlCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 type QueryProbeResult = Awaited<ReturnType<typeof postgresProbe>>;
@@ -85,9 +85,20 @@ export async function runRedisCheck(spec: RedisCheckSpec, context: CheckerContex
   await refuseForeignTarget(spec.connection, spec.addr, 'addr', context);
   const target = spec.addr !== undefined ? { url: spec.addr, username: null, password: null } : await targetOf(spec, context);
   if (target.url === null) return failed('No server: set addr or connection');
+  const tls = spec.tlsConfig;
+  if (tls !== undefined && (tls.cert === undefined) !== (tls.key === undefined)) return failed('tlsConfig: cert and key go together: give both or neither');
+  // canary-checker's SwitchableTLSConfig.Enabled: a key or handshakeTimeout alone does not turn TLS on.
+  const tlsOn = tls !== undefined && (tls.enable === true || tls.insecureSkipVerify === true || tls.ca !== undefined || tls.cert !== undefined);
+  const handshakeMs = tls?.handshakeTimeout === undefined ? null : parseDurationMs(tls.handshakeTimeout);
   const started = performance.now();
   const reply = await redisProbe(
-    { url: target.url, username: spec.username ?? target.username, password: spec.password ?? target.password, db: spec.db },
+    {
+      url: target.url,
+      username: spec.username ?? target.username,
+      password: spec.password ?? target.password,
+      db: spec.db,
+      tls: tlsOn ? { insecureSkipVerify: tls.insecureSkipVerify, ca: tls.ca, cert: tls.cert, key: tls.key, handshakeTimeoutMs: handshakeMs ?? undefined } : null,
+    },
     context.timeoutMs,
   );
   const durationMs = Math.round(performance.now() - started);
