@@ -185,6 +185,66 @@ describe('check expressions at run time', () => {
     ]);
   });
 
+  it('templates an http body over canary, check and env as http-templateBody.yaml does, sends a sealed env value only in it, and fails a body that does not render', async () => {
+    const secret = 'tester-123-secret';
+    const canary = await createCanary(
+      'http-template-body',
+      [
+        'http:',
+        '  - name: login',
+        `    url: ${web.url}/echo`,
+        '    method: POST',
+        '    templateBody: true',
+        '    env:',
+        '      - name: password',
+        `        value: ${secret}`,
+        '      - name: region',
+        '        value: eu-west-1',
+        '    body: \'{"canary": "{{.canary.name}}", "check": "{{.check.name}}", "region": "{{.region}}", "password": "{{.password}}"}\'',
+        '    display:',
+        '      expr: content',
+        '  - name: broken',
+        `    url: ${web.url}/echo`,
+        '    method: POST',
+        '    templateBody: true',
+        '    body: \'{"user": "admin{{test | "}\'',
+      ].join('\n'),
+    );
+    const stored = await server.pool.query<{ spec: unknown }>("select spec from checks where canary_id = $1 and name = 'login'", [canary.id]);
+    expect(JSON.stringify(stored.rows[0]?.spec)).not.toContain(secret);
+    await runCanary(canary);
+    const sent = web.requests.filter((request) => request.method === 'POST' && request.body.includes('http-template-body'));
+    expect(sent.map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { canary: 'http-template-body', check: 'login', region: 'eu-west-1', password: secret },
+    ]);
+    const statuses = await latestStatuses(canary.id);
+    expect(statuses).toEqual([
+      { name: 'broken', status: false, message: expect.stringMatching(/^failed to template request body: /), error: expect.stringMatching(/^failed to template request body: /) },
+      { name: 'login', status: true, message: expect.stringContaining('eu-west-1'), error: null },
+    ]);
+    // The echo answers the body back; what is stored of the run never holds the sealed value.
+    expect(JSON.stringify(statuses)).not.toContain(secret);
+  });
+
+  it('refuses $(name) substitution in an http address, which would carry an env value to wherever it points', async () => {
+    const response = await fetch(`${server.url}/api/canary/canaries`, {
+      method: 'POST',
+      headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'address-from-env', yaml: ['http:', '  - name: x', '    url: $(.url)', '    env:', '      - name: url', `        value: ${web.url}/ok`].join('\n') }),
+    });
+    expect(response.status).toBe(400);
+    const body = JSON.stringify(await response.json());
+    expect(body).toContain('http[0].url');
+    expect(body).toContain('substitution in the address is not run by this server');
+    const dollarBody = await fetch(`${server.url}/api/canary/canaries`, {
+      method: 'POST',
+      headers: { cookie: admin, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'dollar-body', yaml: ['http:', '  - name: x', `    url: ${web.url}/echo`, '    templateBody: true', '    body: \'{"jwt": "$(TOKEN)"}\''].join('\n') }),
+    });
+    expect(dollarBody.status).toBe(400);
+    expect(JSON.stringify(await dollarBody.json())).toContain('http[0].body');
+  });
+
   it('refuses at save a metric named like one of the server\'s own, naming the field', async () => {
     const response = await fetch(`${server.url}/api/canary/canaries`, {
       method: 'POST',

@@ -96,24 +96,43 @@ const namedValues = z
   .union([z.record(z.string(), secretValue), z.array(z.strictObject({ name: z.string(), value: secretValue }))])
   .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
 
-const httpCheck = z.strictObject({
-  ...common,
-  ...threshold,
-  ...expressions,
-  url: z.string().optional(),
-  endpoint: z.string().optional(),
-  connection: z.string().optional(),
-  method: z.string().default('GET'),
-  headers: namedValues.optional(),
-  body: secretValue.optional(),
-  authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
-  username: secretValue.optional(),
-  password: secretValue.optional(),
-  responseCodes: z.array(z.number().int()).optional(),
-  responseContent: z.string().optional(),
-  maxSSLExpiry: z.number().min(0).optional(),
-  tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: plainValue.optional() }).optional(),
-});
+/**
+ * canary-checker fills `$(name)` / `$(.name)` in an http check's address from its env. Not here: a value (sealed or
+ * not) placed into the address would carry a secret to wherever the value points, past the binding of each secret to
+ * the address written in the check. Refused rather than sent as written.
+ */
+const ENV_SUBSTITUTION = /\$\(\s*\.?[A-Za-z_][\w.]*\s*\)/;
+export const HTTP_ADDRESS_SUBSTITUTION_MESSAGE = '$(name) substitution in the address is not run by this server: write the address in place (env values reach the body through templateBody)';
+const httpAddress = z.string().refine((address) => !ENV_SUBSTITUTION.test(address.replace(/\$\((username|password)\)/g, '')), HTTP_ADDRESS_SUBSTITUTION_MESSAGE);
+
+const httpCheck = z
+  .strictObject({
+    ...common,
+    ...threshold,
+    ...expressions,
+    url: httpAddress.optional(),
+    endpoint: httpAddress.optional(),
+    connection: z.string().optional(),
+    method: z.string().default('GET'),
+    headers: namedValues.optional(),
+    body: secretValue.optional(),
+    authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
+    username: secretValue.optional(),
+    password: secretValue.optional(),
+    responseCodes: z.array(z.number().int()).optional(),
+    responseContent: z.string().optional(),
+    maxSSLExpiry: z.number().min(0).optional(),
+    tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: plainValue.optional() }).optional(),
+    templateBody: z.boolean().optional(),
+    env: z.array(z.strictObject({ name: z.string().min(1, 'This field is required'), value: secretValue })).optional(),
+  })
+  .superRefine((check, context) => {
+    // duty's templates run twice, with {{ }} and then with $( ); here only {{ }} is run, so a $(name) would go out as written.
+    if (check.templateBody === true && typeof check.body === 'string' && ENV_SUBSTITUTION.test(check.body)) {
+      context.addIssue({ code: 'custom', path: ['body'], message: '$(name) in a templateBody body is not run by this server: write {{.name}}' });
+    }
+  });
+
 
 const tcpCheck = z.strictObject({ ...common, ...threshold, ...expressions, endpoint: z.string().optional(), url: z.string().optional() });
 

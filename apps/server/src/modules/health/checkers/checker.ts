@@ -22,6 +22,8 @@ export interface CheckerContext {
   resolveConnection(reference: string): Promise<ResolvedConnection>;
   /** The check has a `test` expression: canary-checker then lets the expression judge what the checker would refuse. */
   hasTestExpression?: boolean;
+  /** Who the run is for (`canary`, `check`), as templates see them: an http check's templateBody. */
+  identity?: { canary: Record<string, unknown>; check: Record<string, unknown> };
 }
 
 export function failed(message: string, details?: Record<string, unknown>): CheckOutcome {

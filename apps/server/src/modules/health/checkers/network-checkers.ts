@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { connectionOriginMessage, leavesConnectionOrigin, httpProbe, type HttpProbeResponse } from '../../connections';
 import { durationFromNanos } from '../../../platform/cel/cel-functions';
 import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '@opsdeck/shared';
+import { renderCheckTemplate } from '../check-template';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 const DAY_MS = 86_400_000;
@@ -23,11 +24,21 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
     insecureTls ||= connection.insecureTls;
   }
   if (url === undefined || url === '') return failed('No URL: set url, endpoint or connection');
+  let body = spec.body;
+  if (spec.templateBody === true && body !== undefined) {
+    // canary-checker's order: canary and check first, the env values over them.
+    const variables = { canary: context.identity?.canary ?? {}, check: context.identity?.check ?? {}, ...Object.fromEntries((spec.env ?? []).map((entry) => [entry.name, entry.value])) };
+    try {
+      body = renderCheckTemplate(body, variables);
+    } catch (error) {
+      return failed(`failed to template request body: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const response = await httpProbe({
     url,
     method: spec.method,
     headers: spec.headers,
-    body: spec.body,
+    body,
     username,
     password,
     insecureTls,

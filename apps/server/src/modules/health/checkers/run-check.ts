@@ -107,7 +107,7 @@ export async function runCheck(
   // A test, display or transform this server cannot run fails the check by name: it is never skipped.
   if ('error' in expressions) return { pass: false, durationMs: 0, message: expressions.error, error: expressions.error, details: null };
   const { identity = ANONYMOUS, redact = (data: Record<string, unknown>) => data, ...checkerContext } = context;
-  const { outcome, result } = await runChecker(type, spec, { ...checkerContext, hasTestExpression: expressions.test !== null }, started);
+  const { outcome, result } = await runChecker(type, spec, { ...checkerContext, hasTestExpression: expressions.test !== null, identity }, started);
   // A checker that threw, timed out or gave up before it had an answer has no result variables to judge, and has failed.
   if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
   const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
