@@ -92,6 +92,10 @@ describe('playbook spec JSON schema', () => {
       expect(validate({ actions: [{ name: 'a', exec: { script: 'x', [field]: {} } }] }).join('\n'), field).toContain('/actions/0/exec');
     }
     expect(validate({ templatesOn: 'agent', actions: [echo] })).not.toEqual([]);
+    expect(validate({ on: { canary: [{ event: 'failed', labels: { team: 'payments' } }], component: [{ event: 'unhealthy', filter: 'true' }] }, actions: [echo] })).toEqual([]);
+    for (const on of [{ webhook: { path: 'x' } }, { config: [{ event: 'created' }] }, { component: [{ event: 'error' }] }]) {
+      expect(validate({ on, actions: [echo] }), JSON.stringify(on)).not.toEqual([]);
+    }
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { fromConfigItem: 'x' } } }] })).not.toEqual([]);
   });

@@ -6,6 +6,8 @@ import {
   PLAYBOOK_PARAMETER_SIZES,
   PLAYBOOK_PARAMETER_TYPES,
   PLAYBOOK_TEXT_FORMATS,
+  PLAYBOOK_TRIGGER_EVENTS,
+  type PlaybookTriggerKind,
 } from './playbooks';
 
 /**
@@ -28,7 +30,7 @@ export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureD
  * Mission Control spec fields that change what a playbook does and that this server does not run: refused at save by
  * name, never accepted and ignored (ADR 0071).
  */
-export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['on', 'timeout', 'filters', 'permissions', 'env'] as const;
+export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions', 'env'] as const;
 
 /** Mission Control exec fields this server does not run: refused at save by name. */
 export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts', 'checkout'] as const;
@@ -265,6 +267,36 @@ const action: JsonSchema = {
   },
 };
 
+function triggerList(kind: PlaybookTriggerKind, subject: string): JsonSchema {
+  return {
+    type: 'array',
+    description: `${subject} events that start the playbook on the ${kind === 'canary' ? 'check' : 'component'} they are about`,
+    items: {
+      type: 'object',
+      required: ['event'],
+      additionalProperties: false,
+      properties: {
+        event: { enum: [...PLAYBOOK_TRIGGER_EVENTS[kind]], description: 'The event' },
+        filter: text(`A CEL condition over ${kind === 'canary' ? 'check' : 'component'}; the event starts the playbook only when it is true`),
+        labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Labels it must carry, as a map' },
+      },
+    },
+  };
+}
+
+const triggers: JsonSchema = {
+  type: 'object',
+  description: 'Events that start the playbook by themselves (one run at a time per resource); the selectors still say on which resources',
+  minProperties: 1,
+  additionalProperties: false,
+  properties: {
+    canary: triggerList('canary', 'Health check'),
+    component: triggerList('component', 'Component'),
+    config: refused('Not run by this server: catalog events do not start playbooks here.'),
+    webhook: refused('Not run by this server: call POST /api/playbook/run with an API token.'),
+  },
+};
+
 const approval: JsonSchema = {
   type: 'object',
   description: 'Runs wait until they are approved',
@@ -297,6 +329,7 @@ const specSchema: JsonSchema = {
     approval,
     runsOn,
     templatesOn: { const: 'host', description: 'Templates are rendered by this server (host)' },
+    on: triggers,
     ...Object.fromEntries(PLAYBOOK_REFUSED_SPEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },
   additionalProperties: false,

@@ -200,6 +200,22 @@ export interface PlaybookApproval {
   approvers: { people?: string[]; teams?: string[] };
 }
 
+/** Mission Control's event names per `on` kind, as the event queue writes them (`check.failed`, `component.unhealthy`). */
+export const PLAYBOOK_TRIGGER_EVENTS = {
+  canary: ['failed', 'passed'],
+  component: ['healthy', 'unhealthy', 'warning', 'unknown'],
+} as const;
+export type PlaybookTriggerKind = keyof typeof PLAYBOOK_TRIGGER_EVENTS;
+
+/** One `on.<kind>` entry: the event, and the labels and CEL filter the check or component must also match. */
+export interface PlaybookEventTrigger {
+  event: string;
+  filter?: string;
+  labels?: Record<string, string>;
+}
+
+export type PlaybookTriggers = Partial<Record<PlaybookTriggerKind, PlaybookEventTrigger[]>>;
+
 /** The spec as parsed: Mission Control's `kind: Playbook` resource or its spec alone are both accepted on save. */
 export interface PlaybookSpec {
   title?: string;
@@ -212,6 +228,8 @@ export interface PlaybookSpec {
   parameters?: PlaybookParameter[];
   actions: PlaybookAction[];
   approval?: PlaybookApproval;
+  /** Events that run the playbook by themselves, on the check or component they are about. */
+  on?: PlaybookTriggers;
 }
 
 export type PlaybookTargetType = 'config' | 'component' | 'check';

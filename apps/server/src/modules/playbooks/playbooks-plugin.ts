@@ -1,8 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context';
+import { EventQueueConsumer } from '../../platform/event-queue';
 import type { DomainPlugin } from '../../platform/http';
+import { PLAYBOOK_TRIGGERS_CONSUMER, playbookTriggerHandlers } from './playbook-triggers';
 import { sealStoredPlaybookSecrets } from './playbook-secrets';
 import { registerPlaybookSchemaRoute, registerPlaybookSpecHooks } from './spec-hooks';
 import { registerPlaybookRoutes } from './playbook-routes';
 import { startPlaybookWorkers } from './playbook-worker';
+
+/** Check and component events start the playbooks whose `on` they match; workers share the consumer's rows. */
+function startTriggerConsumer(app: FastifyInstance, context: AppContext): void {
+  const log = app.log.child({ module: 'playbook-triggers' });
+  const consumer = new EventQueueConsumer({
+    pool: context.db.pool,
+    bus: context.bus,
+    consumer: PLAYBOOK_TRIGGERS_CONSUMER,
+    handlers: playbookTriggerHandlers({
+      pool: context.db.pool,
+      bus: context.bus,
+      secretKey: context.config.secretKey,
+      onSkipped: (playbook, target, reason) => log.info({ playbook: playbook.name, target: `${target.type}/${target.name}`, reason }, 'playbook trigger started no run'),
+    }),
+    pollIntervalMs: 5_000,
+    backoffMs: 5_000,
+    claimBatch: 20,
+    onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'playbook trigger event failed'),
+  });
+  app.addHook('onReady', async () => {
+    consumer.start();
+  });
+  app.addHook('onClose', async () => {
+    await consumer.stop();
+  });
+}
 
 /**
  * Playbooks (issue #14): the spec rules on every write of `playbooks` (exec actions need the execute permission), the
@@ -27,5 +57,6 @@ export const playbooksPlugin: DomainPlugin = {
       );
     });
     startPlaybookWorkers(scoped, context);
+    startTriggerConsumer(scoped, context);
   },
 };

@@ -251,6 +251,11 @@ export interface PlaybookRunInput {
   bus?: EventBus;
   /** Seals the values of `secret` parameters; a run request holding one without it is refused. */
   secretKey?: Buffer;
+  /**
+   * Started by an `on` trigger (playbook-triggers.ts), which has matched the target against the spec's selectors of
+   * its kind, or found none: the target need not be one a person would be offered.
+   */
+  triggered?: boolean;
 }
 
 /**
@@ -262,7 +267,7 @@ export async function requestPlaybookRun(client: Queryable, input: PlaybookRunIn
   const playbook = await loadLivePlaybook(client, input.playbookId);
   if (playbook === null) throw playbookErrors.notFound();
   const spec = parsePlaybookSpec(playbook.spec);
-  const target = await resolveTarget(client, spec, input.target);
+  const target = input.triggered === true && input.target !== null ? await loadTargetOf(client, input.target) : await resolveTarget(client, spec, input.target);
   const definitions = await parametersFor(playbook, spec, target, await loadPerson(client, input.createdBy));
   const checked = await checkedParameters(client, definitions, input.params);
   const holdsSecret = definitions.some((definition) => definition.type === 'secret' && (checked[definition.name] ?? '') !== '');

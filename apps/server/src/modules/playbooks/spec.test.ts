@@ -170,7 +170,11 @@ describe('parsing playbook specs', () => {
   });
 
   it.each([
-    ['on', { on: { config: [{ event: 'created' }] } }, 'spec.on'],
+    ['on.config', { on: { config: [{ event: 'created' }] } }, 'spec.on.config'],
+    ['on.webhook', { on: { webhook: { path: 'hook' } } }, 'spec.on.webhook'],
+    ['an event components do not have', { on: { component: [{ event: 'error' }] } }, 'spec.on.component[0].event'],
+    ['a filter that is not a CEL bool', { on: { canary: [{ event: 'failed', filter: 'check.name +' }] } }, 'spec.on.canary[0].filter'],
+    ['on with nothing to listen to', { on: {} }, 'spec.on'],
     ['timeout', { timeout: '10m' }, 'spec.timeout'],
     ['permissions', { permissions: [{ role: 'admin' }] }, 'spec.permissions'],
     ['env', { env: [{ name: 'token', value: 'x' }] }, 'spec.env'],
@@ -178,6 +182,16 @@ describe('parsing playbook specs', () => {
     ['templatesOn: agent', { templatesOn: 'agent' }, 'spec.templatesOn'],
   ])('refuses %s on the spec by name rather than ignoring it', (_what, extra, path) => {
     expect(refusal(withAction(echo, extra))).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path });
+  });
+
+  it('reads on.canary and on.component triggers with their labels and filter', () => {
+    const spec = parsePlaybookSpec(
+      withAction(echo, { on: { canary: [{ event: 'failed', labels: { alertname: 'KubePodCrashLooping' } }], component: [{ event: 'unhealthy', filter: "component.type == 'database'" }] } }),
+    );
+    expect(spec.on).toEqual({
+      canary: [{ event: 'failed', labels: { alertname: 'KubePodCrashLooping' } }],
+      component: [{ event: 'unhealthy', filter: "component.type == 'database'" }],
+    });
   });
 
   it('takes secret, bytes, millicores and duration parameters, and refuses a default on a secret one and configs', () => {

@@ -9,6 +9,7 @@ import {
   PLAYBOOK_PARAMETER_NAME_PATTERN,
   PLAYBOOK_PARAMETER_SIZES,
   PLAYBOOK_PARAMETER_TYPES,
+  PLAYBOOK_TRIGGER_EVENTS,
   PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
   parseDurationMs,
   type ExecAction,
@@ -18,16 +19,20 @@ import {
   type PlaybookAction,
   type PlaybookActionRetry,
   type PlaybookApproval,
+  type PlaybookEventTrigger,
   type PlaybookParameter,
   type PlaybookParameterOption,
   type PlaybookParameterProperties,
   type PlaybookResourceSelector,
   type PlaybookSecretText,
   type PlaybookSpec,
+  type PlaybookTriggerKind,
+  type PlaybookTriggers,
   type SqlAction,
   isSealedSecret,
 } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
+import { checkRuleFilter } from '../incident-rules';
 import { parseSelectorRequirements } from './selectors';
 import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax } from './templating';
 import { scriptInterpreter } from './value-placement';
@@ -67,13 +72,17 @@ const EXEC_REFUSED: Readonly<Record<string, string>> = {
 const CONNECTION_KIND_HINT = `Name a stored connection per kind: connections: {${PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => `${kind}: {connection: connection://ns/name}`).join(', ')}}`;
 /** Mission Control spec fields that would change what the playbook does and that this server does not run. */
 const SPEC_REFUSED: Readonly<Record<string, string>> = {
-  on: 'Playbooks run here when someone runs them (or a notification or rule does): remove on',
   timeout: 'Give each action a timeout instead (at most 1h)',
   filters: 'Use configs, components and checks selectors to say where the playbook is offered',
   permissions: 'Who may run playbooks is decided by roles here: remove permissions',
   env: 'Declare environment variables on the exec action that reads them (exec.env), where .env reads them too',
 };
-const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn']);
+const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn', 'on']);
+/** `on` kinds this server does not run, each with what to do instead. */
+const TRIGGERS_REFUSED: Readonly<Record<string, string>> = {
+  config: 'Catalog events do not start playbooks here: run it from the catalog item, or trigger it on the check or component that watches the item',
+  webhook: 'Webhooks do not start playbooks here: call POST /api/playbook/run with an API token (docs/api.md)',
+};
 /** A retry waits at most this long before one attempt, and an action is tried at most this many more times. */
 const RETRY_MAX_WAIT = '1h';
 const RETRY_MAX_LIMIT = 10;
@@ -654,7 +663,49 @@ export function parsePlaybookResource(raw: unknown): ParsedPlaybook {
   const actionNames = new Set<string>();
   spec.actions = actions.map((entry, index) => action(entry, join('spec.actions', index), actionNames));
   if (given(source.approval)) spec.approval = approval(source.approval, 'spec.approval');
+  if (given(source.on)) {
+    spec.on = triggers(source.on, 'spec.on');
+    const unset = parameters.find((entry) => entry.required === true && entry.default === undefined);
+    if (unset !== undefined) {
+      invalid('spec.on', `cannot fill the required parameter '${unset.name}': an event runs the playbook with no one to type it`, 'Give every required parameter a default (a template such as {{.check.name}} works)');
+    }
+  }
   return { spec, metadata: resource ? metadataOf(whole.metadata) : null };
+}
+
+function trigger(entry: unknown, path: string, kind: PlaybookTriggerKind): PlaybookEventTrigger {
+  const value = object(entry, path);
+  onlyFields(value, path, new Set(['event', 'filter', 'labels']), `of on.${kind}`, 'Write {event, filter, labels}');
+  const events: readonly string[] = PLAYBOOK_TRIGGER_EVENTS[kind];
+  const event = requiredText(value.event, join(path, 'event'), `One of ${events.join(', ')}`).trim();
+  if (!events.includes(event)) invalid(join(path, 'event'), `'${event}' is not a ${kind} event`, `One of ${events.join(', ')}`);
+  const parsed: PlaybookEventTrigger = { event };
+  const filter = optionalText(value.filter, join(path, 'filter'));
+  if (filter !== undefined && filter.trim() !== '') {
+    const problem = checkRuleFilter(filter);
+    if (problem !== null) invalid(join(path, 'filter'), `is not a CEL condition this server can evaluate: ${problem}`, `A bool over ${kind === 'canary' ? 'check' : 'component'}, such as ${kind === 'canary' ? "check.type == 'http'" : "component.type == 'database'"}`);
+    parsed.filter = filter;
+  }
+  if (given(value.labels)) {
+    const labels = object(value.labels, join(path, 'labels'));
+    parsed.labels = Object.fromEntries(Object.entries(labels).map(([key, label]) => [key, requiredText(label, join(join(path, 'labels'), key))]));
+  }
+  return parsed;
+}
+
+function triggers(value: unknown, path: string): PlaybookTriggers {
+  const source = object(value, path);
+  const parsed: PlaybookTriggers = {};
+  for (const [key, entries] of Object.entries(source)) {
+    const hint = Object.hasOwn(TRIGGERS_REFUSED, key) ? TRIGGERS_REFUSED[key] : undefined;
+    if (hint !== undefined) invalid(join(path, key), 'is not run by this server', hint);
+    if (!Object.hasOwn(PLAYBOOK_TRIGGER_EVENTS, key)) invalid(join(path, key), 'is not an event kind', `Write ${Object.keys(PLAYBOOK_TRIGGER_EVENTS).join(' or ')}`);
+    const kind = key as PlaybookTriggerKind;
+    const list = Array.isArray(entries) ? entries : invalid(join(path, key), 'must be a list of {event, filter, labels}');
+    if (list.length > 0) parsed[kind] = list.map((entry: unknown, index) => trigger(entry, join(join(path, key), index), kind));
+  }
+  if (Object.keys(parsed).length === 0) invalid(path, 'names no event', `Write on: {${Object.keys(PLAYBOOK_TRIGGER_EVENTS).join(', ')}: [{event: …}]}`);
+  return parsed;
 }
 
 /** The spec of parsePlaybookResource, for callers that need nothing from the resource around it. */
