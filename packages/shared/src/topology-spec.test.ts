@@ -93,8 +93,9 @@ describe('topology spec JSON schema', () => {
     expect(validate({ components: [{ name: 'n'.repeat(255) }] })).toEqual([]);
   });
 
-  it('refuses inline checks, lookups other than the catalog and property lookups', () => {
-    expect(validate({ checks: [{ inline: { http: [{ url: 'http://x' }] } }] }).join('\n')).toContain('/checks/0');
+  it('takes inline checks, and refuses lookups other than the catalog and property lookups', () => {
+    expect(validate({ checks: [{ inline: { http: [{ name: 'x', url: 'http://x' }] } }] })).toEqual([]);
+    expect(validate({ checks: [{}] })).not.toEqual([]);
     expect(validate({ components: [{ name: 'a', lookup: { http: [{ url: 'http://x' }] } }] }).join('\n')).toContain('/components/0/lookup');
     expect(validate({ components: [{ lookup: { catalog: [{ types: ['A'] }], exec: [{ script: 'x' }] } }] })).not.toEqual([]);
     expect(validate({ properties: [{ name: 'p', lookup: { http: [{}] } }] })).not.toEqual([]);

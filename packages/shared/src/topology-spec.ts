@@ -250,7 +250,9 @@ export const TOPOLOGY_CHECK_SELECTOR_FIELDS: TopologyFieldTable = {
 /** The keys of a `checks` entry. */
 export const TOPOLOGY_CHECK_FIELDS: TopologyFieldTable = {
   selector: runs('Every live check matching name, namespace, labelSelector and types'),
-  inline: notRun('Inline checks are not run by topologies: define a canary and select its checks: checks: [{selector: {name: my-check}}]'),
+  inline: runs(
+    'A canary spec (schedule and check lists, as a canary is written): the topology keeps a canary of it named `<topology>-<component>` and attaches its checks; exec checks and secrets are refused (save them in a canary of their own and select it), and so is inline inside forEach',
+  ),
 };
 
 /** The keys of a catalog selector: a `configs` entry, a `configLookup.config`, a lookup's `selector`. */
@@ -366,9 +368,13 @@ const check: JsonSchema = {
   description: 'Checks attached to the component; their health counts toward its status',
   properties: {
     selector: { $ref: '#/$defs/checkSelector' },
+    inline: {
+      type: 'object',
+      description: 'A canary spec the topology keeps as a canary of its own (<topology>-<component>); its checks are attached. Exec checks and secrets are refused',
+    },
     ...refusedFields(TOPOLOGY_CHECK_FIELDS),
   },
-  required: ['selector'],
+  minProperties: 1,
 };
 
 const link: JsonSchema = {

@@ -1,7 +1,12 @@
 import type pg from 'pg';
-import { openSpec, resealLegacy, sealSpec, sealSpecOrRefuse, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
+import { holdsSecrets as holdsSecretsIn, openSpec, resealLegacy, sealSpec, sealSpecOrRefuse, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
 
 export { holdsSecrets } from '../../platform/secret-fields';
+
+/** Whether a canary spec holds a value its layout would seal (a password, a non-public header, a body, …). */
+export function canarySpecHoldsSecrets(spec: unknown): boolean {
+  return holdsSecretsIn(CANARY_LAYOUT, spec);
+}
 import { syncCanaryChecks } from './canary-sync';
 
 export { isSecretEnvelope, type SecretEnvelope } from '../../platform/sealed-values';

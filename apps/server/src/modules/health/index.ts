@@ -2,7 +2,10 @@
 export { healthPlugin } from './health-plugin';
 export { syncCanaryChecks } from './canary-sync';
 /** What scrapers share with canaries: sealed spec secrets, schedules, and the save-time rules on where a spec points. */
-export { isSecretEnvelope, SpecSecretError } from './canary-secrets';
+export { canarySpecHoldsSecrets, isSecretEnvelope, SpecSecretError } from './canary-secrets';
+/** What topologies share with canaries: the canary rules, for the inline canaries a topology owns. */
+export { CanarySpecError, checksFromCanarySpec } from './canary-spec';
+export { canarySpecRunsExec } from './exec-permission';
 export { scrubSecrets, SecretCollector } from './scrub-secrets';
 export { isValidSchedule, nextRuntime, parseSchedule } from './schedule';
 export { checkSpecTargets } from './spec-targets';

@@ -278,6 +278,6 @@ describe('buildTopology', () => {
   });
 
   it('refuses a stored spec that breaks the save-time rules', async () => {
-    await expect(buildTopology(topology({ checks: [{ inline: {} }] }), fakeSources(catalog, checks))).rejects.toBeInstanceOf(AppError);
+    await expect(buildTopology(topology({ checks: [{ inline: { exec: [{ name: 'x', script: 'echo' }] } }] }), fakeSources(catalog, checks))).rejects.toBeInstanceOf(AppError);
   });
 });

@@ -2,6 +2,8 @@ import os from 'node:os';
 import pg from 'pg';
 import { AppError } from '../../platform/errors';
 import { buildTopology } from './build-tree';
+import { inlineCanariesOf, syncInlineCanaries } from './inline-canaries';
+import { parseTopologySpec } from './spec';
 import { storeTopology, topologySources, type StoreSummary } from './topology-store';
 import type { BuiltTopology, TopologyRow, TopologySources } from './types';
 
@@ -128,7 +130,9 @@ export async function runTopology(db: pg.Pool | pg.PoolClient, topology: Topolog
   let summary: StoreSummary | null = null;
   const errors: string[] = [];
   try {
-    const watched = watchedSources(topologySources(db));
+    // The inline canaries first: the build attaches their checks (a spec that does not parse fails the run here).
+    await syncInlineCanaries(db, topology, inlineCanariesOf(parseTopologySpec(topology.spec).root));
+    const watched = watchedSources(topologySources(db, topology.id));
     const built = await buildTopology(topology, watched.sources);
     const failure = watched.failure();
     if (failure !== undefined) throw failure;

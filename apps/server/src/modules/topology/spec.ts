@@ -17,9 +17,9 @@ import {
   type TopologyFieldTable,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
-import { isValidSchedule } from '../health';
+import { CanarySpecError, canarySpecHoldsSecrets, canarySpecRunsExec, checksFromCanarySpec, isValidSchedule } from '../health';
 import { jsonPathProblem } from '../scrapers';
-import type { CheckSelector, ComponentFields, ConfigSelector } from './types';
+import type { CheckSelector, ComponentFields, ConfigSelector, InlineCanary } from './types';
 
 /** A catalog selector as parsed; `classes` is matched against each item's config_class after the query. */
 export interface ParsedConfigSelector extends ConfigSelector {
@@ -214,12 +214,8 @@ function configSelector(value: unknown, field: string, table: TopologyFieldTable
   return selector;
 }
 
-function checkEntry(value: unknown, field: string): CheckSelector {
-  const entry = object(value, field);
-  refuseNotRun(entry, TOPOLOGY_CHECK_FIELDS, field);
-  if (entry.selector === undefined) invalid(join(field, 'selector'), 'is required', SELECTOR_HINT);
-  const at = join(field, 'selector');
-  const raw = object(entry.selector, at);
+function selectorOf(value: unknown, at: string): CheckSelector {
+  const raw = object(value, at);
   refuseNotRun(raw, TOPOLOGY_CHECK_SELECTOR_FIELDS, at);
   const selector: CheckSelector = {};
   const checkName = optionalText(raw.name, join(at, 'name'));
@@ -231,6 +227,38 @@ function checkEntry(value: unknown, field: string): CheckSelector {
   if (types !== undefined && types.length > 0) selector.types = types;
   if (Object.keys(selector).length === 0) invalid(at, 'names no field to select checks by', 'Name at least one of name, namespace, labelSelector or types');
   return selector;
+}
+
+/**
+ * An inline canary, checked by the canary rules (ADR 0069) where it stands. Refused when it would need what a topology
+ * spec cannot give it: a script (exec checks need the execute permission, which topology writers do not need) or a
+ * secret (canary specs seal theirs; a topology spec is stored as written).
+ */
+function inlineCanary(value: unknown, at: string, owner: string, key: string): InlineCanary {
+  const spec = object(value, at);
+  try {
+    if (checksFromCanarySpec(spec).length === 0) invalid(at, 'defines no check', 'List the checks as a canary does: http: [{name: site, url: https://example.com}]');
+  } catch (error) {
+    if (error instanceof CanarySpecError) invalid(at, `is not a canary this server runs: ${error.message}`, 'Write the canary as its own spec would be written: schedule and check lists (http, tcp, dns, …)');
+    throw error;
+  }
+  if (canarySpecRunsExec(spec)) invalid(at, 'holds an exec check, which a topology does not run', 'Save the exec check in a canary of its own (admins) and select it: checks: [{selector: {name: my-check}}]');
+  if (canarySpecHoldsSecrets(spec)) invalid(at, 'holds a secret (a password, token, header or body), which a topology spec does not store sealed', 'Save the check in a canary of its own, where secrets are sealed, and select it');
+  return { key, owner, spec };
+}
+
+/** A `checks` entry: its selector, its inline canary, or both (each attaches its own checks). */
+function checkEntry(value: unknown, field: string, owner: string | null): CheckSelector[] {
+  const entry = object(value, field);
+  refuseNotRun(entry, TOPOLOGY_CHECK_FIELDS, field);
+  if (entry.selector === undefined && entry.inline === undefined) invalid(join(field, 'selector'), 'is required', SELECTOR_HINT);
+  const selectors: CheckSelector[] = [];
+  if (entry.selector !== undefined) selectors.push(selectorOf(entry.selector, join(field, 'selector')));
+  if (entry.inline !== undefined) {
+    if (owner === null) invalid(join(field, 'inline'), 'is not run inside forEach: every looked-up component would share one canary', 'Define the inline canary on the component that holds the lookup, or select checks here');
+    selectors.push({ inline: inlineCanary(entry.inline, join(field, 'inline'), owner, field) });
+  }
+  return selectors;
 }
 
 function checkJsonPath(value: unknown, field: string): string {
@@ -336,7 +364,7 @@ function forEachOf(value: unknown, field: string, depth: number, keys: Set<strin
   const parsed: ParsedForEach = {
     labels: stringMap(entry.labels, join(field, 'labels')),
     properties: properties(entry.properties, join(field, 'properties'), true),
-    checks: list(entry.checks, join(field, 'checks')).map((check, index) => checkEntry(check, join(join(field, 'checks'), index))),
+    checks: list(entry.checks, join(field, 'checks')).flatMap((check, index) => checkEntry(check, join(join(field, 'checks'), index), null)),
     configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
     // Every looked-up component gets these children, so their explicit keys repeat by design: they keep their own set.
     components: components(entry.components, join(field, 'components'), depth, new Set(keys)),
@@ -355,7 +383,7 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     hidden: optionalBoolean(entry.hidden, join(field, 'hidden')) ?? false,
     labels: stringMap(entry.labels, join(field, 'labels')),
     properties: properties(entry.properties, join(field, 'properties'), lookedUp),
-    checks: list(entry.checks, join(field, 'checks')).map((check, index) => checkEntry(check, join(join(field, 'checks'), index))),
+    checks: list(entry.checks, join(field, 'checks')).flatMap((check, index) => checkEntry(check, join(join(field, 'checks'), index), typeof entry.name === 'string' ? entry.name : 'root')),
     configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
     components: components(entry.components, join(field, 'components'), depth + 1, keys),
     lookup: null,

@@ -11,6 +11,7 @@ import {
   type TopologyRow,
   type TopologySources,
 } from './types';
+import { inlineSource } from './inline-canaries';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -85,7 +86,17 @@ export async function findConfigs(db: Queryable, selector: ConfigSelector): Prom
 }
 
 /** Canary checks as a selector names them: not deleted, by name, namespace, labels (`a=b,c=d`) and types. */
-export async function findChecks(db: Queryable, selector: CheckSelector): Promise<CheckRow[]> {
+export async function findChecks(db: Queryable, selector: CheckSelector, topologyId?: string): Promise<CheckRow[]> {
+  if (selector.inline !== undefined) {
+    if (topologyId === undefined) return [];
+    const owned = await db.query<CheckRow>(
+      `select k.id, k.canary_id, k.name from checks k join canaries c on c.id = k.canary_id
+        where k.deleted_at is null and c.deleted_at is null and c.source = $1
+        order by k.name, k.id limit $2`,
+      [inlineSource(topologyId, selector.inline.key), MAX_SOURCE_ROWS],
+    );
+    return owned.rows;
+  }
   const labels = parseLabelSelector(selector.labelSelector ?? '');
   const hasLabels = hasKeys(labels.equal) || labels.exists.length > 0;
   if (selector.name === undefined && selector.namespace === undefined && !hasLabels && !nonEmpty(selector.types)) return [];
@@ -111,9 +122,9 @@ export async function findChecks(db: Queryable, selector: CheckSelector): Promis
   return result.rows;
 }
 
-/** The sources a build reads, on one connection (the pool, or the seed's client inside its transaction). */
-export function topologySources(db: Queryable): TopologySources {
-  return { findConfigs: (selector) => findConfigs(db, selector), findChecks: (selector) => findChecks(db, selector) };
+/** The sources a build reads (the topology's own inline canaries by its id), on one connection (the pool, or the seed's client inside its transaction). */
+export function topologySources(db: Queryable, topologyId?: string): TopologySources {
+  return { findConfigs: (selector) => findConfigs(db, selector), findChecks: (selector) => findChecks(db, selector, topologyId) };
 }
 
 /** What a run did to the stored components; `stored` counts the components the tree holds now. */

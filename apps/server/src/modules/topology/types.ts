@@ -12,6 +12,17 @@ export interface CheckSelector {
   /** `key=value` pairs joined by commas; every pair must match the check's labels. */
   labelSelector?: string;
   types?: string[];
+  /**
+   * An inline canary (`checks[].inline`): its key in the spec (`spec.components[0].checks[1]`), the name of the
+   * component that holds it and the canary spec. The run keeps a canary of it owned by the topology and attaches its checks.
+   */
+  inline?: InlineCanary;
+}
+
+export interface InlineCanary {
+  key: string;
+  owner: string;
+  spec: Record<string, unknown>;
 }
 
 /** A catalog selector (a `configs` entry, a `lookup.catalog[].selector` entry, a `configLookup.config`). */
