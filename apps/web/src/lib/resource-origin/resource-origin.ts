@@ -31,3 +31,9 @@ export function appliedOrigin(source: string | null | undefined): string | null 
   if (typeof source === 'string' && source.startsWith('gitops:')) return `the GitOps folder ${source.slice('gitops:'.length)}`;
   return null;
 }
+
+/** The topology that keeps a canary for one of its inline checks (source `topology:<id>/<entry>`), or null. */
+export function owningTopologyId(source: string | null | undefined): string | null {
+  const match = typeof source === 'string' ? /^topology:([0-9a-f-]{36})\//.exec(source) : null;
+  return match?.[1] ?? null;
+}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { Tabs } from 'radix-ui';
 import { DetailSkeleton, DETAIL_TAB_CLASS } from '@/components/detail-page/detail-page';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useSession } from '@/lib/auth/session';
-import { appliedOrigin } from '@/lib/resource-origin/resource-origin';
+import { appliedOrigin, owningTopologyId } from '@/lib/resource-origin/resource-origin';
 import { useDeleteResource } from '../api/delete-resource';
 import { useResourceQuery } from '../api/get-resource';
 import type { SettingsResource, SettingsResourceInput } from '../api/types';
@@ -96,6 +96,21 @@ export function ResourceDetailTabs({ kind, resource, returnTo, readOnly = false 
 
 /** The detail tabs, read-only with a note for a resource applied from a manifest (ADR 0074). */
 function AppliedResourceTabs({ kind, resource }: { kind: SettingsResourceKind; resource: SettingsResource }) {
+  const topologyId = owningTopologyId(resource.source);
+  if (topologyId !== null) {
+    return (
+      <>
+        <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          This {kind.singular.toLowerCase()} is kept by an inline check of a topology: change it in the{' '}
+          <Link to={`/settings/topologies/${topologyId}`} className="text-blue-700 underline">
+            topology&apos;s spec
+          </Link>
+          . It is read-only here, and the topology&apos;s next run puts back any change made to it elsewhere.
+        </p>
+        <ResourceDetailTabs key={resource.updated_at} kind={kind} resource={resource} readOnly />
+      </>
+    );
+  }
   const applied = appliedOrigin(resource.source);
   if (applied === null) return <ResourceDetailTabs key={resource.updated_at} kind={kind} resource={resource} />;
   return (

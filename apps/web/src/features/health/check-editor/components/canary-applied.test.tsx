@@ -24,12 +24,16 @@ const canary = {
   updated_at: '2024-01-06T10:00:00Z',
 };
 
+const KEPT_ID = '66666666-6666-4666-8666-666666666666';
+const TOPOLOGY_ID = '77777777-7777-4777-8777-777777777777';
+const kept = { ...canary, id: KEPT_ID, name: 'shop-storefront', source: `topology:${TOPOLOGY_ID}/spec.components[0].checks[0]` };
+
 setupMswServer(
   whoamiHandler(() => ['admin']),
   http.get('*/api/db/people', () => HttpResponse.json([])),
   http.get('*/api/db/job_history', () => HttpResponse.json([])),
   http.get('*/api/canary/connections', () => HttpResponse.json({ data: [], total: 0 })),
-  http.get('*/api/canary/canaries/:id', () => HttpResponse.json(canary)),
+  http.get('*/api/canary/canaries/:id', ({ params }) => HttpResponse.json(params.id === KEPT_ID ? kept : canary)),
 );
 
 describe('a canary applied from a manifest', () => {
@@ -40,5 +44,16 @@ describe('a canary applied from a manifest', () => {
     const form = await screen.findByRole('form', { name: 'Health Check spec' });
     expect(within(form).queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
     expect(within(form).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+});
+
+describe('a canary a topology keeps for an inline check', () => {
+  it('is shown read-only with a link to the topology whose spec holds it', async () => {
+    renderRoutes(healthSettingsRoutes, `/settings/canaries/${KEPT_ID}`);
+    const note = await screen.findByRole('note');
+    expect(note).toHaveTextContent('kept by an inline check of a topology');
+    expect(within(note).getByRole('link', { name: "topology's spec" })).toHaveAttribute('href', `/settings/topologies/${TOPOLOGY_ID}`);
+    const form = await screen.findByRole('form', { name: 'Health Check spec' });
+    expect(within(form).queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
   });
 });
