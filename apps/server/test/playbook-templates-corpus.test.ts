@@ -161,8 +161,8 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
 `,
   },
   {
-    name: 'event-trigger',
-    path: 'spec.on',
+    name: 'catalog-event-trigger',
+    path: 'spec.on.config',
     spec: `  on:
     config:
       - event: created
