@@ -129,7 +129,18 @@ const CORPUS: CorpusEntry[] = [
               - name: home
                 url: http://127.0.0.1:1/
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].checks[0].inline' },
+  },
+  {
+    name: 'inline-exec-check',
+    yaml: `${header('inline-exec-check')}  components:
+    - name: host
+      checks:
+        - inline:
+            exec:
+              - name: whoami
+                script: id
+`,
+    refused: { code: 'OD_TOPOLOGY_SPEC', details: 'spec.components[0].checks[0].inline' },
   },
   {
     name: 'parent-lookup',
@@ -215,6 +226,19 @@ describe('a corpus of Mission Control Topology resources: saved or refused by na
         expect(await stored(entry.name), entry.name).toBeUndefined();
       }
     }
+  });
+
+  it('attaches the checks of an inline canary, which the topology keeps as a canary of its own', async () => {
+    const topology = await stored('inline-check');
+    if (topology === undefined) throw new Error('inline-check was not saved');
+    expect((await runTopology(server.pool, topology)).status).toBe('SUCCESS');
+    const attached = await server.pool.query<{ component: string; check: string; canary: string }>(
+      `select c.name as component, k.name as "check", n.name as canary
+         from check_component_relationships r join components c on c.id = r.component_id join checks k on k.id = r.check_id join canaries n on n.id = k.canary_id
+        where c.topology_id = $1 and r.deleted_at is null`,
+      [topology.id],
+    );
+    expect(attached.rows).toEqual([{ component: 'site', check: 'home', canary: 'inline-check-site' }]);
   });
 
   it('builds a static tree as written', async () => {

@@ -78,7 +78,7 @@ describe('topology specs saved through the data API', () => {
       { label: 'components that is not a list', body: { name: 't', spec: { components: { name: 'a' } } }, details: 'spec.components' },
       { label: 'a property without a name', body: { name: 't', spec: { components: [{ name: 'a', properties: [{ text: 'x' }] }] } }, details: 'spec.components[0].properties[0].name' },
       { label: 'a label that is not text', body: { name: 't', spec: { labels: { n: 1 } } }, details: 'spec.labels.n' },
-      { label: 'an inline check', body: { name: 't', spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://x' }] } }] }] } }, details: 'spec.components[0].checks[1].inline', code: NOT_RUN },
+      { label: 'an inline check the canary rules refuse', body: { name: 't', spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://x' }] } }] }] } }, details: 'spec.components[0].checks[1].inline' },
       { label: 'an exec lookup', body: { name: 't', spec: { components: [{ name: 'a', lookup: { exec: [{ script: 'id' }] } }] } }, details: 'spec.components[0].lookup.exec', code: NOT_RUN },
       { label: 'a property lookup', body: { name: 't', spec: { properties: [{ name: 'p', lookup: { http: [] } }] } }, details: 'spec.properties[0].lookup', code: NOT_RUN },
       { label: 'a statusExpr', body: { name: 't', spec: { components: [{ name: 'a', statusExpr: 'true' }] } }, details: 'spec.components[0].statusExpr', code: NOT_RUN },
@@ -136,7 +136,7 @@ describe('topology specs saved through the data API', () => {
     expect(refused.status).toBe(403);
   });
 
-  it('serves the JSON Schema of the spec to readers, cacheable, accepting the pasted resource and flagging an inline check', async () => {
+  it('serves the JSON Schema of the spec to readers, cacheable, accepting the pasted resource and flagging an empty check entry', async () => {
     const reply = await fetch(`${server.url}/api/schemas/topology.schema.json`, { headers: { cookie: viewer } });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('cache-control')).toBe('private, max-age=3600');
@@ -144,7 +144,7 @@ describe('topology specs saved through the data API', () => {
     expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'Topology' });
     const validator = new Validator(schema, '2020-12', false);
     expect(validator.validate(missionControl).errors).toEqual([]);
-    expect(validator.validate({ components: [{ name: 'a', checks: [{ inline: {} }] }] }).valid).toBe(false);
+    expect(validator.validate({ components: [{ name: 'a', checks: [{}] }] }).valid).toBe(false);
     const anonymous = await fetch(`${server.url}/api/schemas/topology.schema.json`);
     expect(anonymous.status).toBe(401);
   });
