@@ -222,7 +222,10 @@ function sqlRules(database: string): FieldRules {
     ...COMMON,
     ...THRESHOLD,
     ...EXPRESSIONS,
-    url: runs(`The ${database} connection string (without a password: give it in password)${PLACED_CREDENTIALS}`, `${database}://db.invalid:5432/app`),
+    url: runs(
+      `The ${database} connection string (without a password: give it in password)${database === 'mysql' ? "; Go's DSN form user@tcp(host:3306)/db is read as mysql://user@host:3306/db" : ''}${PLACED_CREDENTIALS}`,
+      `${database}://db.invalid:5432/app`,
+    ),
     connection: runs(`A stored connection, or a connection string${PLACED_CREDENTIALS}`, `${database}://db.invalid:5432/app`),
     ...credentials('The'),
     query: runs('One read-only statement (SELECT 1 when left out)', 'select 1'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesCredentials, placeCredentials, placeholderProblem } from './credential-placeholders';
+import { mysqlDsnAsUrl, namesCredentials, placeCredentials, placeholderProblem } from './credential-placeholders';
 
 describe('credential placeholders', () => {
   it('accepts them in the user part of the database URLs a driver takes whole', () => {
@@ -20,5 +20,14 @@ describe('credential placeholders', () => {
   it('fills them URL-encoded, so a password cannot change the host', () => {
     expect(placeCredentials('postgres://$(username):$(password)@db:5432/app', 'a b', 'x@evil.invalid/')).toBe('postgres://a%20b:x%40evil.invalid%2F@db:5432/app');
     expect(placeCredentials('postgres://db:5432/app', 'a', 'b')).toBeNull();
+  });
+
+  it("reads Go's mysql DSN, as canary-checker's mysql fixtures write it, as the mysql:// URL it names", () => {
+    expect(mysqlDsnAsUrl('$(username):$(password)@tcp(mysql.canaries.svc:3306)/mysqldb')).toBe('mysql://$(username):$(password)@mysql.canaries.svc:3306/mysqldb');
+    expect(mysqlDsnAsUrl('mysql://root@tcp(127.0.0.1:3306)/app?parseTime=true')).toBe('mysql://root@127.0.0.1:3306/app?parseTime=true');
+    expect(mysqlDsnAsUrl('tcp(db:3306)/')).toBe('mysql://db:3306/');
+    for (const text of ['mysql://root@db:3306/app', 'user=$(username) dbname=x', 'https://tcp(x)/y']) expect(mysqlDsnAsUrl(text), text).toBeNull();
+    expect(placeholderProblem('$(username):$(password)@tcp(db:3306)/app')).toBeNull();
+    expect(placeCredentials('$(username):$(password)@tcp(db:3306)/app', 'mysqladmin', 'p@ss')).toBe('mysql://mysqladmin:p%40ss@db:3306/app');
   });
 });

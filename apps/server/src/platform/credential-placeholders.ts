@@ -11,14 +11,28 @@ const FILLED_SCHEMES = new Set(['postgres:', 'postgresql:', 'mysql:', 'redis:', 
 
 export const PLACEHOLDER_RULE = '$(username) and $(password) are filled in only in the user part of a postgres, mysql, redis or mongodb URL (scheme://$(username):$(password)@host/…)';
 
+/**
+ * Go's mysql DSN (`user:pass@tcp(host:port)/db?parseTime=true`), the form canary-checker's mysql fixtures write, with
+ * or without a `mysql://` in front: the host, database and options are those of the mysql:// URL the driver here reads.
+ */
+const GO_MYSQL_DSN = /^(?:mysql:\/\/)?(?:([^@/\s]*)@)?tcp\(([^()\s/]+)\)\/([^?\s]*)(\?\S*)?$/i;
+
+/** The mysql:// URL of a Go mysql DSN, or null for any other text. */
+export function mysqlDsnAsUrl(text: string): string | null {
+  const match = GO_MYSQL_DSN.exec(text.trim());
+  if (match === null) return null;
+  const [, user, address = '', database = '', options = ''] = match;
+  return `mysql://${user === undefined ? '' : `${user}@`}${address}/${database}${options}`;
+}
+
 /** True when the URL's user part names the credentials by placeholder rather than holding them. */
 export function namesCredentials(url: string): boolean {
-  return PLACEHOLDER.test(USER_PART.exec(url.trim())?.[2] ?? '');
+  return PLACEHOLDER.test(USER_PART.exec(mysqlDsnAsUrl(url) ?? url.trim())?.[2] ?? '');
 }
 
 /** Why the placeholders of `url` would not be filled in, or null when it has none or all of them will be. */
 export function placeholderProblem(url: string): string | null {
-  const text = url.trim();
+  const text = mysqlDsnAsUrl(url) ?? url.trim();
   if (!PLACEHOLDER.test(text)) return null;
   const userPart = USER_PART.exec(text);
   if (userPart === null || PLACEHOLDER.test(text.slice(userPart[0].length))) return PLACEHOLDER_RULE;
@@ -27,7 +41,7 @@ export function placeholderProblem(url: string): string | null {
 
 /** The URL with its placeholders filled in, URL-encoded; null when it has none. Throws where they would not be filled. */
 export function placeCredentials(url: string, username: string | null, password: string | null): string | null {
-  const text = url.trim();
+  const text = mysqlDsnAsUrl(url) ?? url.trim();
   if (!PLACEHOLDER.test(text)) return null;
   const problem = placeholderProblem(text);
   const userPart = USER_PART.exec(text);

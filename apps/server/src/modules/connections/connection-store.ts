@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { connectionPropertyDefaults, type ConnectionType, type PublicConnection } from '@opsdeck/shared';
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
-import { namesCredentials, placeCredentials, placeholderProblem } from '../../platform/credential-placeholders';
+import { mysqlDsnAsUrl, namesCredentials, placeCredentials, placeholderProblem } from '../../platform/credential-placeholders';
 import { errors } from '../../platform/errors';
 import { leavesConnectionOrigin } from './connection-origin';
 
@@ -116,7 +116,7 @@ export function splitUrlCredentials(input: { url?: string | null | undefined; us
 
 /** The URL with the connection's user name and password put back, for drivers that take one string. */
 export function urlWithCredentials(connection: Pick<ResolvedConnection, 'url' | 'username' | 'password'>): string {
-  const url = connection.url ?? '';
+  const url = mysqlDsnAsUrl(connection.url ?? '') ?? connection.url ?? '';
   const placed = placeCredentials(url, connection.username, connection.password);
   if (placed !== null) return placed;
   if (connection.username === null && connection.password === null) return url;
