@@ -190,6 +190,12 @@ describe('playbook actions run for real against local peers', () => {
       });
     });
 
+    it('sends nothing when a templated method rendered to no HTTP method', async () => {
+      const before = peer.requests.length;
+      expect(await run({ name: 'fetch', http: { url: `${peer.url}/api/ok`, method: 'FETCH' } })).toMatchObject({ status: 'failed', error: expect.stringMatching(/'FETCH' is not one of GET, POST/) });
+      expect(peer.requests.length).toBe(before);
+    });
+
     it('fails on a 5xx answer and keeps its body', async () => {
       expect(await run({ name: 'get', http: { url: `${peer.url}/api/fail` } })).toMatchObject({ status: 'failed', error: 'HTTP 500', result: { status: 500, body: 'broken' } });
     });

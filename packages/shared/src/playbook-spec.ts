@@ -188,7 +188,11 @@ const http: JsonSchema = {
   properties: {
     url: templated('The URL, or a path under the connection\'s URL when connection is set.'),
     connection: text('A connection (connection://namespace/name, connection://name or its id) whose URL and credentials are used'),
-    method: { type: 'string', pattern: anyCase(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']), default: 'GET', description: 'The method, in any case (GET when left out)' },
+    method: {
+      anyOf: [{ type: 'string', pattern: anyCase(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']) }, { type: 'string', pattern: '\\{\\{' }],
+      default: 'GET',
+      description: 'The method, in any case (GET when left out), or a template rendering one ({{.params.method}})',
+    },
     headers: { type: 'array', items: nameValue('A request header', 'Its value.'), description: 'Request headers' },
     body: sealable('The request body.'),
     templateBody: { type: 'boolean', description: 'Accepted as Mission Control writes it; the body is always templated.' },

@@ -132,12 +132,15 @@ export interface ExecAction {
   connections?: ExecConnections;
 }
 
+export const PLAYBOOK_HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+
 export interface HttpAction {
   /** A URL, or a path under the connection's URL when `connection` is set. Templated. */
   url?: string;
   /** `connection://<namespace>/<name>`, `connection://<name>` or a connection id. */
   connection?: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  /** One of PLAYBOOK_HTTP_METHODS in any case, or a template rendering one (`{{.params.method}}`), checked at run. */
+  method?: string;
   headers?: PlaybookHeader[];
   /** Templated. */
   body?: PlaybookSecretText;

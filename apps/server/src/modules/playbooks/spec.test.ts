@@ -247,6 +247,8 @@ describe('parsing playbook specs', () => {
   it('refuses an http action without url or connection, with an unknown method, or with fields it does not run', () => {
     expect(refusal(withAction({ name: 'a', http: { method: 'GET' } })).path).toBe('spec.actions[0].http.url');
     expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', method: 'FETCH' } })).path).toBe('spec.actions[0].http.method');
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', method: '{{ params.method' } })).path).toBe('spec.actions[0].http.method');
+    expect(parsePlaybookSpec(withAction({ name: 'a', http: { url: 'https://x.test', method: '{{.params.method}}' } })).actions[0]?.http?.method).toBe('{{.params.method}}');
     expect(refusal(withAction({ name: 'a', http: { url: 'ftp://x.test' } })).path).toBe('spec.actions[0].http.url');
     expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', password: 'x' } })).path).toBe('spec.actions[0].http.password');
     const action = parsePlaybookSpec(withAction({ name: 'a', http: { connection: 'connection://api', url: '/health', method: 'post' } })).actions[0];

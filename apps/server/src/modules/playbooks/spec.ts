@@ -4,6 +4,7 @@ import {
   PLAYBOOK_ACTION_TYPES,
   PLAYBOOK_DURATION_PATTERN,
   PLAYBOOK_EXEC_CONNECTION_KINDS,
+  PLAYBOOK_HTTP_METHODS,
   PLAYBOOK_LOCAL_RUNNER,
   PLAYBOOK_MAX_DELAY,
   PLAYBOOK_PARAMETER_NAME_PATTERN,
@@ -58,7 +59,7 @@ const SELECTOR_HINT = "Name at least one of id, name, namespace, types, statuses
 const DURATION = new RegExp(PLAYBOOK_DURATION_PATTERN);
 const PARAMETER_NAME = new RegExp(PLAYBOOK_PARAMETER_NAME_PATTERN);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+const HTTP_METHODS = PLAYBOOK_HTTP_METHODS;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'health', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
 const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
@@ -462,7 +463,8 @@ function httpAction(value: unknown, path: string): HttpAction {
     }
     parsed.url = url.trim();
   }
-  const method = oneOf(entry.method, join(path, 'method'), HTTP_METHODS, (text) => text.toUpperCase());
+  // Mission Control's web_request playbook takes the method as a parameter: a template is rendered and checked at run.
+  const method = typeof entry.method === 'string' && entry.method.includes('{{') ? templateField(entry.method, join(path, 'method'), false) : oneOf(entry.method, join(path, 'method'), HTTP_METHODS, (text) => text.toUpperCase());
   if (method !== undefined) parsed.method = method;
   const headers = nameValues(entry.headers, join(path, 'headers'), false);
   if (headers !== undefined) parsed.headers = headers;

@@ -111,6 +111,12 @@ describe('renderTemplate', () => {
 });
 
 describe('renderAction', () => {
+  it("renders a templated http method, as Mission Control's web_request playbook takes it from a parameter", async () => {
+    const action: PlaybookAction = { name: 'call', http: { url: 'https://example.com', method: '{{ params.method }}' } };
+    const rendered = await renderAction(action, context({ params: { method: 'patch' } }));
+    expect(rendered.http?.method).toBe('PATCH');
+  });
+
   it('renders only the templated fields of each action type and leaves the original alone', async () => {
     const action: PlaybookAction = {
       name: 'all',

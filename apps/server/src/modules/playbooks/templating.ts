@@ -195,6 +195,7 @@ function headerValue(headers: HttpAction['headers'], name: string): string | und
 /** The http block rendered: URL values percent-encoded for their part, header values one line, body values escaped for its type. */
 async function renderHttp(http: HttpAction, render: Render, prefix: string): Promise<HttpAction> {
   const rendered: HttpAction = { ...http };
+  if (http.method !== undefined && http.method.includes('{{')) rendered.method = (await render(http.method, 'http.method')).trim().toUpperCase();
   if (http.url !== undefined) {
     const url = await render(http.url, 'http.url', 'code');
     rendered.url = placed(`${prefix}.http.url`, () => placeInUrl(url));

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PlaybookActionResult } from '@opsdeck/shared';
+import { PLAYBOOK_HTTP_METHODS, type PlaybookActionResult } from '@opsdeck/shared';
 import { connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunner } from '../types';
@@ -85,7 +85,8 @@ async function request(action: Parameters<ActionRunner>[0], context: Parameters<
   }
   if (url === '') return failedOutcome('No URL: set url or connection');
   addUrlCredentials(url, secrets);
-  const method = spec.method ?? 'GET';
+  const method = (spec.method ?? 'GET').toUpperCase();
+  if (!(PLAYBOOK_HTTP_METHODS as readonly string[]).includes(method)) return failedOutcome(`The request was not sent: '${method}' is not one of ${PLAYBOOK_HTTP_METHODS.join(', ')}`);
   const headers: Record<string, string> = { 'user-agent': 'opsdeck-playbook' };
   for (const header of spec.headers ?? []) {
     // Sealed values are opened after rendering, so the line-break rule is kept here too, for every header.
