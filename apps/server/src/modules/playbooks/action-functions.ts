@@ -1,7 +1,18 @@
 import { goTemplateFunctions, goText } from '../../platform/go-template/template-functions';
 import type { GoFunction } from '../../platform/go-template/go-template';
 
-/** A playbook template's functions over one run: Go's, gomplate's, and getAction and getLastAction over `actions`. */
+/**
+ * Mission Control's `last_result`: the result of the action that ran last (`{count, rows}` of an sql action, `{stdout,
+ * …}` of an exec one), or an empty map before any has.
+ */
+export function lastResult(actions: Readonly<Record<string, unknown>>): unknown {
+  const last = Object.keys(actions).at(-1);
+  const state = last === undefined ? undefined : actions[last];
+  const result = typeof state === 'object' && state !== null && 'result' in state ? state.result : undefined;
+  return result ?? {};
+}
+
+/** A playbook template's functions over one run: Go's, gomplate's, and getAction, getLastAction and last_result over `actions`. */
 export function templateFunctions(actions: Readonly<Record<string, unknown>>, now: () => Date = () => new Date()): Record<string, GoFunction> {
   const names = Object.keys(actions);
   return {
@@ -11,6 +22,7 @@ export function templateFunctions(actions: Readonly<Record<string, unknown>>, no
       const last = names.at(-1);
       return last === undefined ? {} : actions[last];
     },
+    last_result: () => lastResult(actions),
   };
 }
 

@@ -111,6 +111,11 @@ describe('renderTemplate', () => {
 });
 
 describe('renderAction', () => {
+  it('gives templates last_result, the result of the action that ran last', async () => {
+    const ctx = context({ actions: { fetch: { status: 'completed', error: null, result: { count: 4, rows: [] } } } });
+    await expect(renderTemplate('{{ $rows := index last_result "count" }}Found {{ $rows }} changes', ctx)).resolves.toBe('Found 4 changes');
+  });
+
   it("renders a templated http method, as Mission Control's web_request playbook takes it from a parameter", async () => {
     const action: PlaybookAction = { name: 'call', http: { url: 'https://example.com', method: '{{ params.method }}' } };
     const rendered = await renderAction(action, context({ params: { method: 'patch' } }));
@@ -243,6 +248,13 @@ describe('checkTemplateSyntax', () => {
 });
 
 describe('evaluateCondition', () => {
+  it("reads the last action's result through last_result(), as action-result.yaml writes its condition", () => {
+    const counted = (count: number): ActionState => ({ status: 'completed', error: null, result: { count, rows: [] } });
+    expect(evaluateCondition('last_result().count > 0', context({ actions: { fetch: counted(3) } }))).toBe(true);
+    expect(evaluateCondition('last_result().count > 0', context({ actions: { first: counted(5), fetch: counted(0) } }))).toBe(false);
+    expect(evaluateCondition('size(last_result()) == 0', context())).toBe(true);
+  });
+
   const failed: ActionState = { status: 'failed', error: 'exit status 1', result: { exitCode: 1 } };
   const skipped: ActionState = { status: 'skipped', error: null, result: null };
 

@@ -2,9 +2,10 @@ import { Duration, Environment } from '@marcbachmann/cel-js/evaluator';
 import { PLAYBOOK_DURATION_PATTERN, parseDurationMs } from '@opsdeck/shared';
 import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
+import { toCel } from '../../platform/cel/cel-values';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
 import { executeGoTemplate, goPrint, parseGoTemplate } from '../../platform/go-template/go-template';
-import { TEMPLATE_FUNCTION_NAMES, templateFunctions } from './action-functions';
+import { lastResult, TEMPLATE_FUNCTION_NAMES, templateFunctions } from './action-functions';
 import type { TemplateContext } from './types';
 import {
   checkedHeaderValue,
@@ -309,12 +310,13 @@ function conditionEnvironment(): Environment {
 /** The variables only; each evaluation adds success(), failure() and always() for its own run's actions. */
 const CONDITION_BASE = conditionEnvironment();
 
-function withOutcomeFunctions(base: Environment, anyFailed: boolean): Environment {
+function withOutcomeFunctions(base: Environment, anyFailed: boolean, actions: Readonly<Record<string, unknown>> = {}): Environment {
   return base
     .clone()
     .registerFunction('success(): bool', () => !anyFailed)
     .registerFunction('failure(): bool', () => anyFailed)
-    .registerFunction('always(): bool', () => true);
+    .registerFunction('always(): bool', () => true)
+    .registerFunction('last_result(): dyn', () => toCel(lastResult(actions)));
 }
 
 /** For checking the syntax only: the functions exist, their answers do not matter. */
@@ -349,7 +351,8 @@ export function evaluateCondition(expression: string | undefined, ctx: TemplateC
   const anyFailed = Object.values(ctx.actions).some((action) => action.status === 'failed');
   let result: unknown;
   try {
-    result = withOutcomeFunctions(CONDITION_BASE, anyFailed).evaluate(text, scopeOf(ctx));
+    const scope = scopeOf(ctx);
+    result = withOutcomeFunctions(CONDITION_BASE, anyFailed, scope.actions).evaluate(text, scope);
   } catch (error) {
     throw conditionError(text, firstLine(error));
   }
