@@ -92,7 +92,7 @@ const COMMON: FieldRules = {
   ),
   transformDeleteStrategy: refused('Checks made by a transform are not kept apart from their canary; remove the field'),
   metrics: runs(
-    'Prometheus metrics (gauge, counter, histogram) whose value and labels[].valueExpr are CEL over the result, exported on /metrics by the process that ran the check and shown with the result; names of the server\'s own metrics are refused',
+    'Prometheus metrics (gauge, counter, histogram) whose value and labels[].valueExpr are CEL over the result, exported on /metrics by the process that ran the check and stored with the result (details.metrics); names of the server\'s own metrics are refused',
     [{ name: 'site_status_code', type: 'gauge', value: 'code', labels: [{ name: 'site', value: 'www' }] }],
   ),
   markFailOnEmpty: refused('A check type without transform has no transform result to be empty'),

@@ -24,7 +24,7 @@ export interface CheckResult {
   details: Record<string, unknown> | null;
   /** The checks a fan-out `transform` returned this run (recorded under the canary); null when there was none. */
   transformed?: TransformedCheck[] | null;
-  /** What the check's `metrics` gave this run (also listed in details.metrics), for the process to export. */
+  /** What the check's `metrics` gave this run (also stored in details.metrics), for the process to export. */
   metrics?: MetricSample[];
 }
 
