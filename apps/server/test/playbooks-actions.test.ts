@@ -265,11 +265,11 @@ describe('playbook actions run for real against local peers', () => {
 
     const sql = (query: string, args?: string[]): OpenedPlaybookAction => ({ name: 'query', sql: { connection: 'connection://default/playbook-target', query, ...(args === undefined ? {} : { args }) } });
 
-    it('returns the rows and their count, with args bound as parameters', async () => {
+    it('returns the rows and their count (also as count, Mission Control\'s name), with args bound as parameters', async () => {
       const outcome = await run(sql("select n, $1 || '-' || n as label from samples where n >= $2::integer order by n", ['sample', '1']));
       expect(outcome).toMatchObject({
         status: 'completed',
-        result: { rows: [{ n: 1, label: 'sample-1' }, { n: 2, label: 'sample-2' }], rowCount: 2, logs: expect.stringMatching(/^2 rows from default\/playbook-target in \d+ms$/) },
+        result: { rows: [{ n: 1, label: 'sample-1' }, { n: 2, label: 'sample-2' }], rowCount: 2, count: 2, logs: expect.stringMatching(/^2 rows from default\/playbook-target in \d+ms$/) },
       });
       const injected = await run(sql('select $1::text as value', ["1'; drop table samples; --"]));
       expect(injected.result.rows).toEqual([{ value: "1'; drop table samples; --" }]);

@@ -284,6 +284,8 @@ export interface PlaybookActionResult {
   /** sql */
   rows?: Record<string, unknown>[];
   rowCount?: number;
+  /** sql: the same number under Mission Control's name. */
+  count?: number;
   /** Set when stdout, stderr, body or rows were cut at the size limit. */
   truncated?: boolean;
 }

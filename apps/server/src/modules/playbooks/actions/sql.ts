@@ -160,6 +160,8 @@ async function runQuery(spec: SqlAction, context: ActionRunContext, secrets: Sec
     logs: `${answer.rowCount} ${answer.rowCount === 1 ? 'row' : 'rows'} from ${connectionLabel(connection)} in ${Math.round(performance.now() - startedAt)}ms${truncated ? `; the first ${ACTION_ROW_CAP} kept` : ''}`,
     rows: kept,
     rowCount: answer.rowCount,
+    // Mission Control's name for it: `last_result().count`, `{{ index last_result "count" }}`.
+    count: answer.rowCount,
     ...(truncated ? { truncated } : {}),
   };
   return completedOutcome(result);
