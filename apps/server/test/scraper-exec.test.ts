@@ -1,7 +1,9 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentSandbox } from '../src/modules/health';
 import { runScrape } from '../src/modules/scrapers/run-scrape';
 import { syncScrapeSchedule } from '../src/modules/scrapers/scrape-scheduler';
 import { startTestServer, type TestServer } from './harness';
@@ -113,9 +115,20 @@ describe('exec scrapers', () => {
 
   it('lets an administrator save one, refusing the exec fields this server does not run by name', async () => {
     await saveAsAdmin('admin-exec-ok', execSpec);
-    const refused = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'admin-exec-git', spec: { exec: [{ ...execSpec.exec[0], checkout: { url: 'https://git.test/r' } }] } });
-    expect(refused.status).toBe(400);
-    expect(refused.json).toMatchObject({ code: 'OD_SCRAPER_FIELD', details: 'spec.exec[0].checkout' });
+    await saveAsAdmin('admin-exec-git', { exec: [{ ...execSpec.exec[0], checkout: { url: 'https://git.test/org/repo', branch: 'main', depth: 1 } }] });
+    const refusals: Array<[Record<string, unknown>, string, string]> = [
+      [{ url: 'https://git.test/r', connection: 'connection://mc/git' }, 'OD_SCRAPER_FIELD', 'spec.exec[0].checkout.connection'],
+      [{ url: 'https://bot:t0ken@git.test/r' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.url'],
+      [{ url: 'ssh://git@git.test/r' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.url'],
+      [{ url: 'https://git.test/r', branch: '--upload-pack=touch /tmp/x' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.branch'],
+    ];
+    for (const [checkout, code, details] of refusals) {
+      const refused = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'admin-exec-git-refused', spec: { exec: [{ ...execSpec.exec[0], checkout }] } });
+      expect(refused.status, details).toBe(400);
+      expect(refused.json, details).toMatchObject({ code, details });
+    }
+    const artifacts = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'admin-exec-artifacts', spec: { exec: [{ ...execSpec.exec[0], artifacts: [{ path: '/tmp/x' }] }] } });
+    expect(artifacts.json).toMatchObject({ code: 'OD_SCRAPER_FIELD', details: 'spec.exec[0].artifacts' });
   });
 
   // Scripts run only as the sandbox user, which a server needs root to switch to (ADR 0042); CI runs as root.
@@ -143,6 +156,36 @@ describe('exec scrapers', () => {
       expect(config?.cwd_files).toBe(0);
       expect(config?.greeting_length).toBe('hello-there'.length);
       expect(config?.greeting).toBe('[REDACTED]');
+    });
+
+    it('clones the checkout as the sandbox user and starts the script in it, and fails the run naming a branch that is not there', async () => {
+      const sandbox = currentSandbox();
+      if (sandbox.kind === 'refuse') throw new Error(sandbox.reason);
+      // A repository the sandbox user owns: git refuses to serve one owned by another user (safe.directory).
+      const repository = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-checkout-'));
+      chmodSync(repository, 0o755);
+      writeFileSync(path.join(repository, 'services.json'), JSON.stringify([{ id: 'svc-a', team: 'payments' }, { id: 'svc-b', team: 'search' }]));
+      const git = (...args: string[]): void => {
+        execFileSync('git', ['-c', 'user.email=ci@opsdeck.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], { cwd: repository, stdio: 'ignore' });
+      };
+      git('init', '--quiet');
+      git('add', 'services.json');
+      git('commit', '--quiet', '-m', 'services');
+      execFileSync('chown', ['-R', `${sandbox.user.uid}:${sandbox.user.gid}`, repository]);
+      try {
+        const id = await saveAsAdmin('exec-checkout', { exec: [{ type: 'Service', id: '$.id', name: '$.id', checkout: { url: `file://${repository}`, branch: 'main' }, script: 'cat services.json' }] });
+        const outcome = await runById(id);
+        expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+        const names = await server.pool.query<{ name: string }>('select name from config_items where scraper_id = $1 order by name', [id]);
+        expect(names.rows.map((row) => row.name)).toEqual(['svc-a', 'svc-b']);
+
+        const missing = await saveAsAdmin('exec-checkout-missing', { exec: [{ type: 'Service', id: '$.id', checkout: { url: `file://${repository}`, branch: 'release-9' }, script: 'cat services.json' }] });
+        const failed = await runById(missing);
+        expect(failed.status).toBe('FAILED');
+        expect(failed.errors.map((error) => error.message).join('\n')).toMatch(new RegExp(`checkout of file://${repository} \\(release-9\\) failed`));
+      } finally {
+        rmSync(repository, { recursive: true, force: true });
+      }
     });
 
     it('reads YAML output, and cuts it with items', async () => {

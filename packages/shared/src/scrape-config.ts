@@ -386,6 +386,19 @@ const OBJECT_SOURCE_EXTRACT_FIELDS: ScraperFieldTable = Object.fromEntries(
 );
 
 /** `transform` of any source. */
+/** `exec[].checkout` (duty's GitConnection). */
+export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
+  url: runs('The repository: https://, http:// or file://, without credentials in it'),
+  branch: runs('The branch or tag to check out (the default branch when left out)'),
+  depth: runs('How many commits to fetch (1 when left out)'),
+  type: inert('The kind of git host; the clone is the same for all'),
+  connection: refused('Private repositories are not cloned with stored credentials: clone inside the script with a token given in env (stored sealed)'),
+  username: refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
+  password: refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
+  certificate: refused('Credentials are not handed to git: clone inside the script with a key given in env (stored sealed)'),
+  destination: refused('The checkout is the folder the script starts in; copy files from there'),
+};
+
 export const SCRAPER_TRANSFORM_FIELDS: ScraperFieldTable = {
   expr: runs('CEL over `config`; returns a list of configs (or its toJSON()), each becoming an item, before id, name and type are read'),
   javascript: refused(`JavaScript is not run by this server: ${CEL_INSTEAD}`),
@@ -533,7 +546,7 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
     script: runs('A bash script run in the exec sandbox (ADR 0042) as an unprivileged user; its standard output (JSON or YAML) holds the configs'),
     env: runs('[{name, value}] given to the script as environment variables; secret-looking ones are stored sealed, all are scrubbed from what is stored'),
     connections: refused('Cloud and git credentials are not handed to scripts; put what the script needs in env (stored sealed)'),
-    checkout: refused('Git checkouts are not made for scripts; the script starts in an empty folder'),
+    checkout: runs('{url, branch, depth}: a public git repository (https://, http:// or file://) cloned as the sandbox user before the script, which then starts in it; connection and credentials are refused'),
     query: refused('Config queries are not written for scripts'),
     artifacts: refused('Artifacts are not kept'),
     setup: refused('Runtimes are not installed for scripts; use what the server has'),

@@ -55,14 +55,21 @@ interface ScriptRun {
 }
 
 /** bash as the sandbox user, in its own process group, stopped with its whole group on the run's signal or timeout. */
-async function runScript(script: string, variables: Record<string, string>, user: SandboxUser, folder: string, signal: AbortSignal): Promise<ScriptRun> {
-  const child = spawn(PRLIMIT_PATH, [...prlimitArguments(execLimits(EXEC_SCRAPER_TIMEOUT_MS)), '--', '/bin/bash', '-c', script], {
+/** Runs `command` in the sandbox: as `user`, from `cwd`, with HOME in `home`, the spec's variables and nothing else. */
+async function runSandboxed(
+  command: readonly string[],
+  variables: Record<string, string>,
+  user: SandboxUser,
+  where: { home: string; cwd: string },
+  signal: AbortSignal,
+): Promise<ScriptRun> {
+  const child = spawn(PRLIMIT_PATH, [...prlimitArguments(execLimits(EXEC_SCRAPER_TIMEOUT_MS)), '--', ...command], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    cwd: folder,
+    cwd: where.cwd,
     uid: user.uid,
     gid: user.gid,
-    env: sandboxEnvironment(folder, variables),
+    env: sandboxEnvironment(where.home, variables),
   });
   const stdout = collect(child.stdout, MAX_EXEC_STDOUT_BYTES);
   const stderr = collect(child.stderr, MAX_EXEC_STDERR_BYTES);
@@ -96,6 +103,37 @@ async function runScript(script: string, variables: Record<string, string>, user
 }
 
 /** The entry's `env` as opened for this run; the values join the secrets scrubbed from what is stored (ADR 0042). */
+interface Checkout {
+  url: string;
+  branch?: string;
+  depth?: number;
+}
+
+function checkoutOf(opened: Record<string, unknown>): Checkout | null {
+  const checkout = opened.checkout;
+  if (!isRecord(checkout) || typeof checkout.url !== 'string') return null;
+  return {
+    url: checkout.url.trim(),
+    ...(typeof checkout.branch === 'string' && checkout.branch !== '' ? { branch: checkout.branch } : {}),
+    ...(typeof checkout.depth === 'number' ? { depth: checkout.depth } : {}),
+  };
+}
+
+/**
+ * duty's checkout: the repository cloned before the script, which then starts in it. git runs in the sandbox like
+ * the script, never asks for a password (GIT_TERMINAL_PROMPT=0) and reads no configuration of the server's.
+ */
+async function cloneRepository(checkout: Checkout, user: SandboxUser, folder: string, signal: AbortSignal): Promise<string> {
+  const target = path.join(folder, 'checkout');
+  const command = ['git', 'clone', '--quiet', '--single-branch', '--depth', String(checkout.depth ?? 1), ...(checkout.branch === undefined ? [] : ['--branch', checkout.branch]), '--', checkout.url, target];
+  const run = await runSandboxed(command, { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' }, user, { home: folder, cwd: folder }, signal);
+  if (run.code !== 0) {
+    const tail = run.stderr.trim().split('\n').slice(-3).join(' ').slice(-400);
+    throw new Error(`checkout of ${checkout.url}${checkout.branch === undefined ? '' : ` (${checkout.branch})`} failed${tail === '' ? '' : `: ${tail}`}`);
+  }
+  return target;
+}
+
 function environmentOf(opened: Record<string, unknown>, secrets: SecretCollector): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const variable of Array.isArray(opened.env) ? opened.env : []) {
@@ -126,7 +164,9 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
   let run: ScriptRun;
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
-    run = await runScript(script, variables, sandbox.user, folder, context.signal);
+    const checkout = checkoutOf(opened);
+    const cwd = checkout === null ? folder : await cloneRepository(checkout, sandbox.user, folder, context.signal);
+    run = await runSandboxed(['/bin/bash', '-c', script], variables, sandbox.user, { home: folder, cwd }, context.signal);
   } finally {
     await removeAsUser(folder, sandbox.user);
   }
