@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { EventBus } from './event-bus';
 
@@ -261,4 +262,14 @@ export class EventQueueConsumer {
       return message;
     }
   }
+}
+
+/** Starts the consumers when the app is ready and stops them when it closes: how worker plugins run theirs. */
+export function consumeWhileOpen(app: FastifyInstance, consumers: readonly EventQueueConsumer[]): void {
+  app.addHook('onReady', async () => {
+    for (const consumer of consumers) consumer.start();
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
+  });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
-import { EventQueueConsumer } from '../../platform/event-queue';
+import { consumeWhileOpen, EventQueueConsumer } from '../../platform/event-queue';
 import type { DomainPlugin } from '../../platform/http';
 import { registerIncidentRuleSaveRules } from './incident-rule-save-rules';
 import { INCIDENT_RULES_CONSUMER, incidentRuleHandlers } from './rule-engine';
@@ -26,12 +26,7 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
     claimBatch: 20,
     onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'incident rule event failed'),
   });
-  app.addHook('onReady', async () => {
-    consumer.start();
-  });
-  app.addHook('onClose', async () => {
-    await consumer.stop();
-  });
+  consumeWhileOpen(app, [consumer]);
 }
 
 export const incidentRulesPlugin: DomainPlugin = {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import type { DomainPlugin } from '../../platform/http';
+import { consumeWhileOpen } from '../../platform/event-queue';
 import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationHandlers } from './notification-engine';
 import { registerNotificationSaveRules } from './notification-save-rules';
 import { DELIVERABLE_NOTIFICATION_TYPES, deliverNotification } from '../notification-providers';
@@ -42,12 +43,7 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
         onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'notification delivery failed'),
       }),
   );
-  app.addHook('onReady', async () => {
-    for (const consumer of consumers) consumer.start();
-  });
-  app.addHook('onClose', async () => {
-    await Promise.all(consumers.map((consumer) => consumer.stop()));
-  });
+  consumeWhileOpen(app, consumers);
 }
 
 export const notificationsPlugin: DomainPlugin = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
-import { EventQueueConsumer } from '../../platform/event-queue';
+import { consumeWhileOpen, EventQueueConsumer } from '../../platform/event-queue';
 import type { DomainPlugin } from '../../platform/http';
 import { PLAYBOOK_TRIGGERS_CONSUMER, playbookTriggerHandlers } from './playbook-triggers';
 import { sealStoredPlaybookSecrets } from './playbook-secrets';
@@ -26,12 +26,7 @@ function startTriggerConsumer(app: FastifyInstance, context: AppContext): void {
     claimBatch: 20,
     onError: (error, event) => log.warn({ err: error, event: event?.name, id: event?.id }, 'playbook trigger event failed'),
   });
-  app.addHook('onReady', async () => {
-    consumer.start();
-  });
-  app.addHook('onClose', async () => {
-    await consumer.stop();
-  });
+  consumeWhileOpen(app, [consumer]);
 }
 
 /**
