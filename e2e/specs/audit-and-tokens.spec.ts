@@ -136,6 +136,10 @@ test.describe('API tokens and the audit log', () => {
       await page.getByRole('button', { name: `Revoke ${tokenName}` }).click();
       const confirm = page.getByRole('dialog', { name: 'Revoke API token?' });
       await confirm.getByRole('button', { name: 'Revoke' }).click();
+      // The open dialog hides the list from the accessibility tree, so the list alone would read empty before the
+      // revocation is done: wait for the server's answer (the toast) and the dialog to close first.
+      await expect(page.getByText('API token revoked', { exact: true })).toBeVisible();
+      await expect(confirm).toBeHidden();
       await expect(page.getByRole('listitem', { name: tokenName })).toHaveCount(0);
       const refused = await script.get('/api/db/teams?select=id&limit=1');
       expect(refused.status()).toBe(401);

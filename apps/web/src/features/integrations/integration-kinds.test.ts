@@ -23,8 +23,8 @@ describe('Topologies settings kind', () => {
     expect(TOPOLOGIES_KIND.listView).toBe('topologies_with_status');
   });
 
-  it('reports a spec the schema refuses, such as an inline check', () => {
-    const refused = { components: [{ name: 'web', checks: [{ inline: {} }] }] };
+  it('reports a spec the schema refuses, such as an http lookup', () => {
+    const refused = { components: [{ name: 'web', lookup: { http: [{ url: 'https://example.com' }] } }] };
     expect(schemaCheck(topologySpecJsonSchema)(refused)).not.toEqual([]);
   });
 });

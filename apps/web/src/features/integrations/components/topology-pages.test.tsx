@@ -77,8 +77,8 @@ const topology = {
   schedule: null,
   source: 'UI',
   agent_id: null,
-  // An inline check is what the schema refuses: it would let a topology make the server call anything.
-  spec: { components: [{ name: 'web', checks: [{ inline: { http: [{ url: 'https://example.com' }] } }] }] },
+  // An http lookup is what the schema refuses: it would let a topology make the server call anything.
+  spec: { components: [{ name: 'web', lookup: { http: [{ url: 'https://example.com' }] } }] },
   created_by: PERSON_ID,
   created_at: '2024-01-05T10:00:00Z',
   updated_at: '2024-01-06T10:00:00Z',
