@@ -213,6 +213,17 @@ describe("config-db's full mode", () => {
     ]);
   });
 
+  it("names the fields of a change it does not store (patches, diff, scraper_id …) instead of dropping them unseen", () => {
+    const collector = new ItemCollector({ id: '$.id', type: 'Car' }, true);
+    collector.addPiece({ id: 'E1', changes: [{ change_type: 'Paint', patches: '{"colour":"red"}', scraper_id: 'all' }, { change_type: 'Wash', patches: '{}' }] }, origin);
+    const result = collector.result();
+    expect(result.changes.map((change) => change.changeType)).toEqual(['Paint', 'Wash']);
+    expect(result.errors.map((error) => error.message)).toEqual([
+      'full mode: changes[].scraper_id is not run by this server: the change is stored without it',
+      'full mode: changes[].patches is not run by this server: the change is stored without it',
+    ]);
+  });
+
   it('reads a changes key as part of the config when full mode is off', () => {
     const collector = new ItemCollector({ id: '$.id', type: 'Car' });
     collector.addPiece({ id: 'D1', changes: [{ change_type: 'Wash' }] }, origin);

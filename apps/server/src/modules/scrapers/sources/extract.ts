@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ItemHealth, ScrapedChange, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
 import { normalizeJsonPath } from '../transform/json-path-edit';
 import { scriptOutput } from '../transform/script';
-import { fullModeChange, fullModeParts } from './full-mode';
+import { fullModeChange, fullModeParts, unrunChangeFields } from './full-mode';
 import { isRecord } from './json-values';
 
 /** How the file, http and sql sources describe where a document came from. */
@@ -243,7 +243,7 @@ export class ItemCollector {
       this.error(origin.where, messageOf(error));
       return;
     }
-    for (const message of parts.notRun) {
+    for (const message of [...parts.notRun, ...parts.changes.flatMap(unrunChangeFields)]) {
       if (this.reportedNotRun.has(message)) continue;
       this.reportedNotRun.add(message);
       this.error(origin.where, message);

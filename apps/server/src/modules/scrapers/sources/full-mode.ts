@@ -23,6 +23,17 @@ const ACCESS_KEYS: ReadonlyArray<readonly [string, ...string[]]> = [
 /** Change actions that move, copy or delete configs; this server stores changes as they are and does none of them. */
 const UNRUN_ACTIONS = new Set(['delete', 'move-up', 'copy-up', 'move', 'copy']);
 
+/** Fields of config-db's ChangeResult this server does not store or act on: named as not run, never dropped unseen. */
+const UNRUN_CHANGE_FIELDS = ['configID', 'scraper_id', 'patches', 'diff', 'created_by', 'update_existing'] as const;
+
+/** The fields of a change that this server would not honour, for the collector to report once per source. */
+export function unrunChangeFields(raw: unknown): string[] {
+  if (!isRecord(raw)) return [];
+  return UNRUN_CHANGE_FIELDS.filter((field) => present(raw[field]) && raw[field] !== false).map(
+    (field) => `full mode: changes[].${field} is not run by this server: the change is stored without it`,
+  );
+}
+
 const SEVERITIES = new Set<ScrapedChange['severity']>(['info', 'warning', 'low', 'medium', 'high', 'blocker', 'critical']);
 
 export interface FullModeParts {
