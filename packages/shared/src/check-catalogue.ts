@@ -24,7 +24,17 @@ const runs = (note: string, example: unknown): FieldRule => ({ verdict: 'runs', 
 const inert = (note: string, example: unknown): FieldRule => ({ verdict: 'inert', note, example });
 const refused = (note: string): FieldRule => ({ verdict: 'refused', note });
 
-const SOURCE_REFERENCE = 'secret, ConfigMap and field references are not read here; give the value (secrets are stored sealed) or name a stored connection';
+const SCRIPT_REFERENCE = 'secret and ConfigMap references are not handed to scripts (a script may send a value anywhere); give the value (stored sealed)';
+/** How `valueFrom` reads here (ADR 0075), for the notes of the fields that take it. */
+const VALUE_FROM = "valueFrom {secretKeyRef or configMapKeyRef: {name, key}} (a secret or plain property of the stored connection of that name in the canary's namespace, sent only to that connection's origin)";
+
+/** The `valueFrom` kinds of Kubernetes' EnvVarSource this server has no source for, refused by name where valueFrom runs. */
+function unresolvedReferences(path: string): FieldRules {
+  return {
+    [`${path}.valueFrom.serviceAccount`]: refused('Service account tokens are not read: this server runs outside Kubernetes; store the token in a connection and name it with secretKeyRef'),
+    [`${path}.valueFrom.helmRef`]: refused('Helm release values are not read; store the value in a connection and name it with secretKeyRef'),
+  };
+}
 const NO_JAVASCRIPT = 'JavaScript is not run by this server; write the expression in CEL as expr';
 const NO_JSONPATH = 'JSONPath is not run here; write the expression in CEL as expr';
 
@@ -125,10 +135,10 @@ const EXPRESSIONS: FieldRules = {
 /** username and password as canary-checker writes them: a value, `{value}`, or a reference this server does not read. */
 function credentials(note: string): FieldRules {
   return {
-    username: runs(`${note} user name: a value or {value: …}`, 'monitor'),
-    password: runs(`${note} password: a value or {value: …}, stored sealed`, { value: 's3cret-pass' }),
-    'username.valueFrom': refused(SOURCE_REFERENCE),
-    'password.valueFrom': refused(SOURCE_REFERENCE),
+    username: runs(`${note} user name: a value, {value: …} or ${VALUE_FROM}`, 'monitor'),
+    password: runs(`${note} password: a value or {value: …} (stored sealed), or ${VALUE_FROM}`, { value: 's3cret-pass' }),
+    ...unresolvedReferences('username'),
+    ...unresolvedReferences('password'),
   };
 }
 
@@ -148,8 +158,8 @@ const HTTP_RULES: FieldRules = {
   endpoint: runs('The address requested, when url is not set', 'http://127.0.0.1:9/'),
   connection: runs("A stored connection whose URL and credentials are used; url may only stay on its origin", 'http://127.0.0.1:9'),
   method: runs('The HTTP method (GET when left out)', 'POST'),
-  headers: runs('Request headers, as a map or a list of {name, value}; values off the public list are stored sealed', [{ name: 'Accept', value: 'application/json' }]),
-  'headers[].valueFrom': refused(SOURCE_REFERENCE),
+  headers: runs(`Request headers, as a map or a list of {name, value}; values off the public list are stored sealed; an entry may give ${VALUE_FROM} instead of value`, [{ name: 'Accept', value: 'application/json' }]),
+  ...unresolvedReferences('headers[]'),
   body: runs('The request body, stored sealed', '{"ping":true}'),
   authentication: runs('Basic authentication: {username, password}, the password stored sealed', { username: 'monitor', password: 'p4ss-word' }),
   ...credentials('The Basic authentication (when authentication is not set)'),
@@ -157,8 +167,8 @@ const HTTP_RULES: FieldRules = {
   responseContent: runs('Text the response body must contain', 'ok'),
   maxSSLExpiry: runs('The check fails when the certificate expires within this many days', 7),
   'tlsConfig.insecureSkipVerify': runs('Accept any server certificate', true),
-  'tlsConfig.ca': runs('A PEM CA certificate the server certificate must chain to: a value or {value: …}', '-----BEGIN CERTIFICATE-----'),
-  'tlsConfig.ca.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.ca': runs(`A PEM CA certificate the server certificate must chain to: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----'),
+  ...unresolvedReferences('tlsConfig.ca'),
   'tlsConfig.cert': refused('Client certificates are not sent; authenticate with authentication or a header'),
   'tlsConfig.key': refused('Client certificates are not sent; authenticate with authentication or a header'),
   'tlsConfig.handshakeTimeout': refused('The TLS handshake shares the check timeout; set timeout'),
@@ -169,10 +179,10 @@ const HTTP_RULES: FieldRules = {
   digest: refused('Digest authentication is not run; use authentication (Basic) or a header'),
   templateBody: runs('The body is a Go template over canary, check and the env values ({{.canary.name}}, {{.token}}); one that does not render fails the check', true),
   env: runs(
-    'Values for templateBody, as a list [{name, value}]; values with secret names are stored sealed. They reach the body only: $(name) in url, endpoint or headers is refused, so a secret can only go to the address written in the check',
+    `Values for templateBody, as a list [{name, value}]; values with secret names are stored sealed. They reach the body only: $(name) in url, endpoint or headers is refused, so a secret can only go to the address written in the check. An entry may give ${VALUE_FROM} instead of value`,
     [{ name: 'region', value: 'eu-west-1' }],
   ),
-  'env[].valueFrom': refused(SOURCE_REFERENCE),
+  ...unresolvedReferences('env[]'),
   oauth2: refused('OAuth 2 token requests are not run; send a token in a header'),
   awsSigV4: refused('AWS Signature V4 signing is not run'),
   crawl: refused('Crawling linked pages is not run; add one http check per page'),
@@ -211,7 +221,7 @@ const EXEC_RULES: FieldRules = {
   ...EXPRESSIONS,
   script: runs('A bash script run in the exec sandbox; exit code 0 passes unless test.expr says otherwise', 'echo ok'),
   env: runs('Environment variables as a map NAME: value or a list [{name, value}]; values with secret names are stored sealed and scrubbed from output', [{ name: 'GREETING', value: 'hello' }]),
-  'env[].valueFrom': refused(SOURCE_REFERENCE),
+  'env[].valueFrom': refused(SCRIPT_REFERENCE),
   connections: refused('Cloud and Kubernetes connections are not handed to scripts; pass what the script needs in env'),
   checkout: refused('Git checkouts before the script are not run; clone inside the script'),
   artifacts: refused('Files the script writes are not kept; print what matters to stdout'),
@@ -243,12 +253,12 @@ const REDIS_RULES: FieldRules = {
   ...credentials('The'),
   'tlsConfig.enable': runs('Connect over TLS (also on when insecureSkipVerify, ca or cert is set, or the address is rediss://)', true),
   'tlsConfig.insecureSkipVerify': runs('Accept any server certificate', true),
-  'tlsConfig.ca': runs('A PEM CA certificate the server certificate must chain to: a value or {value: …}', '-----BEGIN CERTIFICATE-----'),
-  'tlsConfig.ca.valueFrom': refused(SOURCE_REFERENCE),
-  'tlsConfig.cert': runs('A PEM client certificate, sent with key (mutual TLS)', '-----BEGIN CERTIFICATE-----'),
-  'tlsConfig.cert.valueFrom': refused(SOURCE_REFERENCE),
-  'tlsConfig.key': runs('The client certificate\'s PEM private key, stored sealed', '-----BEGIN PRIVATE KEY-----'),
-  'tlsConfig.key.valueFrom': refused(SOURCE_REFERENCE),
+  'tlsConfig.ca': runs(`A PEM CA certificate the server certificate must chain to: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----'),
+  ...unresolvedReferences('tlsConfig.ca'),
+  'tlsConfig.cert': runs(`A PEM client certificate, sent with key (mutual TLS): a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----'),
+  ...unresolvedReferences('tlsConfig.cert'),
+  'tlsConfig.key': runs(`The client certificate's PEM private key, stored sealed: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN PRIVATE KEY-----'),
+  ...unresolvedReferences('tlsConfig.key'),
   'tlsConfig.handshakeTimeout': runs('How long the connection and TLS handshake may take (the check timeout when left out)', '5s'),
 };
 

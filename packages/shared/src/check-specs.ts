@@ -17,11 +17,26 @@ export function isSealedSecret(value: unknown): value is SealedSecret {
 const secretValue = z
   .union([z.string(), z.strictObject({ value: z.string() }), sealedSecretSchema])
   .transform((v) => (typeof v === 'string' ? v : 'value' in v ? v.value : ''));
+
+const keyReference = z.strictObject({ name: z.string().min(1, 'This field is required'), key: z.string().min(1, 'This field is required') });
+/**
+ * Kubernetes' `valueFrom` as canary-checker reads it, for the references this server resolves (ADR 0075): a secret key
+ * or a config map key, both read from the stored connection of that name. The scheduler puts the value in place just
+ * before a check runs, so a checker never sees a reference.
+ */
+export const valueReferenceSchema = z
+  .strictObject({ secretKeyRef: keyReference.optional(), configMapKeyRef: keyReference.optional() })
+  .refine((from) => (from.secretKeyRef === undefined) !== (from.configMapKeyRef === undefined), 'must name exactly one of secretKeyRef and configMapKeyRef');
+export type ValueReference = z.infer<typeof valueReferenceSchema>;
+const referenced = z.strictObject({ valueFrom: valueReferenceSchema });
+/** A secret-capable field that may also name a stored value (`valueFrom`); the reference reads as '' until resolved. */
+const referencedSecret = z.union([secretValue, referenced.transform(() => '')]);
 const duration = z.union([z.string(), z.number()]).refine((v) => parseDurationMs(v) !== null, 'must be a duration such as 500ms, 30s or 1h');
 const size = z.union([z.string(), z.number()]).refine((v) => parseSizeBytes(v) !== null, 'must be a size such as 512, 10MB or 1Gi');
 const labels = z.record(z.string(), z.string());
 /** A non-secret value canary-checker lets authors write plainly or as `{value}`. */
 const plainValue = z.union([z.string(), z.strictObject({ value: z.string() })]).transform((v) => (typeof v === 'string' ? v : v.value));
+const referencedPlain = z.union([plainValue, referenced.transform(() => '')]);
 
 /**
  * Names of the server's own metrics (docs/metrics.md): a check's metric may not take one, or a canary could overwrite
@@ -96,6 +111,17 @@ const namedValues = z
   .union([z.record(z.string(), secretValue), z.array(z.strictObject({ name: z.string(), value: secretValue }))])
   .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
 
+/** A `{name, value}` entry that may name a stored value instead (`{name, valueFrom}`), as Kubernetes' EnvVar does. */
+const referencedEntry = z
+  .strictObject({ name: z.string().min(1, 'This field is required'), value: secretValue.optional(), valueFrom: valueReferenceSchema.optional() })
+  .refine((entry) => (entry.value === undefined) !== (entry.valueFrom === undefined), { error: 'must have exactly one of value and valueFrom', path: ['value'] })
+  .transform((entry) => ({ name: entry.name, value: entry.value ?? '' }));
+
+/** http headers: namedValues whose entries may also name a stored value. */
+const referencedHeaders = z
+  .union([z.record(z.string(), referencedSecret), z.array(referencedEntry)])
+  .transform((h) => (Array.isArray(h) ? Object.fromEntries(h.map((entry) => [entry.name, entry.value])) : h));
+
 /**
  * canary-checker fills `$(name)` / `$(.name)` in an http check's address from its env. Not here: a value (sealed or
  * not) placed into the address would carry a secret to wherever the value points, past the binding of each secret to
@@ -114,17 +140,17 @@ const httpCheck = z
     endpoint: httpAddress.optional(),
     connection: z.string().optional(),
     method: z.string().default('GET'),
-    headers: namedValues.optional(),
+    headers: referencedHeaders.optional(),
     body: secretValue.optional(),
     authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
-    username: secretValue.optional(),
-    password: secretValue.optional(),
+    username: referencedSecret.optional(),
+    password: referencedSecret.optional(),
     responseCodes: z.array(z.number().int()).optional(),
     responseContent: z.string().optional(),
     maxSSLExpiry: z.number().min(0).optional(),
-    tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: plainValue.optional() }).optional(),
+    tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: referencedPlain.optional() }).optional(),
     templateBody: z.boolean().optional(),
-    env: z.array(z.strictObject({ name: z.string().min(1, 'This field is required'), value: secretValue })).optional(),
+    env: z.array(referencedEntry).optional(),
   })
   .superRefine((check, context) => {
     // duty's templates run twice, with {{ }} and then with $( ); here only {{ }} is run, so a $(name) would go out as written.
@@ -169,8 +195,8 @@ const sqlCheck = z.strictObject({
   ...expressions,
   connection: z.string().optional(),
   url: z.string().optional(),
-  username: secretValue.optional(),
-  password: secretValue.optional(),
+  username: referencedSecret.optional(),
+  password: referencedSecret.optional(),
   query: z.string().default('SELECT 1'),
   results: z.number().int().min(0).optional(),
 });
@@ -194,9 +220,9 @@ export function isRedisAddress(value: string): boolean {
 const redisTls = z.strictObject({
   enable: z.boolean().optional(),
   insecureSkipVerify: z.boolean().optional(),
-  ca: plainValue.optional(),
-  cert: plainValue.optional(),
-  key: secretValue.optional(),
+  ca: referencedPlain.optional(),
+  cert: referencedPlain.optional(),
+  key: referencedSecret.optional(),
   handshakeTimeout: duration.optional(),
 });
 
@@ -207,8 +233,8 @@ const redisCheck = z.strictObject({
   url: z.string().optional(),
   connection: z.string().optional(),
   db: z.coerce.number().int().min(0).default(0),
-  username: secretValue.optional(),
-  password: secretValue.optional(),
+  username: referencedSecret.optional(),
+  password: referencedSecret.optional(),
   tlsConfig: redisTls.optional(),
 });
 
@@ -217,8 +243,8 @@ const mongoCheck = z.strictObject({
   ...threshold,
   connection: z.string().optional(),
   url: z.string().optional(),
-  username: secretValue.optional(),
-  password: secretValue.optional(),
+  username: referencedSecret.optional(),
+  password: referencedSecret.optional(),
 });
 
 const folderFilter = z.strictObject({

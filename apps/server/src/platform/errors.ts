@@ -124,6 +124,14 @@ export const errors = {
     new AppError(409, 'OD_LAST_ADMIN', 'The last administrator cannot be removed or disabled', null, 'Give another active person the admin role first'),
   jsonTooDeep: (limit: number) =>
     new AppError(400, 'OD_JSON_DEPTH', 'The JSON body is nested too deeply', `The limit is ${limit} levels of arrays and objects`),
+  valueFromOrigin: (field: string, connection: string, origin: string) =>
+    new AppError(
+      400,
+      'OD_VALUE_FROM_ORIGIN',
+      `${field} names the connection '${connection}', whose values go only to its origin (${origin}); this check goes elsewhere`,
+      field,
+      "Point the check at the connection's scheme, host and port, or name a connection for the check's own address",
+    ),
   connectionOrigin: (field: string) =>
     new AppError(
       400,

@@ -13,6 +13,7 @@ import { canarySpecRunsExec, isExecCheckType, requireExecute } from './exec-perm
 import { isValidSchedule } from './schedule';
 import { scheduleRefusal } from './spec-hooks';
 import { checkSpecTargets } from './spec-targets';
+import { checkValueReferences } from './value-references';
 
 export const canaryBodySchema = z.object({
   name: z.string().trim().min(1, 'This field is required').max(255),
@@ -92,6 +93,7 @@ export async function createCanary(deps: CanaryRouteDeps, body: CanaryBody, prin
   const id = randomUUID();
   const fields = canaryFields(body, null, deps.secretKey, id);
   await checkSpecTargets(deps.pool, fields.spec);
+  await checkValueReferences(deps.pool, fields.spec, fields.namespace);
   if (canarySpecRunsExec(fields.spec)) requireExecute(principal?.roles ?? [], 'create a canary with exec checks');
   await insertCanary(deps.pool, id, fields, principal?.personId ?? null);
   await deps.applyCanary(id);
@@ -106,6 +108,7 @@ export async function editCanary(deps: CanaryRouteDeps, id: string, body: Partia
   if (current === null) throw errors.notFound('Canary');
   const fields = canaryFields({ ...body, name: body.name ?? current.name }, current, deps.secretKey, current.id);
   await checkSpecTargets(deps.pool, fields.spec);
+  await checkValueReferences(deps.pool, fields.spec, fields.namespace);
   // Any edit of a canary that runs exec checks, not only of the checks: the spec is saved whole.
   if (holdsExec(current) || canarySpecRunsExec(fields.spec)) {
     requireExecute(principal?.roles ?? [], 'change a canary with exec checks');

@@ -144,15 +144,38 @@ describe('canary-level keys and check types the server does not run', () => {
       apiVersion: 'canaries.flanksource.com/v1',
       kind: 'Canary',
       metadata: { name: 'web' },
-      spec: { http: [{ ...MINIMAL_CHECKS.http, headers: [{ name: 'A', value: 'b' }, { name: 'Token', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] },
+      spec: { http: [{ ...MINIMAL_CHECKS.http, headers: [{ name: 'A', value: 'b' }, { name: 'Token', valueFrom: { serviceAccount: 'default' } }] }] },
     });
-    expect(error.detailed.map((issue) => issue.path)).toEqual(['http[0].headers[1].valueFrom']);
+    expect(error.detailed.map((issue) => issue.path)).toEqual(['http[0].headers[1].valueFrom.serviceAccount']);
   });
 
-  it('reports a secret reference once, as refused, not also the value it leaves empty', () => {
-    const reference = { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } };
+  it('reports a reference it has no source for once, as refused, not also the value it leaves empty', () => {
+    const reference = { valueFrom: { helmRef: { name: 'db', key: '.password' } } };
     const error = refusalOf({ postgres: [{ ...MINIMAL_CHECKS.postgres, username: reference, password: reference }] });
-    expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual(['field-not-run postgres[0].username.valueFrom', 'field-not-run postgres[0].password.valueFrom']);
+    expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual([
+      'field-not-run postgres[0].username.valueFrom.helmRef',
+      'field-not-run postgres[0].password.valueFrom.helmRef',
+    ]);
+  });
+
+  it('accepts secret and config map references wherever canary-checker takes them, and only in a well-formed shape', () => {
+    const secret = { valueFrom: { secretKeyRef: { name: 'db', key: 'PASSWORD' } } };
+    const plain = { valueFrom: { configMapKeyRef: { name: 'db', key: 'ca.crt' } } };
+    const checks = checksFromCanarySpec({
+      http: [{ ...MINIMAL_CHECKS.http, username: secret, password: secret, headers: [{ name: 'X-Token', ...secret }], env: [{ name: 'host', ...plain }], tlsConfig: { ca: plain } }],
+      postgres: [{ ...MINIMAL_CHECKS.postgres, username: secret, password: secret }],
+      redis: [{ ...MINIMAL_CHECKS.redis, tlsConfig: { ca: plain, cert: plain, key: secret } }],
+    });
+    expect(checks.map((check) => check.type)).toEqual(['http', 'postgres', 'redis']);
+    expect(checks[0]?.spec.headers).toEqual([{ name: 'X-Token', ...secret }]);
+    const both = { valueFrom: { secretKeyRef: { name: 'db', key: 'a' }, configMapKeyRef: { name: 'db', key: 'b' } } };
+    expect(refusalOf({ http: [{ ...MINIMAL_CHECKS.http, password: both }] }).detailed.map((issue) => issue.kind)).toEqual(['invalid']);
+    expect(refusalOf({ http: [{ ...MINIMAL_CHECKS.http, headers: [{ name: 'X', value: 'a', ...secret }] }] }).detailed.map((issue) => issue.path)).toEqual(['http[0].headers[0].value']);
+  });
+
+  it('still refuses a reference in an exec environment, which a script could send anywhere', () => {
+    const error = refusalOf({ exec: [{ ...MINIMAL_CHECKS.exec, env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'db', key: 'token' } } }] }] });
+    expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual(['field-not-run exec[0].env[0].valueFrom']);
   });
 
   it('judges the expression fields key by key: CEL runs, JavaScript is refused', () => {

@@ -109,8 +109,11 @@ interface Holder {
   key: string;
   /** The list entry the field sits in, if any: the whole entry goes, since what is left of it means nothing alone. */
   entry: { list: unknown[]; element: Record<string, unknown> } | null;
-  /** Where `parent` itself sits (`password` for `password.valueFrom`): it goes too when nothing else is left in it. */
-  owner: { parent: Record<string, unknown>; key: string } | null;
+  /**
+   * Where `parent` itself sits, and its own holders outward (`password` for `password.valueFrom.helmRef`): each goes
+   * too when nothing else is left in it.
+   */
+  owners: ReadonlyArray<{ parent: Record<string, unknown>; key: string }>;
 }
 
 /** Where `node` holds the catalogue path `segments` (`['headers[]', 'valueFrom']`); check-catalogue.ts has the grammar. */
@@ -119,7 +122,7 @@ function holdersOf(
   segments: readonly string[],
   prefix: string,
   entry: Holder['entry'] = null,
-  owner: Holder['owner'] = null,
+  owners: Holder['owners'] = [],
 ): Holder[] {
   const [first, ...rest] = segments;
   if (first === undefined) return [];
@@ -130,11 +133,11 @@ function holdersOf(
   const path = pathOf(prefix, [key]);
   if (isList) {
     if (!Array.isArray(value)) return [];
-    if (rest.length === 0) return [{ path, parent: node, key, entry, owner }];
+    if (rest.length === 0) return [{ path, parent: node, key, entry, owners }];
     return value.flatMap((element: unknown, index) => (isRecord(element) ? holdersOf(element, rest, `${path}[${index}]`, { list: value, element }) : []));
   }
-  if (rest.length === 0) return [{ path, parent: node, key, entry, owner }];
-  return isRecord(value) ? holdersOf(value, rest, path, entry, { parent: node, key }) : [];
+  if (rest.length === 0) return [{ path, parent: node, key, entry, owners }];
+  return isRecord(value) ? holdersOf(value, rest, path, entry, [{ parent: node, key }, ...owners]) : [];
 }
 
 /**
@@ -151,7 +154,12 @@ function withoutRefused(rules: FieldRules, entry: Record<string, unknown>, prefi
     for (const holder of holdersOf(rest, rulePath.split('.'), prefix)) {
       issues.push({ kind: 'field-not-run', path: holder.path, message: `not run by this server. ${rule.note}` });
       Reflect.deleteProperty(holder.parent, holder.key);
-      if (holder.owner !== null && Object.keys(holder.parent).length === 0) Reflect.deleteProperty(holder.owner.parent, holder.owner.key);
+      let emptiedNode = holder.parent;
+      for (const owner of holder.owners) {
+        if (Object.keys(emptiedNode).length > 0) break;
+        Reflect.deleteProperty(owner.parent, owner.key);
+        emptiedNode = owner.parent;
+      }
       if (holder.entry !== null) emptied.push(holder.entry);
     }
   }

@@ -4,13 +4,14 @@ import type { EventBus } from '../../platform/event-bus';
 import type { MetricSample } from '../../platform/check-metrics';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
-import { resolveConnection } from '../connections';
+import { connectionUrlOf, resolveConnection, type ResolvedConnection } from '../connections';
 import { openCheckSpec, SpecSecretError } from './canary-secrets';
 import { runCheck, type CheckResult } from './checkers/run-check';
 import type { TransformedCheck } from './check-expressions';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 import { scrubSecrets, SecretCollector } from './scrub-secrets';
+import { resolveValueReferences, ValueReferenceError } from './value-references';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -250,6 +251,20 @@ export class CheckScheduler {
     }
     const secrets = new SecretCollector();
     secrets.addOpenedSpec(check.spec, spec);
+    const opened = async (reference: string): Promise<ResolvedConnection> => {
+      const connection = await resolveConnection(pool, secretKey, reference);
+      secrets.addConnection(connection);
+      return connection;
+    };
+    try {
+      const resolved = await resolveValueReferences(spec, check.canary_namespace, opened, (reference) => connectionUrlOf(pool, reference));
+      spec = resolved.spec;
+      for (const value of resolved.secrets) secrets.add(value);
+      if ('password' in spec) secrets.addCredentials(spec.username ?? '', spec.password);
+    } catch (error) {
+      if (!(error instanceof ValueReferenceError)) throw error;
+      return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };
+    }
     if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
     const result = await runCheck(check.type, spec, {
       pool,
@@ -258,11 +273,7 @@ export class CheckScheduler {
         canary: { name: check.canary_name, namespace: check.canary_namespace ?? '', labels: check.canary_labels ?? {}, id: check.canary_id },
         check: { name: check.name, id: check.id, description: check.description ?? '', labels: check.labels ?? {}, endpoint: check.endpoint ?? '' },
       },
-      resolveConnection: async (reference) => {
-        const connection = await resolveConnection(pool, secretKey, reference);
-        secrets.addConnection(connection);
-        return connection;
-      },
+      resolveConnection: opened,
       // Expressions never see a secret, so none can re-encode one past the scrubbing of the result below.
       redact: (data) => scrubSecrets(data, secrets.values()),
     });

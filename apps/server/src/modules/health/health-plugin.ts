@@ -35,6 +35,7 @@ import {
 import { canaryRowsValidator, checkRowsValidator } from './exec-permission';
 import { canarySpecRowsValidator } from './spec-hooks';
 import { checkSpecTargets } from './spec-targets';
+import { checkValueReferences } from './value-references';
 import { UptimeWindows, WINDOW_REFRESH_AGE_MS } from './uptime-windows';
 
 const READ = { resource: 'canaries', action: 'read' } as const;
@@ -85,11 +86,17 @@ function registerWriteHooks(context: AppContext): void {
     ),
   );
   hooks.registerTransform('checks', sealedCheckRows(pool, secretKey));
-  const checkSpecColumn = async (rows: ReadonlyArray<Record<string, unknown>>): Promise<void> => {
-    for (const row of rows) if (row.spec !== undefined) await checkSpecTargets(pool, row.spec);
-  };
-  hooks.registerCheck('canaries', checkSpecColumn);
-  hooks.registerCheck('checks', checkSpecColumn);
+  const checkSpecColumn =
+    (asCheckRow: boolean) =>
+    async (rows: ReadonlyArray<Record<string, unknown>>): Promise<void> => {
+      for (const row of rows) {
+        if (row.spec === undefined) continue;
+        await checkSpecTargets(pool, row.spec);
+        await checkValueReferences(pool, row.spec, typeof row.namespace === 'string' ? row.namespace : null, asCheckRow);
+      }
+    };
+  hooks.registerCheck('canaries', checkSpecColumn(false));
+  hooks.registerCheck('checks', checkSpecColumn(true));
   hooks.register('canaries', canaryRowsValidator);
   hooks.register('canaries', canarySpecRowsValidator);
   hooks.register('checks', checkRowsValidator);

@@ -99,4 +99,10 @@ describe('stored secrets in check forms', () => {
     const form = checkFormFromSpec({ redis: [{ name: 'cache', addr: 'redis:6379', password: { value: 'plain' } }] });
     expect(form?.fields.password).toBe('plain');
   });
+
+  it('leaves a check whose password comes from valueFrom to the YAML editor, which keeps the reference', () => {
+    const password = { valueFrom: { secretKeyRef: { name: 'cache-credentials', key: 'password' } } };
+    expect(checkFormFromSpec({ redis: [{ name: 'cache', addr: 'redis:6379', password }] })).toBeNull();
+    expect(checkFormFromSpec({ http: [{ name: 'web', url: 'https://a.example', authentication: { username: 'ada', password } }] })).toBeNull();
+  });
 });

@@ -84,7 +84,12 @@ export function checkFormFromSpec(spec: Record<string, unknown>): CheckFormValue
   const known = new Set(['name', 'icon', 'description', ...choice.fields.map((field) => field.specPath[0])]);
   if (Object.keys(entry).some((key) => !known.has(key))) return null;
   const fields: Record<string, CheckFieldValue> = {};
-  for (const field of choice.fields) fields[fieldName(field)] = formValue(field, readPath(entry, field.specPath));
+  for (const field of choice.fields) {
+    const raw = readPath(entry, field.specPath);
+    // A value the form has no input for (a `valueFrom` reference, …) would be lost on save: the YAML editor keeps it.
+    if (isRecord(raw) && !isSealedSecret(raw) && !(Object.keys(raw).length === 1 && typeof raw.value === 'string')) return null;
+    fields[fieldName(field)] = formValue(field, raw);
+  }
   return {
     type,
     name: typeof entry.name === 'string' ? entry.name : '',
