@@ -85,13 +85,13 @@ describe('check detail: the Uptime tile and the Health Overview chart count the 
       [checkId, months.timeRange.since],
     );
     const expected = firstDay.rows[0];
-    expect(expected?.passed).toBeGreaterThan(0);
+    if (expected === undefined) throw new Error('the first day of the range has no row');
+    // Runs are 433 s apart, so a range starting in the last minutes of a UTC day may hold none of that day's: then
+    // that day has no point, or an empty one, and none comes before it; at any other time it holds some.
     const first = months.series.points[0];
-    expect({ time: new Date(first?.time ?? 0).getTime(), passed: first?.passed, failed: first?.failed }).toEqual({
-      time: expected?.ms,
-      passed: expected?.passed,
-      failed: expected?.failed,
-    });
+    expect(new Date(first?.time ?? 0).getTime()).toBeGreaterThanOrEqual(expected.ms);
+    const day = months.series.points.find((point) => new Date(point.time).getTime() === expected.ms);
+    expect({ passed: day?.passed ?? 0, failed: day?.failed ?? 0 }).toEqual({ passed: expected.passed, failed: expected.failed });
   });
 
   it('agrees on every demo check for 1h, 24h and 7d', async () => {
