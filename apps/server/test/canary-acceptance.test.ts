@@ -1,14 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, valueAtPath, type CheckType } from '@opsdeck/shared';
+import { CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, placeExample, valueAtPath, type CheckType } from '@opsdeck/shared';
 import { syncCanaryChecks } from '../src/modules/health/canary-sync';
 import { startTestServer, type JsonReply, type TestServer } from './harness';
 
-/** The minimal check with every field the catalogue lets run or keeps as inert, each at its example. */
-function everyAcceptedField(type: CheckType): Record<string, unknown> {
+/** Fields that exclude each other on one check (a request is authenticated one way): each goes in a check of its own. */
+const EXCLUSIVE: Partial<Record<CheckType, readonly string[]>> = { http: ['digest', 'oauth2', 'awsSigV4'] };
+
+const rootOf = (path: string): string => path.split(/[.[]/)[0] ?? path;
+
+/**
+ * The minimal check with every field the catalogue lets run or keeps as inert, each at its example; of the fields that
+ * exclude each other, only `only` (the first when not given).
+ */
+function everyAcceptedField(type: CheckType, only?: string): Record<string, unknown> {
+  const exclusive = EXCLUSIVE[type] ?? [];
+  const kept = only ?? exclusive[0];
   return Object.entries(CHECK_FIELD_RULES[type]).reduce<Record<string, unknown>>(
-    (entry, [path, rule]) => ('example' in rule ? placeAt(entry, path, rule.example) : entry),
+    (entry, [path, rule]) => ('example' in rule && (!exclusive.includes(rootOf(path)) || rootOf(path) === kept) ? placeExample(entry, path, rule) : entry),
     { ...MINIMAL_CHECKS[type] },
   );
+}
+
+/** One entry per exclusive field (or just one), named apart. */
+function acceptedEntries(type: CheckType): Array<Record<string, unknown>> {
+  const exclusive = EXCLUSIVE[type] ?? [];
+  if (exclusive.length === 0) return [everyAcceptedField(type)];
+  return exclusive.map((field) => ({ ...everyAcceptedField(type, field), name: `${String(MINIMAL_CHECKS[type].name)}-${field}` }));
 }
 
 const KUBERNETES_CANARY = {
@@ -45,14 +62,14 @@ describe('canary acceptance: nothing a save holds is ignored (ADR 0069)', () => 
   });
 
   it.each(CHECK_TYPES)('saves a %s check with every field that runs or is inert, and its check row keeps each one', async (type) => {
-    const created = await server.call('POST', '/api/canary/canaries', admin, { name: `accept-${type}`, spec: { schedule: '@every 5m', [type]: [everyAcceptedField(type)] } });
+    const entries = acceptedEntries(type);
+    const created = await server.call('POST', '/api/canary/canaries', admin, { name: `accept-${type}`, spec: { schedule: '@every 5m', [type]: entries } });
     expect(created.status, created.text).toBe(201);
     const rows = await server.pool.query<{ type: string; spec: Record<string, unknown> }>('select type, spec from checks where canary_id = $1 and deleted_at is null', [created.json.id]);
-    expect(rows.rows.map((row) => row.type)).toEqual([type]);
-    const spec = rows.rows[0]?.spec ?? {};
+    expect(rows.rows.map((row) => row.type)).toEqual(entries.map(() => type));
     for (const [path, rule] of Object.entries(CHECK_FIELD_RULES[type])) {
       // Secrets are stored sealed, so what is kept is the field, not its plain value.
-      if (rule.verdict !== 'refused') expect(valueAtPath(spec, path), `${type}.${path}`).toBeDefined();
+      if (rule.verdict !== 'refused') expect(rows.rows.some((row) => valueAtPath(row.spec, path) !== undefined), `${type}.${path}`).toBe(true);
     }
   });
 

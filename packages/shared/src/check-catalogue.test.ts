@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, topLevelKey, valueAtPath } from './check-catalogue';
+import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, placeExample, topLevelKey, valueAtPath } from './check-catalogue';
 import { CANARY_SPEC_KEYS, canaryLevelSchema, CHECK_SCHEMAS, CHECK_TYPES } from './check-specs';
 
 /** The object schema inside optional and defaulted wrappers, or null when the field is no object. */
@@ -44,7 +44,7 @@ describe('the check catalogue and the check schemas', () => {
   it.each(CHECK_TYPES)('gives every %s field that runs or is inert an example the schema accepts', (type) => {
     for (const [path, rule] of Object.entries(CHECK_FIELD_RULES[type])) {
       if (rule.verdict === 'refused') continue;
-      const entry = placeAt(MINIMAL_CHECKS[type], path, rule.example);
+      const entry = placeExample(MINIMAL_CHECKS[type], path, rule);
       expect(CHECK_SCHEMAS[type].safeParse(entry).error?.issues ?? [], `${type}.${path}`).toEqual([]);
     }
   });

@@ -15,12 +15,19 @@ import type { CheckType } from './check-specs';
 export type FieldVerdict = 'runs' | 'inert' | 'refused';
 
 export type FieldRule =
-  | { verdict: 'runs' | 'inert'; note: string; /** A value the server accepts, for tests and the docs. */ example: unknown }
+  | {
+      verdict: 'runs' | 'inert';
+      note: string;
+      /** A value the server accepts, for tests and the docs. */ example: unknown;
+      /** Fields the example needs beside it (digest needs username and password), placed with it in tests. */
+      needs?: Readonly<Record<string, unknown>>;
+    }
   | { verdict: 'refused'; note: string };
 
 export type FieldRules = Readonly<Record<string, FieldRule>>;
 
-const runs = (note: string, example: unknown): FieldRule => ({ verdict: 'runs', note, example });
+const runs = (note: string, example: unknown, needs?: Readonly<Record<string, unknown>>): FieldRule =>
+  needs === undefined ? { verdict: 'runs', note, example } : { verdict: 'runs', note, example, needs };
 const inert = (note: string, example: unknown): FieldRule => ({ verdict: 'inert', note, example });
 const refused = (note: string): FieldRule => ({ verdict: 'refused', note });
 
@@ -172,19 +179,34 @@ const HTTP_RULES: FieldRules = {
   'tlsConfig.cert': refused('Client certificates are not sent; authenticate with authentication or a header'),
   'tlsConfig.key': refused('Client certificates are not sent; authenticate with authentication or a header'),
   'tlsConfig.handshakeTimeout': refused('The TLS handshake shares the check timeout; set timeout'),
-  maxRedirects: refused('Redirects are never followed (a 3xx is the answer judged); point url at the final address'),
+  maxRedirects: inert('0 only, which is what this server always does: redirects are never followed, so the 3xx is the answer judged (canary-checker follows some by default); a higher number is refused: point url at the final address', 0),
   responseJSONContent: refused('Write the condition in test.expr, e.g. json.status == "ok"'),
   ntlm: refused('NTLM authentication is not run; use authentication (Basic) or a header'),
   ntlmv2: refused('NTLM authentication is not run; use authentication (Basic) or a header'),
-  digest: refused('Digest authentication is not run; use authentication (Basic) or a header'),
+  digest: runs(
+    'Digest access authentication (RFC 7616: MD5, SHA-256 and their -sess forms, qop auth) with username and password: the first request takes the challenge, the second answers it',
+    true,
+    { username: 'monitor', password: 's3cret-pass' },
+  ),
   templateBody: runs('The body is a Go template over canary, check and the env values ({{.canary.name}}, {{.token}}); one that does not render fails the check', true),
   env: runs(
     `Values for templateBody, as a list [{name, value}]; values with secret names are stored sealed. They reach the body only: $(name) in url, endpoint or headers is refused, so a secret can only go to the address written in the check. An entry may give ${VALUE_FROM} instead of value`,
     [{ name: 'region', value: 'eu-west-1' }],
   ),
   ...unresolvedReferences('env[]'),
-  oauth2: refused('OAuth 2 token requests are not run; send a token in a header'),
-  awsSigV4: refused('AWS Signature V4 signing is not run'),
+  oauth2: runs(
+    'OAuth 2 client credentials {tokenURL, scope, params}: username and password (the client id and secret) go to tokenURL, never to url, with scope space-separated and params as extra form fields; the token it returns is sent as Authorization: Bearer. A sealed secret is bound to both origins, so changing tokenURL asks for the secret again',
+    { tokenURL: 'https://idp.invalid/oauth/token', scope: ['read'], params: { audience: 'api' } },
+    { username: 'client-id', password: 'client-secret' },
+  ),
+  awsSigV4: runs(
+    'AWS Signature Version 4 {accessKey, secretKey, sessionToken, region, service}: the keys are stored sealed (each a value, {value: …} or valueFrom); the secret key only signs and never leaves this server; a session token goes as X-Amz-Security-Token',
+    { accessKey: { value: 'AKIDEXAMPLE' }, secretKey: { value: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }, region: 'us-east-1', service: 'execute-api' },
+  ),
+  'awsSigV4.connection': refused('AWS connections are not read for signing; give accessKey and secretKey (valueFrom may name a stored connection)'),
+  'awsSigV4.assumeRole': refused('Roles are not assumed (no STS call); sign with the role\'s own keys'),
+  'awsSigV4.endpoint': refused('The request goes to url; an STS endpoint is not used'),
+  'awsSigV4.skipTLSVerify': refused('Set tlsConfig.insecureSkipVerify for the request'),
   crawl: refused('Crawling linked pages is not run; add one http check per page'),
 };
 
@@ -414,6 +436,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * A copy of `entry` holding `value` at a catalogue path, the objects on the way kept and merged (`a[]` puts a list of
  * one entry): how a check holding one field of the catalogue, or all of them, is built from its minimal entry.
  */
+/** `entry` with the rule's example at `path`, and the fields that example needs beside it. */
+export function placeExample(entry: Readonly<Record<string, unknown>>, path: string, rule: FieldRule): Record<string, unknown> {
+  if (rule.verdict === 'refused') return { ...entry };
+  return placeAt({ ...entry, ...(rule.needs ?? {}) }, path, rule.example);
+}
+
 export function placeAt(entry: Readonly<Record<string, unknown>>, path: string, value: unknown): Record<string, unknown> {
   const [first = path, ...rest] = path.split('.');
   const isList = first.endsWith('[]');

@@ -151,8 +151,35 @@ const httpCheck = z
     tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: referencedPlain.optional() }).optional(),
     templateBody: z.boolean().optional(),
     env: z.array(referencedEntry).optional(),
+    maxRedirects: z.number().int().refine((max) => max === 0, 'only 0 runs here: redirects are never followed, the 3xx is the answer judged').optional(),
+    digest: z.boolean().optional(),
+    oauth2: z
+      .strictObject({
+        tokenURL: z.string().regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL'),
+        scope: z.array(z.string()).optional(),
+        params: z.record(z.string(), z.string()).optional(),
+      })
+      .optional(),
+    awsSigV4: z
+      .strictObject({
+        accessKey: referencedSecret,
+        secretKey: referencedSecret,
+        sessionToken: referencedSecret.optional(),
+        region: z.string().min(1, 'This field is required'),
+        service: z.string().min(1, 'This field is required'),
+      })
+      .optional(),
   })
   .superRefine((check, context) => {
+    const schemes = (['digest', 'oauth2', 'awsSigV4'] as const).filter((key) => check[key] !== undefined && check[key] !== false);
+    if (schemes.length > 1) context.addIssue({ code: 'custom', path: [schemes[1] ?? ''], message: `cannot be combined with ${schemes[0] ?? ''}: a request is authenticated one way` });
+    // canary-checker takes the client id and secret of oauth2, and the credentials of digest, from username and password.
+    const hasCredentials = check.username !== undefined || check.authentication !== undefined;
+    for (const key of ['digest', 'oauth2'] as const) {
+      if (check[key] !== undefined && check[key] !== false && !hasCredentials) {
+        context.addIssue({ code: 'custom', path: [key], message: `needs username and password (${key === 'oauth2' ? 'the client id and secret' : 'the credentials'})` });
+      }
+    }
     // duty's templates run twice, with {{ }} and then with $( ); here only {{ }} is run, so a $(name) would go out as written.
     if (check.templateBody === true && typeof check.body === 'string' && ENV_SUBSTITUTION.test(check.body)) {
       context.addIssue({ code: 'custom', path: ['body'], message: '$(name) in a templateBody body is not run by this server: write {{.name}}' });

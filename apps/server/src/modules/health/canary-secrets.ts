@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { holdsSecrets as holdsSecretsIn, openSpec, resealLegacy, sealSpec, sealSpecOrRefuse, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
+import { destinationOf, holdsSecrets as holdsSecretsIn, openSpec, resealLegacy, sealSpec, sealSpecOrRefuse, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
 
 export { holdsSecrets } from '../../platform/secret-fields';
 
@@ -22,6 +22,13 @@ export const CANARY_LAYOUT: SpecLayout = {
   env: 'secret-names',
   // A client certificate's private key (redis tlsConfig.key): `key` alone is too common a name to seal everywhere.
   extraSecret: (relative) => relative === 'tlsConfig.key',
+  // An oauth2 check sends its client secret to the token URL, not to url: both origins bind what it seals, so changing
+  // either asks for the secret again and no edit can send it elsewhere.
+  destination(part) {
+    const tokenUrl = isRecord(part.oauth2) && typeof part.oauth2.tokenURL === 'string' ? part.oauth2.tokenURL : null;
+    const own = destinationOf(part);
+    return tokenUrl === null ? own : `${own} token ${destinationOf({ url: tokenUrl })}`;
+  },
   parts(spec) {
     const inner = typeof spec.kind === 'string' && isRecord(spec.spec) ? spec.spec : spec;
     const prefix = inner === spec ? '' : 'spec.';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, valueAtPath } from '@opsdeck/shared';
+import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, placeExample, valueAtPath } from '@opsdeck/shared';
 import { canarySpecRefusal, CanarySpecError, checksFromCanarySpec, parseCheckSpec } from './canary-spec';
 
 function issuesOf(spec: Record<string, unknown>): string[] {
@@ -91,7 +91,7 @@ const fieldCases = CHECK_TYPES.flatMap((type) => Object.entries(CHECK_FIELD_RULE
 describe('every field of the check catalogue, as a save meets it', () => {
   it.each(fieldCases.filter(({ rule }) => rule.verdict !== 'refused'))('accepts $type.$path ($rule.verdict) and keeps it in the stored check spec', ({ type, path, rule }) => {
     const example = 'example' in rule ? rule.example : undefined;
-    const [check] = checksFromCanarySpec({ schedule: '@every 5m', [type]: [placeAt(MINIMAL_CHECKS[type], path, example)] });
+    const [check] = checksFromCanarySpec({ schedule: '@every 5m', [type]: [placeExample(MINIMAL_CHECKS[type], path, rule)] });
     expect(check?.type).toBe(type);
     expect(valueAtPath(check?.spec, path)).toEqual(example);
   });

@@ -86,6 +86,15 @@ describe('valueFrom references', () => {
     expect(resolved).toEqual({ addr: 'redis.example:6379', tlsConfig: { key: 'PEM-KEY-TEXT' } });
   });
 
+  it("binds an oauth2 check's client credentials to its token URL, and its other references to its address", async () => {
+    const idp = connection({ name: 'idp', url: 'https://login.example' });
+    const spec = { url: 'https://api.example/get', oauth2: { tokenURL: 'https://login.example/oauth/token' }, username: secret('idp', 'username'), password: secret('idp', 'password') };
+    const { spec: resolved } = await resolveWith(spec, [idp]);
+    expect(resolved).toMatchObject({ username: 'hello', password: 'world-password' });
+    await expect(resolveWith({ ...spec, oauth2: { tokenURL: 'https://collector.attacker.example/token' } }, [idp])).rejects.toThrow('not to https://collector.attacker.example:443');
+    await expect(resolveWith({ ...spec, headers: [{ name: 'X', ...secret('idp', 'API_TOKEN') }] }, [idp])).rejects.toThrow('headers[0].valueFrom: the values of connection');
+  });
+
   it('names what is missing: the connection, a secret property, a plain property', async () => {
     await expect(resolveWith({ url: 'https://httpbin.example', password: secret('nope', 'password') }, [connection({})])).rejects.toThrow(
       "password.valueFrom names the connection 'default/nope': Connection 'default/nope' not found",

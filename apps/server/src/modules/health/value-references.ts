@@ -84,6 +84,13 @@ async function targetOf(entry: Record<string, unknown>, connectionUrl: (referenc
   return (await connectionUrl(connection)) ?? null;
 }
 
+/** An oauth2 check's username and password are its client credentials, sent to the token URL rather than to the check's address. */
+function referenceTarget(entry: Record<string, unknown>, relativePath: string, checkTarget: string | null): string | null {
+  const tokenUrl = isRecord(entry.oauth2) && typeof entry.oauth2.tokenURL === 'string' ? entry.oauth2.tokenURL : null;
+  if (tokenUrl !== null && /^(username|password|authentication\.(username|password))\.valueFrom$/.test(relativePath)) return tokenUrl;
+  return checkTarget;
+}
+
 function describeOrigin(url: string | null): string {
   return originOf(url) ?? 'none: the connection has no URL';
 }
@@ -110,7 +117,8 @@ export async function checkValueReferences(pool: pg.Pool, spec: unknown, namespa
     for (const reference of references) {
       const url = await urlOf(connectionReference(namespace, reference.name));
       if (url === undefined) continue;
-      if (target === null || leavesConnectionOrigin(url, target)) throw errors.valueFromOrigin(reference.path, reference.name, describeOrigin(url));
+      const goesTo = referenceTarget(part.value, reference.path.slice(part.path.length).replace(/^\./, ''), target);
+      if (goesTo === null || leavesConnectionOrigin(url, goesTo)) throw errors.valueFromOrigin(reference.path, reference.name, describeOrigin(url));
     }
   }
 }
@@ -170,9 +178,10 @@ export async function resolveValueReferences(
   for (const reference of references) {
     const connection = connections.get(reference.name);
     if (connection === undefined) continue;
-    if (target === null) throw new ValueReferenceError(`${reference.path}: the check names no address, and values from a connection go only to its origin`);
-    if (leavesConnectionOrigin(connection.url, target)) {
-      throw new ValueReferenceError(`${reference.path}: the values of connection '${reference.name}' go only to its origin (${describeOrigin(connection.url)}), not to ${originOf(target) ?? target}`);
+    const goesTo = referenceTarget(spec, reference.path, target);
+    if (goesTo === null) throw new ValueReferenceError(`${reference.path}: the check names no address, and values from a connection go only to its origin`);
+    if (leavesConnectionOrigin(connection.url, goesTo)) {
+      throw new ValueReferenceError(`${reference.path}: the values of connection '${reference.name}' go only to its origin (${describeOrigin(connection.url)}), not to ${originOf(goesTo) ?? goesTo}`);
     }
     const value = valueOf(connection, reference);
     if (value === null) {

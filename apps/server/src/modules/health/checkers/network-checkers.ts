@@ -6,6 +6,7 @@ import { durationFromNanos } from '../../../platform/cel/cel-functions';
 import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '@opsdeck/shared';
 import { renderCheckTemplate } from '../check-template';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+import { accessTokenOf, awsSigV4Headers, digestAuthorization, digestProblem, parseDigestChallenge, tokenRequestBody } from './http-auth';
 
 const DAY_MS = 86_400_000;
 
@@ -34,18 +35,9 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
       return failed(`failed to template request body: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const response = await httpProbe({
-    url,
-    method: spec.method,
-    headers: spec.headers,
-    body,
-    username,
-    password,
-    insecureTls,
-    ca: spec.tlsConfig?.ca,
-    timeoutMs: context.timeoutMs,
-    signal: context.signal,
-  });
+  const exchange = await authenticatedExchange(spec, { url, body, username, password, insecureTls }, context);
+  if ('error' in exchange) return failed(exchange.error);
+  const { response } = exchange;
   const details: Record<string, unknown> = { code: response.status, bytes: Buffer.byteLength(response.body), truncated: response.truncated };
   const sslDays = response.certificateExpiresAt === null ? null : Math.floor((response.certificateExpiresAt.getTime() - Date.now()) / DAY_MS);
   if (sslDays !== null) details.sslExpiryDays = sslDays;
@@ -74,6 +66,59 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
     outcome = { pass: true, message: summary, details };
   }
   return { ...withThreshold(outcome, response.durationMs, spec.thresholdMillis), durationMs: response.durationMs, data };
+}
+
+interface HttpRequestParts {
+  url: string;
+  body: string | undefined;
+  username: string | null;
+  password: string | null;
+  insecureTls: boolean;
+}
+
+/**
+ * The check's request, authenticated as its spec says: Basic (username and password), Digest (the challenge of a first
+ * request answered by a second), AWS Signature V4, or an OAuth 2 client-credentials token fetched from tokenURL. The
+ * schema allows one of the last three at a time. The client secret of oauth2 goes to tokenURL only; the answer of the
+ * token endpoint is never shown, since a misbehaving one may echo what it was sent.
+ */
+async function authenticatedExchange(spec: HttpCheckSpec, parts: HttpRequestParts, context: CheckerContext): Promise<{ response: HttpProbeResponse } | { error: string }> {
+  const base = { method: spec.method, body: parts.body, insecureTls: parts.insecureTls, ca: spec.tlsConfig?.ca, timeoutMs: context.timeoutMs, signal: context.signal };
+  const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+  const probe = (extra: Record<string, string>, basic: boolean) =>
+    httpProbe({ ...base, url: parts.url, headers: { ...headers, ...extra }, username: basic ? parts.username : null, password: basic ? parts.password : null });
+  if (spec.awsSigV4 !== undefined) {
+    const { accessKey, secretKey, sessionToken, region, service } = spec.awsSigV4;
+    const signed = awsSigV4Headers({ method: spec.method, url: parts.url, headers, body: parts.body ?? '' }, { accessKey, secretKey, sessionToken, region, service });
+    return { response: await probe(signed, false) };
+  }
+  if (spec.oauth2 !== undefined) {
+    const tokenAnswer = await httpProbe({
+      ...base,
+      url: spec.oauth2.tokenURL,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: tokenRequestBody(spec.oauth2.scope, spec.oauth2.params),
+      username: parts.username,
+      password: parts.password,
+    });
+    const token = accessTokenOf(tokenAnswer.status, tokenAnswer.body);
+    if ('error' in token) return { error: `oauth2: ${token.error}` };
+    return { response: await probe({ authorization: `Bearer ${token.token}` }, false) };
+  }
+  if (spec.digest === true) {
+    const first = await probe({}, false);
+    if (first.status !== 401) return { response: first };
+    const challenge = parseDigestChallenge(first.headers['www-authenticate']);
+    if (challenge === null) return { response: first };
+    const problem = digestProblem(challenge);
+    if (problem !== null) return { error: problem };
+    const target = new URL(parts.url);
+    const authorization = digestAuthorization(challenge, { username: parts.username ?? '', password: parts.password ?? '', method: spec.method, uri: `${target.pathname}${target.search}` });
+    const second = await probe({ authorization }, false);
+    return { response: { ...second, durationMs: first.durationMs + second.durationMs } };
+  }
+  return { response: await probe({}, true) };
 }
 
 /** Header names as Go's net/http writes them (`Content-Type`), so `headers['Location']` reads as in canary-checker. */
