@@ -138,13 +138,14 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
   },
   {
     name: 'exec-checkout',
-    path: 'spec.actions[0].exec.checkout',
+    path: 'spec.actions[0].exec.checkout.connection',
     spec: `  actions:
     - name: git
       exec:
         script: ls
         checkout:
           url: https://git.example.test/repo
+          connection: connection://github/private-token
 `,
   },
   {

@@ -10,6 +10,7 @@ import type { ActionOutcome, ActionRunContext, OpenedPlaybookAction, PlaybookTar
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
 import { json, startLocalHttp, type LocalHttp } from './fixtures/scrape-peers';
 import { startTestServer, type TestServer } from './harness';
+import { sandboxRepository } from './fixtures/git-repository';
 
 const IS_ROOT = process.getuid?.() === 0;
 const ON_POSTGRES = inject('dbMode') === 'postgres';
@@ -78,6 +79,19 @@ describe('playbook actions run for real against local peers', () => {
         error: 'exit code 3',
         result: { stdout: 'partial\n', stderr: 'broken\n', exitCode: 3 },
       });
+    });
+
+    it.runIf(IS_ROOT)('clones exec.checkout as the sandbox user and starts the script in it, and fails before the script when the clone fails', async () => {
+      const repository = sandboxRepository({ 'go.sum': 'github.com/example/mod v1.0.0 h1:abc\n' });
+      try {
+        const cloned = await run({ name: 'read', exec: { script: 'head -n 1 "$READ_FILE"', env: [{ name: 'READ_FILE', value: 'go.sum' }], checkout: { url: repository.url } } });
+        expect(cloned).toEqual({ status: 'completed', result: { stdout: 'github.com/example/mod v1.0.0 h1:abc\n', stderr: '', exitCode: 0 } });
+        const missing = await run({ name: 'read', exec: { script: 'touch ran', checkout: { url: repository.url, branch: 'release-9' } } });
+        expect(missing.status).toBe('failed');
+        expect(missing.error).toContain(`The script was not started: checkout of ${repository.url} (release-9) failed`);
+      } finally {
+        repository.dispose();
+      }
     });
 
     it.runIf(IS_ROOT)('runs the script as an unprivileged user', async () => {

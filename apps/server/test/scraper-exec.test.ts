@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentSandbox } from '../src/modules/health';
 import { runScrape } from '../src/modules/scrapers/run-scrape';
 import { syncScrapeSchedule } from '../src/modules/scrapers/scrape-scheduler';
 import { startTestServer, type TestServer } from './harness';
+import { sandboxRepository } from './fixtures/git-repository';
 
 /**
  * The exec scraper (issue #32 item 4, ADR 0072): a script whose standard output becomes config items, run in the exec
@@ -159,32 +158,20 @@ describe('exec scrapers', () => {
     });
 
     it('clones the checkout as the sandbox user and starts the script in it, and fails the run naming a branch that is not there', async () => {
-      const sandbox = currentSandbox();
-      if (sandbox.kind === 'refuse') throw new Error(sandbox.reason);
-      // A repository the sandbox user owns: git refuses to serve one owned by another user (safe.directory).
-      const repository = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-checkout-'));
-      chmodSync(repository, 0o755);
-      writeFileSync(path.join(repository, 'services.json'), JSON.stringify([{ id: 'svc-a', team: 'payments' }, { id: 'svc-b', team: 'search' }]));
-      const git = (...args: string[]): void => {
-        execFileSync('git', ['-c', 'user.email=ci@opsdeck.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], { cwd: repository, stdio: 'ignore' });
-      };
-      git('init', '--quiet');
-      git('add', 'services.json');
-      git('commit', '--quiet', '-m', 'services');
-      execFileSync('chown', ['-R', `${sandbox.user.uid}:${sandbox.user.gid}`, repository]);
+      const repository = sandboxRepository({ 'services.json': JSON.stringify([{ id: 'svc-a', team: 'payments' }, { id: 'svc-b', team: 'search' }]) });
       try {
-        const id = await saveAsAdmin('exec-checkout', { exec: [{ type: 'Service', id: '$.id', name: '$.id', checkout: { url: `file://${repository}`, branch: 'main' }, script: 'cat services.json' }] });
+        const id = await saveAsAdmin('exec-checkout', { exec: [{ type: 'Service', id: '$.id', name: '$.id', checkout: { url: repository.url, branch: 'main' }, script: 'cat services.json' }] });
         const outcome = await runById(id);
         expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
         const names = await server.pool.query<{ name: string }>('select name from config_items where scraper_id = $1 order by name', [id]);
         expect(names.rows.map((row) => row.name)).toEqual(['svc-a', 'svc-b']);
 
-        const missing = await saveAsAdmin('exec-checkout-missing', { exec: [{ type: 'Service', id: '$.id', checkout: { url: `file://${repository}`, branch: 'release-9' }, script: 'cat services.json' }] });
+        const missing = await saveAsAdmin('exec-checkout-missing', { exec: [{ type: 'Service', id: '$.id', checkout: { url: repository.url, branch: 'release-9' }, script: 'cat services.json' }] });
         const failed = await runById(missing);
         expect(failed.status).toBe('FAILED');
-        expect(failed.errors.map((error) => error.message).join('\n')).toMatch(new RegExp(`checkout of file://${repository} \\(release-9\\) failed`));
+        expect(failed.errors.map((error) => error.message).join('\n')).toContain(`checkout of ${repository.url} (release-9) failed`);
       } finally {
-        rmSync(repository, { recursive: true, force: true });
+        repository.dispose();
       }
     });
 

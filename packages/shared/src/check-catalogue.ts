@@ -28,7 +28,8 @@ export type FieldRules = Readonly<Record<string, FieldRule>>;
 
 const runs = (note: string, example: unknown, needs?: Readonly<Record<string, unknown>>): FieldRule =>
   needs === undefined ? { verdict: 'runs', note, example } : { verdict: 'runs', note, example, needs };
-const inert = (note: string, example: unknown): FieldRule => ({ verdict: 'inert', note, example });
+const inert = (note: string, example: unknown, needs?: Readonly<Record<string, unknown>>): FieldRule =>
+  needs === undefined ? { verdict: 'inert', note, example } : { verdict: 'inert', note, example, needs };
 const refused = (note: string): FieldRule => ({ verdict: 'refused', note });
 
 const SCRIPT_REFERENCE = 'secret and ConfigMap references are not handed to scripts (a script may send a value anywhere); give the value (stored sealed)';
@@ -237,6 +238,9 @@ const ICMP_RULES: FieldRules = {
   packetLossThreshold: runs('The highest packet loss, in percent, that passes', 50),
 };
 
+/** What a checkout example needs beside it. */
+const CHECKOUT_URL = { checkout: { url: 'file:///srv/git/ops.git' } };
+
 const EXEC_RULES: FieldRules = {
   ...COMMON,
   ...THRESHOLD,
@@ -245,7 +249,15 @@ const EXEC_RULES: FieldRules = {
   env: runs('Environment variables as a map NAME: value or a list [{name, value}]; values with secret names are stored sealed and scrubbed from output', [{ name: 'GREETING', value: 'hello' }]),
   'env[].valueFrom': refused(SCRIPT_REFERENCE),
   connections: refused('Cloud and Kubernetes connections are not handed to scripts; pass what the script needs in env'),
-  checkout: refused('Git checkouts before the script are not run; clone inside the script'),
+  'checkout.url': runs('A public repository cloned (depth 1, as the sandbox user, no credentials) into the folder the script starts in: https://, http://, file://, or host/path read as https://', 'file:///srv/git/ops.git'),
+  'checkout.branch': runs('The branch or tag checked out (the default branch when left out)', 'main', CHECKOUT_URL),
+  'checkout.depth': runs('How many commits to fetch (1 when left out)', 1, CHECKOUT_URL),
+  'checkout.type': inert('The kind of git host; the clone is the same for all', 'github', CHECKOUT_URL),
+  'checkout.connection': refused('Private repositories are not cloned with stored credentials: clone inside the script with a token given in env (stored sealed)'),
+  'checkout.username': refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
+  'checkout.password': refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
+  'checkout.certificate': refused('Credentials are not handed to git: clone inside the script with a key given in env (stored sealed)'),
+  'checkout.destination': refused('The checkout is the folder the script starts in; copy files from there'),
   artifacts: refused('Files the script writes are not kept; print what matters to stdout'),
 };
 

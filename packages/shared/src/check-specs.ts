@@ -208,12 +208,53 @@ const icmpCheck = z.strictObject({
   packetLossThreshold: z.number().min(0).max(100).default(0),
 });
 
+const CHECKOUT_SCHEMES = new Set(['https:', 'http:', 'file:']);
+export const MAX_CHECKOUT_DEPTH = 1000;
+export const CHECKOUT_BRANCH_MESSAGE = 'must be a branch or tag name (letters, digits, _, ., / and -, not starting with -)';
+
+/** The URL a checkout clones, with https:// put before one written without a scheme (`github.com/org/repo`). */
+export function checkoutUrl(text: string): string {
+  const url = text.trim();
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`;
+}
+
+/**
+ * Why git may not clone `text` here, or null: a repository anyone may clone, over https, http or from a file:// path,
+ * and no credential in the URL (duty's checkout takes them from a connection, which this server does not hand to git).
+ */
+export function checkoutUrlProblem(text: string): string | null {
+  if (text.trim() === '') return 'is required: the repository to clone, e.g. https://github.com/org/repo';
+  // Read without URL (this package runs in browsers and servers alike): scheme, then the authority up to the path.
+  const parts = /^([a-z][a-z0-9+.-]*:)\/\/([^/?#\s]*)(\S*)$/i.exec(checkoutUrl(text));
+  if (parts === null) return `'${text}' is not a URL git can clone here (https://, http:// or file://)`;
+  const scheme = (parts[1] ?? '').toLowerCase();
+  const authority = parts[2] ?? '';
+  if (!CHECKOUT_SCHEMES.has(scheme)) return `${scheme} repositories are not cloned here: use https://, http:// or file://`;
+  if (authority.includes('@')) return 'holds credentials: clone private repositories inside the script with a token given in env (stored sealed)';
+  if (scheme !== 'file:' && authority === '') return `'${text}' names no host`;
+  return null;
+}
+
+export const isCheckoutBranch = (branch: string): boolean => /^[\w./-]+$/.test(branch) && !branch.startsWith('-');
+
+/** duty's checkout before an exec script (`exec[].checkout`): a public repository, cloned into the folder the script starts in. */
+const execCheckout = z.strictObject({
+  url: z.string().superRefine((url, context) => {
+    const problem = checkoutUrlProblem(url);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  }),
+  branch: z.string().refine(isCheckoutBranch, CHECKOUT_BRANCH_MESSAGE).optional(),
+  depth: z.number().int().min(1).max(MAX_CHECKOUT_DEPTH).optional(),
+  type: z.string().optional(),
+});
+
 const execCheck = z.strictObject({
   ...common,
   ...threshold,
   ...expressions,
   script: z.string().min(1, 'This field is required'),
   env: namedValues.optional(),
+  checkout: execCheckout.optional(),
 });
 
 const sqlCheck = z.strictObject({

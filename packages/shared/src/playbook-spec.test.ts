@@ -88,7 +88,7 @@ describe('playbook spec JSON schema', () => {
     for (const field of ['on', 'timeout', 'filters', 'permissions', 'env', 'mcp']) {
       expect(validate({ [field]: {}, actions: [echo] }), field).not.toEqual([]);
     }
-    for (const field of ['setup', 'artifacts', 'checkout']) {
+    for (const field of ['setup', 'artifacts']) {
       expect(validate({ actions: [{ name: 'a', exec: { script: 'x', [field]: {} } }] }).join('\n'), field).toContain('/actions/0/exec');
     }
     expect(validate({ templatesOn: 'agent', actions: [echo] })).not.toEqual([]);
@@ -97,6 +97,8 @@ describe('playbook spec JSON schema', () => {
       expect(validate({ on, actions: [echo] }), JSON.stringify(on)).not.toEqual([]);
     }
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', branch: 'main' } } }] })).toEqual([]);
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', connection: 'connection://git' } } }] })).not.toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { fromConfigItem: 'x' } } }] })).not.toEqual([]);
   });
 

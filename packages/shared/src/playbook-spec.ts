@@ -33,7 +33,7 @@ export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureD
 export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions', 'env'] as const;
 
 /** Mission Control exec fields this server does not run: refused at save by name. */
-export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts', 'checkout'] as const;
+export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts'] as const;
 
 /** The `exec.connections` kinds this server hands to scripts; each takes `{connection: connection://…}`. */
 export const PLAYBOOK_EXEC_CONNECTION_KINDS = ['aws', 'kubernetes', 'azure'] as const;
@@ -175,6 +175,17 @@ const exec: JsonSchema = {
           },
         ]),
       ),
+    },
+    checkout: {
+      type: 'object',
+      description: 'A public git repository cloned (depth 1, no credentials) into the folder the script starts in',
+      required: ['url'],
+      additionalProperties: false,
+      properties: {
+        url: text('https://, http://, file://, or host/path read as https://'),
+        branch: text('The branch or tag checked out'),
+        depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many commits to fetch (1 when left out)' },
+      },
     },
     ...Object.fromEntries(PLAYBOOK_REFUSED_EXEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },

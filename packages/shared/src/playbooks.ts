@@ -126,10 +126,18 @@ export interface ExecConnections {
   azure?: ExecConnectionRef;
 }
 
+/** duty's checkout: a public repository cloned into the folder the script starts in. */
+export interface ExecCheckout {
+  url: string;
+  branch?: string;
+  depth?: number;
+}
+
 export interface ExecAction {
   script: string;
   env?: PlaybookEnvVar[];
   connections?: ExecConnections;
+  checkout?: ExecCheckout;
 }
 
 export const PLAYBOOK_HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;

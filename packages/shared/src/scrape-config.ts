@@ -388,7 +388,7 @@ const OBJECT_SOURCE_EXTRACT_FIELDS: ScraperFieldTable = Object.fromEntries(
 /** `transform` of any source. */
 /** `exec[].checkout` (duty's GitConnection). */
 export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
-  url: runs('The repository: https://, http:// or file://, without credentials in it'),
+  url: runs('The repository: https://, http://, file://, or host/path read as https://, without credentials in it'),
   branch: runs('The branch or tag to check out (the default branch when left out)'),
   depth: runs('How many commits to fetch (1 when left out)'),
   type: inert('The kind of git host; the clone is the same for all'),

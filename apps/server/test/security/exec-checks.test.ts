@@ -5,6 +5,7 @@ import { CheckScheduler, type RecordedRun } from '../../src/modules/health/check
 import { loadConfig } from '../../src/platform/config';
 import { startTestServer, type JsonReply, type TestServer } from '../harness';
 import { callWithToken, createApiToken } from '../audit-support';
+import { sandboxRepository } from '../fixtures/git-repository';
 
 /**
  * Issue #8, holes 2 and 4: an editor's exec check ran as root, read DATA_DIR/secret.key, and echoed a sealed secret
@@ -199,6 +200,19 @@ describe('exec checks need the execute permission, run sandboxed, and their outp
       expect(names.sort()).toEqual(['GREETING', 'HOME', 'LANG', 'PATH', 'PWD', 'SHLVL', 'TMPDIR', '_']);
       expect(env?.message).toContain('PATH=/usr/local/bin:/usr/bin:/bin');
       expect(env?.message).not.toContain(SERVER_ONLY_VARIABLE);
+    });
+
+    it.runIf(IS_ROOT)("clones a checkout as the sandbox user and runs the script in it, as canary-checker's exec_checkout_pass does", async () => {
+      const repository = sandboxRepository({ 'go.mod': 'module github.com/example/duty\n\ngo 1.22\n' });
+      try {
+        const canary = await createCanary(admin, 'exec-checkout', {
+          exec: [{ name: 'checkout', script: 'cat go.mod | head -n 1', checkout: { url: repository.url }, test: { expr: 'results.stdout == "module github.com/example/duty"' } }],
+        });
+        const [checked] = await runCanary(canary.id);
+        expect(checked?.result.pass, JSON.stringify(checked?.result)).toBe(true);
+      } finally {
+        repository.dispose();
+      }
     });
 
     it.runIf(!IS_ROOT)('refuses to run any script when the server cannot drop to another user, saying why', () => {

@@ -13,7 +13,7 @@ export { isInlineUrl } from './checkers/checker';
 /** One check run to its result, expressions included, for the bench (ADR 0070). */
 export { runCheck } from './checkers/run-check';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
-export { currentSandbox, removeAsUser } from './exec-host';
+export { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout, type SandboxRun } from './exec-host';
 export { execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type SandboxUser } from './exec-sandbox';
 /** The Canary section of docs/compatibility.md, from the check catalogue the save path uses (ADR 0069). */
 export { renderCanaryCompatibility } from './compatibility-section';

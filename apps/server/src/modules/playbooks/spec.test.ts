@@ -223,7 +223,7 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { aws: { accessKey: { value: 'AKIA' } } } } })).path).toBe('spec.actions[0].exec.connections.aws.accessKey');
   });
 
-  it.each(['setup', 'artifacts', 'checkout'])('refuses exec.%s by name, with what to do instead', (field) => {
+  it.each(['setup', 'artifacts'])('refuses exec.%s by name, with what to do instead', (field) => {
     const problem = refusal(withAction({ name: 'a', exec: { script: 'true', [field]: {} } }));
     expect(problem).toMatchObject({ path: `spec.actions[0].exec.${field}`, message: expect.stringContaining('not run by this server') });
     expect(problem.hint).not.toBeNull();
@@ -281,7 +281,19 @@ describe('parsing playbook specs', () => {
   it('refuses exec env entries that are not variable names or that read values from elsewhere', () => {
     expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: '1A', value: 'x' }] } })).path).toBe('spec.actions[0].exec.env[0].name');
     expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', valueFrom: { secretKeyRef: {} } }] } })).path).toBe('spec.actions[0].exec.env[0].valueFrom');
-    expect(refusal(withAction({ name: 'a', exec: { script: 'true', checkout: { url: 'x' } } })).path).toBe('spec.actions[0].exec.checkout');
+  });
+
+  it('takes exec.checkout of a public repository, and refuses credentials, a connection and other schemes by name', () => {
+    const checkout = (value: Record<string, unknown>): Record<string, unknown> => withAction({ name: 'a', exec: { script: 'true', checkout: value } });
+    expect(parsePlaybookSpec(checkout({ url: 'github.com/flanksource/artifacts', branch: 'main', depth: 2 })).actions[0]?.exec?.checkout).toEqual({
+      url: 'github.com/flanksource/artifacts',
+      branch: 'main',
+      depth: 2,
+    });
+    expect(refusal(checkout({ url: 'https://bot:t0ken@git.example/r' })).path).toBe('spec.actions[0].exec.checkout.url');
+    expect(refusal(checkout({ url: 'ssh://git@git.example/r' })).path).toBe('spec.actions[0].exec.checkout.url');
+    expect(refusal(checkout({ url: 'https://git.example/r', connection: 'connection://github/pat' })).path).toBe('spec.actions[0].exec.checkout.connection');
+    expect(refusal(checkout({ url: 'https://git.example/r', branch: '--upload-pack=touch /tmp/x' })).path).toBe('spec.actions[0].exec.checkout.branch');
   });
 
   it('checks parameters: unique names of letters, digits, _ and -, list options, regexes and bounds', () => {

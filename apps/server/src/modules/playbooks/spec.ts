@@ -1,5 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import {
+  CHECKOUT_BRANCH_MESSAGE,
+  checkoutUrlProblem,
+  isCheckoutBranch,
+  MAX_CHECKOUT_DEPTH,
   PLAYBOOK_ACTION_MAX_TIMEOUT,
   PLAYBOOK_ACTION_TYPES,
   PLAYBOOK_DURATION_PATTERN,
@@ -14,6 +18,7 @@ import {
   PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
   parseDurationMs,
   type ExecAction,
+  type ExecCheckout,
   type ExecConnections,
   type HttpAction,
   type NotificationAction,
@@ -63,12 +68,11 @@ const HTTP_METHODS = PLAYBOOK_HTTP_METHODS;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'health', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
 const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
-const EXEC_FIELDS = new Set(['script', 'env', 'connections']);
+const EXEC_FIELDS = new Set(['script', 'env', 'connections', 'checkout']);
 /** Mission Control exec fields this server does not run, each with what to do instead. */
 const EXEC_REFUSED: Readonly<Record<string, string>> = {
   setup: 'Installing tools per action is not supported: use the tools on the server\'s PATH',
   artifacts: 'Saving files as artifacts is not supported: print what you need to stdout, which the run keeps',
-  checkout: 'Checking out a git repository is not supported: clone it in the script with git, with its credentials in exec env',
 };
 const CONNECTION_KIND_HINT = `Name a stored connection per kind: connections: {${PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => `${kind}: {connection: connection://ns/name}`).join(', ')}}`;
 /** Mission Control spec fields that would change what the playbook does and that this server does not run. */
@@ -417,6 +421,32 @@ function execAction(value: unknown, path: string): ExecAction {
   const env = nameValues(entry.env, join(path, 'env'), true);
   if (env !== undefined) parsed.env = env;
   if (given(entry.connections)) parsed.connections = execConnections(entry.connections, join(path, 'connections'));
+  if (given(entry.checkout)) parsed.checkout = execCheckout(entry.checkout, join(path, 'checkout'));
+  return parsed;
+}
+
+const CHECKOUT_CREDENTIALS = 'Private repositories are not cloned with stored credentials: clone inside the script with a token given in exec env';
+
+/** `exec.checkout`: a public repository; a connection or credentials for git are refused by name. */
+function execCheckout(value: unknown, path: string): ExecCheckout {
+  const entry = object(value, path);
+  for (const key of ['connection', 'username', 'password', 'certificate']) {
+    if (given(entry[key])) invalid(join(path, key), 'is not run by this server', CHECKOUT_CREDENTIALS);
+  }
+  if (given(entry.destination)) invalid(join(path, 'destination'), 'is not run by this server', 'The checkout is the folder the script starts in; copy files from there');
+  onlyFields(entry, path, new Set(['url', 'branch', 'depth', 'type']), 'of exec.checkout', 'A checkout takes url, branch and depth');
+  const url = requiredText(entry.url, join(path, 'url'));
+  const problem = checkoutUrlProblem(url);
+  if (problem !== null) invalid(join(path, 'url'), problem, CHECKOUT_CREDENTIALS);
+  const parsed: ExecCheckout = { url: url.trim() };
+  if (given(entry.branch)) {
+    if (typeof entry.branch !== 'string' || !isCheckoutBranch(entry.branch)) invalid(join(path, 'branch'), CHECKOUT_BRANCH_MESSAGE);
+    parsed.branch = entry.branch;
+  }
+  if (given(entry.depth)) {
+    if (typeof entry.depth !== 'number' || !Number.isInteger(entry.depth) || entry.depth < 1 || entry.depth > MAX_CHECKOUT_DEPTH) invalid(join(path, 'depth'), `must be a whole number from 1 to ${MAX_CHECKOUT_DEPTH}`);
+    parsed.depth = entry.depth;
+  }
   return parsed;
 }
 

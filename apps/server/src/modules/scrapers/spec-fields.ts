@@ -1,5 +1,9 @@
 import {
+  CHECKOUT_BRANCH_MESSAGE,
+  checkoutUrlProblem,
+  isCheckoutBranch,
   isScraperKind,
+  MAX_CHECKOUT_DEPTH,
   SCRAPE_SPEC_FIELDS,
   SCRAPER_CHANGE_FIELDS,
   SCRAPER_CHECKOUT_FIELDS,
@@ -180,24 +184,12 @@ export function checkSpecKeys(spec: Record<string, unknown>): void {
 }
 
 /** One source entry's keys, transform, properties and tags. */
-const CHECKOUT_SCHEMES = new Set(['https:', 'http:', 'file:']);
-const MAX_CHECKOUT_DEPTH = 1000;
-
 /** exec[].checkout: a repository anyone may clone, named by a URL git reads, and nothing that would hand it a credential. */
 function checkCheckout(value: unknown, field: string): void {
   const checkout = checkKeys(value, field, SCRAPER_CHECKOUT_FIELDS, 'exec.checkout');
-  if (typeof checkout.url !== 'string' || checkout.url.trim() === '') invalid(`${field}.url`, 'is required: the repository to clone, e.g. https://github.com/org/repo');
-  let url: URL;
-  try {
-    url = new URL(checkout.url.trim());
-  } catch {
-    invalid(`${field}.url`, `'${checkout.url}' is not a URL git can clone here (https://, http:// or file://)`);
-  }
-  if (!CHECKOUT_SCHEMES.has(url.protocol)) invalid(`${field}.url`, `${url.protocol} repositories are not cloned here: use https://, http:// or file://`);
-  if (url.username !== '' || url.password !== '') invalid(`${field}.url`, 'holds credentials: clone private repositories inside the script with a token given in env (stored sealed)');
-  if (checkout.branch !== undefined && (typeof checkout.branch !== 'string' || !/^[\w./-]+$/.test(checkout.branch) || checkout.branch.startsWith('-'))) {
-    invalid(`${field}.branch`, 'must be a branch or tag name (letters, digits, _, ., / and -, not starting with -)');
-  }
+  const problem = typeof checkout.url === 'string' ? checkoutUrlProblem(checkout.url) : checkoutUrlProblem('');
+  if (problem !== null) invalid(`${field}.url`, problem);
+  if (checkout.branch !== undefined && (typeof checkout.branch !== 'string' || !isCheckoutBranch(checkout.branch))) invalid(`${field}.branch`, CHECKOUT_BRANCH_MESSAGE);
   if (checkout.depth !== undefined && (typeof checkout.depth !== 'number' || !Number.isInteger(checkout.depth) || checkout.depth < 1 || checkout.depth > MAX_CHECKOUT_DEPTH)) {
     invalid(`${field}.depth`, `must be a whole number from 1 to ${MAX_CHECKOUT_DEPTH}`);
   }

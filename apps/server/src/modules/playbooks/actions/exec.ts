@@ -1,20 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PLAYBOOK_EXEC_CONNECTION_KINDS, type ExecConnections } from '@opsdeck/shared';
+import { checkoutUrl, PLAYBOOK_EXEC_CONNECTION_KINDS, type ExecConnections } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
-import {
-  currentSandbox,
-  execLimits,
-  PRLIMIT_PATH,
-  prlimitArguments,
-  removeAsUser,
-  sandboxEnvironment,
-  scrubSecrets,
-  SecretCollector,
-  type SandboxUser,
-} from '../../health';
+import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
@@ -70,100 +59,35 @@ export function invalidEnvironment(variables: Readonly<Record<string, string>>):
   return null;
 }
 
-interface Capture {
-  text(): string;
-  truncated(): boolean;
-}
-
-/** Keeps the first ACTION_OUTPUT_CAP_BYTES of a stream, decoded once at the end so no character is split between chunks. */
-function capture(stream: NodeJS.ReadableStream): Capture {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let cut = false;
-  stream.on('data', (chunk: Buffer) => {
-    const room = ACTION_OUTPUT_CAP_BYTES - size;
-    if (room <= 0) {
-      cut = true;
-      return;
-    }
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    cut ||= kept.length < chunk.length;
-    chunks.push(kept);
-    size += kept.length;
-  });
-  return { text: () => Buffer.concat(chunks).toString('utf8'), truncated: () => cut };
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already empty.
-  }
-}
-
-async function runSandboxed(script: string, variables: Record<string, string>, context: ActionRunContext, user: SandboxUser, folder: string): Promise<ActionOutcome> {
+async function runSandboxed(script: string, variables: Record<string, string>, context: ActionRunContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<ActionOutcome> {
   const startedAt = performance.now();
-  let child: ChildProcess;
+  let run: SandboxRun;
   try {
-    child = spawn(PRLIMIT_PATH, [...prlimitArguments(execLimits(context.timeoutMs)), '--', '/bin/bash', '-c', script], {
-      // Its own process group: a timeout or cancel reaches everything the script started, not only bash.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      cwd: folder,
-      uid: user.uid,
-      gid: user.gid,
-      env: sandboxEnvironment(folder, variables),
+    run = await runInSandbox({
+      command: ['/bin/bash', '-c', script],
+      variables,
+      user,
+      ...where,
+      timeoutMs: context.timeoutMs,
+      signal: context.signal,
+      outputCap: { stdout: ACTION_OUTPUT_CAP_BYTES, stderr: ACTION_OUTPUT_CAP_BYTES },
+      graceMs: EXEC_KILL_GRACE_MS,
+      stopMessages: { timeout: timeoutMessage(context.timeoutMs), aborted: () => stopMessage(context.signal, context.timeoutMs, startedAt) },
     });
   } catch (error) {
     return failedOutcome(`The script could not start: ${errorText(error)}`);
   }
-  const stdout = child.stdout === null ? null : capture(child.stdout);
-  const stderr = child.stderr === null ? null : capture(child.stderr);
-  let stopped: string | null = null;
-  let killTimer: NodeJS.Timeout | undefined;
-  const stop = (message: string): void => {
-    if (stopped !== null) return;
-    stopped = message;
-    signalGroup(child, 'SIGTERM');
-    killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), EXEC_KILL_GRACE_MS);
-  };
-  const timer = setTimeout(() => stop(timeoutMessage(context.timeoutMs)), context.timeoutMs);
-  const onAbort = (): void => stop(stopMessage(context.signal, context.timeoutMs, startedAt));
-  context.signal.addEventListener('abort', onAbort, { once: true });
-  if (context.signal.aborted) onAbort();
-  child.on('exit', () => {
-    // Processes the script left behind do not outlive it (and would hold its output pipes open); a stopped
-    // script's group gets the rest of its grace period from killTimer.
-    if (stopped === null) signalGroup(child, 'SIGKILL');
-  });
-  let exit: { code: number | null; signal: NodeJS.Signals | null };
-  try {
-    exit = await new Promise((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
-    });
-  } catch (error) {
-    return failedOutcome(`The script could not start: ${errorText(error)}`);
-  } finally {
-    clearTimeout(timer);
-    clearTimeout(killTimer);
-    context.signal.removeEventListener('abort', onAbort);
-    // The grace period ends with the script: whatever of a stopped one still runs, detached from its output, goes now.
-    if (stopped !== null) signalGroup(child, 'SIGKILL');
-  }
-  const truncated = (stdout?.truncated() ?? false) || (stderr?.truncated() ?? false);
+  const truncated = run.stdoutTruncated || run.stderrTruncated;
   const result = {
-    stdout: stdout?.text() ?? '',
-    stderr: stderr?.text() ?? '',
-    ...(exit.code === null ? {} : { exitCode: exit.code }),
+    stdout: run.stdout,
+    stderr: run.stderr,
+    ...(run.code === null ? {} : { exitCode: run.code }),
     ...(truncated ? { truncated } : {}),
   };
-  if (stopped !== null) return failedOutcome(stopped, result);
-  if (exit.code === 0) return completedOutcome(result);
-  if (exit.code !== null) return failedOutcome(`exit code ${exit.code}`, result);
-  return failedOutcome(`killed by ${exit.signal ?? 'a signal'}`, result);
+  if (run.stopped !== null) return failedOutcome(run.stopped, result);
+  if (run.code === 0) return completedOutcome(result);
+  if (run.code !== null) return failedOutcome(`exit code ${run.code}`, result);
+  return failedOutcome(`killed by ${run.signal ?? 'a signal'}`, result);
 }
 
 /**
@@ -184,7 +108,16 @@ export const runExecAction: ActionRunner = async (action, context) => {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
     const credentials = await connectionEnvironment(action.exec.connections, context, folder, sandbox.user, secrets);
     if ('error' in credentials) return failedOutcome(`The script was not started: ${credentials.error}`);
-    return scrubSecrets(await runSandboxed(action.exec.script, { ...variables, ...credentials.variables }, context, sandbox.user, folder), secrets.values());
+    let cwd = folder;
+    const { checkout } = action.exec;
+    if (checkout !== undefined) {
+      try {
+        cwd = await cloneInSandbox({ ...checkout, url: checkoutUrl(checkout.url) }, sandbox.user, folder, context.signal, context.timeoutMs);
+      } catch (error) {
+        return failedOutcome(`The script was not started: ${errorText(error)}`);
+      }
+    }
+    return scrubSecrets(await runSandboxed(action.exec.script, { ...variables, ...credentials.variables }, context, sandbox.user, { home: folder, cwd }), secrets.values());
   } finally {
     await removeAsUser(folder, sandbox.user);
   }
