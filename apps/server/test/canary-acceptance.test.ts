@@ -103,12 +103,12 @@ describe('canary acceptance: nothing a save holds is ignored (ADR 0069)', () => 
     const created = await server.call('POST', '/api/db/canaries', admin, { name: 'dataapi-web', spec: { http: [MINIMAL_CHECKS.http] } }, { prefer: 'return=representation' });
     expect(created.status, created.text).toBe(201);
     const id = (created.json as unknown as Array<{ id: string }>)[0]?.id ?? '';
-    const refusedSpec = { http: [{ ...MINIMAL_CHECKS.http, tlsConfig: { cert: 'pem' } }] };
-    expectRefused(await server.call('PATCH', `/api/db/canaries?id=eq.${id}`, admin, { spec: refusedSpec }), 'OD_CHECK_FIELD_NOT_RUN', 'http[0].tlsConfig.cert', 'update');
+    const refusedSpec = { http: [{ ...MINIMAL_CHECKS.http, tlsConfig: { handshakeTimeout: '5s' } }] };
+    expectRefused(await server.call('PATCH', `/api/db/canaries?id=eq.${id}`, admin, { spec: refusedSpec }), 'OD_CHECK_FIELD_NOT_RUN', 'http[0].tlsConfig.handshakeTimeout', 'update');
     expectRefused(
       await server.call('POST', '/api/db/canaries', admin, { id, name: 'dataapi-web', spec: refusedSpec }, { prefer: 'resolution=merge-duplicates' }),
       'OD_CHECK_FIELD_NOT_RUN',
-      'http[0].tlsConfig.cert',
+      'http[0].tlsConfig.handshakeTimeout',
       'upsert',
     );
     // What was saved still turns into its checks: the sync reads it as the routes do.

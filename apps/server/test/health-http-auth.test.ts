@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckScheduler } from '../src/modules/health/check-scheduler';
 import { startTestServer, type TestServer } from './harness';
-import { startHttpServer, type HttpTarget } from './fixtures/local-targets';
+import { selfSignedCertificate, startHttpServer, type HttpTarget } from './fixtures/local-targets';
 
 const CLIENT_SECRET = 'oauth-client-secret-5f1e';
 const DIGEST_PASSWORD = 'digest-pass-77a0';
@@ -157,6 +158,37 @@ describe('http check authentication', () => {
     expect(after.status).toBe(false);
     expect(JSON.stringify(attacker.seen)).not.toContain(Buffer.from(`checker-client:${CLIENT_SECRET}`).toString('base64'));
     expect(JSON.stringify(attacker.seen)).not.toContain(CLIENT_SECRET);
+  });
+
+  it('presents a client certificate to a server that requires one, from http and prometheus checks, the key stored sealed', async () => {
+    const serverCert = selfSignedCertificate(30);
+    const client = selfSignedCertificate(30);
+    const mtls = https.createServer({ key: serverCert.key, cert: serverCert.cert, requestCert: true, rejectUnauthorized: true, ca: client.cert }, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url?.startsWith('/api/v1/query') === true ? '{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[0,"1"]}]}}' : '{"ok":true}');
+    });
+    await new Promise<void>((resolve) => mtls.listen(0, '127.0.0.1', resolve));
+    const url = `https://localhost:${(mtls.address() as AddressInfo).port}`;
+    try {
+      const withCertificate = await saveAndRun('mtls-http', { url: `${url}/health`, tlsConfig: { ca: serverCert.cert, cert: client.cert, key: client.key } });
+      expect(withCertificate.status, withCertificate.error ?? '').toBe(true);
+      const stored = await server.pool.query<{ spec: unknown }>('select spec from canaries where id = $1', [withCertificate.id]);
+      expect(JSON.stringify(stored.rows[0]?.spec)).not.toContain(client.key.split('\n')[1] ?? client.key);
+      const without = await saveAndRun('mtls-http-none', { url: `${url}/health`, tlsConfig: { ca: serverCert.cert } });
+      expect(without.status).toBe(false);
+      const saved = await server.call('POST', '/api/canary/canaries', editor, {
+        name: 'mtls-prometheus',
+        spec: { prometheus: [{ name: 'up', url, query: 'up', tls: { ca: serverCert.cert, cert: client.cert, key: client.key } }] },
+      });
+      expect(saved.status, saved.text).toBe(201);
+      const prometheus = await run(String(saved.json.id));
+      expect(prometheus.status, prometheus.error ?? '').toBe(true);
+      const half = await server.call('POST', '/api/canary/canaries', editor, { name: 'half', spec: { http: [{ name: 'h', url, tlsConfig: { cert: client.cert } }] } });
+      expect(half.status).toBe(400);
+      expect(String(half.json.details)).toContain('http[0].tlsConfig.cert: cert and key go together');
+    } finally {
+      await new Promise<void>((resolve) => mtls.close(() => resolve()));
+    }
   });
 
   it('takes maxRedirects 0, which is what this server always does, and refuses any other number by name', async () => {

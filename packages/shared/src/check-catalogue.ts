@@ -158,6 +158,10 @@ const credentialsElsewhere = (where: string): FieldRules => ({
   password: refused(`A top-level password is not read by this check; write ${where}`),
 });
 
+/** What a client certificate or key example needs beside it: the other half. */
+const CLIENT_KEY = (at: string): Record<string, unknown> => ({ [at]: { key: '-----BEGIN PRIVATE KEY-----' } });
+const CLIENT_CERT = (at: string): Record<string, unknown> => ({ [at]: { cert: '-----BEGIN CERTIFICATE-----' } });
+
 const HTTP_RULES: FieldRules = {
   ...COMMON,
   ...THRESHOLD,
@@ -177,8 +181,10 @@ const HTTP_RULES: FieldRules = {
   'tlsConfig.insecureSkipVerify': runs('Accept any server certificate', true),
   'tlsConfig.ca': runs(`A PEM CA certificate the server certificate must chain to: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----'),
   ...unresolvedReferences('tlsConfig.ca'),
-  'tlsConfig.cert': refused('Client certificates are not sent; authenticate with authentication or a header'),
-  'tlsConfig.key': refused('Client certificates are not sent; authenticate with authentication or a header'),
+  'tlsConfig.cert': runs(`A PEM client certificate, sent with key when the server asks for one (mutual TLS): a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----', CLIENT_KEY('tlsConfig')),
+  ...unresolvedReferences('tlsConfig.cert'),
+  'tlsConfig.key': runs(`The client certificate's PEM private key, stored sealed: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN PRIVATE KEY-----', CLIENT_CERT('tlsConfig')),
+  ...unresolvedReferences('tlsConfig.key'),
   'tlsConfig.handshakeTimeout': refused('The TLS handshake shares the check timeout; set timeout'),
   maxRedirects: inert('0 only, which is what this server always does: redirects are never followed, so the 3xx is the answer judged (canary-checker follows some by default); a higher number is refused: point url at the final address', 0),
   responseJSONContent: refused('Write the condition in test.expr, e.g. json.status == "ok"'),
@@ -353,7 +359,14 @@ const PROMETHEUS_RULES: FieldRules = {
   ntlm: refused(PROMETHEUS_AUTH),
   ntlmv2: refused(PROMETHEUS_AUTH),
   digest: refused(PROMETHEUS_AUTH),
-  tls: refused('TLS client settings are not read for prometheus; use a connection'),
+  'tls.insecureSkipVerify': runs('Accept any server certificate', true),
+  'tls.ca': runs(`A PEM CA certificate the server certificate must chain to: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----'),
+  ...unresolvedReferences('tls.ca'),
+  'tls.cert': runs(`A PEM client certificate, sent with key (mutual TLS): a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN CERTIFICATE-----', CLIENT_KEY('tls')),
+  ...unresolvedReferences('tls.cert'),
+  'tls.key': runs(`The client certificate's PEM private key, stored sealed: a value, {value: …} or ${VALUE_FROM}`, '-----BEGIN PRIVATE KEY-----', CLIENT_CERT('tls')),
+  ...unresolvedReferences('tls.key'),
+  'tls.handshakeTimeout': refused('The TLS handshake shares the check timeout; set timeout'),
   host: refused('Write the address as url'),
 };
 
@@ -451,7 +464,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** `entry` with the rule's example at `path`, and the fields that example needs beside it. */
 export function placeExample(entry: Readonly<Record<string, unknown>>, path: string, rule: FieldRule): Record<string, unknown> {
   if (rule.verdict === 'refused') return { ...entry };
-  return placeAt({ ...entry, ...(rule.needs ?? {}) }, path, rule.example);
+  return placeAt(withDefaults(entry, rule.needs ?? {}), path, rule.example);
+}
+
+/** `entry` with what `defaults` adds where it has nothing, objects merged key by key. */
+function withDefaults(entry: Readonly<Record<string, unknown>>, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...entry };
+  for (const [key, value] of Object.entries(defaults)) {
+    const current = merged[key];
+    merged[key] = current === undefined ? value : isRecord(current) && isRecord(value) ? withDefaults(current, value) : current;
+  }
+  return merged;
 }
 
 export function placeAt(entry: Readonly<Record<string, unknown>>, path: string, value: unknown): Record<string, unknown> {

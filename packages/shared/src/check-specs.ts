@@ -131,6 +131,11 @@ const ENV_SUBSTITUTION = /\$\(\s*\.?[A-Za-z_][\w.]*\s*\)/;
 export const HTTP_ADDRESS_SUBSTITUTION_MESSAGE = '$(name) substitution in the address is not run by this server: write the address in place (env values reach the body through templateBody)';
 const httpAddress = z.string().refine((address) => !ENV_SUBSTITUTION.test(address.replace(/\$\((username|password)\)/g, '')), HTTP_ADDRESS_SUBSTITUTION_MESSAGE);
 
+/** Server verification and a client certificate (mutual TLS) for an https request: cert and key go together. */
+const clientTls = z
+  .strictObject({ insecureSkipVerify: z.boolean().optional(), ca: referencedPlain.optional(), cert: referencedPlain.optional(), key: referencedSecret.optional() })
+  .refine((tls) => (tls.cert === undefined) === (tls.key === undefined), { error: 'cert and key go together: give both for a client certificate', path: ['cert'] });
+
 const httpCheck = z
   .strictObject({
     ...common,
@@ -148,7 +153,7 @@ const httpCheck = z
     responseCodes: z.array(z.number().int()).optional(),
     responseContent: z.string().optional(),
     maxSSLExpiry: z.number().min(0).optional(),
-    tlsConfig: z.strictObject({ insecureSkipVerify: z.boolean().optional(), ca: referencedPlain.optional() }).optional(),
+    tlsConfig: clientTls.optional(),
     templateBody: z.boolean().optional(),
     env: z.array(referencedEntry).optional(),
     maxRedirects: z.number().int().refine((max) => max === 0, 'only 0 runs here: redirects are never followed, the 3xx is the answer judged').optional(),
@@ -346,6 +351,7 @@ const prometheusCheck = z.strictObject({
   query: z.string().min(1, 'This field is required'),
   results: z.number().int().min(0).optional(),
   threshold: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
+  tls: clientTls.optional(),
 });
 
 /** Checks that talk to a service accept its URL or a stored connection that holds it. */

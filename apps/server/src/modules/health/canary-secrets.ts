@@ -20,8 +20,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export const CANARY_LAYOUT: SpecLayout = {
   kind: 'canary',
   env: 'secret-names',
-  // A client certificate's private key (redis tlsConfig.key): `key` alone is too common a name to seal everywhere.
-  extraSecret: (relative) => relative === 'tlsConfig.key',
+  // A client certificate's private key (tlsConfig.key; prometheus writes tls.key): `key` alone is too common a name to
+  // seal everywhere.
+  extraSecret: (relative) => relative === 'tlsConfig.key' || relative === 'tls.key',
   // An oauth2 check sends its client secret to the token URL, not to url: both origins bind what it seals, so changing
   // either asks for the secret again and no edit can send it elsewhere.
   destination(part) {

@@ -17,6 +17,9 @@ export interface HttpProbeRequest {
   maxBytes?: number | undefined;
   insecureTls?: boolean | undefined;
   ca?: string | undefined;
+  /** A PEM client certificate and its private key, for servers that ask for one (mutual TLS). */
+  cert?: string | undefined;
+  key?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -71,6 +74,7 @@ export function httpProbe(request: HttpProbeRequest): Promise<HttpProbeResponse>
       agent: false,
       rejectUnauthorized: request.insecureTls !== true,
       ...(request.ca === undefined ? {} : { ca: request.ca }),
+      ...(request.cert === undefined || request.key === undefined ? {} : { cert: request.cert, key: request.key }),
     });
     const timer = setTimeout(() => {
       req.destroy(new Error(`Request timed out after ${timeoutMs}ms`));

@@ -83,7 +83,16 @@ interface HttpRequestParts {
  * token endpoint is never shown, since a misbehaving one may echo what it was sent.
  */
 async function authenticatedExchange(spec: HttpCheckSpec, parts: HttpRequestParts, context: CheckerContext): Promise<{ response: HttpProbeResponse } | { error: string }> {
-  const base = { method: spec.method, body: parts.body, insecureTls: parts.insecureTls, ca: spec.tlsConfig?.ca, timeoutMs: context.timeoutMs, signal: context.signal };
+  const base = {
+    method: spec.method,
+    body: parts.body,
+    insecureTls: parts.insecureTls,
+    ca: spec.tlsConfig?.ca,
+    cert: spec.tlsConfig?.cert,
+    key: spec.tlsConfig?.key,
+    timeoutMs: context.timeoutMs,
+    signal: context.signal,
+  };
   const headers: Record<string, string> = { ...(spec.headers ?? {}) };
   const probe = (extra: Record<string, string>, basic: boolean) =>
     httpProbe({ ...base, url: parts.url, headers: { ...headers, ...extra }, username: basic ? parts.username : null, password: basic ? parts.password : null });

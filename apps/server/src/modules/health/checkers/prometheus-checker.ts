@@ -28,19 +28,28 @@ export async function runPrometheusCheck(spec: PrometheusCheckSpec, context: Che
   let base = spec.url;
   let username: string | null = null;
   let password: string | null = null;
-  if (base !== undefined && base !== '' && spec.connection !== undefined) {
+  if (spec.connection !== undefined) {
     const connection = await context.resolveConnection(spec.connection);
-    if (leavesConnectionOrigin(connection.url, base)) return failed(connectionOriginMessage('url'));
-  } else if (spec.connection !== undefined) {
-    const connection = await context.resolveConnection(spec.connection);
-    base = connection.url ?? undefined;
+    // Refused at save too; this keeps a spec stored before the rule from sending the credentials elsewhere.
+    if (base !== undefined && base !== '' && leavesConnectionOrigin(connection.url, base)) return failed(connectionOriginMessage('url'));
+    if (base === undefined || base === '') base = connection.url ?? undefined;
     username = connection.username;
     password = connection.password;
   }
   if (base === undefined || base === '') return failed('No Prometheus URL: set url or connection');
   const url = new URL('api/v1/query', base.endsWith('/') ? base : `${base}/`);
   url.searchParams.set('query', spec.query);
-  const response = await httpProbe({ url: url.toString(), username, password, timeoutMs: context.timeoutMs, signal: context.signal });
+  const response = await httpProbe({
+    url: url.toString(),
+    username,
+    password,
+    insecureTls: spec.tls?.insecureSkipVerify,
+    ca: spec.tls?.ca,
+    cert: spec.tls?.cert,
+    key: spec.tls?.key,
+    timeoutMs: context.timeoutMs,
+    signal: context.signal,
+  });
   let answer: PrometheusAnswer;
   try {
     answer = JSON.parse(response.body) as PrometheusAnswer;
