@@ -37,6 +37,18 @@ describe('sealPlaybookSpec and openPlaybookAction', () => {
     expect(() => openPlaybookAction(key, PLAYBOOK, elsewhere)).toThrow(/sealed for another resource, field or destination/);
   });
 
+  it('opens an exec action with everything it runs: script, env, connections and checkout', () => {
+    const exec = {
+      script: 'make check',
+      env: [{ name: 'API_TOKEN', value: 's3cret-value' }],
+      connections: { aws: { connection: 'connection://ops/aws' } },
+      checkout: { url: 'https://git.example.com/ops.git', branch: 'main' },
+    };
+    const action = sealedAction({ actions: [{ name: 'run', exec }] });
+    expect(action.exec?.env?.[0]?.value).toMatchObject({ $encrypted: expect.any(String) });
+    expect(openPlaybookAction(key, PLAYBOOK, action).exec).toEqual(exec);
+  });
+
   it('drops envelopes that no longer open where they stand, and refuses sealed values behind a templated host', () => {
     const action = sealedAction({ actions: [{ name: 'call', http }] });
     const moved = sealedAction({ actions: [{ ...action, http: { ...action.http, url: 'https://evil.example.net/hook' } }] });

@@ -176,7 +176,12 @@ export function openPlaybookAction(key: Buffer, playbookId: string, action: Play
   const result: OpenedPlaybookAction = { ...rest };
   if (exec !== undefined) {
     const env = openedNameValues(exec.env, `${action.name}.exec.env`);
-    result.exec = { script: exec.script, ...(exec.connections === undefined ? {} : { connections: exec.connections }), ...(env === undefined ? {} : { env }) };
+    result.exec = {
+      script: exec.script,
+      ...(exec.connections === undefined ? {} : { connections: exec.connections }),
+      ...(exec.checkout === undefined ? {} : { checkout: exec.checkout }),
+      ...(env === undefined ? {} : { env }),
+    };
   }
   if (http !== undefined) {
     const { headers, body, ...request } = http;
