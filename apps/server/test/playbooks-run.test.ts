@@ -6,6 +6,7 @@ import type { PlaybookRun } from '@opsdeck/shared';
 import { PlaybookWorker, PLAYBOOK_CRASH_ERROR } from '../src/modules/playbooks/playbook-worker';
 import { requestPlaybookRun } from '../src/modules/playbooks/run-store';
 import { startTestServer, type TestServer } from './harness';
+import { sandboxRepository } from './fixtures/git-repository';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -395,6 +396,20 @@ describe('playbook runs: requests, the worker, cancel, approval and crash recove
       const run = await drive(await requestRun(playbook, { params: { who: '$(id)' } }, cookies.admin));
       expect(run.status).toBe('completed');
       expect(run.actions[0]?.result).toMatchObject({ stdout: 'hello $(id)\n', stderr: 'careful\n', exitCode: 0 });
+    });
+
+    it("clones the action's checkout and runs the script in it, as Mission Control's exec-checkout playbook does", async () => {
+      const repository = sandboxRepository({ 'go.sum': 'github.com/example/artifacts v1.2.3 h1:xyz\n' });
+      try {
+        const playbook = await createPlaybook({
+          actions: [{ name: 'read', exec: { script: 'head -n 1 $READ_FILE', env: [{ name: 'READ_FILE', value: 'go.sum' }], checkout: { url: repository.url } } }],
+        });
+        const run = await drive(await requestRun(playbook, {}, cookies.admin));
+        expect(run.status, JSON.stringify(run.actions)).toBe('completed');
+        expect(run.actions[0]?.result).toMatchObject({ stdout: 'github.com/example/artifacts v1.2.3 h1:xyz\n', exitCode: 0 });
+      } finally {
+        repository.dispose();
+      }
     });
 
     it('kills a script that runs past its timeout', async () => {
