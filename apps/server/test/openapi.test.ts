@@ -42,7 +42,7 @@ const BODYLESS_WRITES: string[] = [
 ];
 
 /** Routes kept only to refuse old callers with a hint (GET of what is now minted by POST): no success answer. */
-const REFUSAL_ONLY: string[] = ['GET /api/kubeconfig'];
+const REFUSAL_ONLY: string[] = ['GET /api/kubeconfig', 'GET /api/playbook/webhook/{path}'];
 
 /** Fastify's `/api/x/:id` as OpenAPI writes it, `/api/x/{id}`. */
 function openApiPath(url: string): string {

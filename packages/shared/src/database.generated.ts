@@ -3522,6 +3522,7 @@ export type Database = {
           parameters: Json;
           parent_id: string | null;
           playbook_id: string;
+          request: Json | null;
           scheduled_time: string;
           spec: Json | null;
           start_time: string | null;
@@ -3545,6 +3546,7 @@ export type Database = {
           parameters?: unknown;
           parent_id?: string | null;
           playbook_id: string;
+          request?: unknown;
           scheduled_time?: string;
           spec?: unknown;
           start_time?: string | null;
@@ -3568,6 +3570,7 @@ export type Database = {
           parameters?: unknown;
           parent_id?: string | null;
           playbook_id?: string;
+          request?: unknown;
           scheduled_time?: string;
           spec?: unknown;
           start_time?: string | null;

@@ -93,7 +93,8 @@ describe('playbook spec JSON schema', () => {
     }
     expect(validate({ templatesOn: 'agent', actions: [echo] })).not.toEqual([]);
     expect(validate({ on: { canary: [{ event: 'failed', labels: { team: 'payments' } }], component: [{ event: 'unhealthy', filter: 'true' }] }, actions: [echo] })).toEqual([]);
-    for (const on of [{ webhook: { path: 'x' } }, { config: [{ event: 'created' }] }, { component: [{ event: 'error' }] }]) {
+    expect(validate({ on: { webhook: { path: 'deploy-hook', authentication: { basic: { username: 'ci', password: { value: 'p4ss' } } } } }, actions: [echo] })).toEqual([]);
+    for (const on of [{ webhook: { path: 'x' } }, { webhook: { path: 'x', authentication: { jwt: { jwksURI: 'https://x' } } } }, { config: [{ event: 'created' }] }, { component: [{ event: 'error' }] }]) {
       expect(validate({ on, actions: [echo] }), JSON.stringify(on)).not.toEqual([]);
     }
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);

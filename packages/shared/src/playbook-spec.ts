@@ -7,6 +7,7 @@ import {
   PLAYBOOK_PARAMETER_TYPES,
   PLAYBOOK_TEXT_FORMATS,
   PLAYBOOK_TRIGGER_EVENTS,
+  PLAYBOOK_WEBHOOK_PATH_PATTERN,
   type PlaybookTriggerKind,
 } from './playbooks';
 
@@ -299,6 +300,50 @@ function triggerList(kind: PlaybookTriggerKind, subject: string): JsonSchema {
   };
 }
 
+/** A credential of a webhook: text, `{value}`, or what the server sealed it as. */
+const webhookSecret = (description: string): JsonSchema => ({
+  description: `${description} Stored sealed as {"$encrypted": …}; send that back unchanged to keep it.`,
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    { type: 'object', required: ['value'], additionalProperties: false, properties: { value: { type: 'string', minLength: 1 } } },
+    { type: 'object', required: ['$encrypted'], additionalProperties: false, properties: { $encrypted: { type: 'string' } } },
+  ],
+});
+
+const webhookTrigger: JsonSchema = {
+  type: 'object',
+  description: 'A POST to /api/playbook/webhook/<path> that passes the authentication starts a run; templates read the request as .request',
+  required: ['path', 'authentication'],
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', pattern: PLAYBOOK_WEBHOOK_PATH_PATTERN, description: 'One URL segment, unique among playbooks' },
+    authentication: {
+      type: 'object',
+      description: 'Required here: every scheme given must pass',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: {
+        basic: {
+          type: 'object',
+          description: 'HTTP Basic credentials the request must carry',
+          required: ['username', 'password'],
+          additionalProperties: false,
+          properties: { username: webhookSecret('The user name.'), password: webhookSecret('The password.') },
+        },
+        github: { type: 'object', description: "GitHub's signature of the body", required: ['token'], additionalProperties: false, properties: { token: webhookSecret("The webhook's secret (X-Hub-Signature-256).") } },
+        svix: {
+          type: 'object',
+          description: 'Svix (Standard Webhooks) signatures',
+          required: ['secret'],
+          additionalProperties: false,
+          properties: { secret: webhookSecret('The whsec_… signing secret.'), timestampTolerance: text('How old a signature may be (5m when left out)') },
+        },
+        jwt: refused('Not run by this server: JWKS keys are not fetched.'),
+      },
+    },
+  },
+};
+
 const triggers: JsonSchema = {
   type: 'object',
   description: 'Events that start the playbook by themselves (one run at a time per resource); the selectors still say on which resources',
@@ -308,7 +353,7 @@ const triggers: JsonSchema = {
     canary: triggerList('canary', 'Health check'),
     component: triggerList('component', 'Component'),
     config: refused('Not run by this server: catalog events do not start playbooks here.'),
-    webhook: refused('Not run by this server: call POST /api/playbook/run with an API token.'),
+    webhook: webhookTrigger,
   },
 };
 

@@ -225,7 +225,39 @@ export interface PlaybookEventTrigger {
   labels?: Record<string, string>;
 }
 
-export type PlaybookTriggers = Partial<Record<PlaybookTriggerKind, PlaybookEventTrigger[]>>;
+/** How a webhook request proves it may start the playbook; each one given must pass (Mission Control's PlaybookEventWebhookAuth). */
+export interface PlaybookWebhookAuthentication {
+  /** HTTP Basic credentials the request must carry. */
+  basic?: { username: string; password: PlaybookSecretText };
+  /** GitHub's X-Hub-Signature-256: the HMAC-SHA256 of the raw body with this secret. */
+  github?: { token: PlaybookSecretText };
+  /** Svix (Standard Webhooks) signatures with this `whsec_…` secret; timestamps older than the tolerance are refused. */
+  svix?: { secret: PlaybookSecretText; timestampTolerance?: string };
+}
+
+/** `on.webhook`: a GET or POST to /api/playbook/webhook/<path> that passes its authentication starts a run. */
+export interface PlaybookWebhook {
+  path: string;
+  authentication: PlaybookWebhookAuthentication;
+}
+
+/** The request a webhook run keeps, as Mission Control's WebhookRequest: templates read it as `.request`. */
+export interface PlaybookWebhookRequest {
+  method: string;
+  url: string;
+  /** The query parameters. */
+  params: Record<string, string>;
+  /** Header names lower-cased; credentials and signatures are left out. */
+  headers: Record<string, string>;
+  content: string;
+  /** The body parsed, when it was sent as application/json. */
+  json?: unknown;
+}
+
+/** A webhook path: one URL segment. */
+export const PLAYBOOK_WEBHOOK_PATH_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
+
+export type PlaybookTriggers = Partial<Record<PlaybookTriggerKind, PlaybookEventTrigger[]>> & { webhook?: PlaybookWebhook };
 
 /** The spec as parsed: Mission Control's `kind: Playbook` resource or its spec alone are both accepted on save. */
 export interface PlaybookSpec {

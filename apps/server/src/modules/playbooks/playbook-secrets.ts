@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PLAYBOOK_CODE_TEMPLATE_PATTERN, type PlaybookAction, type PlaybookSecretText } from '@opsdeck/shared';
+import { PLAYBOOK_CODE_TEMPLATE_PATTERN, type PlaybookAction, type PlaybookSecretText, type PlaybookWebhook } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { isSecretEnvelope } from '../../platform/sealed-values';
 import { destinationOf, holdsSecrets, openSpec, sealSpec, sealSpecOrRefuse, SpecSecretError, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
@@ -145,12 +145,31 @@ export function sealPlaybookSpec(key: Buffer, playbookId: string, spec: unknown)
   if (!isRecord(spec)) return spec;
   const actions = unmarkedActions(sealSpecOrRefuse(key, PLAYBOOK_LAYOUT, playbookId, actionsOf(spec)).spec.actions);
   refuseTemplatedHosts(actions);
-  return { ...spec, actions };
+  const sealed: Record<string, unknown> = { ...spec, actions };
+  if (isRecord(spec.on) && spec.on.webhook !== undefined) {
+    sealed.on = { ...spec.on, webhook: sealSpecOrRefuse(key, WEBHOOK_LAYOUT, playbookId, webhookOf(spec)).spec.webhook };
+  }
+  return sealed;
 }
 
 /** Whether a spec holds a secret to seal or an envelope to check, so its write must name one row. */
 export function playbookHoldsSecrets(spec: unknown): boolean {
-  return isRecord(spec) && holdsSecrets(PLAYBOOK_LAYOUT, actionsOf(spec));
+  return isRecord(spec) && (holdsSecrets(PLAYBOOK_LAYOUT, actionsOf(spec)) || holdsSecrets(WEBHOOK_LAYOUT, webhookOf(spec)));
+}
+
+/**
+ * `on.webhook`'s credentials (a basic password, a GitHub or Svix secret): bound to the playbook and their place in the
+ * spec, and only ever compared with what a webhook request brings, never sent anywhere, so they have no destination.
+ */
+const WEBHOOK_LAYOUT: SpecLayout = { kind: 'playbook', env: 'all', parts: () => [] };
+
+function webhookOf(spec: Record<string, unknown>): { webhook: unknown } {
+  return { webhook: isRecord(spec.on) ? spec.on.webhook : undefined };
+}
+
+/** The webhook's credentials opened for one request; SpecSecretError when one was sealed for another playbook. */
+export function openWebhook(key: Buffer, playbookId: string, webhook: PlaybookWebhook): PlaybookWebhook {
+  return openSpec(key, WEBHOOK_LAYOUT, playbookId, { webhook })['webhook'] as PlaybookWebhook;
 }
 
 function openedText(value: PlaybookSecretText, field: string): string {

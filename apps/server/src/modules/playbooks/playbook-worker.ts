@@ -239,6 +239,7 @@ export class PlaybookWorker {
       target,
       user: await loadPerson(pool, run.created_by),
       actions: Object.fromEntries(rows.filter((row) => FINAL_ACTION_STATUSES.has(row.status)).map((row) => [row.name, stateOf(row)])),
+      request: run.request,
     });
     for (const [position, action] of spec.actions.entries()) {
       if (signal.aborted) return 'interrupted';

@@ -6,6 +6,7 @@ import { PLAYBOOK_TRIGGERS_CONSUMER, playbookTriggerHandlers } from './playbook-
 import { sealStoredPlaybookSecrets } from './playbook-secrets';
 import { registerPlaybookSchemaRoute, registerPlaybookSpecHooks } from './spec-hooks';
 import { registerPlaybookRoutes } from './playbook-routes';
+import { registerPlaybookWebhookRoutes } from './playbook-webhooks';
 import { startPlaybookWorkers } from './playbook-worker';
 
 /** Check and component events start the playbooks whose `on` they match; workers share the consumer's rows. */
@@ -40,6 +41,7 @@ export const playbooksPlugin: DomainPlugin = {
     registerPlaybookSpecHooks(context);
     registerPlaybookSchemaRoute(scoped);
     registerPlaybookRoutes(scoped, context);
+    registerPlaybookWebhookRoutes(scoped, context);
     if (context.config.role === 'api') return;
     scoped.addHook('onReady', async () => {
       // A failure is logged and the workers start anyway: runs open plaintext as they did before it was sealed.

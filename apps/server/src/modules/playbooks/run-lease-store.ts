@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PlaybookWebhookRequest } from '@opsdeck/shared';
 import { inTransaction } from '../../db/transaction';
 import { cancelUnfinishedActions, recordRunEnd } from './run-store';
 
@@ -72,13 +73,15 @@ export interface HeldRun {
   created_by: string | null;
   /** Times the run was taken over from a worker that vanished. */
   attempts: number;
+  /** The webhook request that started it, if one did. */
+  request: PlaybookWebhookRequest | null;
 }
 
 /** The running run `owner` holds, with its playbook; null when it holds it no longer. */
 export async function loadHeldRun(client: Queryable, runId: string, owner: string): Promise<HeldRun | null> {
   const found = await client.query<HeldRun>(
     `select r.id, r.playbook_id, p.name as playbook_name, p.title as playbook_title, coalesce(r.spec, p.spec) as spec,
-            r.parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.attempts
+            r.parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.attempts, r.request
        from playbook_runs r join playbooks p on p.id = r.playbook_id
       where r.id = $1 and r.locked_by = $2 and r.status = 'running'`,
     [runId, owner],

@@ -6,6 +6,7 @@ import {
   type PlaybookParameter,
   type PlaybookSpec,
   type PlaybookTargetType,
+  type PlaybookWebhookRequest,
 } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import type { EventBus } from '../../platform/event-bus';
@@ -154,6 +155,7 @@ export interface ContextInput {
   target: PlaybookTarget | null;
   user: RunPerson | null;
   actions?: Record<string, ActionState>;
+  request?: PlaybookWebhookRequest | null;
 }
 
 /** What templates and `if` conditions of a run see (types.ts TemplateContext). */
@@ -165,6 +167,7 @@ export function templateContext(input: ContextInput): TemplateContext {
     user: input.user,
     actions: input.actions ?? {},
   };
+  if (input.request !== undefined && input.request !== null) context.request = input.request;
   if (input.target !== null) context[input.target.type] = input.target.row;
   return context;
 }
@@ -256,6 +259,8 @@ export interface PlaybookRunInput {
    * its kind, or found none: the target need not be one a person would be offered.
    */
   triggered?: boolean;
+  /** The webhook request that started the run (on.webhook), which templates read as `.request`. */
+  request?: PlaybookWebhookRequest;
 }
 
 /**
@@ -263,6 +268,13 @@ export interface PlaybookRunInput {
  * spec's selectors, the parameters checked with their defaults filled in. The run keeps the spec as it is now, and
  * starts `waiting` when the spec asks for approval, else `pending` for a worker to claim.
  */
+/** The spec a run keeps: the webhook's credentials stay with the playbook, sealed, and out of every run's copy. */
+function runSpecOf(spec: PlaybookSpec): PlaybookSpec {
+  if (spec.on?.webhook === undefined) return spec;
+  const { webhook: _credentials, ...events } = spec.on;
+  return Object.keys(events).length === 0 ? { ...spec, on: undefined } : { ...spec, on: events };
+}
+
 export async function requestPlaybookRun(client: Queryable, input: PlaybookRunInput): Promise<{ runId: string }> {
   const playbook = await loadLivePlaybook(client, input.playbookId);
   if (playbook === null) throw playbookErrors.notFound();
@@ -274,8 +286,8 @@ export async function requestPlaybookRun(client: Queryable, input: PlaybookRunIn
   if (holdsSecret && input.secretKey === undefined) throw new Error('A run with a secret parameter needs the key that seals it');
   const params = input.secretKey === undefined ? checked : sealSecretParameters(input.secretKey, playbook.id, definitions, checked);
   const inserted = await client.query<{ id: string }>(
-    `insert into playbook_runs (playbook_id, status, parameters, config_id, component_id, check_id, parent_id, created_by, spec)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+    `insert into playbook_runs (playbook_id, status, parameters, config_id, component_id, check_id, parent_id, created_by, spec, request)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
     [
       playbook.id,
       spec.approval === undefined ? 'pending' : 'waiting',
@@ -285,7 +297,8 @@ export async function requestPlaybookRun(client: Queryable, input: PlaybookRunIn
       target?.type === 'check' ? target.id : null,
       input.parentId ?? null,
       input.createdBy,
-      JSON.stringify(spec),
+      JSON.stringify(runSpecOf(spec)),
+      input.request === undefined ? null : JSON.stringify(input.request),
     ],
   );
   const runId = inserted.rows[0]?.id;

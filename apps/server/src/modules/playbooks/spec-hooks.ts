@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { can, PLAYBOOK_SPEC_SCHEMA } from '@opsdeck/shared';
 import type { AppContext } from '../../platform/context';
 import { AppError, errors } from '../../platform/errors';
@@ -6,6 +7,7 @@ import type { Principal } from '../../platform/principal';
 import { registerSchemaRoute } from '../../platform/schema-route';
 import { rowScopedTransform, writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
 import { playbookHoldsSecrets, sealPlaybookSpec } from './playbook-secrets';
+import { findWebhookPlaybook } from './playbook-webhooks';
 import { parsePlaybookResource, playbookSpecRunsCode, type ParsedPlaybook } from './spec';
 
 const TABLE = 'playbooks';
@@ -106,7 +108,41 @@ export function registerPlaybookSpecHooks(context: AppContext): void {
     TABLE,
     rowScopedTransform('spec', playbookHoldsSecrets, (id, spec) => sealPlaybookSpec(secretKey, id, spec), () => errors.secretNeedsOneRow('playbook')),
   );
+  hooks.registerCheck(TABLE, (rows, method) => checkWebhookPaths(context.db.pool, rows, method));
   for (const table of PLAYBOOK_RUN_TABLES) hooks.register(table, refuseRunWrites(table));
+}
+
+/** The spec's webhook path; none for a spec that does not validate, which the validators refuse with their own words. */
+function webhookPathOf(spec: unknown): string | undefined {
+  try {
+    return parsePlaybookResource(spec).spec.on?.webhook?.path;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A webhook path names one playbook: a write giving another playbook's path is a coded 409 naming it. A filtered
+ * update names no row id, so its own path cannot be told from another's here; the unique index of migration 0120
+ * refuses a real clash then.
+ */
+async function checkWebhookPaths(pool: pg.Pool, rows: ReadonlyArray<Record<string, unknown>>, method: WriteMethod): Promise<void> {
+  for (const row of rows) {
+    if (row.spec === undefined || method === 'DELETE') continue;
+    const path = webhookPathOf(row.spec);
+    if (path === undefined) continue;
+    const owner = await findWebhookPlaybook(pool, path);
+    // An insert without an id is a new playbook; an update without one (a filtered PATCH) may be the owner itself.
+    const itself = row.id === undefined ? method !== 'POST' : owner?.id === row.id;
+    if (owner === null || itself) continue;
+    throw new AppError(
+      409,
+      'OD_PLAYBOOK_WEBHOOK_TAKEN',
+      `The webhook path '${path}' is already the path of another playbook`,
+      'spec.on.webhook.path',
+      'Choose another path: a request finds its playbook by it',
+    );
+  }
 }
 
 /** `GET /api/schemas/playbook-spec.schema.json`, as the topology schema is served. */

@@ -171,7 +171,10 @@ describe('parsing playbook specs', () => {
 
   it.each([
     ['on.config', { on: { config: [{ event: 'created' }] } }, 'spec.on.config'],
-    ['on.webhook', { on: { webhook: { path: 'hook' } } }, 'spec.on.webhook'],
+    ['a webhook without authentication', { on: { webhook: { path: 'hook' } } }, 'spec.on.webhook.authentication'],
+    ['a webhook with jwt authentication', { on: { webhook: { path: 'hook', authentication: { jwt: { jwksURI: 'https://idp.example/jwks' } } } } }, 'spec.on.webhook.authentication.jwt'],
+    ['a webhook path of two segments', { on: { webhook: { path: 'a/b', authentication: { github: { token: 't0ken-value' } } } } }, 'spec.on.webhook.path'],
+    ['a webhook secret from a reference', { on: { webhook: { path: 'hook', authentication: { github: { token: { valueFrom: { secretKeyRef: { name: 'gh', key: 'token' } } } } } } } }, 'spec.on.webhook.authentication.github.token.valueFrom'],
     ['an event components do not have', { on: { component: [{ event: 'error' }] } }, 'spec.on.component[0].event'],
     ['a filter that is not a CEL bool', { on: { canary: [{ event: 'failed', filter: 'check.name +' }] } }, 'spec.on.canary[0].filter'],
     ['on with nothing to listen to', { on: {} }, 'spec.on'],
@@ -182,6 +185,11 @@ describe('parsing playbook specs', () => {
     ['templatesOn: agent', { templatesOn: 'agent' }, 'spec.templatesOn'],
   ])('refuses %s on the spec by name rather than ignoring it', (_what, extra, path) => {
     expect(refusal(withAction(echo, extra))).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path });
+  });
+
+  it("reads on.webhook as Mission Control's webhook-trigger fixture writes it", () => {
+    const spec = parsePlaybookSpec(withAction(echo, { on: { webhook: { path: 'my-webhook', authentication: { basic: { username: { value: 'my-username' }, password: { value: 'my-password' } } } } } }));
+    expect(spec.on).toEqual({ webhook: { path: 'my-webhook', authentication: { basic: { username: 'my-username', password: 'my-password' } } } });
   });
 
   it('reads on.canary and on.component triggers with their labels and filter', () => {

@@ -16,6 +16,7 @@ import {
   PLAYBOOK_PARAMETER_TYPES,
   PLAYBOOK_TRIGGER_EVENTS,
   PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
+  PLAYBOOK_WEBHOOK_PATH_PATTERN,
   parseDurationMs,
   type ExecAction,
   type ExecCheckout,
@@ -23,6 +24,8 @@ import {
   type HttpAction,
   type NotificationAction,
   type PlaybookAction,
+  type PlaybookWebhook,
+  type PlaybookWebhookAuthentication,
   type PlaybookActionRetry,
   type PlaybookApproval,
   type PlaybookEventTrigger,
@@ -86,8 +89,8 @@ const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'config
 /** `on` kinds this server does not run, each with what to do instead. */
 const TRIGGERS_REFUSED: Readonly<Record<string, string>> = {
   config: 'Catalog events do not start playbooks here: run it from the catalog item, or trigger it on the check or component that watches the item',
-  webhook: 'Webhooks do not start playbooks here: call POST /api/playbook/run with an API token (docs/api.md)',
 };
+const WEBHOOK_AUTH_HINT = 'Give authentication: basic {username, password}, github {token} or svix {secret} (or run it with an API token: POST /api/playbook/run)';
 /** A retry waits at most this long before one attempt, and an action is tried at most this many more times. */
 const RETRY_MAX_WAIT = '1h';
 const RETRY_MAX_LIMIT = 10;
@@ -699,7 +702,7 @@ export function parsePlaybookResource(raw: unknown): ParsedPlaybook {
     spec.on = triggers(source.on, 'spec.on');
     const unset = parameters.find((entry) => entry.required === true && entry.default === undefined);
     if (unset !== undefined) {
-      invalid('spec.on', `cannot fill the required parameter '${unset.name}': an event runs the playbook with no one to type it`, 'Give every required parameter a default (a template such as {{.check.name}} works)');
+      invalid('spec.on', `cannot fill the required parameter '${unset.name}': an event or webhook runs the playbook with no one to type it`, 'Give every required parameter a default (a template such as {{.check.name}} works)');
     }
   }
   return { spec, metadata: resource ? metadataOf(whole.metadata) : null };
@@ -725,18 +728,74 @@ function trigger(entry: unknown, path: string, kind: PlaybookTriggerKind): Playb
   return parsed;
 }
 
+/** A credential of a webhook's authentication: a value, {value} or sealed; never a reference, which nothing here resolves. */
+function webhookSecret(value: unknown, path: string): PlaybookSecretText {
+  if (isSealedSecret(value)) return { $encrypted: value.$encrypted };
+  if (isRecord(value) && given(value.valueFrom)) invalid(join(path, 'valueFrom'), 'is not supported here', 'Write the value: it is stored sealed');
+  const text = isRecord(value) ? value.value : value;
+  if (typeof text !== 'string' || text === '') invalid(path, 'is required', WEBHOOK_AUTH_HINT);
+  return text;
+}
+
+function webhookAuthentication(value: unknown, path: string): PlaybookWebhookAuthentication {
+  if (!given(value)) invalid(path, 'is required: without it anyone who can reach this server could start the playbook', WEBHOOK_AUTH_HINT);
+  const entry = object(value, path);
+  if (given(entry.jwt)) invalid(join(path, 'jwt'), 'is not run by this server: JWKS keys are not fetched', WEBHOOK_AUTH_HINT);
+  onlyFields(entry, path, new Set(['basic', 'github', 'svix']), 'of webhook authentication', WEBHOOK_AUTH_HINT);
+  const parsed: PlaybookWebhookAuthentication = {};
+  if (given(entry.basic)) {
+    const basic = object(entry.basic, join(path, 'basic'));
+    onlyFields(basic, join(path, 'basic'), new Set(['username', 'password']), 'of basic authentication', WEBHOOK_AUTH_HINT);
+    const username = webhookSecret(basic.username, join(join(path, 'basic'), 'username'));
+    if (typeof username !== 'string') invalid(join(join(path, 'basic'), 'username'), 'must be text', WEBHOOK_AUTH_HINT);
+    parsed.basic = { username, password: webhookSecret(basic.password, join(join(path, 'basic'), 'password')) };
+  }
+  if (given(entry.github)) {
+    const github = object(entry.github, join(path, 'github'));
+    onlyFields(github, join(path, 'github'), new Set(['token']), 'of github authentication', WEBHOOK_AUTH_HINT);
+    parsed.github = { token: webhookSecret(github.token, join(join(path, 'github'), 'token')) };
+  }
+  if (given(entry.svix)) {
+    const svix = object(entry.svix, join(path, 'svix'));
+    onlyFields(svix, join(path, 'svix'), new Set(['secret', 'timestampTolerance']), 'of svix authentication', WEBHOOK_AUTH_HINT);
+    parsed.svix = { secret: webhookSecret(svix.secret, join(join(path, 'svix'), 'secret')) };
+    if (given(svix.timestampTolerance)) {
+      const tolerance = requiredText(svix.timestampTolerance, join(join(path, 'svix'), 'timestampTolerance'));
+      if (parseDurationMs(tolerance) === null) invalid(join(join(path, 'svix'), 'timestampTolerance'), `'${tolerance}' is not a duration`, 'Write a duration such as 5m');
+      parsed.svix.timestampTolerance = tolerance;
+    }
+  }
+  if (parsed.basic === undefined && parsed.github === undefined && parsed.svix === undefined) invalid(path, 'names no authentication', WEBHOOK_AUTH_HINT);
+  return parsed;
+}
+
+/** `on.webhook` (Mission Control's PlaybookTriggerWebhook): a path of its own, and authentication, which is required here. */
+function webhookTrigger(value: unknown, path: string): PlaybookWebhook {
+  const entry = object(value, path);
+  onlyFields(entry, path, new Set(['path', 'authentication']), 'of on.webhook', WEBHOOK_AUTH_HINT);
+  const webhookPath = requiredText(entry.path, join(path, 'path')).trim();
+  if (!new RegExp(PLAYBOOK_WEBHOOK_PATH_PATTERN).test(webhookPath)) {
+    invalid(join(path, 'path'), `'${webhookPath}' is not a webhook path`, 'Use one URL segment of letters, digits, ., _ and - (at most 128), e.g. deploy-hook');
+  }
+  return { path: webhookPath, authentication: webhookAuthentication(entry.authentication, join(path, 'authentication')) };
+}
+
 function triggers(value: unknown, path: string): PlaybookTriggers {
   const source = object(value, path);
   const parsed: PlaybookTriggers = {};
   for (const [key, entries] of Object.entries(source)) {
+    if (key === 'webhook') {
+      parsed.webhook = webhookTrigger(entries, join(path, key));
+      continue;
+    }
     const hint = Object.hasOwn(TRIGGERS_REFUSED, key) ? TRIGGERS_REFUSED[key] : undefined;
     if (hint !== undefined) invalid(join(path, key), 'is not run by this server', hint);
-    if (!Object.hasOwn(PLAYBOOK_TRIGGER_EVENTS, key)) invalid(join(path, key), 'is not an event kind', `Write ${Object.keys(PLAYBOOK_TRIGGER_EVENTS).join(' or ')}`);
+    if (!Object.hasOwn(PLAYBOOK_TRIGGER_EVENTS, key)) invalid(join(path, key), 'is not an event kind', `Write ${[...Object.keys(PLAYBOOK_TRIGGER_EVENTS), 'webhook'].join(', ')}`);
     const kind = key as PlaybookTriggerKind;
     const list = Array.isArray(entries) ? entries : invalid(join(path, key), 'must be a list of {event, filter, labels}');
     if (list.length > 0) parsed[kind] = list.map((entry: unknown, index) => trigger(entry, join(join(path, key), index), kind));
   }
-  if (Object.keys(parsed).length === 0) invalid(path, 'names no event', `Write on: {${Object.keys(PLAYBOOK_TRIGGER_EVENTS).join(', ')}: [{event: …}]}`);
+  if (Object.keys(parsed).length === 0) invalid(path, 'names no event', `Write on: {${Object.keys(PLAYBOOK_TRIGGER_EVENTS).join(', ')}: [{event: …}]} or on: {webhook: {path, authentication}}`);
   return parsed;
 }
 

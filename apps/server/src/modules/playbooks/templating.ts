@@ -48,7 +48,7 @@ delete markingLiquid.filters.raw;
 const GO_STYLE_REFERENCE = /\{\{(-?\s*)\.(?=[A-Za-z_])/g;
 
 /** The variables both dialects read; a Go template reaches them as `.params`, Liquid as `params`. */
-const CONTEXT_ROOTS = ['params', 'config', 'component', 'check', 'playbook', 'run', 'user', 'actions', 'env'] as const;
+const CONTEXT_ROOTS = ['params', 'config', 'component', 'check', 'playbook', 'run', 'user', 'actions', 'env', 'request'] as const;
 const LIQUID_ACTION = new RegExp(`\\{\\{-?\\s*(${CONTEXT_ROOTS.join('|')})\\b`);
 
 export type TemplateDialect = 'go' | 'liquid';
@@ -98,6 +98,7 @@ function scopeOf(ctx: TemplateContext): Scope {
     user: plainMap(ctx.user),
     actions: plainMap(ctx.actions),
     env: {},
+    request: plainMap(ctx.request),
   };
 }
 
@@ -112,7 +113,7 @@ function templateError(field: string, problem: string): AppError {
     'OD_PLAYBOOK_TEMPLATE',
     `The template of ${field} could not be rendered: ${problem}`,
     field,
-    'Templates read params, config, component, check, playbook, run, user, env and actions, e.g. {{.params.name}}',
+    'Templates read params, config, component, check, playbook, run, user, env, actions and request, e.g. {{.params.name}}',
   );
 }
 

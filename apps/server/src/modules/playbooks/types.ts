@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, PlaybookActionResult, PlaybookTargetType } from '@opsdeck/shared';
+import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, PlaybookActionResult, PlaybookTargetType, PlaybookWebhookRequest } from '@opsdeck/shared';
 
 /**
  * The contract between the playbook spec (spec.ts, selectors.ts), templating (templating.ts), the run engine
@@ -42,6 +42,8 @@ export interface TemplateContext {
   user: { id: string; name: string; email: string | null } | null;
   /** Earlier actions of this run by name. */
   actions: Record<string, ActionState>;
+  /** The webhook request that started the run: method, url, params (the query), headers, content and json. */
+  request?: PlaybookWebhookRequest;
 }
 
 /** What a runner gets besides its rendered action. */
