@@ -18,9 +18,26 @@ function targetsOf(spec: PlaybookSpec): string[] {
   return described;
 }
 
+const EVENT_SUBJECTS = { canary: 'Check', component: 'Component' } as const;
+
+/** What starts the playbook by itself: events, and the webhook with the schemes its requests must pass. */
+function startersOf(spec: PlaybookSpec): string[] {
+  const starters: string[] = [];
+  for (const kind of ['canary', 'component'] as const) {
+    for (const trigger of spec.on?.[kind] ?? []) starters.push(`${EVENT_SUBJECTS[kind]} ${trigger.event}${trigger.filter === undefined ? '' : ` where ${trigger.filter}`}`);
+  }
+  const webhook = spec.on?.webhook;
+  if (webhook !== undefined) {
+    const schemes = Object.keys(webhook.authentication).join(', ');
+    starters.push(`Webhook: POST /api/playbook/webhook/${webhook.path} (${schemes})`);
+  }
+  return starters;
+}
+
 /** Where a playbook runs, what it asks and what it does, read from its spec. */
 export function PlaybookSummary({ spec }: { spec: PlaybookSpec }) {
   const targets = targetsOf(spec);
+  const starters = startersOf(spec);
   const parameters = spec.parameters ?? [];
   const actions = spec.actions ?? [];
   return (
@@ -35,6 +52,15 @@ export function PlaybookSummary({ spec }: { spec: PlaybookSpec }) {
           <ul className="text-sm text-gray-700">
             {targets.map((target, index) => (
               <li key={`${index}-${target}`}>{target}</li>
+            ))}
+          </ul>
+        )}
+        {starters.length > 0 && (
+          <ul aria-label="Started by" className="text-sm text-gray-700">
+            {starters.map((starter) => (
+              <li key={starter} className="break-all">
+                Started by {starter}
+              </li>
             ))}
           </ul>
         )}

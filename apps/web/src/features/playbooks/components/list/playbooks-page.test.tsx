@@ -189,6 +189,21 @@ describe('Playbook page', () => {
     expect(screen.getByRole('button', { name: 'Run' })).toBeInTheDocument();
   });
 
+  it('lists what starts the playbook by itself: its events and its webhook address with the schemes it checks', async () => {
+    const spec = {
+      ...SPEC,
+      on: {
+        canary: [{ event: 'failed', filter: "check.type == 'http'" }],
+        webhook: { path: 'deploy-hook', authentication: { basic: { username: 'ci', password: { $encrypted: 'sealed' } }, github: { token: { $encrypted: 'sealed' } } } },
+      },
+    };
+    rows = [playbook(RESTART, 'restart-pod', { title: 'Restart pod', spec })];
+    renderRoutes(routes, `/playbooks/${RESTART}`);
+    const started = await screen.findByRole('list', { name: 'Started by' });
+    expect(started).toHaveTextContent("Started by Check failed where check.type == 'http'");
+    expect(started).toHaveTextContent('Started by Webhook: POST /api/playbook/webhook/deploy-hook (basic, github)');
+  });
+
   it("says 'Playbook not found' for an unknown or malformed id", async () => {
     renderRoutes(routes, `/playbooks/${FLUX}`);
     expect(await screen.findByText('Playbook not found')).toBeInTheDocument();
