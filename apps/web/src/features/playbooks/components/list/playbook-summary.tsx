@@ -20,16 +20,21 @@ function targetsOf(spec: PlaybookSpec): string[] {
 
 const EVENT_SUBJECTS = { canary: 'Check', component: 'Component' } as const;
 
+interface Starter {
+  text: string;
+  /** An address to call, shown as code. */
+  address?: string;
+}
+
 /** What starts the playbook by itself: events, and the webhook with the schemes its requests must pass. */
-function startersOf(spec: PlaybookSpec): string[] {
-  const starters: string[] = [];
+function startersOf(spec: PlaybookSpec): Starter[] {
+  const starters: Starter[] = [];
   for (const kind of ['canary', 'component'] as const) {
-    for (const trigger of spec.on?.[kind] ?? []) starters.push(`${EVENT_SUBJECTS[kind]} ${trigger.event}${trigger.filter === undefined ? '' : ` where ${trigger.filter}`}`);
+    for (const trigger of spec.on?.[kind] ?? []) starters.push({ text: `${EVENT_SUBJECTS[kind]} ${trigger.event}${trigger.filter === undefined ? '' : ` where ${trigger.filter}`}` });
   }
   const webhook = spec.on?.webhook;
   if (webhook !== undefined) {
-    const schemes = Object.keys(webhook.authentication).join(', ');
-    starters.push(`Webhook: POST /api/playbook/webhook/${webhook.path} (${schemes})`);
+    starters.push({ text: `webhook (${Object.keys(webhook.authentication).join(', ')}):`, address: `POST /api/playbook/webhook/${webhook.path}` });
   }
   return starters;
 }
@@ -58,8 +63,14 @@ export function PlaybookSummary({ spec }: { spec: PlaybookSpec }) {
         {starters.length > 0 && (
           <ul aria-label="Started by" className="text-sm text-gray-700">
             {starters.map((starter) => (
-              <li key={starter} className="break-all">
-                Started by {starter}
+              <li key={`${starter.text}${starter.address ?? ''}`}>
+                Started by {starter.text}
+                {starter.address !== undefined && (
+                  <>
+                    {' '}
+                    <code className="break-all rounded bg-gray-100 px-1 text-xs">{starter.address}</code>
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -201,7 +201,7 @@ describe('Playbook page', () => {
     renderRoutes(routes, `/playbooks/${RESTART}`);
     const started = await screen.findByRole('list', { name: 'Started by' });
     expect(started).toHaveTextContent("Started by Check failed where check.type == 'http'");
-    expect(started).toHaveTextContent('Started by Webhook: POST /api/playbook/webhook/deploy-hook (basic, github)');
+    expect(started).toHaveTextContent('Started by webhook (basic, github): POST /api/playbook/webhook/deploy-hook');
   });
 
   it("says 'Playbook not found' for an unknown or malformed id", async () => {
