@@ -57,8 +57,16 @@ function replaceReferences(value: unknown, path: string, fill: (found: FoundRefe
   return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, replaceReferences(child, join(path, key), fill)]));
 }
 
+/** Whether anything in `value` is a `valueFrom`: a walk that copies nothing, since almost no check holds one. */
+function holdsReference(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsReference);
+  if (!isRecord(value)) return false;
+  return 'valueFrom' in value || Object.values(value).some(holdsReference);
+}
+
 /** The references one check entry holds, with their paths under `prefix`. */
 export function referencesIn(entry: unknown, prefix = ''): FoundReference[] {
+  if (!holdsReference(entry)) return [];
   const found: FoundReference[] = [];
   replaceReferences(entry, prefix, (reference) => {
     found.push(reference);
