@@ -2,6 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnection } from '../src/modules/connections/connection-store';
 import { runScrape } from '../src/modules/scrapers/run-scrape';
 import { syncScrapeSchedule } from '../src/modules/scrapers/scrape-scheduler';
 import { startTestServer, type TestServer } from './harness';
@@ -172,6 +173,39 @@ describe('exec scrapers', () => {
         expect(failed.errors.map((error) => error.message).join('\n')).toContain(`checkout of ${repository.url} (release-9) failed`);
       } finally {
         repository.dispose();
+      }
+    });
+
+    it("hands connections' credentials to the script, scrubbed from the configs, and refuses inline credentials, other kinds and unknown connections at save", async () => {
+      const key = server.running.context.config.secretKey;
+      const secret = 'aws-secret-for-exec-scraper-77c1';
+      await createConnection(server.pool, key, { name: 'scrape-aws', namespace: 'aws', type: 'aws', username: 'AKIASCRAPEEXAMPLE', password: secret, properties: { region: 'us-west-2' } }, null);
+      const id = await saveAsAdmin('exec-aws-connection', {
+        exec: [
+          {
+            type: 'AWS::Region',
+            id: '$.region',
+            name: '$.region',
+            script: 'printf \'{"region":"%s","key":"%s"}\' "$AWS_REGION" "$AWS_SECRET_ACCESS_KEY"',
+            connections: { aws: { connection: 'connection://aws/scrape-aws' } },
+          },
+        ],
+      });
+      const outcome = await runById(id);
+      expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+      const items = await server.pool.query<{ name: string; config: string }>('select name, config::text as config from config_items where scraper_id = $1', [id]);
+      expect(items.rows.map((row) => row.name)).toEqual(['us-west-2']);
+      expect(items.rows[0]?.config).not.toContain(secret);
+      const refusals: Array<[Record<string, unknown>, string, string]> = [
+        [{ aws: { accessKey: 'AKIA' } }, 'OD_SCRAPER_FIELD', 'spec.exec[0].connections.aws.accessKey'],
+        [{ gcp: { connection: 'connection://gcp/x' } }, 'OD_SCRAPER_FIELD', 'spec.exec[0].connections.gcp'],
+        [{ aws: { connection: 'connection://aws/nowhere' } }, 'OD_SCRAPER_SPEC', 'spec.exec[0].connections.aws.connection'],
+      ];
+      for (const [connections, code, details] of refusals) {
+        const refused = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'exec-aws-refused', spec: { exec: [{ type: 'X', id: '$.id', script: 'true', connections }] } });
+        expect(refused.status, refused.text).toBe(400);
+        expect(refused.json, refused.text).toMatchObject({ code });
+        expect(String(refused.json.details)).toContain(details);
       }
     });
 

@@ -254,7 +254,21 @@ const EXEC_RULES: FieldRules = {
   script: runs('A bash script run in the exec sandbox; exit code 0 passes unless test.expr says otherwise', 'echo ok'),
   env: runs('Environment variables as a map NAME: value or a list [{name, value}]; values with secret names are stored sealed and scrubbed from output', [{ name: 'GREETING', value: 'hello' }]),
   'env[].valueFrom': refused(SCRIPT_REFERENCE),
-  connections: refused('Cloud and Kubernetes connections are not handed to scripts; pass what the script needs in env'),
+  'connections.aws': runs('{connection}: a stored aws or s3 connection; the script gets AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION and AWS_ENDPOINT_URL, scrubbed from its output', { connection: 'connection://ops/aws' }),
+  'connections.kubernetes': runs("{connection}: a stored kubernetes connection; its kubeconfig is written to a file in the script's private folder (mode 600) named by KUBECONFIG", { connection: 'connection://ops/cluster' }),
+  'connections.azure': runs('{connection}: a stored azure connection; the script gets AZURE_CLIENT_ID, AZURE_CLIENT_SECRET and AZURE_TENANT_ID', { connection: 'connection://ops/azure' }),
+  ...Object.fromEntries(
+    ['accessKey', 'secretKey', 'sessionToken', 'region', 'endpoint', 'assumeRole', 'skipTLSVerify'].map((field) => [
+      `connections.aws.${field}`,
+      refused('Inline credentials are not handed to scripts: store them in an aws connection and name it with connection'),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['gcp', 'fromConfigItem', 'eksPodIdentity', 'serviceAccount', 'opensearch'].map((kind) => [
+      `connections.${kind}`,
+      refused('Not handed to scripts here: aws, kubernetes and azure connections are (connections.<kind>.connection)'),
+    ]),
+  ),
   'checkout.url': runs('A public repository cloned (depth 1, as the sandbox user, no credentials) into the folder the script starts in: https://, http://, file://, or host/path read as https://', 'file:///srv/git/ops.git'),
   'checkout.branch': runs('The branch or tag checked out (the default branch when left out)', 'main', CHECKOUT_URL),
   'checkout.depth': runs('How many commits to fetch (1 when left out)', 1, CHECKOUT_URL),

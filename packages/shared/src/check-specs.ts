@@ -253,6 +253,11 @@ const execCheckout = z.strictObject({
   type: z.string().optional(),
 });
 
+const connectionRef = z.strictObject({ connection: z.string().min(1, 'This field is required: a stored connection (connection://namespace/name)') });
+
+/** Stored connections whose credentials the script gets as its CLI reads them (as a playbook exec action's `connections`). */
+const execConnections = z.strictObject({ aws: connectionRef.optional(), kubernetes: connectionRef.optional(), azure: connectionRef.optional() });
+
 const execCheck = z.strictObject({
   ...common,
   ...threshold,
@@ -260,6 +265,7 @@ const execCheck = z.strictObject({
   script: z.string().min(1, 'This field is required'),
   env: namedValues.optional(),
   checkout: execCheckout.optional(),
+  connections: execConnections.optional(),
 });
 
 const sqlCheck = z.strictObject({

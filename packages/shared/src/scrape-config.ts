@@ -386,6 +386,25 @@ const OBJECT_SOURCE_EXTRACT_FIELDS: ScraperFieldTable = Object.fromEntries(
 );
 
 /** `transform` of any source. */
+/** `exec[].connections.<kind>`: a stored connection named, and nothing inline. */
+export const SCRAPER_EXEC_CONNECTION_FIELDS: ScraperFieldTable = {
+  connection: runs('A stored connection: connection://namespace/name'),
+  ...Object.fromEntries(
+    ['accessKey', 'secretKey', 'sessionToken', 'region', 'endpoint', 'assumeRole', 'skipTLSVerify', 'clientID', 'clientSecret', 'tenantID', 'kubeconfig'].map((field) => [
+      field,
+      refused('Inline credentials are not handed to scripts: store them in a connection and name it with connection'),
+    ]),
+  ),
+};
+
+/** `exec[].connections`: the kinds handed to scripts. */
+export const SCRAPER_EXEC_CONNECTION_KINDS: ScraperFieldTable = {
+  aws: runs('An aws or s3 connection: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, AWS_ENDPOINT_URL'),
+  kubernetes: runs('A kubernetes connection: its kubeconfig in a file named by KUBECONFIG'),
+  azure: runs('An azure connection: AZURE_CLIENT_ID, AZURE_CLIENT_SECRET, AZURE_TENANT_ID'),
+  ...Object.fromEntries(['gcp', 'fromConfigItem', 'eksPodIdentity', 'serviceAccount', 'opensearch'].map((kind) => [kind, refused('Not handed to scripts here: aws, kubernetes and azure connections are')])),
+};
+
 /** `exec[].checkout` (duty's GitConnection). */
 export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
   url: runs('The repository: https://, http://, file://, or host/path read as https://, without credentials in it'),
@@ -545,7 +564,7 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
   exec: {
     script: runs('A bash script run in the exec sandbox (ADR 0042) as an unprivileged user; its standard output (JSON or YAML) holds the configs'),
     env: runs('[{name, value}] given to the script as environment variables; secret-looking ones are stored sealed, all are scrubbed from what is stored'),
-    connections: refused('Cloud and git credentials are not handed to scripts; put what the script needs in env (stored sealed)'),
+    connections: runs('{aws | kubernetes | azure: {connection: connection://namespace/name}}: the stored connection\'s credentials as the variables the CLI reads (AWS_*, AZURE_*) or a KUBECONFIG file in the private folder, scrubbed from what is stored; other kinds and inline credentials are refused'),
     checkout: runs('{url, branch, depth}: a public git repository (https://, http:// or file://) cloned as the sandbox user before the script, which then starts in it; connection and credentials are refused'),
     query: refused('Config queries are not written for scripts'),
     artifacts: refused('Artifacts are not kept'),

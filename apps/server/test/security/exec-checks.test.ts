@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckScheduler, type RecordedRun } from '../../src/modules/health/check-scheduler';
 import { loadConfig } from '../../src/platform/config';
+import { createConnection as createStoredConnection } from '../../src/modules/connections/connection-store';
 import { startTestServer, type JsonReply, type TestServer } from '../harness';
 import { callWithToken, createApiToken } from '../audit-support';
 import { sandboxRepository } from '../fixtures/git-repository';
@@ -213,6 +214,38 @@ describe('exec checks need the execute permission, run sandboxed, and their outp
       } finally {
         repository.dispose();
       }
+    });
+
+    it.runIf(IS_ROOT)("hands connections' credentials to the script as its CLI reads them, scrubbed from what the run stores, as canary-checker's exec_connection_aws does", async () => {
+      const key = server.running.context.config.secretKey;
+      const secret = 'aws-secret-for-exec-check-51f0';
+      const kubeconfig = 'apiVersion: v1\nkind: Config\n# token-exec-check-9a2b\n';
+      await createStoredConnection(server.pool, key, { name: 'check-aws', type: 'aws', username: 'AKIACHECKEXAMPLE', password: secret, properties: { region: 'eu-west-1' } }, null);
+      await createStoredConnection(server.pool, key, { name: 'check-kube', type: 'kubernetes', certificate: kubeconfig }, null);
+      await createStoredConnection(server.pool, key, { name: 'check-web', type: 'http', url: 'http://127.0.0.1:9' }, null);
+      const canary = await createCanary(admin, 'exec-connections', {
+        exec: [
+          {
+            name: 'cli',
+            script: '[ "$AWS_SECRET_ACCESS_KEY" = "' + secret + '" ] && echo key-ok; echo "$AWS_REGION $AWS_SECRET_ACCESS_KEY"; stat -c %a "$KUBECONFIG"; cat "$KUBECONFIG"',
+            connections: { aws: { connection: 'connection://default/check-aws' }, kubernetes: { connection: 'check-kube' } },
+            test: { expr: 'results.stdout.startsWith("key-ok") && results.stdout.contains("eu-west-1 ")' },
+          },
+          { name: 'wrong-kind', script: 'echo never', connections: { aws: { connection: 'check-web' } } },
+        ],
+      });
+      const runs = await runCanary(canary.id);
+      const byName = new Map(runs.map((run) => [canary.checks.find((check) => check.id === run.checkId)?.name ?? '', run.result]));
+      const cli = byName.get('cli');
+      expect(cli?.pass, JSON.stringify(cli)).toBe(true);
+      expect(cli?.message).toContain('600');
+      expect(JSON.stringify(cli)).not.toContain(secret);
+      expect(JSON.stringify(cli)).not.toContain('token-exec-check');
+      expect(byName.get('wrong-kind')?.error).toBe('The script was not started: connections.aws names default/check-web, a http connection');
+      const inline = await server.call('POST', '/api/canary/canaries', admin, { name: 'inline-aws', spec: { exec: [{ name: 'x', script: 'true', connections: { aws: { accessKey: 'AKIA' } } }] } });
+      expect(inline.status).toBe(400);
+      expect(inline.json).toMatchObject({ code: 'OD_CHECK_FIELD_NOT_RUN' });
+      expect(String(inline.json.details)).toContain('exec[0].connections.aws.accessKey');
     });
 
     it.runIf(!IS_ROOT)('refuses to run any script when the server cannot drop to another user, saying why', () => {

@@ -66,6 +66,8 @@ export class SecretCollector {
 
   addConnection(connection: ResolvedConnection): void {
     this.addCredentials(connection.username ?? '', connection.password);
+    // A kubeconfig or a client key; a public certificate scrubbed from output costs nothing.
+    this.add(connection.certificate);
     for (const value of Object.values(connection.secretProperties)) this.add(value);
     if (connection.url === null) return;
     try {

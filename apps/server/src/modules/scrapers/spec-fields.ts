@@ -7,6 +7,8 @@ import {
   SCRAPE_SPEC_FIELDS,
   SCRAPER_CHANGE_FIELDS,
   SCRAPER_CHECKOUT_FIELDS,
+  SCRAPER_EXEC_CONNECTION_FIELDS,
+  SCRAPER_EXEC_CONNECTION_KINDS,
   SCRAPER_CHANGE_MAPPING_FIELDS,
   SCRAPER_EXCLUDE_FIELDS,
   SCRAPER_MASK_FIELDS,
@@ -198,6 +200,13 @@ function checkCheckout(value: unknown, field: string): void {
 export function checkEntryFields(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, jsonPathProblem: (text: string) => string | null): void {
   checkKeys(entry, field, scraperSourceFields(kind), `a ${kind} source`);
   if (kind === 'exec' && entry.checkout !== undefined) checkCheckout(entry.checkout, `${field}.checkout`);
+  if (kind === 'exec' && entry.connections !== undefined) {
+    const kinds = checkKeys(entry.connections, `${field}.connections`, SCRAPER_EXEC_CONNECTION_KINDS, 'exec.connections');
+    for (const [name, value] of Object.entries(kinds)) {
+      const connection = checkKeys(value, `${field}.connections.${name}`, SCRAPER_EXEC_CONNECTION_FIELDS, `exec.connections.${name}`);
+      if (typeof connection.connection !== 'string' || connection.connection.trim() === '') invalid(`${field}.connections.${name}.connection`, 'is required: a stored connection (connection://namespace/name)');
+    }
+  }
   if (entry.transform !== undefined) checkTransform(kind, entry.transform, `${field}.transform`, jsonPathProblem);
   checkProperties(entry.properties, `${field}.properties`);
   checkTags(entry.tags, `${field}.tags`);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { scrapeConfigJsonSchema } from '@opsdeck/shared';
+import { SCRAPER_EXEC_CONNECTION_KINDS, scrapeConfigJsonSchema } from '@opsdeck/shared';
 import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { registerSchemaRoute } from '../../platform/schema-route';
@@ -29,8 +29,18 @@ export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown): Pr
   const spec = bareSpec(value);
   if (spec === null) return;
   for (const { field, entry } of entriesOf(spec)) {
-    for (const name of ['connection', 'kubeconfig'] as const) {
-      const reference = connectionReference(entry[name]);
+    const named: Array<[string, unknown]> = [
+      ['connection', entry.connection],
+      ['kubeconfig', entry.kubeconfig],
+      // Only the kinds that run: the others are refused by name by the spec's own rules.
+      ...(isRecord(entry.connections)
+        ? Object.entries(entry.connections)
+            .filter(([kind]) => SCRAPER_EXEC_CONNECTION_KINDS[kind]?.support === 'runs')
+            .map(([kind, value]): [string, unknown] => [`connections.${kind}.connection`, isRecord(value) ? value.connection : undefined])
+        : []),
+    ];
+    for (const [name, value] of named) {
+      const reference = connectionReference(value);
       if (reference === null || (name === 'kubeconfig' && !reference.startsWith('connection://'))) continue;
       let url: string | null | undefined;
       try {

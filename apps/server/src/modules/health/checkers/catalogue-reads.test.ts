@@ -3,13 +3,13 @@ import path from 'node:path';
 import { CHECK_FIELD_RULES, CHECK_TYPES, type CheckType } from '@opsdeck/shared';
 import { describe, expect, it } from 'vitest';
 
-/** The checker module that runs each type: where a field the catalogue says runs must be read. */
-const CHECKER_OF: Readonly<Record<CheckType, string>> = {
+/** The checker modules that run each type: where a field the catalogue says runs must be read. */
+const CHECKER_OF: Readonly<Record<CheckType, string | readonly string[]>> = {
   http: 'network-checkers.ts',
   tcp: 'network-checkers.ts',
   dns: 'network-checkers.ts',
   icmp: 'network-checkers.ts',
-  exec: 'exec-checker.ts',
+  exec: ['exec-checker.ts', '../exec-connections.ts'],
   postgres: 'database-checkers.ts',
   mysql: 'database-checkers.ts',
   redis: 'database-checkers.ts',
@@ -28,7 +28,7 @@ const source = (file: string): string => readFileSync(path.join(import.meta.dirn
 
 describe('the fields the catalogue says run', () => {
   it.each(CHECK_TYPES)('are each read by the %s checker or a step every check goes through', (type) => {
-    const text = [CHECKER_OF[type], ...SHARED_STEPS].map(source).join('\n');
+    const text = [CHECKER_OF[type], SHARED_STEPS].flat().map(source).join('\n');
     const unread = Object.entries(CHECK_FIELD_RULES[type])
       .filter(([, rule]) => rule.verdict === 'runs')
       .map(([field]) => field)

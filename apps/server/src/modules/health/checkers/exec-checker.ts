@@ -2,6 +2,7 @@ import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { checkoutUrl, type ExecCheckSpec } from '@opsdeck/shared';
+import { execConnectionEnvironment } from '../exec-connections';
 import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout } from '../exec-host';
 import type { SandboxUser } from '../exec-sandbox';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
@@ -17,7 +18,7 @@ function checkoutOf(spec: ExecCheckSpec): Checkout | null {
 
 /**
  * Runs the script with bash as the sandbox user (exec-sandbox.ts, ADR 0042): in a fresh private folder (the clone of
- * `checkout` in it, when given), with a clean environment and bounded resources, in its own process group so a
+ * `checkout` in it, when given), with a clean environment (plus what its `connections` hand it) and bounded resources, in its own process group so a
  * timeout kills everything it started, not only the shell. Passes on exit code 0.
  */
 export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
@@ -26,6 +27,8 @@ export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext)
   const folder = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-exec-'));
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
+    const credentials = await execConnectionEnvironment(spec.connections, context.resolveConnection, folder, sandbox.user);
+    if ('error' in credentials) return failed(`The script was not started: ${credentials.error}`);
     const checkout = checkoutOf(spec);
     let cwd = folder;
     if (checkout !== null) {
@@ -35,16 +38,16 @@ export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext)
         return failed(error instanceof Error ? error.message : String(error));
       }
     }
-    return await runScript(spec, context, sandbox.user, { home: folder, cwd });
+    return await runScript(spec, credentials.variables, context, sandbox.user, { home: folder, cwd });
   } finally {
     await removeAsUser(folder, sandbox.user);
   }
 }
 
-async function runScript(spec: ExecCheckSpec, context: CheckerContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<CheckOutcome> {
+async function runScript(spec: ExecCheckSpec, credentials: Record<string, string>, context: CheckerContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<CheckOutcome> {
   const run = await runInSandbox({
     command: ['/bin/bash', '-c', spec.script],
-    variables: spec.env ?? {},
+    variables: { ...(spec.env ?? {}), ...credentials },
     user,
     ...where,
     timeoutMs: context.timeoutMs,

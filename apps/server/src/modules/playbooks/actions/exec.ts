@@ -1,9 +1,9 @@
-import { chown, mkdtemp, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkoutUrl, PLAYBOOK_EXEC_CONNECTION_KINDS, type ExecConnections } from '@opsdeck/shared';
+import { checkoutUrl } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
-import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
+import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
@@ -106,7 +106,12 @@ export const runExecAction: ActionRunner = async (action, context) => {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-playbook-'));
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
-    const credentials = await connectionEnvironment(action.exec.connections, context, folder, sandbox.user, secrets);
+    const opened = async (reference: string): Promise<ResolvedConnection> => {
+      const connection = await resolveConnection(context.pool, context.secretKey, reference);
+      secrets.addConnection(connection);
+      return connection;
+    };
+    const credentials = await execConnectionEnvironment(action.exec.connections, opened, folder, sandbox.user);
     if ('error' in credentials) return failedOutcome(`The script was not started: ${credentials.error}`);
     let cwd = folder;
     const { checkout } = action.exec;
@@ -122,52 +127,3 @@ export const runExecAction: ActionRunner = async (action, context) => {
     await removeAsUser(folder, sandbox.user);
   }
 };
-
-/** The connection types each `exec.connections` kind takes. */
-const CONNECTION_TYPES: Readonly<Record<keyof ExecConnections, readonly string[]>> = { aws: ['aws', 's3'], kubernetes: ['kubernetes'], azure: ['azure'] };
-
-/** Variables a CLI reads, set only where the connection has the value. */
-function present(entries: Record<string, string | null | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
-}
-
-/**
- * The environment of the action's `exec.connections`: each stored connection's credentials as the variables its CLI
- * reads (aws, azure) or a KUBECONFIG file in the script's private folder, readable by the sandbox user only. The
- * credentials join `secrets`, so they are scrubbed from what the run keeps.
- */
-async function connectionEnvironment(
-  connections: ExecConnections | undefined,
-  context: ActionRunContext,
-  folder: string,
-  user: SandboxUser,
-  secrets: SecretCollector,
-): Promise<{ variables: Record<string, string> } | { error: string }> {
-  const variables: Record<string, string> = {};
-  for (const kind of PLAYBOOK_EXEC_CONNECTION_KINDS) {
-    const reference = connections?.[kind]?.connection;
-    if (reference === undefined) continue;
-    let connection: ResolvedConnection;
-    try {
-      connection = await resolveConnection(context.pool, context.secretKey, reference);
-    } catch (error) {
-      return { error: errorText(error) };
-    }
-    if (!CONNECTION_TYPES[kind].includes(connection.type)) return { error: `connections.${kind} names ${connection.namespace}/${connection.name}, a ${connection.type} connection` };
-    secrets.addConnection(connection);
-    if (kind === 'aws') {
-      const region = connection.properties.region;
-      Object.assign(variables, present({ AWS_ACCESS_KEY_ID: connection.username, AWS_SECRET_ACCESS_KEY: connection.password, AWS_REGION: region, AWS_DEFAULT_REGION: region, AWS_ENDPOINT_URL: connection.url }));
-    } else if (kind === 'azure') {
-      Object.assign(variables, present({ AZURE_CLIENT_ID: connection.username, AZURE_CLIENT_SECRET: connection.password, AZURE_TENANT_ID: connection.properties.tenant }));
-    } else {
-      if (connection.certificate === null || connection.certificate === '') return { error: `connections.kubernetes names ${connection.namespace}/${connection.name}, which holds no kubeconfig` };
-      secrets.add(connection.certificate);
-      const file = path.join(folder, 'kubeconfig');
-      await writeFile(file, connection.certificate, { mode: 0o600 });
-      await chown(file, user.uid, user.gid);
-      variables.KUBECONFIG = file;
-    }
-  }
-  return { variables };
-}

@@ -1,8 +1,9 @@
 import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkoutUrl } from '@opsdeck/shared';
-import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout, type SandboxRun, type SecretCollector } from '../../health';
+import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
+import { resolveConnection } from '../../connections';
+import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, type Checkout, type SandboxRun, type SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
@@ -57,11 +58,22 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
   let run: SandboxRun;
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
+    const credentials = await execConnectionEnvironment(
+      isRecord(opened.connections) ? (opened.connections as ExecConnections) : undefined,
+      async (reference) => {
+        const connection = await resolveConnection(context.pool, context.secretKey, reference);
+        secrets.addConnection(connection);
+        return connection;
+      },
+      folder,
+      sandbox.user,
+    );
+    if ('error' in credentials) throw new Error(`the script was not started: ${credentials.error}`);
     const checkout = checkoutOf(opened);
     const cwd = checkout === null ? folder : await cloneInSandbox(checkout, sandbox.user, folder, context.signal);
     run = await runInSandbox({
       command: ['/bin/bash', '-c', script],
-      variables,
+      variables: { ...variables, ...credentials.variables },
       user: sandbox.user,
       home: folder,
       cwd,
