@@ -126,14 +126,14 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
 `,
   },
   {
-    name: 'exec-connections-from-config-item',
-    path: 'spec.actions[0].exec.connections.fromConfigItem',
+    name: 'exec-connections-eks-pod-identity',
+    path: 'spec.actions[0].exec.connections.eksPodIdentity',
     spec: `  actions:
     - name: list
       exec:
-        script: kubectl get deployments
+        script: aws s3 ls
         connections:
-          fromConfigItem: "{{.config.id}}"
+          eksPodIdentity: true
 `,
   },
   {

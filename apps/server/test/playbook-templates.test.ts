@@ -67,8 +67,8 @@ describe('playbook templates: values never change the command', () => {
   }
 
   /** Requests a run and lets the worker advance it until it has finished. */
-  async function run(playbookId: string, params: Record<string, string>): Promise<PlaybookRun> {
-    const reply = await server.call('POST', '/api/playbook/run', admin, { id: playbookId, params });
+  async function run(playbookId: string, params: Record<string, string>, target: Record<string, string> = {}): Promise<PlaybookRun> {
+    const reply = await server.call('POST', '/api/playbook/run', admin, { id: playbookId, params, ...target });
     expect(reply.status, reply.text).toBe(201);
     const id = String(reply.json.run_id);
     const deadline = Date.now() + 30_000;
@@ -165,6 +165,30 @@ describe('playbook templates: values never change the command', () => {
       expect(stdout).toContain('600\n');
       expect(stdout).not.toContain(secret);
       expect(stdout).not.toContain('token-');
+    });
+
+    it("hands over the kubernetes connection the item's scraper reads the cluster with, for connections.fromConfigItem", async () => {
+      const key = server.running.context.config.secretKey;
+      const kubeconfig = `apiVersion: v1\nkind: Config\n# from-item-${randomBytes(4).toString('hex')}\n`;
+      await createConnection(server.pool, key, { name: 'tpl-item-kube', namespace: 'mc', type: 'kubernetes', certificate: kubeconfig }, null);
+      const scraper = await server.pool.query<{ id: string }>(`insert into config_scrapers (name, spec) values ('tpl-cluster', $1) returning id`, [
+        JSON.stringify({ kubernetes: [{ clusterName: 'homelab', kubeconfig: { connection: 'connection://mc/tpl-item-kube' } }] }),
+      ]);
+      const item = await server.pool.query<{ id: string }>(
+        `insert into config_items (scraper_id, type, config_class, name) values ($1, 'Kubernetes::Deployment', 'Deployment', 'tpl-api') returning id`,
+        [scraper.rows[0]?.id],
+      );
+      const orphan = await server.pool.query<{ id: string }>(`insert into config_items (type, config_class, name) values ('Kubernetes::Deployment', 'Deployment', 'tpl-orphan') returning id`);
+      const playbook = await save({
+        configs: [{ types: ['Kubernetes::Deployment'] }],
+        actions: [{ name: 'list', exec: { script: 'stat -c %a "$KUBECONFIG"; grep -c "kind: Config" "$KUBECONFIG"', connections: { fromConfigItem: '{{.config.id}}' } } }],
+      });
+      const done = await run(playbook, {}, { config_id: item.rows[0]?.id ?? '' });
+      expect(done.status, JSON.stringify(done.actions)).toBe('completed');
+      expect(done.actions[0]?.result?.stdout).toBe('600\n1\n');
+      const none = await run(playbook, {}, { config_id: orphan.rows[0]?.id ?? '' });
+      expect(none.status).toBe('failed');
+      expect(none.actions[0]?.error).toBe(`The script was not started: connections.fromConfigItem: the catalog item ${orphan.rows[0]?.id ?? ''} has no scraper that made it`);
     });
 
     it('runs the lines a template chooses, as Mission Control does', async () => {

@@ -164,18 +164,21 @@ const exec: JsonSchema = {
       type: 'object',
       description: 'Stored connections whose credentials the script gets as environment variables (aws, azure) or a KUBECONFIG file (kubernetes)',
       additionalProperties: false,
-      properties: Object.fromEntries(
-        PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => [
-          kind,
-          {
-            type: 'object',
-            description: `The ${kind} connection`,
-            required: ['connection'],
-            additionalProperties: false,
-            properties: { connection: text(`A ${kind} connection (connection://namespace/name, connection://name or its id)`) },
-          },
-        ]),
-      ),
+      properties: {
+        ...Object.fromEntries(
+          PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => [
+            kind,
+            {
+              type: 'object',
+              description: `The ${kind} connection`,
+              required: ['connection'],
+              additionalProperties: false,
+              properties: { connection: text(`A ${kind} connection (connection://namespace/name, connection://name or its id)`) },
+            },
+          ]),
+        ),
+        fromConfigItem: templated("A catalog item's id, e.g. {{.config.id}}: the kubernetes connection its scraper's kubeconfig names is handed over as kubernetes is."),
+      },
     },
     checkout: {
       type: 'object',

@@ -124,6 +124,11 @@ export interface ExecConnections {
   kubernetes?: ExecConnectionRef;
   /** AZURE_CLIENT_ID, AZURE_CLIENT_SECRET, AZURE_TENANT_ID. */
   azure?: ExecConnectionRef;
+  /**
+   * A catalog item's id (templated, `{{.config.id}}`): the kubernetes connection its scraper's kubeconfig names is
+   * handed to the script as `kubernetes` is (playbooks only).
+   */
+  fromConfigItem?: string;
 }
 
 /** duty's checkout: a public repository cloned into the folder the script starts in. */

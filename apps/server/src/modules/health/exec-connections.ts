@@ -5,8 +5,9 @@ import type { ResolvedConnection } from '../connections';
 import type { SandboxUser } from './exec-sandbox';
 
 /** The kinds of `exec.connections` handed to scripts, and the connection types each takes. */
-export const EXEC_CONNECTION_TYPES: Readonly<Record<keyof ExecConnections, readonly string[]>> = { aws: ['aws', 's3'], kubernetes: ['kubernetes'], azure: ['azure'] };
-const KINDS = Object.keys(EXEC_CONNECTION_TYPES) as Array<keyof ExecConnections>;
+type ConnectionKind = 'aws' | 'kubernetes' | 'azure';
+export const EXEC_CONNECTION_TYPES: Readonly<Record<ConnectionKind, readonly string[]>> = { aws: ['aws', 's3'], kubernetes: ['kubernetes'], azure: ['azure'] };
+const KINDS = Object.keys(EXEC_CONNECTION_TYPES) as ConnectionKind[];
 
 /** Variables a CLI reads, set only where the connection has the value. */
 function present(entries: Record<string, string | null | undefined>): Record<string, string> {

@@ -224,8 +224,11 @@ describe('parsing playbook specs', () => {
     const parsed = parsePlaybookSpec(withAction({ name: 'a', exec: { script: 'aws s3 ls', connections } }));
     expect(parsed.actions[0]?.exec?.connections).toEqual(connections);
     expect(parsePlaybookSpec(parsed)).toEqual(parsed);
-    expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } }))).toMatchObject({
-      path: 'spec.actions[0].exec.connections.fromConfigItem',
+    expect(parsePlaybookSpec(withAction({ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } })).actions[0]?.exec?.connections).toEqual({
+      fromConfigItem: '{{.config.id}}',
+    });
+    expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { eksPodIdentity: true } } }))).toMatchObject({
+      path: 'spec.actions[0].exec.connections.eksPodIdentity',
       hint: expect.stringContaining('aws: {connection:'),
     });
     expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { aws: { accessKey: { value: 'AKIA' } } } } })).path).toBe('spec.actions[0].exec.connections.aws.accessKey');

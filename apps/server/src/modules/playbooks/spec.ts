@@ -454,13 +454,18 @@ function execCheckout(value: unknown, path: string): ExecCheckout {
 }
 
 /**
- * `exec.connections` as Mission Control writes it, for the kinds this server hands to scripts; the others
- * (fromConfigItem, eksPodIdentity, serviceAccount, gcp, opensearch) and inline credentials are refused by name.
+ * `exec.connections` as Mission Control writes it, for the kinds this server hands to scripts and `fromConfigItem`
+ * (templated); the others (eksPodIdentity, serviceAccount, gcp, opensearch) and inline credentials are refused by name.
  */
 function execConnections(value: unknown, path: string): ExecConnections {
   const entry = object(value, path);
   const parsed: ExecConnections = {};
   for (const [key, raw] of Object.entries(entry)) {
+    if (key === 'fromConfigItem') {
+      const item = templateField(raw, join(path, key), true);
+      if (item !== undefined) parsed.fromConfigItem = item.trim();
+      continue;
+    }
     const kind = PLAYBOOK_EXEC_CONNECTION_KINDS.find((known) => known === key);
     if (kind === undefined) invalid(join(path, key), 'is not run by this server', CONNECTION_KIND_HINT);
     const at = join(path, kind);

@@ -1,8 +1,10 @@
 import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkoutUrl } from '@opsdeck/shared';
+import type pg from 'pg';
+import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
+import { kubernetesConnectionOf } from '../../scrapers';
 import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
@@ -90,6 +92,28 @@ async function runSandboxed(script: string, variables: Record<string, string>, c
   return failedOutcome(`killed by ${run.signal ?? 'a signal'}`, result);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Mission Control's `connections.fromConfigItem`: the kubernetes connection that the kubeconfig of the item's own
+ * scraper names, handed over as `connections.kubernetes` is (one given beside it wins). Only a stored connection is
+ * followed: an item scraped in-cluster or with an inline kubeconfig hands over nothing and the script is not started.
+ */
+async function withItemConnection(pool: pg.Pool, connections: ExecConnections | undefined): Promise<{ value: ExecConnections | undefined } | { error: string }> {
+  const item = connections?.fromConfigItem;
+  if (item === undefined || connections?.kubernetes !== undefined) return { value: connections };
+  if (!UUID.test(item)) return { error: `connections.fromConfigItem rendered '${item}', which is not a catalog item id` };
+  const found = await pool.query<{ spec: unknown }>(
+    `select s.spec from config_items c join config_scrapers s on s.id = c.scraper_id where c.id = $1 and s.deleted_at is null`,
+    [item],
+  );
+  const spec = found.rows[0]?.spec;
+  if (spec === undefined) return { error: `connections.fromConfigItem: the catalog item ${item} has no scraper that made it` };
+  const reference = kubernetesConnectionOf(spec);
+  if (reference === null) return { error: `connections.fromConfigItem: the scraper of the catalog item ${item} names no kubernetes connection in its kubeconfig` };
+  return { value: { ...connections, kubernetes: { connection: reference } } };
+}
+
 /**
  * Runs the action's script with bash exactly as exec checks run theirs (exec-sandbox.ts, ADR 0042): as an
  * unprivileged user, in a fresh private folder, with a clean environment and bounded resources, in its own process
@@ -111,7 +135,9 @@ export const runExecAction: ActionRunner = async (action, context) => {
       secrets.addConnection(connection);
       return connection;
     };
-    const credentials = await execConnectionEnvironment(action.exec.connections, opened, folder, sandbox.user);
+    const connections = await withItemConnection(context.pool, action.exec.connections);
+    if ('error' in connections) return failedOutcome(`The script was not started: ${connections.error}`);
+    const credentials = await execConnectionEnvironment(connections.value, opened, folder, sandbox.user);
     if ('error' in credentials) return failedOutcome(`The script was not started: ${credentials.error}`);
     let cwd = folder;
     const { checkout } = action.exec;

@@ -2,6 +2,7 @@ import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig, NetworkingV1Api, type Clu
 import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
 import { parse as parseYaml } from 'yaml';
 import { resolveConnection } from '../../connections';
+import { bareSpec } from '../scraper-secrets';
 import type { ItemKey, ScrapeError, ScrapedChange, ScrapedItem, ScrapeResult, SourceContext, SourceEntry, SourceRunner } from '../types';
 import { record, stringMap, strings, text, type Json } from './json-values';
 import { kubernetesHealth } from './kubernetes-health';
@@ -264,6 +265,20 @@ function connectionReference(spec: Json): string | undefined {
   const kubeconfig = spec.kubeconfig;
   if (typeof kubeconfig === 'string' && kubeconfig.startsWith('connection://')) return kubeconfig;
   return text(record(kubeconfig).connection) ?? text(spec.connection);
+}
+
+/**
+ * The kubernetes connection the first kubernetes source of a stored scraper spec reads the cluster with; null when
+ * none names one (in-cluster, or an inline kubeconfig). Playbooks' `connections.fromConfigItem` follows it.
+ */
+export function kubernetesConnectionOf(scraperSpec: unknown): string | null {
+  const spec = bareSpec(scraperSpec);
+  const sources = spec === null || !Array.isArray(spec.kubernetes) ? [] : spec.kubernetes;
+  for (const source of sources) {
+    const reference = connectionReference(record(source));
+    if (reference !== undefined) return reference;
+  }
+  return null;
 }
 
 async function kubeConfigOf(spec: Json, context: SourceContext): Promise<KubeConfig> {
