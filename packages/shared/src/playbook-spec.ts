@@ -112,7 +112,7 @@ const parameterProperties: JsonSchema = {
   description: 'How the field is shown and the bounds its value must keep',
   properties: {
     size: { enum: [...PLAYBOOK_PARAMETER_SIZES], description: 'Width of the field' },
-    language: { enum: ['yaml', 'json'], description: 'code: the language the value must parse as' },
+    language: { type: 'string', description: 'code: yaml or json (parsed and highlighted), or another language name (shell, python, …) edited as plain text' },
     jsonSchemaUrl: text('code: a JSON Schema the editor checks the value against (the server never fetches it)'),
     options: { type: 'array', items: option, minItems: 1, description: 'list: the choices (required); duration: the choices offered' },
     filter: { type: 'array', items: { $ref: '#/$defs/selector' }, description: 'team, people, component, config, check: which resources may be chosen' },

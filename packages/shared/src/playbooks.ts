@@ -61,8 +61,8 @@ export interface PlaybookParameterOption {
  */
 export interface PlaybookParameterProperties {
   size?: PlaybookParameterSize;
-  /** code: yaml or json. */
-  language?: 'yaml' | 'json';
+  /** code: yaml and json are parsed and highlighted; any other (shell, python, …) is edited as plain text. */
+  language?: string;
   /** code: shown to the editor only; the server never fetches it. */
   jsonSchemaUrl?: string;
   /** list */

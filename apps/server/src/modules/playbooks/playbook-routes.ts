@@ -79,7 +79,7 @@ const parameterSchema = z.object({
   properties: z
     .object({
       size: z.enum(PLAYBOOK_PARAMETER_SIZES).optional(),
-      language: z.enum(['yaml', 'json']).optional(),
+      language: z.string().optional(),
       jsonSchemaUrl: z.string().optional(),
       options: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
       filter: z.array(selectorSchema).optional(),

@@ -321,6 +321,8 @@ describe('parsing playbook specs', () => {
     expect(refusal(spec([{ name: 'a', properties: { maxLength: 'many' } }])).path).toBe('spec.parameters[0].properties.maxLength');
     expect(refusal(spec([{ name: 'a', type: 'slider' }])).path).toBe('spec.parameters[0].type');
     expect(refusal(spec([{ name: 'a', properties: { size: 'huge' } }])).path).toBe('spec.parameters[0].properties.size');
+    expect(parsePlaybookSpec(spec([{ name: 'command', type: 'code', properties: { language: 'Shell' } }])).parameters?.[0]?.properties).toEqual({ language: 'shell' });
+    expect(refusal(spec([{ name: 'a', type: 'code', properties: { language: 'sh ell' } }])).path).toBe('spec.parameters[0].properties.language');
     expect(refusal(spec([{ name: 'a', default: '{{ config.name' }])).path).toBe('spec.parameters[0].default');
     expect(parsePlaybookSpec(spec([{ name: 'my-param_2', type: 'checkbox', required: 'false' }])).parameters).toEqual([{ name: 'my-param_2', type: 'checkbox', required: false }]);
   });

@@ -319,8 +319,11 @@ function parameterProperties(value: unknown, path: string, type: PlaybookParamet
   const parsed: PlaybookParameterProperties = {};
   const size = oneOf(entry.size, join(path, 'size'), PLAYBOOK_PARAMETER_SIZES);
   if (size !== undefined) parsed.size = size;
-  const language = oneOf(entry.language, join(path, 'language'), ['yaml', 'json'] as const, (text) => text.toLowerCase());
-  if (language !== undefined) parsed.language = language;
+  const language = optionalText(entry.language, join(path, 'language'))?.trim().toLowerCase();
+  if (language !== undefined && language !== '') {
+    if (!/^[a-z][a-z0-9+#.-]{0,31}$/.test(language)) invalid(join(path, 'language'), `'${language}' is not a language name`, 'Write yaml, json, or the name of another language (shell, python, …), edited as plain text');
+    parsed.language = language;
+  }
   for (const key of ['jsonSchemaUrl', 'format'] as const) {
     const text = optionalText(entry[key], join(path, key));
     if (text !== undefined && text.trim() !== '') parsed[key] = text.trim();

@@ -120,7 +120,7 @@ export function CodeMirrorEditor(props: CodeEditorProps) {
       if (mode !== 'range' || anchor.current === null) anchor.current = line;
     };
     return [
-      language === 'json' ? json() : yaml(),
+      language === 'json' ? json() : language === 'yaml' ? yaml() : [],
       linter((view) => textDiagnostics(view.state.doc.toString(), language, check), { delay: LINT_DELAY_MS }),
       lintGutter(),
       EditorView.contentAttributes.of(contentAttributes({ ariaLabelledBy, ariaLabel, ariaDescribedBy, readOnly })),

@@ -1,7 +1,8 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { isMap, isNode, isPair, isScalar, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 
-export type CodeLanguage = 'yaml' | 'json';
+/** `text`: edited as it is, with nothing to parse or check. */
+export type CodeLanguage = 'yaml' | 'json' | 'text';
 
 /** A JSON Schema (draft 2020-12, as zod's toJSONSchema writes it), as plain data. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -149,7 +150,7 @@ function problemsOf(text: string, language: CodeLanguage, check: SchemaCheck | u
  * text has none: it stands for "nothing set".
  */
 export function textDiagnostics(text: string, language: CodeLanguage, check?: SchemaCheck): TextDiagnostic[] {
-  if (text.trim() === '') return [];
+  if (text.trim() === '' || language === 'text') return [];
   // A parser may point just past the end (an unclosed bracket); the editor refuses positions outside the text.
   return problemsOf(text, language, check).map((problem) => {
     const from = Math.min(problem.from, text.length);

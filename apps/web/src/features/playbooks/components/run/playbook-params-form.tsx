@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { clsx } from 'clsx';
 import { PLAYBOOK_TEXT_FORMATS, type PlaybookParameter, type PlaybookParameterSize } from '@opsdeck/shared';
 import { CodeEditor } from '@/components/code-editor/code-editor';
+import type { CodeLanguage } from '@/components/code-editor/text-diagnostics';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { inputClass } from '@/components/forms/styles';
 import { selectorTypes } from '../../api/search-playbook-resources';
@@ -53,6 +54,12 @@ interface FieldProps {
 
 /** What a quantity field shows while empty: the way Mission Control users write one. */
 const QUANTITY_PLACEHOLDERS = { bytes: '512Mi', millicores: '500m', duration: '5m' } as const;
+
+/** The editor parses and highlights yaml (the default) and json; any other language a spec names is plain text. */
+function codeLanguage(language: string | undefined): CodeLanguage {
+  if (language === undefined || language === 'yaml') return 'yaml';
+  return language === 'json' ? 'json' : 'text';
+}
 
 /** A list parameter, or a duration parameter with options: one of the options. */
 function OptionsControl({ parameter, id, value, onChange, onBlur, error, describedBy, disabled }: FieldProps) {
@@ -130,7 +137,7 @@ function ParameterControl(field: FieldProps) {
           <CodeEditor
             value={value}
             onChange={onChange}
-            language={properties.language ?? 'yaml'}
+            language={codeLanguage(properties.language)}
             readOnly={disabled}
             invalid={invalid}
             ariaLabelledBy={labelId}

@@ -248,6 +248,18 @@ describe('Run Playbook modal', () => {
     expect(await within(dialog).findByText(/^Not valid JSON/)).toBeInTheDocument();
   });
 
+  it('takes a code parameter in another language (kubectl arguments in shell) as plain text, checked for nothing', async () => {
+    params = [{ name: 'command', label: 'Kubectl Command', type: 'code', required: true, default: 'get pods {', properties: { language: 'shell' } }];
+    const user = userEvent.setup({ delay: null });
+    renderModal(playbookWith({ parameters: params }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Playbook: Restart pod' });
+    const editor = await within(dialog).findByRole('textbox', { name: 'Kubectl Command' });
+    await user.click(editor);
+    await user.tab();
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Run' })).toBeEnabled());
+    expect(within(dialog).queryByText(/^Not valid/)).not.toBeInTheDocument();
+  });
+
   it("reads 'Running...' while the run is requested", async () => {
     // Made before the request, so the test can let the answer go whether or not the request has reached the handler.
     let release: () => void = () => undefined;
