@@ -384,6 +384,8 @@ export interface PlaybookRun {
   error: string | null;
   /** Set while the run waits for approval. */
   approval: { type: 'any' | 'all'; people: string[]; teams: string[]; approved_by: string[] } | null;
+  /** The webhook request that started it (on.webhook), credentials left out; null for every other run. */
+  request: PlaybookWebhookRequest | null;
   actions: PlaybookRunAction[];
 }
 

@@ -86,6 +86,8 @@ describe('playbook webhooks', () => {
     const run = await drive(String(started.json.id));
     expect(run.status, JSON.stringify(run.actions)).toBe('completed');
     expect(peer.requests.at(-1)?.body).toBe('{"ref":"refs/heads/main","name":"world","agent":"GitHub-Hookshot/1"}');
+    expect(run.request).toMatchObject({ method: 'POST', params: { name: 'world' }, json: { ref: 'refs/heads/main' } });
+    expect(run.request?.headers).not.toHaveProperty('authorization');
     const kept = await server.pool.query<{ request: Record<string, unknown>; created_by: string | null }>('select request, created_by from playbook_runs where id = $1', [run.id]);
     expect(kept.rows[0]?.created_by).toBeNull();
     expect(kept.rows[0]?.request).toMatchObject({ method: 'POST', url: '/api/playbook/webhook/deploy-hook?name=world', params: { name: 'world' }, json: { ref: 'refs/heads/main' } });

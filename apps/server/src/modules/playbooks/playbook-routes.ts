@@ -152,6 +152,17 @@ const runSchema = z.object({
     .object({ type: z.enum(['any', 'all']), people: z.array(z.string()), teams: z.array(z.string()), approved_by: z.array(z.string()) })
     .nullable()
     .describe('The approval the spec asks for, and the names of those who approved'),
+  request: z
+    .object({
+      method: z.string(),
+      url: z.string(),
+      params: z.record(z.string(), z.string()),
+      headers: z.record(z.string(), z.string()),
+      content: z.string(),
+      json: z.unknown().optional(),
+    })
+    .nullable()
+    .describe('The webhook request that started the run (on.webhook), credentials and signatures left out; null for every other run'),
   actions: z.array(runActionSchema),
 });
 

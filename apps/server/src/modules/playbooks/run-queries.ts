@@ -30,6 +30,7 @@ const RUN_SQL = `
     'created_by', r.created_by,
     'created_by_name', cb.name,
     'error', r.error,
+    'request', r.request,
     'actions', (select coalesce(json_agg(${ACTION_JSON} order by a.position), '[]'::json)
                   from playbook_run_actions a where a.playbook_run_id = r.id)
   ) as run,

@@ -49,6 +49,7 @@ function playbookRun(overrides: Partial<PlaybookRun> = {}): PlaybookRun {
     created_by_name: 'Grace Hopper',
     error: null,
     approval: null,
+    request: null,
     actions: [action('first', { result: { stdout: 'first done\n', exitCode: 0 } }), action('second', { result: { stdout: 'second done\n', stderr: 'a warning\n', exitCode: 0 } })],
     ...overrides,
   };
@@ -141,6 +142,19 @@ describe('Playbook run page', () => {
     const params = await screen.findByRole('dialog', { name: 'Parameters' });
     expect(within(params).getByText('namespace').nextElementSibling).toHaveTextContent('shop');
     expect(within(params).getByText('replicas').nextElementSibling).toHaveTextContent('3');
+  });
+
+  it('names the webhook request that started a run no person asked for', async () => {
+    current = () =>
+      playbookRun({
+        created_by: null,
+        created_by_name: null,
+        request: { method: 'POST', url: '/api/playbook/webhook/deploy-hook?name=world', params: { name: 'world' }, headers: {}, content: '{}' },
+      });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Restart pod' })).toBeInTheDocument();
+    const triggered = screen.getByText('Triggered By', { selector: 'dt' }).nextElementSibling;
+    expect(triggered).toHaveTextContent('Webhook POST /api/playbook/webhook/deploy-hook?name=world');
   });
 
   it('selects the last action by default and shows its output, and another one on click or with the arrow keys', async () => {

@@ -106,7 +106,7 @@ export function RunHeader({ run }: { run: PlaybookRun }) {
       <Field label="Resource">
         <RunResource run={run} />
       </Field>
-      <Field label="Triggered By">{run.created_by_name ?? NONE}</Field>
+      <Field label="Triggered By">{run.created_by_name ?? (run.request === null ? NONE : `Webhook ${run.request.method} ${run.request.url}`)}</Field>
       {run.approval !== null && (
         <div className="col-span-full flex min-w-0 flex-col gap-0.5">
           <dt className="text-xs font-medium text-gray-500">Approval</dt>

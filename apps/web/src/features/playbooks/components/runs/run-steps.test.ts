@@ -25,6 +25,7 @@ function run(overrides: Partial<PlaybookRun>): PlaybookRun {
     created_by_name: null,
     error: null,
     approval: null,
+    request: null,
     actions: [],
     ...overrides,
   };
