@@ -433,7 +433,7 @@ describe.skipIf(inject('dbMode') !== 'postgres')('three compiled server processe
       [hangRun],
     );
     // The action cut off by the kill is not run a second time (it may have had effects): the survivor records it as
-    // failed and ends the run, skipping what follows a failed action as any run does.
+    // failed and ends the run, skipping what follows a failed action as every run does.
     expect(runActions.rows.map((action) => [action.name, action.status])).toEqual([
       ['stuck', 'failed'],
       ['after', 'skipped'],

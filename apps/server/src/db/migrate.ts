@@ -47,7 +47,7 @@ export function viewScripts(): ViewScript[] {
     });
 }
 
-/** The ledger version of views/ as it is on disk: any change to a file's name or text gives another. */
+/** The ledger version of views/ as it is on disk: a change to a file's name or text gives another. */
 export function viewsVersion(scripts: readonly ViewScript[]): string {
   const hash = createHash('sha256');
   for (const script of scripts) hash.update(`${script.file}\0${script.sql}\0`);

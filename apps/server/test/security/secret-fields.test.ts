@@ -59,7 +59,7 @@ const SAMPLES: Record<string, Sample> = {
     http: [{ name: 'h', url: URL, headers: [{ name: 'Cookie', value: `session=${secret}` }] }],
   })),
   'canary: body': canary((secret) => ({ http: [{ name: 'h', url: URL, method: 'POST', body: `{"client_secret":"${secret}"}` }] })),
-  'canary: any key ending in password, secret, token, apiKey, accessKey, privateKey or credentials': canary((secret) => ({
+  'canary: every key ending in password, secret, token, apiKey, accessKey, privateKey or credentials': canary((secret) => ({
     http: [{ name: 'h', url: URL, authentication: { username: 'svc', password: secret } }],
     redis: [{ name: 'r', addr: 'cache.example.test:6379', password: { value: `${secret}-redis` } }],
   })),

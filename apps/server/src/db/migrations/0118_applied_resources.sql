@@ -2,7 +2,7 @@
 -- are defined: a console edit would be overwritten by the next apply, or silently reverted by the next reconcile. Their
 -- source is `apply` or `gitops:<folder>`. The console reaches these tables through the data API and through domain
 -- routes (the canary routes write without naming a person), and the save rules see only the request body, not the
--- rows a PATCH or DELETE filter reaches, so the refusal lives here: any write that changes what such a row defines
+-- rows a PATCH or DELETE filter reaches, so the refusal lives here: every write that changes what such a row defines
 -- (name, namespace, spec, labels, schedule, description, icon, source, deletion) is refused unless the apply itself
 -- makes it (opsdeck.apply_write, set inside its transaction). Runtime columns the server keeps up to date pass.
 -- Raised with SQLSTATE ODS05, which the API answers as 400 OD_APPLIED_READ_ONLY.

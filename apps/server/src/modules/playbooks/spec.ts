@@ -205,7 +205,7 @@ function templateField(value: unknown, path: string, required: boolean, code = f
 }
 
 /**
- * A value the server seals (exec env, http headers and body, notification properties): a template as any templated
+ * A value the server seals (exec env, http headers and body, notification properties): a template like every templated
  * field, or the `{"$encrypted": …}` it was stored as, which an edit sends back to keep the secret (playbook-secrets.ts
  * checks where it may open).
  */
