@@ -3,9 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckScheduler } from '../src/modules/health/check-scheduler';
 import { startTestServer, type TestServer } from './harness';
 import { selfSignedCertificate, startHttpServer, type HttpTarget } from './fixtures/local-targets';
+import { runCanaryNow } from './fixtures/run-canary';
 
 const CLIENT_SECRET = 'oauth-client-secret-5f1e';
 const DIGEST_PASSWORD = 'digest-pass-77a0';
@@ -72,18 +72,7 @@ describe('http check authentication', () => {
     return { id, ...(await run(id)) };
   }
 
-  async function run(canaryId: string): Promise<{ status: boolean; message: string; error: string | null }> {
-    // Due before every demo check of the seeded database, so the one batch claims it.
-    await server.pool.query(`update checks set next_runtime = now() - interval '1 day' where canary_id = $1 and deleted_at is null`, [canaryId]);
-    await new CheckScheduler({ pool: server.pool, secretKey: server.running.context.config.secretKey, bus: server.running.context.bus, concurrency: 8 }).runDue();
-    const row = await server.pool.query<{ status: boolean; message: string; error: string | null }>(
-      `select s.status, s.message, s.error from check_statuses s join checks k on k.id = s.check_id where k.canary_id = $1 order by s.time desc limit 1`,
-      [canaryId],
-    );
-    const latest = row.rows[0];
-    if (latest === undefined) throw new Error('the check recorded no run');
-    return latest;
-  }
+  const run = (canaryId: string) => runCanaryNow(server, canaryId);
 
   beforeAll(async () => {
     process.env.OPSDECK_ROLE = 'api';

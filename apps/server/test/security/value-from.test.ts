@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { CheckScheduler } from '../../src/modules/health/check-scheduler';
 import { startTestServer, type JsonReply, type TestServer } from '../harness';
 import { startHttpServer, type HttpTarget } from '../fixtures/local-targets';
+import { runCanaryNow } from '../fixtures/run-canary';
 
 const PASSWORD = 'vf-password-8d1f3a';
 const TOKEN = 'vf-token-61c2e9b7';
@@ -20,9 +20,6 @@ describe('valueFrom in canaries', () => {
   let web: HttpTarget;
   let attacker: HttpTarget;
   const previousRole = process.env.OPSDECK_ROLE;
-
-  const runDue = () =>
-    new CheckScheduler({ pool: server.pool, secretKey: server.running.context.config.secretKey, bus: server.running.context.bus, concurrency: 8 }).runDue();
 
   async function createConnection(name: string, url: string): Promise<string> {
     const created = await server.call('POST', '/api/canary/connections', admin, {
@@ -42,19 +39,7 @@ describe('valueFrom in canaries', () => {
     return server.call('POST', '/api/canary/canaries', cookie, { name, spec: { schedule: '@every 5m', ...spec } });
   }
 
-  async function runCanary(canaryId: string): Promise<{ status: boolean; message: string; error: string | null; details: unknown }> {
-    // Due before every demo check of the seeded database, so the one batch claims it.
-    await server.pool.query(`update checks set next_runtime = now() - interval '1 day' where canary_id = $1 and deleted_at is null`, [canaryId]);
-    await runDue();
-    const row = await server.pool.query<{ status: boolean; message: string; error: string | null; details: unknown }>(
-      `select s.status, s.message, s.error, s.details from check_statuses s join checks k on k.id = s.check_id
-        where k.canary_id = $1 order by s.time desc limit 1`,
-      [canaryId],
-    );
-    const latest = row.rows[0];
-    if (latest === undefined) throw new Error('the check recorded no run');
-    return latest;
-  }
+  const runCanary = (canaryId: string) => runCanaryNow(server, canaryId);
 
   beforeAll(async () => {
     process.env.OPSDECK_ROLE = 'api';
