@@ -259,8 +259,11 @@ export class CheckScheduler {
     try {
       const resolved = await resolveValueReferences(spec, check.canary_namespace, opened, (reference) => connectionUrlOf(pool, reference));
       spec = resolved.spec;
-      for (const value of resolved.secrets) secrets.add(value);
-      if ('password' in spec) secrets.addCredentials(spec.username ?? '', spec.password);
+      if (resolved.secrets.length > 0) {
+        for (const value of resolved.secrets) secrets.add(value);
+        // A user name and password put in place here were not in the opened spec: their Basic header is scrubbed too.
+        if ('password' in spec) secrets.addCredentials(spec.username ?? '', spec.password);
+      }
     } catch (error) {
       if (!(error instanceof ValueReferenceError)) throw error;
       return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };

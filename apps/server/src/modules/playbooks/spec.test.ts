@@ -227,6 +227,9 @@ describe('parsing playbook specs', () => {
     expect(parsePlaybookSpec(withAction({ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } })).actions[0]?.exec?.connections).toEqual({
       fromConfigItem: '{{.config.id}}',
     });
+    expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}', kubernetes: { connection: 'k' } } } })).path).toBe(
+      'spec.actions[0].exec.connections.fromConfigItem',
+    );
     expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { eksPodIdentity: true } } }))).toMatchObject({
       path: 'spec.actions[0].exec.connections.eksPodIdentity',
       hint: expect.stringContaining('aws: {connection:'),

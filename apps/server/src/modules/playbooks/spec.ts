@@ -476,6 +476,9 @@ function execConnections(value: unknown, path: string): ExecConnections {
     onlyFields(connection, at, new Set(['connection']), `of connections.${kind}`, 'Keep the credentials in a stored connection and name it: {connection: connection://ns/name}');
     parsed[kind] = { connection: requiredText(connection.connection, join(at, 'connection'), CONNECTION_KIND_HINT).trim() };
   }
+  if (parsed.fromConfigItem !== undefined && parsed.kubernetes !== undefined) {
+    invalid(join(path, 'fromConfigItem'), 'names a kubernetes connection beside kubernetes: one of them would not be used', 'Keep fromConfigItem (the item\'s own cluster) or kubernetes (a fixed one)');
+  }
   return parsed;
 }
 

@@ -96,12 +96,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Mission Control's `connections.fromConfigItem`: the kubernetes connection that the kubeconfig of the item's own
- * scraper names, handed over as `connections.kubernetes` is (one given beside it wins). Only a stored connection is
- * followed: an item scraped in-cluster or with an inline kubeconfig hands over nothing and the script is not started.
+ * scraper names, handed over as `connections.kubernetes` is (the spec refuses both together). Only a stored connection
+ * is followed: an item scraped in-cluster or with an inline kubeconfig hands over nothing and the script is not started.
  */
 async function withItemConnection(pool: pg.Pool, connections: ExecConnections | undefined): Promise<{ value: ExecConnections | undefined } | { error: string }> {
   const item = connections?.fromConfigItem;
-  if (item === undefined || connections?.kubernetes !== undefined) return { value: connections };
+  if (item === undefined) return { value: connections };
   if (!UUID.test(item)) return { error: `connections.fromConfigItem rendered '${item}', which is not a catalog item id` };
   const found = await pool.query<{ spec: unknown }>(
     `select s.spec from config_items c join config_scrapers s on s.id = c.scraper_id where c.id = $1 and s.deleted_at is null`,
