@@ -25,7 +25,12 @@ function everyAcceptedField(type: CheckType, only?: string): Record<string, unkn
 function acceptedEntries(type: CheckType): Array<Record<string, unknown>> {
   const exclusive = EXCLUSIVE[type] ?? [];
   if (exclusive.length === 0) return [everyAcceptedField(type)];
-  return exclusive.map((field) => ({ ...everyAcceptedField(type, field), name: `${String(MINIMAL_CHECKS[type].name)}-${field}` }));
+  return exclusive.map((field) => {
+    const entry: Record<string, unknown> = { ...everyAcceptedField(type, field), name: `${String(MINIMAL_CHECKS[type].name)}-${field}` };
+    // A signed request takes no Basic credentials (refused beside awsSigV4); the other entries keep them.
+    if (field === 'awsSigV4') for (const credential of ['username', 'password', 'authentication']) Reflect.deleteProperty(entry, credential);
+    return entry;
+  });
 }
 
 const KUBERNETES_CANARY = {

@@ -195,6 +195,12 @@ describe('http check authentication', () => {
     });
     expect(both.status).toBe(400);
     expect(String(both.json.details)).toContain('http[0].oauth2: cannot be combined with digest');
+    const signedAndBasic = await server.call('POST', '/api/canary/canaries', editor, {
+      name: 'signed-and-basic',
+      spec: { http: [{ name: 's', url: `${echo.url}/ok`, username: 'u', password: 'p', awsSigV4: { accessKey: 'AKID', secretKey: 'k', region: 'us-east-1', service: 'execute-api' } }] },
+    });
+    expect(signedAndBasic.status).toBe(400);
+    expect(String(signedAndBasic.json.details)).toContain('http[0].awsSigV4: cannot be combined with username, password or authentication');
     const bare = await server.call('POST', '/api/canary/canaries', editor, { name: 'bare', spec: { http: [{ name: 'b', url: `${echo.url}/ok`, digest: true }] } });
     expect(bare.status).toBe(400);
     expect(String(bare.json.details)).toContain('http[0].digest: needs username and password');

@@ -207,7 +207,7 @@ const HTTP_RULES: FieldRules = {
     { username: 'client-id', password: 'client-secret' },
   ),
   awsSigV4: runs(
-    'AWS Signature Version 4 {accessKey, secretKey, sessionToken, region, service}: the keys are stored sealed (each a value, {value: …} or valueFrom); the secret key only signs and never leaves this server; a session token goes as X-Amz-Security-Token',
+    'AWS Signature Version 4 {accessKey, secretKey, sessionToken, region, service}: the keys are stored sealed (each a value, {value: …} or valueFrom); the secret key only signs and never leaves this server; a session token goes as X-Amz-Security-Token; username, password and authentication are refused beside it',
     { accessKey: { value: 'AKIDEXAMPLE' }, secretKey: { value: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }, region: 'us-east-1', service: 'execute-api' },
   ),
   'awsSigV4.connection': refused('AWS connections are not read for signing; give accessKey and secretKey (valueFrom may name a stored connection)'),

@@ -185,6 +185,10 @@ const httpCheck = z
         context.addIssue({ code: 'custom', path: [key], message: `needs username and password (${key === 'oauth2' ? 'the client id and secret' : 'the credentials'})` });
       }
     }
+    // A signed request carries no Basic credentials: given beside awsSigV4 they would not be sent.
+    if (check.awsSigV4 !== undefined && hasCredentials) {
+      context.addIssue({ code: 'custom', path: ['awsSigV4'], message: 'cannot be combined with username, password or authentication: the request is signed instead' });
+    }
     // duty's templates run twice, with {{ }} and then with $( ); here only {{ }} is run, so a $(name) would go out as written.
     if (check.templateBody === true && typeof check.body === 'string' && ENV_SUBSTITUTION.test(check.body)) {
       context.addIssue({ code: 'custom', path: ['body'], message: '$(name) in a templateBody body is not run by this server: write {{.name}}' });
