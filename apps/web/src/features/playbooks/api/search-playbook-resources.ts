@@ -41,13 +41,15 @@ function likeLiteral(text: string): string {
 }
 
 /**
- * The types every selector allows, when each names types; otherwise null (a selector without types allows any type,
- * and the server's own check of the target decides the rest).
+ * The types every selector allows, when each names types exactly; otherwise null (a selector without types allows any
+ * type, a glob such as `Kubernetes::*` or an exclusion `!X` is no exact list, and the server's own check of the target
+ * decides the rest).
  */
 export function selectorTypes(selectors: readonly PlaybookResourceSelector[] | undefined): string[] | null {
   if (selectors === undefined || selectors.length === 0) return null;
   if (selectors.some((selector) => selector.types === undefined || selector.types.length === 0)) return null;
-  return [...new Set(selectors.flatMap((selector) => selector.types ?? []))].sort();
+  const types = [...new Set(selectors.flatMap((selector) => selector.types ?? []))].sort();
+  return types.some((type) => type.includes('*') || type.startsWith('!')) ? null : types;
 }
 
 export interface ResourceSearch {
