@@ -396,7 +396,7 @@ export const SECRET_FIELDS: readonly SecretField[] = [
   { kind: 'canary', field: 'headers (a map), every header off the public list', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'headers (a [{name, value}] list), every header off the public list', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'body', sealed: 'bound envelope', sentTo: TO_CHECK },
-  { kind: 'canary', field: 'any key ending in password, secret, token, apiKey, accessKey, privateKey or credentials', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'every key ending in password, secret, token, apiKey, accessKey, privateKey or credentials', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'env entries with a secret name (of a check or of the canary)', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'tlsConfig.key (a client certificate\'s private key)', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'scraper', field: 'username and auth.username of a source', sealed: 'bound envelope', sentTo: TO_SOURCE },
