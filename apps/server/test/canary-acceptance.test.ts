@@ -33,13 +33,13 @@ function acceptedEntries(type: CheckType): Array<Record<string, unknown>> {
   });
 }
 
-const KUBERNETES_CANARY = {
+const KUBERNETES_RESOURCE_CANARY = {
   apiVersion: 'canaries.flanksource.com/v1',
   kind: 'Canary',
   metadata: { name: 'kube-pods', namespace: 'default' },
   spec: {
     schedule: '@every 5m',
-    kubernetes: [{ name: 'ready-pods', kind: 'Pod', namespaceSelector: { name: 'default' }, ready: true, test: { expr: 'size(results) > 0' } }],
+    kubernetesResource: [{ name: 'deploy-nginx', resources: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nginx' } }], waitFor: { timeout: '2m' } }],
   },
 };
 
@@ -92,12 +92,12 @@ describe('canary acceptance: nothing a save holds is ignored (ADR 0069)', () => 
     expect(await storedCanaries('refuse-')).toBe(0);
   });
 
-  it('refuses the kubernetes-check canary as pasted, through both paths, naming the type and the types that run', async () => {
-    const yaml = `apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: kube-pods\nspec:\n  schedule: "@every 5m"\n  kubernetes:\n    - name: ready-pods\n      kind: Pod\n      ready: true\n`;
+  it('refuses the kubernetesResource canary as pasted, through both paths, naming the type and the types that run', async () => {
+    const yaml = `apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: kube-pods\nspec:\n  schedule: "@every 5m"\n  kubernetesResource:\n    - name: deploy-nginx\n      resources: []\n`;
     const viaRoute = await server.call('POST', '/api/canary/canaries', admin, { name: 'kube-pods', yaml });
-    expectRefused(viaRoute, 'OD_CHECK_TYPE_NOT_RUN', 'kubernetes', 'route');
-    expect(viaRoute.json.message).toBe(`This server does not run kubernetes checks; it runs ${CHECK_TYPES.join(', ')}`);
-    expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'kube-pods', spec: KUBERNETES_CANARY }), 'OD_CHECK_TYPE_NOT_RUN', 'kubernetes', 'data API');
+    expectRefused(viaRoute, 'OD_CHECK_TYPE_NOT_RUN', 'kubernetesResource', 'route');
+    expect(viaRoute.json.message).toBe(`This server does not run kubernetesResource checks; it runs ${CHECK_TYPES.join(', ')}`);
+    expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'kube-pods', spec: KUBERNETES_RESOURCE_CANARY }), 'OD_CHECK_TYPE_NOT_RUN', 'kubernetesResource', 'data API');
     for (const type of Object.keys(CHECK_TYPES_NOT_RUN)) {
       expectRefused(await server.call('POST', '/api/db/canaries', admin, { name: 'kube-pods', spec: { [type]: [{ name: 'x' }] } }), 'OD_CHECK_TYPE_NOT_RUN', type, type);
     }

@@ -84,7 +84,6 @@ export const CHECK_TYPES_NOT_RUN: Readonly<Record<string, string>> = {
   pubsub: 'reads a message queue',
   github: 'queries GitHub',
   gitProtocol: 'pushes to a git repository',
-  kubernetes: 'reads the health of Kubernetes resources',
   kubernetesResource: 'creates Kubernetes resources and checks them',
   awsConfig: 'queries AWS Config',
   awsConfigRule: 'reads AWS Config rule compliance',
@@ -426,6 +425,35 @@ const ALERTMANAGER_RULES: FieldRules = {
   ...credentialsElsewhere('them in a stored connection and name it in connection'),
 };
 
+const KUBERNETES_SELECTOR = (what: string): FieldRules => ({
+  [`${what}.name`]: runs(`${what === 'resource' ? 'Resource' : 'Namespace'} names: a comma list of names or globs (*), each one led by ! an exclusion`, what === 'resource' ? 'web-*' : 'kube-*,!kube-public'),
+  [`${what}.labelSelector`]: runs('A Kubernetes label selector, passed to the API as written', 'app=web'),
+  [`${what}.fieldSelector`]: runs('A Kubernetes field selector, passed to the API as written', 'status.phase=Running'),
+  [`${what}.search`]: refused('Search expressions are not read; select by name, labelSelector and fieldSelector'),
+});
+
+const KUBERNETES_CONNECTION = 'A stored kubernetes connection (connection://namespace/name) whose kubeconfig or URL and token the check reads the cluster with; without one the server uses its own service account when it runs in a cluster';
+
+const KUBERNETES_RULES: FieldRules = {
+  ...COMMON,
+  ...EXPRESSIONS,
+  kind: runs('The resource kind listed (Pod, Deployment, a custom resource kind…)', 'Pod'),
+  apiVersion: runs('The API group version of kind (apps/v1), when the kind alone is ambiguous; found through API discovery when left out', 'v1'),
+  ...KUBERNETES_SELECTOR('namespaceSelector'),
+  ...KUBERNETES_SELECTOR('resource'),
+  ignore: runs('Resource names or globs left out of the result', ['*-canary']),
+  healthy: runs('The check fails when any resource listed is not healthy', true),
+  ready: runs('The check fails when any resource listed is not ready', true),
+  connection: runs(KUBERNETES_CONNECTION, 'connection://ops/cluster'),
+  kubeconfig: runs(`${KUBERNETES_CONNECTION}; an inline kubeconfig, a file path or a valueFrom is refused at save`, 'connection://ops/cluster'),
+  'kubeconfig.valueFrom': refused('Kubeconfigs are read from stored kubernetes connections only: name one with kubeconfig: connection://namespace/name'),
+  'kubeconfig.value': refused('Inline kubeconfigs are not kept in a canary: store it in a kubernetes connection and name it with kubeconfig: connection://namespace/name'),
+  eks: refused('EKS credentials are not fetched; store a kubeconfig in a kubernetes connection'),
+  gke: refused('GKE credentials are not fetched; store a kubeconfig in a kubernetes connection'),
+  cnrm: refused('CNRM clusters are not read; store a kubeconfig in a kubernetes connection'),
+  thresholdMillis: refused('A kubernetes check has no latency to judge'),
+};
+
 /** Every field of every check type this server runs. */
 export const CHECK_FIELD_RULES: Readonly<Record<CheckType, FieldRules>> = {
   http: HTTP_RULES,
@@ -442,6 +470,7 @@ export const CHECK_FIELD_RULES: Readonly<Record<CheckType, FieldRules>> = {
   catalog: CATALOG_RULES,
   elasticsearch: ELASTICSEARCH_RULES,
   alertmanager: ALERTMANAGER_RULES,
+  kubernetes: KUBERNETES_RULES,
 };
 
 /** The top-level key a rule's path starts with: `tlsConfig` for `tlsConfig.ca`, `env` for `env[]`. */
@@ -465,6 +494,7 @@ export const MINIMAL_CHECKS: Readonly<Record<CheckType, Readonly<Record<string, 
   catalog: { name: 'probe' },
   elasticsearch: { name: 'probe', url: 'http://127.0.0.1:9200', index: 'logs' },
   alertmanager: { name: 'probe', url: 'http://127.0.0.1:9093' },
+  kubernetes: { name: 'probe', kind: 'Pod' },
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

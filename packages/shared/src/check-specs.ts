@@ -429,6 +429,42 @@ const catalogCheck = z.strictObject({
   maxCount: z.number().int().min(0).optional(),
 });
 
+/**
+ * canary-checker's resource selector for a kubernetes check: `name` is a comma list of names or globs, each `!`-led one
+ * an exclusion (`kube-*,!*lease`); labelSelector and fieldSelector are passed to the Kubernetes API as written.
+ */
+const kubernetesSelector = z.strictObject({
+  name: z.string().optional(),
+  labelSelector: z.string().optional(),
+  fieldSelector: z.string().optional(),
+});
+
+/** A stored kubernetes connection, as canary-checker names one: `connection://namespace/name`. */
+const kubernetesConnectionName = z.string().refine((value) => value.startsWith('connection://'), {
+  error: 'must name a stored kubernetes connection (connection://namespace/name): this server reads no kubeconfig files or inline kubeconfigs',
+});
+
+/**
+ * The health of Kubernetes resources of one kind (canary-checker's `kubernetes` check), read through a stored kubernetes
+ * connection or, in a cluster, the server's own service account.
+ */
+const kubernetesCheck = z.strictObject({
+  ...common,
+  ...expressions,
+  kind: z
+    .string()
+    .min(1, 'This field is required')
+    .refine((kind) => kind !== 'Secret', 'Secrets are never listed: their content would reach the result and its expressions'),
+  apiVersion: z.string().optional(),
+  namespaceSelector: kubernetesSelector.optional(),
+  resource: kubernetesSelector.optional(),
+  ignore: z.array(z.string()).optional(),
+  healthy: z.boolean().optional(),
+  ready: z.boolean().optional(),
+  connection: kubernetesConnectionName.optional(),
+  kubeconfig: z.union([kubernetesConnectionName, z.strictObject({ connection: kubernetesConnectionName })]).optional(),
+});
+
 /** The check kinds that really execute, keyed as they appear in a canary spec. */
 export const CHECK_SCHEMAS = {
   http: httpCheck,
@@ -445,6 +481,7 @@ export const CHECK_SCHEMAS = {
   catalog: catalogCheck,
   elasticsearch: elasticsearchCheck,
   alertmanager: alertmanagerCheck,
+  kubernetes: kubernetesCheck,
 } as const;
 
 export type CheckType = keyof typeof CHECK_SCHEMAS;
@@ -466,6 +503,7 @@ export type PrometheusCheckSpec = CheckSpecOf<'prometheus'>;
 export type CatalogCheckSpec = CheckSpecOf<'catalog'>;
 export type ElasticsearchCheckSpec = CheckSpecOf<'elasticsearch'>;
 export type AlertmanagerCheckSpec = CheckSpecOf<'alertmanager'>;
+export type KubernetesCheckSpec = CheckSpecOf<'kubernetes'>;
 
 export function isSupportedCheckType(type: string): type is CheckType {
   return Object.hasOwn(CHECK_SCHEMAS, type);

@@ -4,7 +4,7 @@ export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperToRun
 export { demoScrapeDir } from './demo-rewrites';
 // The topology spec checks its configLookup JSONPaths by the same grammar.
 export { jsonPathProblem } from './spec';
-// Log backends build their Kubernetes client from a connection by the same rules (no exec, no files, no plain HTTP).
-export { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText, kubernetesConnectionOf } from './sources/kubernetes';
+// Playbooks' connections.fromConfigItem follows the kubeconfig connection of the item's scraper.
+export { kubernetesConnectionOf } from './sources/kubernetes';
 // docs/compatibility.md's ScrapeConfig section, written from the tables the save rules judge by.
 export { renderScrapeConfigCompatibility } from './compatibility-section';

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ItemHealth } from '../../platform/kubernetes-health';
 import type { ScrapeError } from '@opsdeck/shared';
 
 /**
@@ -9,7 +10,7 @@ import type { ScrapeError } from '@opsdeck/shared';
 // The run's summary is read by the web too, so it is declared once in packages/shared.
 export type { ScrapeError, ScrapeSummary, TypeSummary } from '@opsdeck/shared';
 
-export type ItemHealth = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+export type { ItemHealth } from '../../platform/kubernetes-health';
 
 /** An item is known inside its scraper by (type, externalId); the ingest maps that key to a config_items row. */
 export interface ItemKey {

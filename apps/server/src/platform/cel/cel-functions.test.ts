@@ -75,6 +75,19 @@ describe('the server CEL function library', () => {
     });
   });
 
+  describe('Kubernetes health', () => {
+    const deployment = (ready: number) => ({ kind: 'Deployment', spec: { replicas: 2 }, status: { replicas: 2, readyReplicas: ready, availableReplicas: ready } });
+
+    it('judges an object, or a kubernetes check result wrapping one, as the catalog judges it', () => {
+      expect(run('k8s.isHealthy(o)', { o: deployment(2) })).toBe(true);
+      expect(run('k8s.isHealthy(o)', { o: { Object: deployment(2) } })).toBe(true);
+      expect(run('k8s.isReady(o)', { o: deployment(1) })).toBe(false);
+      expect(run('k8s.isHealthy(o)', { o: deployment(1) })).toBe(false);
+      expect(run('k8s.getHealth(o).health', { o: deployment(2) })).toBe('healthy');
+      expect(run('k8s.getStatus(o)', { o: { kind: 'Pod', status: { phase: 'Succeeded' } } })).toBe(run('k8s.getHealth(o).status', { o: { kind: 'Pod', status: { phase: 'Succeeded' } } }));
+    });
+  });
+
   describe('durations and time', () => {
     it('reads durations with days and compares them with the result variables', () => {
       expect(run('Duration("7d") == duration("168h")')).toBe(true);

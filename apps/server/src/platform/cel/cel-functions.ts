@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Duration, type Environment } from '@marcbachmann/cel-js/evaluator';
-import { celToJson, celToText, toCel } from './cel-values';
+import { isRecord } from '../json-values';
+import { kubernetesHealth } from '../kubernetes-health';
+import { celToJson, celToText, fromCel, toCel } from './cel-values';
 import { humanDuration, humanSize, parseGoDuration } from './human-format';
 import { semverSatisfies } from './semver';
 
@@ -116,6 +118,18 @@ class UuidNamespace {
 class Base64Namespace {
   readonly namespace = 'base64';
 }
+class K8sNamespace {
+  readonly namespace = 'k8s';
+}
+
+/** A Kubernetes object, or canary-checker's `{Object: …}` wrapper of one, judged as the catalog judges it. */
+function k8sHealthOf(value: unknown): { status: string; health: string; ready: boolean; message: string } {
+  const plain = fromCel(value);
+  const wrapper = isRecord(plain) && isRecord(plain.Object) ? plain.Object : plain;
+  const object = isRecord(wrapper) ? wrapper : {};
+  const health = kubernetesHealth(typeof object.kind === 'string' ? object.kind : '', object);
+  return { status: health.status, health: health.health, ready: health.ready, message: health.status };
+}
 
 const HASHES = { SHA1: 'sha1', SHA224: 'sha224', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512' } as const;
 
@@ -224,4 +238,12 @@ export function registerCelFunctions(environment: Environment): void {
   environment.registerConstant('base64', 'Base64Namespace', new Base64Namespace());
   fn('Base64Namespace.Encode(string): string', (_: Base64Namespace, text: string) => bounded(Buffer.from(text, 'utf8').toString('base64')));
   fn('Base64Namespace.Decode(string): string', (_: Base64Namespace, text: string) => Buffer.from(text, 'base64').toString('utf8'));
+
+  // Kubernetes health (a kubernetes check's results, or catalog items' config).
+  environment.registerType('K8sNamespace', K8sNamespace);
+  environment.registerConstant('k8s', 'K8sNamespace', new K8sNamespace());
+  fn('K8sNamespace.getHealth(dyn): map', (_: K8sNamespace, value: unknown) => k8sHealthOf(value));
+  fn('K8sNamespace.getStatus(dyn): string', (_: K8sNamespace, value: unknown) => k8sHealthOf(value).status);
+  fn('K8sNamespace.isHealthy(dyn): bool', (_: K8sNamespace, value: unknown) => k8sHealthOf(value).health === 'healthy');
+  fn('K8sNamespace.isReady(dyn): bool', (_: K8sNamespace, value: unknown) => k8sHealthOf(value).ready);
 }

@@ -19,6 +19,7 @@ const CHECKER_OF: Readonly<Record<CheckType, string | readonly string[]>> = {
   catalog: 'catalog-checker.ts',
   elasticsearch: 'search-checkers.ts',
   alertmanager: 'search-checkers.ts',
+  kubernetes: 'kubernetes-checker.ts',
 };
 
 /** The steps every check goes through: the run (timeout, threshold), the expressions, and the save (name). */

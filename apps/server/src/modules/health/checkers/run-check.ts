@@ -7,6 +7,7 @@ import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
 import { runExecCheck } from './exec-checker';
 import { runFolderCheck } from './folder-checker';
+import { runKubernetesCheck } from './kubernetes-checker';
 import { runDnsCheck, runHttpCheck, runIcmpCheck, runTcpCheck } from './network-checkers';
 import { runPrometheusCheck } from './prometheus-checker';
 import { runAlertmanagerCheck, runElasticsearchCheck } from './search-checkers';
@@ -78,6 +79,8 @@ async function dispatch(type: string, spec: Record<string, unknown>, context: Ch
       return runElasticsearchCheck(parseCheckSpec('elasticsearch', spec), context);
     case 'alertmanager':
       return runAlertmanagerCheck(parseCheckSpec('alertmanager', spec), context);
+    case 'kubernetes':
+      return runKubernetesCheck(parseCheckSpec('kubernetes', spec), context);
   }
 }
 

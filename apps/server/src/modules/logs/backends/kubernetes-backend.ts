@@ -2,7 +2,7 @@ import { CoreV1Api, KubeConfig, Observable, type ConfigurationOptions, type V1Po
 import type { z } from 'zod';
 import type { kubernetesLogBackendSchema, LogLine } from '@opsdeck/shared';
 import type { ResolvedConnection } from '../../connections';
-import { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText } from '../../scrapers';
+import { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText } from '../../../platform/kube-config';
 import { logErrors } from '../log-errors';
 import { renderLogTemplate } from '../log-templates';
 import { parseLine, parseTime } from './line-parser';

@@ -7,7 +7,7 @@ import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
-import { isRecord } from './json-values';
+import { isRecord } from '../../../platform/json-values';
 import { secretScrubbingRunner } from './scrubbed-source';
 
 /** Standard output is the scrape, so it may be as large as a scraped file; a larger one is refused, never parsed cut. */

@@ -4,7 +4,7 @@ import type { ItemHealth, ScrapedChange, ScrapedItem, ScrapeError, ScrapeResult 
 import { normalizeJsonPath } from '../transform/json-path-edit';
 import { scriptOutput } from '../transform/script';
 import { fullModeChange, fullModeParts, unrunChangeFields } from './full-mode';
-import { isRecord } from './json-values';
+import { isRecord } from '../../../platform/json-values';
 
 /** How the file, http and sql sources describe where a document came from. */
 export interface DocumentOrigin {

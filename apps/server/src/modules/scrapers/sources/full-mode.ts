@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ItemKey, ScrapedChange } from '../types';
-import { isRecord, text } from './json-values';
+import { isRecord, text } from '../../../platform/json-values';
 
 /**
  * config-db's full mode (`spec.full: true`, ADR 0072): a scraped item carries data about the config beside the config

@@ -3,7 +3,7 @@ import type { SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
-import { isRecord } from './json-values';
+import { isRecord } from '../../../platform/json-values';
 import { secretScrubbingRunner } from './scrubbed-source';
 
 export const HTTP_TIMEOUT_MS = 30_000;

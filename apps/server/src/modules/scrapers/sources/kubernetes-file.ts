@@ -10,8 +10,8 @@ import type { ScrapedItem, ScrapeError, SourceContext, SourceEntry, SourceRunner
 import { parseDocuments } from './extract';
 import { isUnder, readBounded } from './file';
 import { fileErrorMessage, fileSource, shownSpecPath } from './shown-paths';
-import { record, stringMap, strings, text, type Json } from './json-values';
-import { kubernetesHealth } from './kubernetes-health';
+import { record, stringMap, strings, text, type Json } from '../../../platform/json-values';
+import { kubernetesHealth } from '../../../platform/kubernetes-health';
 import { kubernetesType } from './kubernetes-relations';
 
 interface Selector {

@@ -1,5 +1,5 @@
 import type { ItemKey, ScrapedRelationship } from '../types';
-import { list, record, stringMap, text, type Json } from './json-values';
+import { list, record, stringMap, text, type Json } from '../../../platform/json-values';
 
 /** One object as the relation rules need it: the kind it was listed as and its parsed body. */
 export interface KubernetesObject {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kubeConfigFromText, KubernetesSourceError, RESOURCES } from './kubernetes';
+import { kubeConfigFromText, KubernetesSourceError } from '../../../platform/kube-config';
+import { RESOURCES } from './kubernetes';
 
 function text(cluster: Record<string, unknown>, user: Record<string, unknown>): string {
   return JSON.stringify({

@@ -16,7 +16,7 @@ import type { SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import type { ItemCollector } from './extract';
-import { isRecord } from './json-values';
+import { isRecord } from '../../../platform/json-values';
 import { secretScrubbingRunner } from './scrubbed-source';
 
 export const SQL_TIMEOUT_MS = 30_000;

@@ -1,4 +1,4 @@
-import { isRecord, record } from '../sources/json-values';
+import { isRecord, record } from '../../../platform/json-values';
 import { evaluateCel } from './scrape-cel';
 
 /** A script that makes more configs than this is refused whole rather than ingested in part. */

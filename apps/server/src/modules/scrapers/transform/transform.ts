@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRecord, list, record, strings, text } from '../sources/json-values';
+import { isRecord, list, record, strings, text } from '../../../platform/json-values';
 import type { ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult } from '../types';
 import { deleteAtPath, replaceAtPath } from './json-path-edit';
 import { fillTemplate } from './property-template';

@@ -1,5 +1,7 @@
-import type { ItemHealth } from '../types';
 import { list, record, text, type Json } from './json-values';
+
+/** The health a catalog item or a component can have. */
+export type ItemHealth = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
 
 /** What the catalog shows for one Kubernetes object: the three item columns a source may fill. */
 export interface KubernetesHealth {
