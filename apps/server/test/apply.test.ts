@@ -159,6 +159,15 @@ describe('POST /api/apply', () => {
     expect(stray.json).toMatchObject({ code: 'OD_APPLY_DOCUMENT', details: '(request body) document 1: extra' });
   });
 
+  it('reads unquoted annotation values as text, as canary-checker writes them, and still refuses a label that is not text', async () => {
+    const annotated = canary('annotated').replace('metadata:\n', 'metadata:\n  annotations:\n    debug: true\n    retries: 3\n');
+    const reply = await apply({ files: [{ path: 'a.yaml', content: annotated }] }, { query: '?dryRun=true' });
+    expect(reply.status, reply.text).toBe(200);
+    expect(outcomes(reply.json)[0]?.action).toBe('created');
+    const labelled = await apply({ files: [{ path: 'l.yaml', content: canary('labelled', undefined, 'debug: true') }] });
+    expect(labelled.json).toMatchObject({ code: 'OD_APPLY_DOCUMENT', details: 'l.yaml document 1: metadata.labels.debug' });
+  });
+
   it('refuses an editor who applies an exec canary, which only admins may save, while the editor may apply other canaries', async () => {
     const exec = await apply({ yaml: `${canary('editor-ok')}---\n${canary('editor-exec', EXEC)}` }, { cookie: editor });
     expect(exec.status, exec.text).toBe(403);

@@ -53,13 +53,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function stringMap(value: unknown, field: string, at: (field: string) => string): Record<string, string> {
+/** A map of strings; `scalars` also takes numbers and booleans (written unquoted in YAML) as their text. */
+function stringMap(value: unknown, field: string, at: (field: string) => string, scalars = false): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw applyErrors.document(at(field), `${field} must be a map of strings`);
+  const read: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {
-    if (typeof entry !== 'string') throw applyErrors.document(at(`${field}.${key}`), `${field}.${key} must be a string`);
+    const scalar = scalars && (typeof entry === 'number' || typeof entry === 'boolean');
+    if (typeof entry !== 'string' && !scalar) throw applyErrors.document(at(`${field}.${key}`), `${field}.${key} must be a string`);
+    read[key] = String(entry);
   }
-  return value as Record<string, string>;
+  return read;
 }
 
 /** Kubernetes' rules on a resource's shape, then the kind and apiVersion this server applies. */
@@ -82,7 +86,8 @@ function readDocument(value: unknown, file: string | null, index: number): Apply
     throw applyErrors.document(at('metadata.namespace'), 'metadata.namespace must be lower-case letters, digits, - and .');
   }
   const labels = stringMap(metadata.labels, 'metadata.labels', at);
-  stringMap(metadata.annotations, 'metadata.annotations', at);
+  // Annotations change nothing here, and canary-checker's own fixtures write `debug: true` unquoted.
+  stringMap(metadata.annotations, 'metadata.annotations', at, true);
   if (!isRecord(spec)) throw applyErrors.document(at('spec'), 'spec is required and must be a map');
   return { file, index, kind: known, name, namespace: namespace ?? 'default', labels, spec, raw: value };
 }
