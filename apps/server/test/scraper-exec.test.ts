@@ -116,8 +116,9 @@ describe('exec scrapers', () => {
   it('lets an administrator save one, refusing the exec fields this server does not run by name', async () => {
     await saveAsAdmin('admin-exec-ok', execSpec);
     await saveAsAdmin('admin-exec-git', { exec: [{ ...execSpec.exec[0], checkout: { url: 'https://git.test/org/repo', branch: 'main', depth: 1 } }] });
+    await saveAsAdmin('admin-exec-git-connection', { exec: [{ ...execSpec.exec[0], checkout: { url: 'https://org@git.test/org/repo', connection: 'connection://mc/git' } }] });
     const refusals: Array<[Record<string, unknown>, string, string]> = [
-      [{ url: 'https://git.test/r', connection: 'connection://mc/git' }, 'OD_SCRAPER_FIELD', 'spec.exec[0].checkout.connection'],
+      [{ url: 'https://git.test/r', password: 'x' }, 'OD_SCRAPER_FIELD', 'spec.exec[0].checkout.password'],
       [{ url: 'https://bot:t0ken@git.test/r' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.url'],
       [{ url: 'ssh://git@git.test/r' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.url'],
       [{ url: 'https://git.test/r', branch: '--upload-pack=touch /tmp/x' }, 'OD_SCRAPER_SPEC', 'spec.exec[0].checkout.branch'],

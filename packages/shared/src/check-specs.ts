@@ -239,7 +239,8 @@ export function checkoutUrlProblem(text: string): string | null {
   const scheme = (parts[1] ?? '').toLowerCase();
   const authority = parts[2] ?? '';
   if (!CHECKOUT_SCHEMES.has(scheme)) return `${scheme} repositories are not cloned here: use https://, http:// or file://`;
-  if (authority.includes('@')) return 'holds credentials: clone private repositories inside the script with a token given in env (stored sealed)';
+  // A user name alone (https://org@dev.azure.com/…, as Azure DevOps writes clone URLs) is no secret; a password is.
+  if ((authority.split('@').slice(0, -1).join('@')).includes(':')) return 'holds a password: name a stored connection in checkout.connection instead';
   if (scheme !== 'file:' && authority === '') return `'${text}' names no host`;
   return null;
 }
@@ -255,6 +256,7 @@ const execCheckout = z.strictObject({
   branch: z.string().refine(isCheckoutBranch, CHECKOUT_BRANCH_MESSAGE).optional(),
   depth: z.number().int().min(1).max(MAX_CHECKOUT_DEPTH).optional(),
   type: z.string().optional(),
+  connection: z.string().min(1).optional(),
 });
 
 const connectionRef = z.strictObject({ connection: z.string().min(1, 'This field is required: a stored connection (connection://namespace/name)') });

@@ -99,7 +99,7 @@ describe('playbook spec JSON schema', () => {
     }
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', branch: 'main' } } }] })).toEqual([]);
-    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', connection: 'connection://git' } } }] })).not.toEqual([]);
+    expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', password: 'x' } } }] })).not.toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } }] })).toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { eksPodIdentity: true } } }] })).not.toEqual([]);
   });

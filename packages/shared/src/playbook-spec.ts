@@ -182,13 +182,15 @@ const exec: JsonSchema = {
     },
     checkout: {
       type: 'object',
-      description: 'A public git repository cloned (depth 1, no credentials) into the folder the script starts in',
+      description: 'A git repository cloned (depth 1) into the folder the script starts in',
       required: ['url'],
       additionalProperties: false,
       properties: {
         url: text('https://, http://, file://, or host/path read as https://'),
         branch: text('The branch or tag checked out'),
         depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many commits to fetch (1 when left out)' },
+        type: text('The kind of git host; the clone is the same for all'),
+        connection: text("A stored connection (connection://namespace/name) whose user name and token git sends to the repository's origin alone"),
       },
     },
     ...Object.fromEntries(PLAYBOOK_REFUSED_EXEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),

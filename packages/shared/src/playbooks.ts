@@ -136,6 +136,8 @@ export interface ExecCheckout {
   url: string;
   branch?: string;
   depth?: number;
+  /** A stored connection whose credentials git sends to the checkout's origin alone. */
+  connection?: string;
 }
 
 export interface ExecAction {

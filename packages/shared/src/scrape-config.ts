@@ -407,14 +407,14 @@ export const SCRAPER_EXEC_CONNECTION_KINDS: ScraperFieldTable = {
 
 /** `exec[].checkout` (duty's GitConnection). */
 export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
-  url: runs('The repository: https://, http://, file://, or host/path read as https://, without credentials in it'),
+  url: runs('The repository: https://, http://, file://, or host/path read as https://, without a password in it (a user name alone is kept)'),
   branch: runs('The branch or tag to check out (the default branch when left out)'),
   depth: runs('How many commits to fetch (1 when left out)'),
   type: inert('The kind of git host; the clone is the same for all'),
-  connection: refused('Private repositories are not cloned with stored credentials: clone inside the script with a token given in env (stored sealed)'),
-  username: refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
-  password: refused('Credentials are not handed to git: clone inside the script with a token given in env (stored sealed)'),
-  certificate: refused('Credentials are not handed to git: clone inside the script with a key given in env (stored sealed)'),
+  connection: runs('A stored connection (git, github, azure_devops, http) whose user name and password or token git sends as a Basic header, only to requests on its own origin (a GitHub or Azure DevOps token without a URL: github.com or dev.azure.com); the checkout url must be on that origin'),
+  username: refused('Credentials are not handed to git: name a stored connection in checkout.connection'),
+  password: refused('Credentials are not handed to git: name a stored connection in checkout.connection'),
+  certificate: refused('SSH keys are not handed to git: clone over https with a connection in checkout.connection'),
   destination: refused('The checkout is the folder the script starts in; copy files from there'),
 };
 

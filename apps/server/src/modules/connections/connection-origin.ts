@@ -10,6 +10,17 @@ const DEFAULT_PORTS: Record<string, string> = {
   'mongodb:': '27017',
 };
 
+/**
+ * Where the token of a hosted service's connection belongs when the connection names no URL: a GitHub or Azure DevOps
+ * personal access token goes to that service and nowhere else.
+ */
+const HOSTED_ORIGINS: Readonly<Record<string, string>> = { github: 'https://github.com', azure_devops: 'https://dev.azure.com' };
+
+/** The URL a connection's credentials belong to: its own, or its hosted service's. */
+export function credentialUrlOf(connection: { type: string; url: string | null }): string | null {
+  return connection.url ?? HOSTED_ORIGINS[connection.type] ?? null;
+}
+
 /** Spec fields that name where a check goes; a check that names a connection may only point them at its origin. */
 export const TARGET_FIELDS = ['url', 'endpoint', 'addr'] as const;
 

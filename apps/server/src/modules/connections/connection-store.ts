@@ -3,7 +3,7 @@ import { connectionPropertyDefaults, type ConnectionType, type PublicConnection 
 import { decryptSecret, encryptSecret } from '../../platform/secrets';
 import { mysqlDsnAsUrl, namesCredentials, placeCredentials, placeholderProblem } from '../../platform/credential-placeholders';
 import { errors } from '../../platform/errors';
-import { leavesConnectionOrigin } from './connection-origin';
+import { credentialUrlOf, leavesConnectionOrigin } from './connection-origin';
 
 /** What the API accepts; a secret left out keeps the stored one, `null` clears it. */
 export interface ConnectionRequestBody {
@@ -255,7 +255,7 @@ export async function resolveConnection(pool: pg.Pool, key: Buffer, reference: s
 /** The URL of the connection a reference names, without opening its secrets; undefined when there is none. */
 export async function connectionUrlOf(pool: pg.Pool, reference: string): Promise<string | null | undefined> {
   const row = await findByReference(pool, reference);
-  return row === null ? undefined : row.url;
+  return row === null ? undefined : credentialUrlOf(row);
 }
 
 async function findByReference(pool: pg.Pool, reference: string): Promise<ConnectionRow | null> {

@@ -5,7 +5,7 @@
  */
 export { connectionsPlugin } from './connections-plugin';
 export { connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
-export { connectionOriginMessage, leavesConnectionOrigin, originOf, TARGET_FIELDS } from './connection-origin';
+export { connectionOriginMessage, credentialUrlOf, leavesConnectionOrigin, originOf, TARGET_FIELDS } from './connection-origin';
 export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
 export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 export { namesOwnDatabase, OWN_DATABASE_MESSAGE, ownDatabase, refuseOwnDatabase, refuseOwnSocket } from './probes/own-database';

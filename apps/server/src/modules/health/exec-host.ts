@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { credentialUrlOf, originOf, type ResolvedConnection } from '../connections';
 import { chooseExecSandbox, execLimits, PRLIMIT_PATH, prlimitArguments, sandboxEnvironment, type ExecSandbox, type SandboxUser } from './exec-sandbox';
 
 /** The sandbox this host offers now (exec-sandbox.ts decides from these facts), for exec checks and exec playbook actions. */
@@ -156,6 +157,31 @@ export interface Checkout {
   url: string;
   branch?: string | undefined;
   depth?: number | undefined;
+  /** A stored connection whose user name and password or token git sends, to the checkout's origin only. */
+  connection?: string | undefined;
+}
+
+/** Opens a stored connection for the run (and adds its secrets to the run's scrub list). */
+export type OpenConnection = (reference: string) => Promise<ResolvedConnection>;
+
+/**
+ * git configuration, as environment variables (never on the command line, never in the clone's .git/config), that
+ * sends the connection's credentials as a Basic Authorization header to requests under the checkout's origin alone.
+ * The connection must belong to that origin: its own URL's, or its hosted service's (GitHub, Azure DevOps).
+ */
+async function checkoutCredentials(checkout: Checkout, open: OpenConnection | undefined): Promise<Record<string, string>> {
+  const reference = checkout.connection;
+  if (reference === undefined || reference === '') return {};
+  if (open === undefined) throw new Error('checkout.connection cannot be opened here');
+  const connection = await open(reference);
+  const own = originOf(credentialUrlOf(connection));
+  const target = originOf(checkout.url);
+  if (own === null || target !== own) {
+    throw new Error(`checkout of ${checkout.url} refused: connection '${reference}' belongs to ${own ?? 'no address'}, and its credentials are sent nowhere else`);
+  }
+  if (connection.password === null || connection.password === '') throw new Error(`checkout of ${checkout.url} refused: connection '${reference}' holds no password or token`);
+  const basic = Buffer.from(`${connection.username ?? 'x-access-token'}:${connection.password}`).toString('base64');
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${own}/.extraHeader`, GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` };
 }
 
 /** Wall-clock limit of a clone, within the run's own. */
@@ -166,12 +192,20 @@ const CHECKOUT_TIMEOUT_MS = 5 * 60_000;
  * runs in the sandbox like the script, never asks for a password (GIT_TERMINAL_PROMPT=0) and reads no configuration
  * of the server's. Returns the folder to start in; throws with git's last words when the clone fails.
  */
-export async function cloneInSandbox(checkout: Checkout, user: SandboxUser, folder: string, signal: AbortSignal, timeoutMs = CHECKOUT_TIMEOUT_MS): Promise<string> {
+export async function cloneInSandbox(
+  checkout: Checkout,
+  user: SandboxUser,
+  folder: string,
+  signal: AbortSignal,
+  timeoutMs = CHECKOUT_TIMEOUT_MS,
+  open?: OpenConnection,
+): Promise<string> {
   const target = path.join(folder, 'checkout');
   const branch = checkout.branch === undefined || checkout.branch === '' ? [] : ['--branch', checkout.branch];
+  const credentials = await checkoutCredentials(checkout, open);
   const run = await runInSandbox({
     command: ['git', 'clone', '--quiet', '--single-branch', '--depth', String(checkout.depth ?? 1), ...branch, '--', checkout.url, target],
-    variables: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
+    variables: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...credentials },
     user,
     home: folder,
     cwd: folder,

@@ -297,7 +297,7 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction({ name: 'a', exec: { script: 'true', env: [{ name: 'A', valueFrom: { secretKeyRef: {} } }] } })).path).toBe('spec.actions[0].exec.env[0].valueFrom');
   });
 
-  it('takes exec.checkout of a public repository, and refuses credentials, a connection and other schemes by name', () => {
+  it('takes exec.checkout of a repository with or without a stored connection, and refuses inline credentials and other schemes by name', () => {
     const checkout = (value: Record<string, unknown>): Record<string, unknown> => withAction({ name: 'a', exec: { script: 'true', checkout: value } });
     expect(parsePlaybookSpec(checkout({ url: 'github.com/flanksource/artifacts', branch: 'main', depth: 2 })).actions[0]?.exec?.checkout).toEqual({
       url: 'github.com/flanksource/artifacts',
@@ -306,7 +306,8 @@ describe('parsing playbook specs', () => {
     });
     expect(refusal(checkout({ url: 'https://bot:t0ken@git.example/r' })).path).toBe('spec.actions[0].exec.checkout.url');
     expect(refusal(checkout({ url: 'ssh://git@git.example/r' })).path).toBe('spec.actions[0].exec.checkout.url');
-    expect(refusal(checkout({ url: 'https://git.example/r', connection: 'connection://github/pat' })).path).toBe('spec.actions[0].exec.checkout.connection');
+    expect(parsePlaybookSpec(checkout({ url: 'https://git.example/r', connection: 'connection://github/pat' })).actions[0]?.exec?.checkout?.connection).toBe('connection://github/pat');
+    expect(refusal(checkout({ url: 'https://git.example/r', password: 'x' })).path).toBe('spec.actions[0].exec.checkout.password');
     expect(refusal(checkout({ url: 'https://git.example/r', branch: '--upload-pack=touch /tmp/x' })).path).toBe('spec.actions[0].exec.checkout.branch');
   });
 

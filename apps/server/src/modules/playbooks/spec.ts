@@ -431,16 +431,16 @@ function execAction(value: unknown, path: string): ExecAction {
   return parsed;
 }
 
-const CHECKOUT_CREDENTIALS = 'Private repositories are not cloned with stored credentials: clone inside the script with a token given in exec env';
+const CHECKOUT_CREDENTIALS = 'Credentials are not handed to git: name a stored connection in checkout.connection';
 
-/** `exec.checkout`: a public repository; a connection or credentials for git are refused by name. */
+/** `exec.checkout`: a repository, with a stored connection's credentials for its origin; inline credentials are refused by name. */
 function execCheckout(value: unknown, path: string): ExecCheckout {
   const entry = object(value, path);
-  for (const key of ['connection', 'username', 'password', 'certificate']) {
+  for (const key of ['username', 'password', 'certificate']) {
     if (given(entry[key])) invalid(join(path, key), 'is not run by this server', CHECKOUT_CREDENTIALS);
   }
   if (given(entry.destination)) invalid(join(path, 'destination'), 'is not run by this server', 'The checkout is the folder the script starts in; copy files from there');
-  onlyFields(entry, path, new Set(['url', 'branch', 'depth', 'type']), 'of exec.checkout', 'A checkout takes url, branch and depth');
+  onlyFields(entry, path, new Set(['url', 'branch', 'depth', 'type', 'connection']), 'of exec.checkout', 'A checkout takes url, branch, depth and connection');
   const url = requiredText(entry.url, join(path, 'url'));
   const problem = checkoutUrlProblem(url);
   if (problem !== null) invalid(join(path, 'url'), problem, CHECKOUT_CREDENTIALS);
@@ -453,6 +453,7 @@ function execCheckout(value: unknown, path: string): ExecCheckout {
     if (typeof entry.depth !== 'number' || !Number.isInteger(entry.depth) || entry.depth < 1 || entry.depth > MAX_CHECKOUT_DEPTH) invalid(join(path, 'depth'), `must be a whole number from 1 to ${MAX_CHECKOUT_DEPTH}`);
     parsed.depth = entry.depth;
   }
+  if (given(entry.connection)) parsed.connection = requiredText(entry.connection, join(path, 'connection'));
   return parsed;
 }
 

@@ -191,7 +191,7 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ kubernetes: [{ clusterName: 'c', id: '$.uid' }] }, 'spec.kubernetes[0].id'],
       [{ kubernetes: [{ clusterName: 'c', relationships: [] }] }, 'spec.kubernetes[0].relationships'],
       [{ kubernetes: [{ clusterName: 'c', transform: { expr: 'config' } }] }, 'spec.kubernetes[0].transform.expr'],
-      [{ exec: [{ type: 't', id: 'i', script: 'echo []', checkout: { url: 'https://git.test/r', connection: 'connection://mc/git' } }] }, 'spec.exec[0].checkout.connection'],
+      [{ exec: [{ type: 't', id: 'i', script: 'echo []', checkout: { url: 'https://git.test/r', password: 'x' } }] }, 'spec.exec[0].checkout.password'],
     ];
     for (const [spec, details] of cases) expect(refusal(spec), details).toEqual({ code: 'OD_SCRAPER_FIELD', details });
   });

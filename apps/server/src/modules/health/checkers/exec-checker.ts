@@ -13,7 +13,7 @@ export const EXEC_OUTPUT_CAP_BYTES = 64 * 1024;
 /** canary-checker's checkout URL may leave out the scheme (`github.com/flanksource/duty`): https is meant. */
 function checkoutOf(spec: ExecCheckSpec): Checkout | null {
   if (spec.checkout === undefined) return null;
-  return { url: checkoutUrl(spec.checkout.url), branch: spec.checkout.branch, depth: spec.checkout.depth };
+  return { url: checkoutUrl(spec.checkout.url), branch: spec.checkout.branch, depth: spec.checkout.depth, connection: spec.checkout.connection };
 }
 
 /**
@@ -33,7 +33,7 @@ export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext)
     let cwd = folder;
     if (checkout !== null) {
       try {
-        cwd = await cloneInSandbox(checkout, sandbox.user, folder, context.signal, context.timeoutMs);
+        cwd = await cloneInSandbox(checkout, sandbox.user, folder, context.signal, context.timeoutMs, context.resolveConnection);
       } catch (error) {
         return failed(error instanceof Error ? error.message : String(error));
       }

@@ -143,7 +143,7 @@ export const runExecAction: ActionRunner = async (action, context) => {
     const { checkout } = action.exec;
     if (checkout !== undefined) {
       try {
-        cwd = await cloneInSandbox({ ...checkout, url: checkoutUrl(checkout.url) }, sandbox.user, folder, context.signal, context.timeoutMs);
+        cwd = await cloneInSandbox({ ...checkout, url: checkoutUrl(checkout.url) }, sandbox.user, folder, context.signal, context.timeoutMs, opened);
       } catch (error) {
         return failedOutcome(`The script was not started: ${errorText(error)}`);
       }

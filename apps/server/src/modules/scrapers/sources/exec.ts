@@ -2,7 +2,7 @@ import { chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
-import { resolveConnection } from '../../connections';
+import { resolveConnection, type ResolvedConnection } from '../../connections';
 import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, type Checkout, type SandboxRun, type SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
@@ -24,6 +24,7 @@ function checkoutOf(opened: Record<string, unknown>): Checkout | null {
     url: checkoutUrl(checkout.url),
     ...(typeof checkout.branch === 'string' && checkout.branch !== '' ? { branch: checkout.branch } : {}),
     ...(typeof checkout.depth === 'number' ? { depth: checkout.depth } : {}),
+    ...(typeof checkout.connection === 'string' && checkout.connection !== '' ? { connection: checkout.connection } : {}),
   };
 }
 
@@ -58,19 +59,15 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
   let run: SandboxRun;
   try {
     await chown(folder, sandbox.user.uid, sandbox.user.gid);
-    const credentials = await execConnectionEnvironment(
-      isRecord(opened.connections) ? (opened.connections as ExecConnections) : undefined,
-      async (reference) => {
-        const connection = await resolveConnection(context.pool, context.secretKey, reference);
-        secrets.addConnection(connection);
-        return connection;
-      },
-      folder,
-      sandbox.user,
-    );
+    const open = async (reference: string): Promise<ResolvedConnection> => {
+      const connection = await resolveConnection(context.pool, context.secretKey, reference);
+      secrets.addConnection(connection);
+      return connection;
+    };
+    const credentials = await execConnectionEnvironment(isRecord(opened.connections) ? (opened.connections as ExecConnections) : undefined, open, folder, sandbox.user);
     if ('error' in credentials) throw new Error(`the script was not started: ${credentials.error}`);
     const checkout = checkoutOf(opened);
-    const cwd = checkout === null ? folder : await cloneInSandbox(checkout, sandbox.user, folder, context.signal);
+    const cwd = checkout === null ? folder : await cloneInSandbox(checkout, sandbox.user, folder, context.signal, undefined, open);
     run = await runInSandbox({
       command: ['/bin/bash', '-c', script],
       variables: { ...variables, ...credentials.variables },
