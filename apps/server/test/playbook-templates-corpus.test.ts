@@ -12,6 +12,14 @@ function resource(name: string, spec: string): string {
 }
 
 const ACCEPTED: Record<string, string> = {
+  'exec-checkout': `  actions:
+    - name: git
+      exec:
+        script: ls
+        checkout:
+          url: https://git.example.test/repo
+          connection: connection://github/private-token
+`,
   'delete-config-by-name': `  configs:
     - types: [Kubernetes::ConfigMap]
   actions:
@@ -137,15 +145,15 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
 `,
   },
   {
-    name: 'exec-checkout',
-    path: 'spec.actions[0].exec.checkout.connection',
+    name: 'exec-checkout-password',
+    path: 'spec.actions[0].exec.checkout.password',
     spec: `  actions:
     - name: git
       exec:
         script: ls
         checkout:
           url: https://git.example.test/repo
-          connection: connection://github/private-token
+          password: t0ken
 `,
   },
   {
