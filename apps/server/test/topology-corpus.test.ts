@@ -94,7 +94,6 @@ const CORPUS: CorpusEntry[] = [
             display:
               expr: json.items.toJSON()
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].lookup.http' },
   },
   {
     name: 'kubernetes-lookup',
@@ -104,8 +103,9 @@ const CORPUS: CorpusEntry[] = [
         kubernetes:
           - kind: Pod
             name: pods
+            display:
+              expr: "dyn(results).map(p, {'name': p.Object.metadata.name, 'type': 'Pod'}).toJSON()"
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].lookup.kubernetes' },
   },
   {
     name: 'property-lookup',
@@ -117,7 +117,7 @@ const CORPUS: CorpusEntry[] = [
             http:
               - url: http://127.0.0.1:1/errors
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].properties[0].lookup' },
+    refused: { code: 'OD_TOPOLOGY_SPEC', details: 'spec.components[0].properties[0].lookup.http[0].display' },
   },
   {
     name: 'inline-check',

@@ -80,7 +80,7 @@ describe('topology specs saved through the data API', () => {
       { label: 'a label that is not text', body: { name: 't', spec: { labels: { n: 1 } } }, details: 'spec.labels.n' },
       { label: 'an inline check the canary rules refuse', body: { name: 't', spec: { components: [{ name: 'a', checks: [{ selector: { name: 'x' } }, { inline: { http: [{ url: 'http://x' }] } }] }] } }, details: 'spec.components[0].checks[1].inline' },
       { label: 'an exec lookup', body: { name: 't', spec: { components: [{ name: 'a', lookup: { exec: [{ script: 'id' }] } }] } }, details: 'spec.components[0].lookup.exec', code: NOT_RUN },
-      { label: 'a property lookup', body: { name: 't', spec: { properties: [{ name: 'p', lookup: { http: [] } }] } }, details: 'spec.properties[0].lookup', code: NOT_RUN },
+      { label: 'an empty property lookup', body: { name: 't', spec: { properties: [{ name: 'p', lookup: { http: [] } }] } }, details: 'spec.properties[0].lookup' },
       { label: 'a statusExpr', body: { name: 't', spec: { components: [{ name: 'a', statusExpr: 'true' }] } }, details: 'spec.components[0].statusExpr', code: NOT_RUN },
       { label: 'an unknown field', body: { name: 't', spec: { components: [{ name: 'a', sttausExpr: 'true' }] } }, details: 'spec.components[0].sttausExpr', code: NOT_RUN },
       { label: 'a JSONPath filter', body: { name: 't', spec: { properties: [{ name: 'p', configLookup: { id: 'x', field: '$..[?(@.a)]' } }] } }, details: 'spec.properties[0].configLookup.field' },
@@ -111,20 +111,23 @@ describe('topology specs saved through the data API', () => {
     expect((updated.json as unknown as TopologyRow[])[0]).toMatchObject({ name: 'to-update', schedule: '@every 10m' });
   });
 
-  it('refuses an exec, sql or http lookup from an admin too, on insert and upsert, so no topology makes the server run a command, a query or a request', async () => {
+  it('refuses an exec or sql lookup from an admin too, on insert and upsert, and check lookups without display or on a local database', async () => {
     const admin = await server.cookieFor('admin');
-    const lookups: Array<[string, unknown]> = [
-      ['exec', [{ name: 'x', script: 'touch /tmp/topology-exec-ran' }]],
-      ['sql', [{ name: 'x', query: 'select * from people', connection: 'postgres://opsdeck@localhost/opsdeck' }]],
-      ['postgres', [{ name: 'x', query: 'select 1' }]],
-      ['http', [{ name: 'x', url: 'http://169.254.169.254/latest/meta-data/' }]],
+    const lookups: Array<[string, unknown, string, string]> = [
+      ['exec', [{ name: 'x', script: 'touch /tmp/topology-exec-ran' }], 'OD_TOPOLOGY_FIELD_NOT_RUN', 'spec.components[0].lookup.exec'],
+      ['sql', [{ name: 'x', query: 'select * from people', connection: 'postgres://opsdeck@localhost/opsdeck' }], 'OD_LOCAL_DATABASE', 'components[0].lookup.sql[0].connection'],
+      ['sql', [{ name: 'x', query: 'select * from people', connection: 'connection://ops/db' }], 'OD_TOPOLOGY_FIELD_NOT_RUN', 'spec.components[0].lookup.sql'],
+      ['postgres', [{ name: 'x', query: 'select 1' }], 'OD_TOPOLOGY_SPEC', 'spec.components[0].lookup.postgres[0].display'],
+      ['postgres', [{ name: 'x', url: 'postgres://opsdeck@127.0.0.1/opsdeck', query: 'select * from people', display: { expr: 'results.toJSON()' } }], 'OD_LOCAL_DATABASE', 'components[0].lookup.postgres[0].url'],
+      ['http', [{ name: 'x', url: 'http://169.254.169.254/latest/meta-data/' }], 'OD_TOPOLOGY_SPEC', 'spec.components[0].lookup.http[0].display'],
     ];
-    for (const [kind, entries] of lookups) {
+    for (const [kind, entries, code, details] of lookups) {
       const spec = { components: [{ name: 'a', lookup: { [kind]: entries } }] };
       for (const [cookie, options] of [[admin, {}], [editor, { prefer: 'resolution=merge-duplicates' }]] as const) {
         const refused = await server.call('POST', '/api/db/topologies', cookie, { name: `attack-${kind}`, spec }, options);
         expect(refused.status, kind).toBe(400);
-        expect(refused.json, kind).toMatchObject({ code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: `spec.components[0].lookup.${kind}` });
+        expect(refused.json, kind).toMatchObject({ code });
+        expect(String(refused.json.details), kind).toContain(details);
       }
     }
     const stored = await server.pool.query(`select count(*)::int as n from topologies where name like 'attack-%'`);

@@ -15,6 +15,14 @@ export const TOPOLOGY_MAX_COMPONENTS = 5000;
 /** The only templates a `forEach` may use, replaced by plain text substitution (no template engine runs). */
 export const TOPOLOGY_FOR_EACH_TEMPLATES = ['{{.name}}', '{{.id}}', '{{.type}}', '{{.tags.KEY}}', '{{.labels.KEY}}'] as const;
 
+/**
+ * The check types a `lookup` (and a property's `lookup`) may run: each entry is a check of that type, judged by the
+ * canary rules, whose `display` gives the components (or the property). Exec is not among them: a topology writer
+ * may not run code.
+ */
+export const TOPOLOGY_CHECK_LOOKUP_TYPES = ['http', 'kubernetes', 'postgres', 'mysql', 'prometheus', 'elasticsearch', 'alertmanager'] as const;
+export type TopologyCheckLookupType = (typeof TOPOLOGY_CHECK_LOOKUP_TYPES)[number];
+
 /** A catalog selector: a `configs` entry, a `lookup.catalog[].selector` entry, a `configLookup.config`. */
 export interface TopologyConfigSelectorSpec {
   id?: string | string[];
@@ -159,7 +167,7 @@ export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
   checks: runs('Checks attached by selector (fields below)'),
   configs: runs('Catalog items linked by selector; their health counts toward the status'),
   components: runs('Child components, at most 10 levels'),
-  lookup: runs('Makes one component per catalog item (lookup kinds below)'),
+  lookup: runs("Makes components: one per catalog item, or those a check lookup's display returns (lookup kinds below)"),
   forEach: runs('What every looked-up component also gets (fields below)'),
   tooltip: notRun('A component has no tooltip here: put the text in description'),
   order: notRun('Cards sort by health, then name: leave order out'),
@@ -215,7 +223,9 @@ export const TOPOLOGY_PROPERTY_FIELDS: TopologyFieldTable = {
   order: runs('Its place among the properties'),
   links: runs('Links shown with the property (url required)'),
   configLookup: runs("Reads the value from a catalog item's content by a JSONPath (fields below)"),
-  lookup: notRun("A property lookup runs checks: read a catalog item's content with configLookup: {config: {...}, field: $.path}"),
+  lookup: runs(
+    "A check lookup (http, kubernetes, postgres…) whose display gives the property: a value, a list of properties added to the component, or a list of {name, properties} merged into the child components of those names",
+  ),
   summary: notRun('Property summary templates are not run by this server: write the text'),
   status: notRun('A property status is not kept: leave it out'),
   lastTransition: notRun('A property transition time is not kept: leave it out'),
@@ -273,9 +283,21 @@ export const TOPOLOGY_LOOKUP_KINDS: TopologyFieldTable = {
   catalog: runs('One component per catalog item matching the selectors'),
   configs: runs("Mission Control's spelling of catalog: the same selectors"),
   ...Object.fromEntries(
-    ['http', 'sql', 'postgres', 'mysql', 'mssql', 'kubernetes', 'exec', 'configDB', 'prometheus', 'elasticsearch', 'opensearch', 'mongodb', 'redis', 'cloudwatch', 'folder', 's3', 'gcs'].map((kind) => [
+    TOPOLOGY_CHECK_LOOKUP_TYPES.map((kind) => [
       kind,
-      notRun(kind === 'exec' ? 'Lookups never run commands: scrape the data into the catalog with an exec scraper (admins only) and use lookup.catalog' : `${kind} lookups are not run by this server: scrape the data into the catalog and use lookup.catalog`),
+      runs(
+        `${kind} checks, written and judged as in a canary (no secrets, no sealed values), run when the topology is built; display must return the components as JSON: a list of {name, type, icon, text, description, owner, lifecycle, labels, properties}. A lookup that fails fails the build, which then leaves the stored tree as it was`,
+      ),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['sql', 'mssql', 'exec', 'configDB', 'opensearch', 'mongodb', 'redis', 'cloudwatch', 'folder', 's3', 'gcs'].map((kind) => [
+      kind,
+      notRun(
+        kind === 'exec'
+          ? 'Lookups never run commands: scrape the data into the catalog with an exec scraper (admins only) and use lookup.catalog'
+          : `${kind} lookups are not run by this server: use ${TOPOLOGY_CHECK_LOOKUP_TYPES.join(', ')} or lookup.catalog`,
+      ),
     ]),
   ),
 };
@@ -325,12 +347,23 @@ const stringMap = (description: string): JsonSchema => ({ type: 'object', descri
 const stringOrList = (description: string): JsonSchema => ({ description, anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
 const refused = (description: string): JsonSchema => ({ description: `Refused at save. ${description}`, not: {} });
 const name: JsonSchema = { type: 'string', minLength: 1, maxLength: TOPOLOGY_NAME_MAX_LENGTH };
-const templatesNote = `Strings may use ${TOPOLOGY_FOR_EACH_TEMPLATES.join(', ')}, replaced with the looked-up item's values by plain substitution (no template engine).`;
+const templatesNote = `Strings may use ${TOPOLOGY_FOR_EACH_TEMPLATES.join(', ')} (also written $(.component.name) or {{.component.name}}, as Mission Control does), replaced with the looked-up item's values by plain substitution (no template engine).`;
 
 /** The keys a table refuses, each as a schema that fails with the table's note. */
 function refusedFields(table: TopologyFieldTable): Record<string, JsonSchema> {
   return Object.fromEntries(Object.entries(table).flatMap(([key, rule]) => (rule.support === 'refused' ? [[key, refused(rule.note)]] : [])));
 }
+
+/** A check lookup entry: a check of its type, with the display that returns the components. */
+const checkLookup: JsonSchema = {
+  type: 'object',
+  description: 'A check written as in a canary (no secrets); its display (expr or template) must return the components or the property as JSON',
+  required: ['display'],
+  properties: { name: text('The name of this lookup'), display: { type: 'object', description: 'expr (CEL) or template (Go template) returning JSON' } },
+};
+
+const checkLookups = (description: string): Record<string, JsonSchema> =>
+  Object.fromEntries(TOPOLOGY_CHECK_LOOKUP_TYPES.map((type) => [type, { type: 'array', items: checkLookup, minItems: 1, description: `${type} ${description}` }]));
 
 const configSelectorProperties: Record<string, JsonSchema> = {
   id: stringOrList('Catalog item ids'),
@@ -415,6 +448,13 @@ const property: JsonSchema = {
         ...refusedFields(TOPOLOGY_CONFIG_LOOKUP_FIELDS),
       },
     },
+    lookup: {
+      type: 'object',
+      description: "Check lookups whose display gives the property: a value, a list of properties added to the component, or a list of {name, properties} merged into the child components of those names",
+      properties: checkLookups('checks whose display gives the property'),
+      minProperties: 1,
+      additionalProperties: refused(`A property lookup runs ${TOPOLOGY_CHECK_LOOKUP_TYPES.join(', ')} checks.`),
+    },
     ...refusedFields(TOPOLOGY_PROPERTY_FIELDS),
   },
 };
@@ -433,14 +473,15 @@ const catalogLookup: JsonSchema = {
 const lookup: JsonSchema = {
   type: 'object',
   description:
-    'Makes one component per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. catalog (or configs, as Mission Control spells it) runs; the other kinds are refused at save.',
+    "Makes components: one per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type), and those each check lookup's display returns (name required; type, icon, text, description, owner, lifecycle, labels, properties). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. The kinds not listed are refused at save.",
   properties: {
     catalog: { type: 'array', items: catalogLookup, minItems: 1, description: 'Catalog lookups; an item found by any of them is made into a component once' },
     configs: { type: 'array', items: catalogLookup, minItems: 1, description: "Mission Control's spelling of catalog" },
+    ...checkLookups('checks whose display returns the components'),
     ...refusedFields(TOPOLOGY_LOOKUP_KINDS),
   },
-  anyOf: [{ required: ['catalog'] }, { required: ['configs'] }],
-  additionalProperties: refused('This server looks up catalog items only.'),
+  minProperties: 1,
+  additionalProperties: refused('This server looks up catalog items and runs the check lookups listed.'),
 };
 
 const forEach: JsonSchema = {

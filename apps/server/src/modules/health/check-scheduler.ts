@@ -4,14 +4,13 @@ import type { EventBus } from '../../platform/event-bus';
 import type { MetricSample } from '../../platform/check-metrics';
 import { leaseOwner, PollLoop } from '../../platform/poll-loop';
 import { DEFAULT_LEASE_SECONDS } from '../../platform/lease-scheduler';
-import { connectionUrlOf, resolveConnection, type ResolvedConnection } from '../connections';
 import { openCheckSpec, SpecSecretError } from './canary-secrets';
 import { runCheck, type CheckResult } from './checkers/run-check';
 import type { TransformedCheck } from './check-expressions';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 import { scrubSecrets, SecretCollector } from './scrub-secrets';
-import { resolveValueReferences, ValueReferenceError } from './value-references';
+import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -251,23 +250,10 @@ export class CheckScheduler {
     }
     const secrets = new SecretCollector();
     secrets.addOpenedSpec(check.spec, spec);
-    const opened = async (reference: string): Promise<ResolvedConnection> => {
-      const connection = await resolveConnection(pool, secretKey, reference);
-      secrets.addConnection(connection);
-      return connection;
-    };
-    try {
-      const resolved = await resolveValueReferences(spec, check.canary_namespace, opened, (reference) => connectionUrlOf(pool, reference));
-      spec = resolved.spec;
-      if (resolved.secrets.length > 0) {
-        for (const value of resolved.secrets) secrets.add(value);
-        // A user name and password put in place here were not in the opened spec: their Basic header is scrubbed too.
-        if ('password' in spec) secrets.addCredentials(spec.username ?? '', spec.password);
-      }
-    } catch (error) {
-      if (!(error instanceof ValueReferenceError)) throw error;
-      return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };
-    }
+    const opened = connectionOpener(pool, secretKey, secrets);
+    const referenced = await withReferencesResolved(pool, spec, check.canary_namespace, opened, secrets);
+    if ('failed' in referenced) return referenced.failed;
+    spec = referenced.spec;
     if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
     const result = await runCheck(check.type, spec, {
       pool,

@@ -10,6 +10,8 @@ export { scrubSecrets, SecretCollector } from './scrub-secrets';
 export { isValidSchedule, nextRuntime, parseSchedule } from './schedule';
 export { checkSpecTargets } from './spec-targets';
 export { isInlineUrl } from './checkers/checker';
+/** A check run once outside any canary: a topology's check lookups. */
+export { runUnsavedCheck } from './run-unsaved-check';
 /** One check run to its result, expressions included, for the bench (ADR 0070). */
 export { runCheck } from './checkers/run-check';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */

@@ -281,3 +281,79 @@ describe('buildTopology', () => {
     await expect(buildTopology(topology({ checks: [{ inline: { exec: [{ name: 'x', script: 'echo' }] } }] }), fakeSources(catalog, checks))).rejects.toBeInstanceOf(AppError);
   });
 });
+
+describe('buildTopology with check lookups (Mission Control lookup.http, lookup.kubernetes, property lookups)', () => {
+  const display = (value: unknown): Record<string, unknown> => ({ expr: `'${JSON.stringify(value)}'` });
+  /** Answers each lookup by its name with the JSON `outputs` holds (a bare string is returned as written). */
+  function lookupSources(outputs: Record<string, unknown>, failing: Record<string, string> = {}): TopologySources & { ran: string[] } {
+    const ran: string[] = [];
+    return {
+      ...fakeSources([], []),
+      ran,
+      runLookup(_type: string, spec: Record<string, unknown>) {
+        const name = String(spec.name);
+        ran.push(name);
+        if (name in failing) return Promise.resolve({ pass: false as const, error: failing[name] ?? '' });
+        const output = outputs[name];
+        return Promise.resolve({ pass: true as const, output: typeof output === 'string' ? output : JSON.stringify(output) });
+      },
+    };
+  }
+
+  it("makes a component of each entry a lookup's display returns, under a named parent, with forEach reading $(.component.name)", async () => {
+    const spec = {
+      components: [
+        {
+          name: 'GroupA',
+          lookup: { http: [{ name: 'apps', url: 'http://127.0.0.1:9/', display: display([]) }] },
+          forEach: { configs: [{ name: '$(.component.name)', type: 'Service' }], components: [{ name: 'Child-A' }], labels: { owner: '{{.component.name}}' } },
+        },
+      ],
+    };
+    const sources = lookupSources({ apps: [{ name: 'component-a', type: 'API', properties: [{ name: 'owner', text: 'team-a' }] }, { name: 'component-b', type: 'Frontend' }] });
+    const { root } = await buildTopology(topology(spec), sources);
+    const group = root.children[0];
+    expect(group?.children.map((child) => [child.name, child.type, child.labels.owner])).toEqual([
+      ['component-a', 'API', 'component-a'],
+      ['component-b', 'Frontend', 'component-b'],
+    ]);
+    expect(group?.children[0]?.properties).toEqual([{ name: 'owner', text: 'team-a' }]);
+    expect(group?.children[0]?.children.map((child) => child.name)).toEqual(['Child-A']);
+    expect(group?.children[0]?.key).toBe('GroupA/component-a');
+  });
+
+  it('merges a property lookup into the components of those names, adds a list of properties, and takes a bare value', async () => {
+    const spec = {
+      components: [
+        {
+          name: 'Root',
+          lookup: { http: [{ name: 'components', url: 'http://127.0.0.1:9/', display: display([]) }] },
+          properties: [
+            { name: 'error_percentage', lookup: { http: [{ name: 'errors', url: 'http://127.0.0.1:9/', display: display([]) }] } },
+            { name: 'generic', lookup: { http: [{ name: 'generic', url: 'http://127.0.0.1:9/', display: display([]) }] } },
+            { name: 'key', lookup: { http: [{ name: 'value', url: 'http://127.0.0.1:9/', display: display([]) }] } },
+          ],
+        },
+      ],
+    };
+    const sources = lookupSources({
+      components: [{ name: 'a', properties: [{ name: 'error_percentage', min: 0, max: 100 }] }, { name: 'b' }],
+      errors: [{ name: 'a', properties: [{ name: 'error_percentage', value: 10 }] }, { name: 'b', properties: [{ name: 'error_percentage', value: 50 }] }],
+      generic: [{ name: 'company', text: 'Acme' }],
+      value: 'value',
+    });
+    const { root } = await buildTopology(topology(spec), sources);
+    const parent = root.children[0];
+    expect(parent?.children.map((child) => child.properties)).toEqual([[{ name: 'error_percentage', min: 0, max: 100, value: 10 }], [{ name: 'error_percentage', value: 50 }]]);
+    expect(parent?.properties).toEqual([{ name: 'company', text: 'Acme' }, { name: 'key', text: 'value' }]);
+    expect(sources.ran.filter((name) => name === 'errors')).toHaveLength(1);
+  });
+
+  it('fails the build, naming the lookup, when a lookup fails or its display is not a list of named components', async () => {
+    const spec = { components: [{ lookup: { http: [{ name: 'apps', url: 'http://127.0.0.1:9/', display: display([]) }] } }] };
+    await expect(buildTopology(topology(spec), lookupSources({}, { apps: 'HTTP 503' }))).rejects.toThrow(/spec\.components\[0\]\.lookup\.http\[0\]: the http lookup failed: HTTP 503/);
+    await expect(buildTopology(topology(spec), lookupSources({ apps: [{ type: 'API' }] }))).rejects.toThrow(/display\[0\]: has no name/);
+    await expect(buildTopology(topology(spec), lookupSources({ apps: { name: 'x' } }))).rejects.toThrow(/must return a list of components/);
+    await expect(buildTopology(topology(spec), fakeSources([], []))).rejects.toThrow(/check lookups cannot run here/);
+  });
+});

@@ -1,21 +1,31 @@
 import { createHash } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
-import { parseTopologySpec, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty } from './spec';
+import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty } from './spec';
 import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ConfigRow, TopologyRow, TopologySources } from './types';
 
 /** The selector id of the config a looked-up component was made from. */
 export const LOOKUP_SELECTOR_ID = 'lookup';
 
-/** `{{.name}}`, `{{ .tags.app }}`…: the only templates forEach strings may use (TOPOLOGY_FOR_EACH_TEMPLATES). */
-const TEMPLATE = /\{\{\s*\.(name|id|type|tags\.([^\s{}]+)|labels\.([^\s{}]+))\s*\}\}/g;
+/**
+ * `{{.name}}`, `{{ .tags.app }}`, and Mission Control's `$(.component.name)` / `{{.component.name}}`: the only
+ * templates forEach strings may use (TOPOLOGY_FOR_EACH_TEMPLATES), replaced as plain text.
+ */
+const FIELD = '\\.(?:component\\.)?(name|id|type|tags\\.([^\\s{}()]+)|labels\\.([^\\s{}()]+))';
+const TEMPLATE = new RegExp(`\\{\\{\\s*${FIELD}\\s*\\}\\}|\\$\\(\\s*${FIELD}\\s*\\)`, 'g');
 
 function fill(text: string, item: ConfigRow): string {
-  return text.replace(TEMPLATE, (_match, what: string, tag: string | undefined, label: string | undefined) => {
-    if (tag !== undefined) return item.tags[tag] ?? '';
-    if (label !== undefined) return item.labels[label] ?? '';
-    return what === 'name' ? item.name : what === 'id' ? item.id : item.type;
-  });
+  return text.replace(
+    TEMPLATE,
+    (_match, what: string | undefined, tag: string | undefined, label: string | undefined, dollarWhat: string | undefined, dollarTag: string | undefined, dollarLabel: string | undefined) => {
+      const field = what ?? dollarWhat;
+      const tagName = tag ?? dollarTag;
+      const labelName = label ?? dollarLabel;
+      if (tagName !== undefined) return item.tags[tagName] ?? '';
+      if (labelName !== undefined) return item.labels[labelName] ?? '';
+      return field === 'name' ? item.name : field === 'id' ? item.id : item.type;
+    },
+  );
 }
 
 /**
@@ -123,6 +133,8 @@ class TreeBuilder {
   async properties(owner: string, specs: ParsedProperty[], item: ConfigRow | null): Promise<ComponentProperty[]> {
     const built: ComponentProperty[] = [];
     for (const spec of specs) {
+      // Check lookups are applied once the children exist (applyPropertyLookups): they may fill the children in.
+      if (spec.lookup !== null) continue;
       if (spec.configLookup === null) {
         built.push(spec.property);
         continue;
@@ -148,6 +160,49 @@ class TreeBuilder {
     return built;
   }
 
+  /** What a check lookup's display returned, parsed as JSON when it is (a bare text is kept as text); a failure throws. */
+  async lookupOutput(lookup: ParsedCheckLookup): Promise<unknown> {
+    if (this.sources.runLookup === undefined) throw new TopologyLookupError(`${lookup.at}: check lookups cannot run here`);
+    const outcome = await this.sources.runLookup(lookup.type, lookup.spec);
+    if (!outcome.pass) throw new TopologyLookupError(`${lookup.at}: the ${lookup.type} lookup failed: ${outcome.error}`);
+    try {
+      return JSON.parse(outcome.output) as unknown;
+    } catch {
+      return outcome.output;
+    }
+  }
+
+  /**
+   * A property's check lookups, once the component's children are built, as Mission Control reads their output: a
+   * value is the property; a list of properties is added to the component; a list of {name, properties} is merged into
+   * the component or the children of those names.
+   */
+  async applyPropertyLookups(draft: ComponentDraft, specs: ParsedProperty[]): Promise<void> {
+    for (const spec of specs) {
+      for (const lookup of spec.lookup ?? []) {
+        const output = await this.lookupOutput(lookup);
+        if (!Array.isArray(output)) {
+          if (output !== null && typeof output === 'object') throw new TopologyLookupError(`${lookup.at}: display returned an object: return a value, a list of properties or a list of components`);
+          const { value: _value, text: _text, ...rest } = spec.property;
+          mergeProperty(draft.properties, typeof output === 'number' ? { ...rest, value: output } : { ...rest, text: String(output) });
+          continue;
+        }
+        const entries = output.map((entry, index) => lookupObject(entry, `${lookup.at} display[${index}]`));
+        if (entries.length > 0 && entries.every((entry) => Array.isArray(entry.properties))) {
+          for (const entry of entries) {
+            const targets = [draft, ...draft.children].filter((target) => target.name === entry.name);
+            for (const target of targets) for (const property of propertiesOf(entry.properties, lookup.at)) mergeProperty(target.properties, property);
+          }
+        } else {
+          for (const entry of entries) {
+            const property = propertyOf(entry);
+            if (property !== null) mergeProperty(draft.properties, property);
+          }
+        }
+      }
+    }
+  }
+
   /** The looked-up items of a component: every item matching any catalog selector, once, in the order found. */
   async lookedUp(selectors: ParsedConfigSelector[]): Promise<ConfigRow[]> {
     const items: ConfigRow[] = [];
@@ -161,6 +216,50 @@ class TreeBuilder {
     }
     return items;
   }
+}
+
+/** A check lookup that failed, or returned what cannot be components: the run fails and the stored tree stays as it was. */
+export class TopologyLookupError extends Error {}
+
+function lookupObject(value: unknown, at: string): Record<string, unknown> & { name: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TopologyLookupError(`${at}: is not an object`);
+  const name = (value as Record<string, unknown>).name;
+  if (typeof name !== 'string' || name === '') throw new TopologyLookupError(`${at}: has no name`);
+  return { ...(value as Record<string, unknown>), name };
+}
+
+const PROPERTY_TEXT = ['label', 'type', 'text', 'unit', 'icon', 'color', 'tooltip'] as const;
+const PROPERTY_NUMBERS = ['value', 'min', 'max', 'order'] as const;
+
+/** The fields of a property a display returned, as the spec would write them; anything else it held is left out. */
+function propertyOf(entry: Record<string, unknown>): ComponentProperty | null {
+  if (typeof entry.name !== 'string' || entry.name === '') return null;
+  const property: ComponentProperty = { name: entry.name };
+  for (const key of PROPERTY_TEXT) if (typeof entry[key] === 'string') property[key] = entry[key];
+  for (const key of PROPERTY_NUMBERS) if (typeof entry[key] === 'number') property[key] = entry[key];
+  for (const key of ['headline', 'hidden'] as const) if (typeof entry[key] === 'boolean') property[key] = entry[key];
+  return property;
+}
+
+function propertiesOf(value: unknown, at: string): ComponentProperty[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new TopologyLookupError(`${at}: properties is not a list`);
+  return value.flatMap((entry) => {
+    const property = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? propertyOf(entry as Record<string, unknown>) : null;
+    return property === null ? [] : [property];
+  });
+}
+
+/** Adds a property, or fills in the one of the same name (a placeholder the spec or an earlier lookup made). */
+function mergeProperty(properties: ComponentProperty[], property: ComponentProperty): void {
+  const existing = properties.find((entry) => entry.name === property.name);
+  if (existing === undefined) properties.push(property);
+  else Object.assign(existing, property);
+}
+
+function textField(entry: Record<string, unknown>, key: string): string | undefined {
+  const value = entry[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function emptyDraft(key: string, name: string): ComponentDraft {
@@ -192,6 +291,8 @@ async function staticComponent(builder: TreeBuilder, spec: ParsedComponent, name
   await builder.attachChecks(draft, spec.checks);
   await builder.attachConfigs(draft, spec.configs);
   draft.children = await children(builder, spec.components, draft.key);
+  // With a lookup, the caller applies them once the looked-up children are there too.
+  if (spec.lookup === null) await builder.applyPropertyLookups(draft, spec.properties);
   return draft;
 }
 
@@ -210,11 +311,64 @@ async function lookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, it
   draft.hidden = spec.hidden;
   draft.labels = { ...item.tags, ...spec.labels, ...forEach?.labels };
   draft.configs.push({ configId: item.id, selectorId: LOOKUP_SELECTOR_ID });
-  draft.properties = await builder.properties(item.name, [...(generator ? spec.properties : []), ...(forEach?.properties ?? [])], item);
+  const properties = [...(generator ? spec.properties : []), ...(forEach?.properties ?? [])];
+  draft.properties = await builder.properties(item.name, properties, item);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
+  await builder.applyPropertyLookups(draft, properties);
   return draft;
+}
+
+/**
+ * One component a check lookup's display returned: its own fields first, then the spec's as for a catalog item (a
+ * nameless lookup component lends each its fields; forEach applies to each, its templates reading the component).
+ */
+async function checkLookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, entry: Record<string, unknown> & { name: string }, prefix: KeyPrefix, at: string): Promise<ComponentDraft | null> {
+  if (!builder.take()) return null;
+  const labels = entry.labels !== null && typeof entry.labels === 'object' && !Array.isArray(entry.labels)
+    ? Object.fromEntries(Object.entries(entry.labels).filter((pair): pair is [string, string] => typeof pair[1] === 'string'))
+    : {};
+  const type = textField(entry, 'type');
+  const item: ConfigRow = { id: textField(entry, 'id') ?? '', name: entry.name, type: type ?? '', config_class: null, health: null, status: null, tags: {}, labels, config: entry };
+  const forEach = spec.forEach === null ? null : forEachFor(spec.forEach, item);
+  const generator = spec.name === undefined;
+  const draft = emptyDraft(builder.uniqueKey(childKey(prefix, entry.name)), entry.name);
+  pickDefined(draft, {
+    type: forEach?.type ?? type ?? (generator ? spec.type : undefined),
+    icon: forEach?.icon ?? textField(entry, 'icon') ?? spec.icon,
+    text: textField(entry, 'text') ?? (generator ? spec.text : undefined),
+    description: textField(entry, 'description') ?? (generator ? spec.description : undefined),
+    owner: textField(entry, 'owner') ?? (generator ? spec.owner : undefined),
+    lifecycle: textField(entry, 'lifecycle') ?? (generator ? spec.lifecycle : undefined),
+    namespace: textField(entry, 'namespace') ?? (generator ? spec.namespace : undefined),
+  });
+  draft.hidden = spec.hidden;
+  draft.labels = { ...labels, ...spec.labels, ...forEach?.labels };
+  const properties = [...(generator ? spec.properties : []), ...(forEach?.properties ?? [])];
+  draft.properties = propertiesOf(entry.properties, at);
+  for (const property of await builder.properties(entry.name, properties, null)) mergeProperty(draft.properties, property);
+  await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
+  await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
+  draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
+  await builder.applyPropertyLookups(draft, properties);
+  return draft;
+}
+
+/** The components every check lookup of a component returns, in the order the lookups and their output give them. */
+async function checkLookedUpComponents(builder: TreeBuilder, spec: ParsedComponent, prefix: KeyPrefix): Promise<ComponentDraft[]> {
+  const built: ComponentDraft[] = [];
+  for (const lookup of spec.lookupChecks) {
+    const output = await builder.lookupOutput(lookup);
+    if (!Array.isArray(output)) throw new TopologyLookupError(`${lookup.at}: display must return a list of components as JSON`);
+    for (const [index, raw] of output.entries()) {
+      const at = `${lookup.at} display[${index}]`;
+      const draft = await checkLookedUpComponent(builder, spec, lookupObject(raw, at), prefix, at);
+      if (draft === null) return built;
+      built.push(draft);
+    }
+  }
+  return built;
 }
 
 async function lookedUpComponents(builder: TreeBuilder, spec: ParsedComponent, lookup: ParsedConfigSelector[]): Promise<ComponentDraft[]> {
@@ -234,10 +388,14 @@ async function children(builder: TreeBuilder, specs: ParsedComponent[], parentKe
     if (spec.lookup === null || spec.name !== undefined) {
       const draft = await staticComponent(builder, spec, spec.name ?? '', parentKey);
       if (draft === null) break;
-      if (spec.lookup !== null) draft.children.push(...(await lookedUpComponents(builder, spec, spec.lookup)));
+      if (spec.lookup !== null) {
+        draft.children.push(...(await lookedUpComponents(builder, spec, spec.lookup)), ...(await checkLookedUpComponents(builder, spec, draft.key)));
+        // A property lookup of a grouping parent may fill in the components its lookups made.
+        await builder.applyPropertyLookups(draft, spec.properties);
+      }
       built.push(draft);
     } else {
-      built.push(...(await lookedUpComponents(builder, spec, spec.lookup)));
+      built.push(...(await lookedUpComponents(builder, spec, spec.lookup)), ...(await checkLookedUpComponents(builder, spec, parentKey)));
     }
   }
   return built;
@@ -261,5 +419,6 @@ export async function buildTopology(topology: TopologyRow, sources: TopologySour
   await builder.attachChecks(root, spec.checks);
   await builder.attachConfigs(root, spec.configs);
   root.children = await children(builder, spec.components, null);
+  await builder.applyPropertyLookups(root, spec.properties);
   return { root, errors: builder.errors };
 }

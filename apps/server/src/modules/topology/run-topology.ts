@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { AppError } from '../../platform/errors';
+import { runUnsavedCheck } from '../health';
 import { buildTopology } from './build-tree';
 import { inlineCanariesOf, syncInlineCanaries } from './inline-canaries';
 import { parseTopologySpec } from './spec';
@@ -31,6 +32,10 @@ export interface RunTopologyOptions {
    * it, so a worker whose lease expired mid-build never writes over the one that took the topology over.
    */
   leaseOwner?: string;
+  /** Opens the stored connections check lookups name; without it (the demo seed) a spec with check lookups fails. */
+  secretKey?: Buffer;
+  /** Stops check lookups when the scheduler stops. */
+  signal?: AbortSignal;
 }
 
 function messageOf(error: unknown): string {
@@ -56,8 +61,26 @@ function watchedSources(sources: TopologySources): { sources: TopologySources; f
     sources: {
       findConfigs: (selector) => watch(sources.findConfigs(selector)),
       findChecks: (selector) => watch(sources.findChecks(selector)),
+      // A failed lookup throws out of the build itself (TopologyLookupError), so it needs no watching.
+      ...(sources.runLookup === undefined ? {} : { runLookup: sources.runLookup }),
     },
     failure: () => failed?.error,
+  };
+}
+
+/**
+ * The sources with check lookups: each runs as an unsaved check in the topology's namespace (its connections and value
+ * references opened for that run only, their secrets scrubbed from the display), answering with the display output.
+ */
+function withLookups(sources: TopologySources, db: pg.Pool | pg.PoolClient, topology: TopologyRow, options: RunTopologyOptions): TopologySources {
+  const { secretKey, signal } = options;
+  if (!(db instanceof pg.Pool) || secretKey === undefined) return sources;
+  return {
+    ...sources,
+    runLookup: async (type, spec) => {
+      const result = await runUnsavedCheck({ pool: db, secretKey, namespace: topology.namespace, ...(signal === undefined ? {} : { signal }) }, type, spec);
+      return result.pass ? { pass: true, output: result.message } : { pass: false, error: result.error ?? result.message };
+    },
   };
 }
 
@@ -132,7 +155,7 @@ export async function runTopology(db: pg.Pool | pg.PoolClient, topology: Topolog
   try {
     // The inline canaries first: the build attaches their checks (a spec that does not parse fails the run here).
     await syncInlineCanaries(db, topology, inlineCanariesOf(parseTopologySpec(topology.spec).root));
-    const watched = watchedSources(topologySources(db, topology.id));
+    const watched = watchedSources(withLookups(topologySources(db, topology.id), db, topology, options));
     const built = await buildTopology(topology, watched.sources);
     const failure = watched.failure();
     if (failure !== undefined) throw failure;

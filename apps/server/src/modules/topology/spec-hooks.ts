@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/context';
 import { errors } from '../../platform/errors';
 import { registerSchemaRoute } from '../../platform/schema-route';
 import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
-import { isValidSchedule } from '../health';
+import { checkSpecTargets, isValidSchedule } from '../health';
 import { parseTopologySpec, type ParsedTopologySpec } from './spec';
 
 const TABLE = 'topologies';
@@ -68,6 +68,11 @@ export function fillTopologyRows(rows: ReadonlyArray<Record<string, unknown>>, m
 /** Save-time rules for every write of topologies through /api/db. */
 export function registerTopologySpecHooks(context: AppContext): void {
   const hooks = writeHooksFor(context.db);
+  // Check lookups and inline checks keep a named connection's url on its origin, as canaries do (read defensively:
+  // checks run before the validators).
+  hooks.registerCheck(TABLE, async (rows) => {
+    for (const row of rows) if (row.spec !== undefined && row.spec !== null) await checkSpecTargets(context.db.pool, row.spec);
+  });
   hooks.register(TABLE, (rows, method) => validateTopologyRows(rows, method));
   hooks.registerTransform(TABLE, (rows, method) => fillTopologyRows(rows, method));
 }

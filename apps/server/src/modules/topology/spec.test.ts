@@ -70,6 +70,24 @@ describe('parseTopologySpec', () => {
     expect(parseTopologySpec({ checks: [{ selector: { labelSelector: 'app=shop, canary' } }] }).root.checks).toEqual([{ labelSelector: 'app=shop, canary' }]);
   });
 
+  it('reads check lookups with their display, naming an unnamed one after its type, and property lookups', () => {
+    const parsed = parseTopologySpec({
+      components: [
+        {
+          name: 'configs',
+          lookup: { kubernetes: [{ kind: 'ConfigMap', display: { expr: "dyn(results).map(c, {'name': c.Object.metadata.name}).toJSON()" } }] },
+          properties: [{ name: 'owner', lookup: { http: [{ name: 'owners', url: 'https://owners.example.test', display: { expr: 'json.toJSON()' } }] } }],
+        },
+      ],
+    });
+    const [component] = parsed.root.components;
+    expect(component?.lookup).toEqual([]);
+    expect(component?.lookupChecks).toEqual([
+      { type: 'kubernetes', at: 'spec.components[0].lookup.kubernetes[0]', spec: { kind: 'ConfigMap', name: 'kubernetes-lookup', display: { expr: "dyn(results).map(c, {'name': c.Object.metadata.name}).toJSON()" } } },
+    ]);
+    expect(component?.properties[0]?.lookup?.[0]?.spec.name).toBe('owners');
+  });
+
   it("reads a catalog lookup from selector lists, single selectors, fields on the entry and Mission Control's configs spelling", () => {
     const parsed = parseTopologySpec({
       components: [
@@ -85,7 +103,7 @@ describe('parseTopologySpec', () => {
     const [lookup] = parsed.root.components;
     expect(lookup?.name).toBeUndefined();
     expect(lookup?.lookup).toEqual([{ types: ['Kubernetes::Pod'] }, { name: 'a' }, { id: ['x'] }, { types: ['Kubernetes::Node'] }]);
-    expect(lookup?.forEach?.properties).toEqual([{ property: { name: 'ip' }, configLookup: { selector: null, field: '$.status.podIP' } }]);
+    expect(lookup?.forEach?.properties).toEqual([{ property: { name: 'ip' }, configLookup: { selector: null, field: '$.status.podIP' }, lookup: null }]);
   });
 
   it('merges label into labels', () => {
@@ -118,7 +136,7 @@ describe('parseTopologySpec', () => {
       { spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0].search', hint: /tagSelector/ },
       { spec: { checks: [{ selector: { name: 'x', statuses: ['healthy'] } }] }, details: 'spec.checks[0].selector.statuses', hint: /labelSelector/ },
       { spec: { components: [{ lookup: { catalog: [{ name: 'x' }] }, forEach: { selectors: [{ name: 'x' }] } }] }, details: 'spec.components[0].forEach.selectors', hint: /forEach.components/ },
-      { spec: { components: [{ lookup: { kubernetes: [{ kind: 'Pod' }] } }] }, details: 'spec.components[0].lookup.kubernetes', hint: /catalog/ },
+      { spec: { components: [{ lookup: { mssql: [{ query: 'select 1' }] } }] }, details: 'spec.components[0].lookup.mssql', hint: /catalog/ },
       { spec: { components: [{ lookup: { sql: [{ query: 'select 1' }] } }] }, details: 'spec.components[0].lookup.sql', hint: /catalog/ },
       { spec: { components: [{ lookup: { exec: [{ script: 'rm -rf /' }] } }] }, details: 'spec.components[0].lookup.exec', hint: /never run commands/ },
     ];
@@ -154,7 +172,16 @@ describe('parseTopologySpec', () => {
       { label: 'a property without a name', spec: { properties: [{ text: 'x' }] }, details: 'spec.properties[0].name' },
       { label: 'a property value that is not a number', spec: { properties: [{ name: 'p', value: '3' }] }, details: 'spec.properties[0].value' },
       { label: 'a property link without url', spec: { properties: [{ name: 'p', links: [{ text: 'x' }] }] }, details: 'spec.properties[0].links[0].url' },
-      { label: 'a property lookup', spec: { properties: [{ name: 'p', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.properties[0].lookup', hint: /configLookup/, code: NOT_RUN },
+      { label: 'a property lookup of a kind not run', spec: { properties: [{ name: 'p', lookup: { exec: [{ script: 'id' }] } }] }, details: 'spec.properties[0].lookup.exec', hint: /never run commands/, code: NOT_RUN },
+      { label: 'a check lookup without display', spec: { components: [{ lookup: { http: [{ url: 'http://x.test' }] } }] }, details: 'spec.components[0].lookup.http[0].display', hint: /toJSON/ },
+      { label: 'a catalog lookup for a property', spec: { properties: [{ name: 'p', lookup: { catalog: [{ types: ['A'] }] } }] }, details: 'spec.properties[0].lookup.catalog', hint: /configLookup/ },
+      {
+        label: 'a check lookup holding a secret',
+        spec: { components: [{ lookup: { http: [{ url: 'http://x.test', headers: [{ name: 'Authorization', value: 'Bearer t' }], display: { expr: '[].toJSON()' } }] } }] },
+        details: 'spec.components[0].lookup.http[0]',
+        hint: /connection/,
+      },
+      { label: 'a check lookup the canary rules refuse', spec: { components: [{ lookup: { http: [{ url: 'http://x.test', crawl: {}, display: { expr: '[]' } }] } }] }, details: 'spec.components[0].lookup.http[0]' },
       { label: 'an inline exec check', spec: { components: [{ name: 'a', checks: [{ inline: { exec: [{ name: 'x', script: 'id' }] } }] }] }, details: 'spec.components[0].checks[0].inline', hint: /canary of its own/ },
       {
         label: 'an inline check with a secret',
@@ -175,7 +202,7 @@ describe('parseTopologySpec', () => {
       { label: 'a config selector without a field', spec: { configs: [{}] }, details: 'spec.configs[0]' },
       { label: 'a config selector by class alone', spec: { configs: [{ class: 'Kubernetes' }] }, details: 'spec.configs[0]' },
       { label: 'a tag selector with !=', spec: { configs: [{ tagSelector: 'env!=prod' }] }, details: 'spec.configs[0].tagSelector' },
-      { label: 'an http lookup', spec: { components: [{ name: 'a', lookup: { http: [{ url: 'http://x' }] } }] }, details: 'spec.components[0].lookup.http', hint: /catalog/, code: NOT_RUN },
+      { label: 'a configDB lookup', spec: { components: [{ name: 'a', lookup: { configDB: [{ query: 'x' }] } }] }, details: 'spec.components[0].lookup.configDB', hint: /catalog/, code: NOT_RUN },
       { label: 'an exec lookup next to a catalog one', spec: { components: [{ lookup: { catalog: [{ name: 'x' }], exec: [{ script: 'rm' }] } }] }, details: 'spec.components[0].lookup.exec', code: NOT_RUN },
       { label: 'an empty catalog lookup', spec: { components: [{ lookup: { catalog: [] } }] }, details: 'spec.components[0].lookup.catalog' },
       { label: 'a lookup selector without a field', spec: { components: [{ lookup: { catalog: [{ selector: [{}] }] } }] }, details: 'spec.components[0].lookup.catalog[0].selector[0]' },

@@ -1,5 +1,6 @@
 import {
   TOPOLOGY_CATALOG_LOOKUP_FIELDS,
+  TOPOLOGY_CHECK_LOOKUP_TYPES,
   TOPOLOGY_CHECK_FIELDS,
   TOPOLOGY_CHECK_SELECTOR_FIELDS,
   TOPOLOGY_COMPONENT_FIELDS,
@@ -14,6 +15,7 @@ import {
   TOPOLOGY_SPEC_FIELDS,
   type ComponentProperty,
   type ComponentPropertyLink,
+  type TopologyCheckLookupType,
   type TopologyFieldTable,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
@@ -32,9 +34,20 @@ export interface ParsedConfigLookup {
   field: string;
 }
 
+/** A check lookup: a check of its type run when the topology is built, its display giving components or a property. */
+export interface ParsedCheckLookup {
+  type: TopologyCheckLookupType;
+  /** The check entry as a canary holds it, named (`<type>-lookup` when the spec gives no name). */
+  spec: Record<string, unknown>;
+  /** Where it stands in the spec, for the build's errors. */
+  at: string;
+}
+
 export interface ParsedProperty {
   property: ComponentProperty;
   configLookup: ParsedConfigLookup | null;
+  /** Check lookups whose display gives the property (or properties of the children). */
+  lookup: ParsedCheckLookup[] | null;
 }
 
 /** What every looked-up component also gets; its strings still hold the forEach templates, replaced per item. */
@@ -57,8 +70,10 @@ export interface ParsedComponent extends ComponentFields {
   checks: CheckSelector[];
   configs: ParsedConfigSelector[];
   components: ParsedComponent[];
-  /** The `lookup.catalog` selectors; an item matching any of them becomes a component. */
+  /** The `lookup.catalog` selectors; an item matching any of them becomes a component. Empty with check lookups alone. */
   lookup: ParsedConfigSelector[] | null;
+  /** The check lookups of `lookup` (http, kubernetes…): each display's components are made too. */
+  lookupChecks: ParsedCheckLookup[];
   forEach: ParsedForEach | null;
 }
 
@@ -298,7 +313,13 @@ function property(value: unknown, field: string, lookedUp: boolean): ParsedPrope
   }
   const links = list(entry.links, join(field, 'links'));
   if (links.length > 0) parsed.links = links.map((item, index) => link(item, join(join(field, 'links'), index)));
-  if (entry.configLookup === undefined || entry.configLookup === null) return { property: parsed, configLookup: null };
+  if (entry.lookup !== undefined && entry.lookup !== null) {
+    if (entry.configLookup !== undefined && entry.configLookup !== null) invalid(join(field, 'lookup'), 'cannot be given beside configLookup', 'Read the value one way: a check lookup or configLookup');
+    const lookups = checkLookups(object(entry.lookup, join(field, 'lookup')), join(field, 'lookup'), false);
+    if (lookups.length === 0) invalid(join(field, 'lookup'), `is empty: give one of ${TOPOLOGY_CHECK_LOOKUP_TYPES.join(', ')}`);
+    return { property: parsed, configLookup: null, lookup: lookups };
+  }
+  if (entry.configLookup === undefined || entry.configLookup === null) return { property: parsed, configLookup: null, lookup: null };
   const at = join(field, 'configLookup');
   const lookup = object(entry.configLookup, at);
   refuseNotRun(lookup, TOPOLOGY_CONFIG_LOOKUP_FIELDS, at);
@@ -308,20 +329,54 @@ function property(value: unknown, field: string, lookedUp: boolean): ParsedPrope
   if (lookup.config !== undefined && lookup.config !== null) selector = configSelector(lookup.config, join(at, 'config'));
   else if (id !== undefined && id.trim() !== '') selector = { id: [id] };
   else if (!lookedUp) invalid(join(at, 'config'), 'is required outside forEach: name the catalog item to read (config or id)');
-  return { property: parsed, configLookup: { selector, field: fieldPath } };
+  return { property: parsed, configLookup: { selector, field: fieldPath }, lookup: null };
 }
 
 function properties(value: unknown, field: string, lookedUp: boolean): ParsedProperty[] {
   return list(value, field).map((entry, index) => property(entry, join(field, index), lookedUp));
 }
 
+/**
+ * The check lookups of a `lookup` (component or property), each judged by the canary rules where it stands: exec is
+ * never one (TOPOLOGY_CHECK_LOOKUP_TYPES), a secret is refused (a topology spec is stored as written), and `display`
+ * is required, since it is what gives the components.
+ */
+function checkLookups(lookup: Record<string, unknown>, field: string, catalogAllowed: boolean): ParsedCheckLookup[] {
+  for (const key of Object.keys(lookup)) {
+    const isCatalog = key === 'catalog' || key === 'configs';
+    if (isCatalog && !catalogAllowed) invalid(join(field, key), 'is a catalog lookup, which gives components, not a property', 'Read a catalog item with configLookup: {config: {...}, field: $.path}');
+    if (!isCatalog) refuseNotRun({ [key]: lookup[key] }, TOPOLOGY_LOOKUP_KINDS, field);
+  }
+  return TOPOLOGY_CHECK_LOOKUP_TYPES.flatMap((type) =>
+    list(lookup[type], join(field, type)).map((raw, index) => {
+      const at = join(join(field, type), index);
+      const entry = object(raw, at);
+      const display = entry.display;
+      if (!isRecord(display) || (typeof display.expr !== 'string' && typeof display.template !== 'string')) {
+        invalid(join(at, 'display'), 'is required: it returns the components (or the property) as JSON', "display: {expr: \"[{'name': 'api', 'type': 'API'}].toJSON()\"}");
+      }
+      const spec = { ...entry, name: typeof entry.name === 'string' && entry.name !== '' ? entry.name : `${type}-lookup` };
+      const canary = { [type]: [spec] };
+      try {
+        checksFromCanarySpec(canary);
+      } catch (error) {
+        if (error instanceof CanarySpecError) invalid(at, `is not a ${type} check this server runs: ${error.message}`, 'Write the lookup as the check would be written in a canary');
+        throw error;
+      }
+      if (canarySpecHoldsSecrets(canary)) invalid(at, 'holds a secret (a password, token, header or body), which a topology spec does not store sealed', 'Name a stored connection instead: connection: connection://namespace/name');
+      return { type, spec, at };
+    }),
+  );
+}
+
 /** The `lookup.catalog` and `lookup.configs` (Mission Control's spelling) entries as selectors; other kinds are refused. */
-function lookupSelectors(value: unknown, field: string): ParsedConfigSelector[] {
+function lookupSelectors(value: unknown, field: string): { selectors: ParsedConfigSelector[]; checks: ParsedCheckLookup[] } {
   const lookup = object(value, field);
   refuseNotRun(lookup, TOPOLOGY_LOOKUP_KINDS, field);
+  const checks = checkLookups(lookup, field, true);
   const entries = (['catalog', 'configs'] as const).flatMap((kind) => list(lookup[kind], join(field, kind)).map((raw, index) => ({ raw, at: join(join(field, kind), index) })));
-  if (entries.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors', LOOKUP_HINT);
-  return entries.flatMap(({ raw, at }) => {
+  if (entries.length === 0 && checks.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors or check lookups', LOOKUP_HINT);
+  const selectors = entries.flatMap(({ raw, at }) => {
     const entry = object(raw, at);
     if (entry.selector === undefined || entry.selector === null) return [configSelector(entry, at, TOPOLOGY_CATALOG_LOOKUP_FIELDS)];
     refuseNotRun(entry, TOPOLOGY_CATALOG_LOOKUP_FIELDS, at);
@@ -332,6 +387,7 @@ function lookupSelectors(value: unknown, field: string): ParsedConfigSelector[] 
     }
     return [configSelector(entry.selector, join(at, 'selector'))];
   });
+  return { selectors, checks };
 }
 
 interface Level {
@@ -387,6 +443,7 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
     components: components(entry.components, join(field, 'components'), depth + 1, keys),
     lookup: null,
+    lookupChecks: [],
     forEach: null,
   };
   for (const key of COMPONENT_TEXT_FIELDS) {
@@ -416,7 +473,11 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
   const parsed = componentBody(entry, field, level.depth, level.keys, generator, TOPOLOGY_COMPONENT_FIELDS);
   if (componentName !== undefined) parsed.name = componentName;
   if (key !== undefined) parsed.key = key;
-  if (hasLookup) parsed.lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
+  if (hasLookup) {
+    const lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
+    parsed.lookup = lookup.selectors;
+    parsed.lookupChecks = lookup.checks;
+  }
   if (entry.forEach !== undefined && entry.forEach !== null) {
     if (!hasLookup) invalid(join(field, 'forEach'), 'applies to looked-up components: add a lookup', LOOKUP_HINT);
     parsed.forEach = forEachOf(entry.forEach, join(field, 'forEach'), itemDepth + 1, level.keys);

@@ -50,6 +50,7 @@ export function startTopologyWorkers(scoped: FastifyInstance, context: AppContex
   startScheduleWorkers(scoped, context.bus, {
     scheduler: new TopologyScheduler({
       pool,
+      secretKey: context.config.secretKey,
       leaseSeconds: context.config.leaseSeconds,
       onError: (error) => scoped.log.error({ err: error }, 'topology scheduler'),
       onRun: (_id, outcome) => context.metrics.topologyRunDuration.observe({ status: outcome.status }, outcome.durationMs / 1000),

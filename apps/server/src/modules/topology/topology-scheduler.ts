@@ -11,6 +11,8 @@ export const MAX_TOPOLOGY_RUNS_IN_FLIGHT = 4;
 
 export interface TopologySchedulerOptions extends LeaseSchedulerSettings<TopologyRunOutcome> {
   pool: pg.Pool;
+  /** Opens the stored connections a spec's check lookups name. */
+  secretKey?: Buffer;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -90,12 +92,12 @@ const TOPOLOGY_TABLES: LeaseTables = {
  * tree only while it still holds the lease.
  */
 export class TopologyScheduler extends LeaseScheduler<TopologyRow, TopologyRunOutcome> {
-  constructor({ pool, ...settings }: TopologySchedulerOptions) {
+  constructor({ pool, secretKey, ...settings }: TopologySchedulerOptions) {
     super({
       ...settings,
       pool,
       tables: TOPOLOGY_TABLES,
-      run: (topology, lease) => runTopology(pool, topology, { leaseOwner: lease.owner }),
+      run: (topology, lease) => runTopology(pool, topology, { leaseOwner: lease.owner, signal: lease.signal, ...(secretKey === undefined ? {} : { secretKey }) }),
       nextRuntime: (topology) => nextFor(topology, new Date()),
       defaultMaxInFlight: MAX_TOPOLOGY_RUNS_IN_FLIGHT,
     });

@@ -58,10 +58,15 @@ export interface CheckRow {
   name: string;
 }
 
+/** What one check lookup gave: its display output, or why it failed. */
+export type LookupOutcome = { pass: true; output: string } | { pass: false; error: string };
+
 /** What the tree builder may ask of the database; run-topology.ts implements it with bound SQL. */
 export interface TopologySources {
   findConfigs(selector: ConfigSelector): Promise<ConfigRow[]>;
   findChecks(selector: CheckSelector): Promise<CheckRow[]>;
+  /** Runs a check lookup (absent where checks cannot run, e.g. inside the demo seed's transaction). */
+  runLookup?(type: string, spec: Record<string, unknown>): Promise<LookupOutcome>;
 }
 
 /** What a spec says of one component in itself, alike as parsed (spec.ts) and as built. */
