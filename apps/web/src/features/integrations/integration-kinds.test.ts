@@ -23,7 +23,7 @@ describe('Topologies settings kind', () => {
     expect(TOPOLOGIES_KIND.listView).toBe('topologies_with_status');
   });
 
-  it('reports a spec the schema refuses, such as an http lookup', () => {
+  it('reports a spec the schema refuses, such as an http lookup without display', () => {
     const refused = { components: [{ name: 'web', lookup: { http: [{ url: 'https://example.com' }] } }] };
     expect(schemaCheck(topologySpecJsonSchema)(refused)).not.toEqual([]);
   });

@@ -77,7 +77,7 @@ const topology = {
   schedule: null,
   source: 'UI',
   agent_id: null,
-  // An http lookup is what the schema refuses: it would let a topology make the server call anything.
+  // An http lookup without display is what the schema refuses: it has nothing to make the components from.
   spec: { components: [{ name: 'web', lookup: { http: [{ url: 'https://example.com' }] } }] },
   created_by: PERSON_ID,
   created_at: '2024-01-05T10:00:00Z',
