@@ -3,32 +3,45 @@ import { CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, pl
 import { syncCanaryChecks } from '../src/modules/health/canary-sync';
 import { startTestServer, type JsonReply, type TestServer } from './harness';
 
-/** Fields that exclude each other on one check (a request is authenticated one way): each goes in a check of its own. */
-const EXCLUSIVE: Partial<Record<CheckType, readonly string[]>> = { http: ['digest', 'oauth2', 'awsSigV4'] };
+/**
+ * Fields that exclude each other on one check (a request is authenticated one way, S3 keys come from a connection or
+ * the check): each group goes in a check of its own. A group lists the catalogue paths (or top-level keys) it holds.
+ */
+const EXCLUSIVE: Partial<Record<CheckType, Readonly<Record<string, readonly string[]>>>> = {
+  http: { digest: ['digest'], oauth2: ['oauth2'], awsSigV4: ['awsSigV4'] },
+  folder: { connection: ['awsConnection.connection'], keys: ['awsConnection.accessKey', 'awsConnection.secretKey', 'awsConnection.sessionToken'] },
+};
 
 const rootOf = (path: string): string => path.split(/[.[]/)[0] ?? path;
 
-/**
- * The minimal check with every field the catalogue lets run or keeps as inert, each at its example; of the fields that
- * exclude each other, only `only` (the first when not given).
- */
-function everyAcceptedField(type: CheckType, only?: string): Record<string, unknown> {
-  const exclusive = EXCLUSIVE[type] ?? [];
-  const kept = only ?? exclusive[0];
-  return Object.entries(CHECK_FIELD_RULES[type]).reduce<Record<string, unknown>>(
-    (entry, [path, rule]) => ('example' in rule && (!exclusive.includes(rootOf(path)) || rootOf(path) === kept) ? placeExample(entry, path, rule) : entry),
-    { ...MINIMAL_CHECKS[type] },
-  );
+/** The exclusive group a catalogue path belongs to, or null. */
+function groupOf(type: CheckType, path: string): string | null {
+  for (const [group, members] of Object.entries(EXCLUSIVE[type] ?? {})) {
+    if (members.some((member) => member === path || member === rootOf(path) || path.startsWith(`${member}.`))) return group;
+  }
+  return null;
 }
 
-/** One entry per exclusive field (or just one), named apart. */
+/**
+ * The minimal check with every field the catalogue lets run or keeps as inert, each at its example; of the fields that
+ * exclude each other, only those of group `only` (the first when not given).
+ */
+function everyAcceptedField(type: CheckType, only?: string): Record<string, unknown> {
+  const kept = only ?? Object.keys(EXCLUSIVE[type] ?? {})[0];
+  return Object.entries(CHECK_FIELD_RULES[type]).reduce<Record<string, unknown>>((entry, [path, rule]) => {
+    const group = groupOf(type, path);
+    return 'example' in rule && (group === null || group === kept) ? placeExample(entry, path, rule) : entry;
+  }, { ...MINIMAL_CHECKS[type] });
+}
+
+/** One entry per exclusive group (or just one), named apart. */
 function acceptedEntries(type: CheckType): Array<Record<string, unknown>> {
-  const exclusive = EXCLUSIVE[type] ?? [];
-  if (exclusive.length === 0) return [everyAcceptedField(type)];
-  return exclusive.map((field) => {
-    const entry: Record<string, unknown> = { ...everyAcceptedField(type, field), name: `${String(MINIMAL_CHECKS[type].name)}-${field}` };
+  const groups = Object.keys(EXCLUSIVE[type] ?? {});
+  if (groups.length === 0) return [everyAcceptedField(type)];
+  return groups.map((group) => {
+    const entry: Record<string, unknown> = { ...everyAcceptedField(type, group), name: `${String(MINIMAL_CHECKS[type].name)}-${group}` };
     // A signed request takes no Basic credentials (refused beside awsSigV4); the other entries keep them.
-    if (field === 'awsSigV4') for (const credential of ['username', 'password', 'authentication']) Reflect.deleteProperty(entry, credential);
+    if (group === 'awsSigV4') for (const credential of ['username', 'password', 'authentication']) Reflect.deleteProperty(entry, credential);
     return entry;
   });
 }

@@ -323,12 +323,13 @@ const MONGO_RULES: FieldRules = {
   ...credentials('The'),
 };
 
-const FOLDER_REMOTE = 'Remote folders are not read; only folders on this server (or an agent) are checked';
+const FOLDER_REMOTE = 'Only local folders and S3 (s3://bucket/prefix with awsConnection) are read; GCS, SFTP and SMB are not';
+const S3_PATH = { path: 's3://backups/db/' };
 
 const FOLDER_RULES: FieldRules = {
   ...COMMON,
   ...EXPRESSIONS,
-  path: runs('The folder whose files are judged', '/tmp'),
+  path: runs('The folder whose files are judged: a local path or glob, or s3://bucket/prefix (globs with ** allowed after the bucket)', '/tmp'),
   'filter.minAge': runs('Count only files at least this old', '1m'),
   'filter.maxAge': runs('Count only files at most this old', '30d'),
   'filter.minSize': runs('Count only files at least this large', '1'),
@@ -345,7 +346,20 @@ const FOLDER_RULES: FieldRules = {
   availableSize: refused('Free space is not judged; use an exec check running df'),
   totalSize: refused('Total size is not judged; use maxSize on each file, or test.expr'),
   thresholdMillis: refused('A folder check has no latency to judge'),
-  awsConnection: refused(FOLDER_REMOTE),
+  'awsConnection.connection': runs(
+    "A stored aws or s3 connection whose access key, secret key, region and endpoint list the bucket; its keys sign requests to its own endpoint only (AWS's when it has none)",
+    'connection://ops/backups',
+    S3_PATH,
+  ),
+  'awsConnection.accessKey': runs(`The access key id, stored sealed: a value, {value: …} or ${VALUE_FROM}`, { value: 'AKIDEXAMPLE' }, { ...S3_PATH, awsConnection: { secretKey: { value: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' } } }),
+  'awsConnection.secretKey': runs(`The secret key, stored sealed; it only signs and never leaves this server: a value, {value: …} or ${VALUE_FROM}`, { value: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }, { ...S3_PATH, awsConnection: { accessKey: { value: 'AKIDEXAMPLE' } } }),
+  'awsConnection.sessionToken': runs('A session token sent with the signed requests, stored sealed', { value: 'FwoGZXIvYXdzEXAMPLE' }, { ...S3_PATH, awsConnection: { accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' } }),
+  'awsConnection.region': runs('The bucket region (us-east-1 when left out)', 'eu-central-1', S3_PATH),
+  'awsConnection.endpoint': runs("An S3-compatible server's http(s)://host[:port] (MinIO…); AWS's regional endpoint when left out", 'http://127.0.0.1:9000', S3_PATH),
+  'awsConnection.usePathStyle': runs('Address the bucket as endpoint/bucket rather than bucket.endpoint', true, S3_PATH),
+  'awsConnection.skipTLSVerify': runs("Accept any certificate from the endpoint", true, S3_PATH),
+  'awsConnection.objectPath': refused('Write the prefix in path: s3://bucket/prefix'),
+  'awsConnection.assumeRole': refused('Roles are not assumed (no STS call); give the role\'s own keys'),
   gcpConnection: refused(FOLDER_REMOTE),
   smbConnection: refused(FOLDER_REMOTE),
   sftpConnection: refused(FOLDER_REMOTE),
@@ -508,15 +522,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** `entry` with the rule's example at `path`, and the fields that example needs beside it. */
 export function placeExample(entry: Readonly<Record<string, unknown>>, path: string, rule: FieldRule): Record<string, unknown> {
   if (rule.verdict === 'refused') return { ...entry };
-  return placeAt(withDefaults(entry, rule.needs ?? {}), path, rule.example);
+  return placeAt(withNeeds(entry, rule.needs ?? {}), path, rule.example);
 }
 
-/** `entry` with what `defaults` adds where it has nothing, objects merged key by key. */
-function withDefaults(entry: Readonly<Record<string, unknown>>, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/**
+ * `entry` with what `needs` says, objects merged key by key and other values replaced: a field may need a value the
+ * entry holds otherwise (an S3 key needs an s3:// path where the minimal folder check has a local one).
+ */
+function withNeeds(entry: Readonly<Record<string, unknown>>, needs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...entry };
-  for (const [key, value] of Object.entries(defaults)) {
+  for (const [key, value] of Object.entries(needs)) {
     const current = merged[key];
-    merged[key] = current === undefined ? value : isRecord(current) && isRecord(value) ? withDefaults(current, value) : current;
+    merged[key] = isRecord(current) && isRecord(value) ? withNeeds(current, value) : value;
   }
   return merged;
 }

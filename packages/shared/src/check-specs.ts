@@ -340,10 +340,36 @@ const folderFilter = z.strictObject({
   regex: z.string().optional(),
 });
 
+/** canary-checker's `awsConnection` of a folder check on `s3://`: a stored connection, keys (sealed) or none (public). */
+const folderAwsConnection = z
+  .strictObject({
+    connection: z.string().min(1).optional(),
+    accessKey: referencedSecret.optional(),
+    secretKey: referencedSecret.optional(),
+    sessionToken: referencedSecret.optional(),
+    region: z.string().optional(),
+    endpoint: z.string().optional(),
+    usePathStyle: z.boolean().optional(),
+    skipTLSVerify: z.boolean().optional(),
+  })
+  .refine((aws) => (aws.accessKey === undefined) === (aws.secretKey === undefined), { error: 'accessKey and secretKey go together', path: ['secretKey'] })
+  .refine((aws) => aws.connection === undefined || aws.accessKey === undefined, { error: 'give a connection or keys, not both', path: ['connection'] })
+  .refine((aws) => aws.endpoint === undefined || /^https?:\/\/[^/\s]+\/?$/i.test(aws.endpoint), { error: 'must be http(s)://host[:port]', path: ['endpoint'] });
+
+/** A folder path naming a remote store: s3:// is read; the other schemes canary-checker knows are not. */
+export const FOLDER_REMOTE_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
 const folderCheck = z.strictObject({
   ...common,
   ...expressions,
-  path: z.string().min(1, 'This field is required'),
+  path: z
+    .string()
+    .min(1, 'This field is required')
+    .refine((path) => {
+      const scheme = FOLDER_REMOTE_SCHEME.exec(path)?.[1]?.toLowerCase();
+      return scheme === undefined || scheme === 's3';
+    }, 'names a remote folder this server does not read: only local paths and s3://bucket/prefix are read (gcs, sftp and smb are not)'),
+  awsConnection: folderAwsConnection.optional(),
   filter: folderFilter.optional(),
   minAge: duration.optional(),
   maxAge: duration.optional(),
@@ -352,6 +378,9 @@ const folderCheck = z.strictObject({
   minSize: size.optional(),
   maxSize: size.optional(),
   recursive: z.boolean().optional(),
+}).refine((check) => check.awsConnection === undefined || check.path.toLowerCase().startsWith('s3://'), {
+  error: 'applies to an s3://bucket/prefix path only',
+  path: ['awsConnection'],
 });
 
 const prometheusCheck = z.strictObject({

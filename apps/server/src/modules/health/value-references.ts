@@ -3,6 +3,7 @@ import type { ValueReference } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { connectionUrlOf, leavesConnectionOrigin, originOf, type ResolvedConnection } from '../connections';
 import { isInlineUrl } from './checkers/checker';
+import { s3Endpoint } from './checkers/s3-listing';
 import { CANARY_LAYOUT, CHECK_LAYOUT } from './canary-secrets';
 
 /**
@@ -80,8 +81,16 @@ function connectionReference(namespace: string | null | undefined, name: string)
   return namespace === null || namespace === undefined || namespace === '' ? name : `${namespace}/${name}`;
 }
 
-/** Where a check entry sends its requests: its url, endpoint or addr, else its connection (an inline URL or a stored one). */
+/**
+ * Where a check entry sends its requests: its url, endpoint or addr, else its connection (an inline URL or a stored
+ * one); for a folder check on s3://, its awsConnection's endpoint or AWS's for its region.
+ */
 async function targetOf(entry: Record<string, unknown>, connectionUrl: (reference: string) => Promise<string | null | undefined>): Promise<string | null> {
+  if (typeof entry.path === 'string' && entry.path.toLowerCase().startsWith('s3://')) {
+    const aws = isRecord(entry.awsConnection) ? entry.awsConnection : {};
+    if (typeof aws.endpoint === 'string' && aws.endpoint !== '') return aws.endpoint;
+    return s3Endpoint(typeof aws.region === 'string' && aws.region !== '' ? aws.region : 'us-east-1');
+  }
   for (const field of ['url', 'endpoint', 'addr'] as const) {
     const value = entry[field];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();

@@ -2,7 +2,10 @@ import { opendir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { parseDurationMs, parseSizeBytes, type FolderCheckSpec } from '@opsdeck/shared';
-import { failed, type CheckOutcome } from './checker';
+import { failed, type CheckerContext, type CheckOutcome } from './checker';
+import { segmentPattern, splitGlob } from './folder-checker-glob';
+import { listS3, S3ListingError, s3Endpoint, type S3Access, type S3Credentials } from './s3-listing';
+import { originOf } from '../../connections';
 
 /** A walk reads at most this many directory entries, so one huge tree cannot stall a worker; the result says so. */
 export const MAX_ENTRIES = 10_000;
@@ -25,7 +28,6 @@ interface Listing {
   missing: boolean;
 }
 
-const GLOB_CHARS = /[*?[]/;
 
 function ms(value: string | number | undefined): number | undefined {
   return value === undefined ? undefined : (parseDurationMs(value) ?? undefined);
@@ -44,34 +46,6 @@ function formatAge(ageMs: number): string {
 
 function infoOf(name: string, stats: Stats): FileInfo {
   return { name, size: stats.size, modified: stats.mtime, mode: stats.mode, isDir: stats.isDirectory() };
-}
-
-/** One path segment of a glob as a regular expression: `*` and `?` never cross a `/`, `[…]` is a class. */
-export function segmentPattern(segment: string): RegExp {
-  let source = '';
-  for (let i = 0; i < segment.length; i += 1) {
-    const c = segment[i] ?? '';
-    if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else if (c === '[') {
-      const end = segment.indexOf(']', i + 1);
-      if (end === -1) source += '\\[';
-      else {
-        source += `[${segment.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-        i = end;
-      }
-    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
-}
-
-/** Splits `/var/log/**\/*.gz` into the fixed folder to start from and the pattern segments below it. */
-export function splitGlob(pattern: string): { base: string; segments: string[] } {
-  const parts = pattern.split('/');
-  const first = parts.findIndex((part) => GLOB_CHARS.test(part));
-  if (first === -1) return { base: pattern, segments: [] };
-  const base = parts.slice(0, first).join('/');
-  return { base: base === '' ? (pattern.startsWith('/') ? '/' : '.') : base, segments: parts.slice(first) };
 }
 
 interface Walk {
@@ -144,6 +118,63 @@ export async function listFolder(pattern: string, recursive: boolean): Promise<L
   return { files: walk.files, truncated: walk.truncated, folder: infoOf(path.basename(pattern), info), missing: false };
 }
 
+/** Where a folder check's S3 credentials may not go: a connection's keys sign for its own endpoint only. */
+class S3AccessError extends Error {}
+
+const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/i;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/** The endpoint, region and keys an s3:// folder check lists its bucket with (ADR 0075 for valueFrom keys). */
+async function s3Access(spec: FolderCheckSpec, context: CheckerContext): Promise<S3Access> {
+  const aws = spec.awsConnection ?? {};
+  let region = aws.region;
+  let endpoint = aws.endpoint;
+  let credentials: S3Credentials | null = null;
+  let insecure = aws.skipTLSVerify === true;
+  if (aws.connection !== undefined) {
+    const connection = await context.resolveConnection(aws.connection);
+    if (connection.type !== 'aws' && connection.type !== 's3') throw new S3AccessError(`connection '${aws.connection}' is of type ${connection.type}, not aws or s3`);
+    region ??= connection.properties.region;
+    const own = originOf(connection.url);
+    if (own !== null && endpoint !== undefined && originOf(endpoint) !== own) {
+      throw new S3AccessError(`awsConnection.endpoint ${endpoint} is not the endpoint of connection '${aws.connection}' (${own}): its keys sign for it alone`);
+    }
+    if (own === null && endpoint !== undefined && !AWS_HOST.test(hostOf(endpoint))) {
+      throw new S3AccessError(`connection '${aws.connection}' holds AWS keys, which sign for AWS endpoints only, not ${endpoint}`);
+    }
+    endpoint ??= own ?? undefined;
+    insecure ||= connection.insecureTls;
+    if (connection.username !== null && connection.password !== null) credentials = { accessKey: connection.username, secretKey: connection.password };
+  } else if (typeof aws.accessKey === 'string' && typeof aws.secretKey === 'string' && aws.accessKey !== '') {
+    credentials = { accessKey: aws.accessKey, secretKey: aws.secretKey, ...(aws.sessionToken === undefined || aws.sessionToken === '' ? {} : { sessionToken: aws.sessionToken }) };
+  }
+  const resolvedRegion = region ?? 'us-east-1';
+  return {
+    endpoint: endpoint ?? s3Endpoint(resolvedRegion),
+    region: resolvedRegion,
+    pathStyle: aws.usePathStyle === true,
+    credentials,
+    insecure,
+  };
+}
+
+async function listBucket(spec: FolderCheckSpec, context: CheckerContext): Promise<Listing> {
+  const listing = await listS3(await s3Access(spec, context), spec.path, MAX_ENTRIES, context.signal);
+  return {
+    files: listing.objects.map((object) => ({ name: object.name, size: object.size, modified: object.modified, mode: 0o644, isDir: false })),
+    truncated: listing.truncated,
+    folder: null,
+    missing: false,
+  };
+}
+
 /** A file as canary-checker's folder results list it (the json names of its File). */
 function fileResult(file: FileInfo): Record<string, unknown> {
   return { name: file.name, size: file.size, mode: (file.mode & 0o777).toString(8).padStart(4, '0'), modified: file.modified, is_dir: file.isDir };
@@ -196,9 +227,15 @@ function firstProblem(spec: FolderCheckSpec, files: readonly FileInfo[], now: nu
  * picks the files that count; then minCount and maxCount on their number, minAge on the newest, maxAge on the
  * oldest, minSize on the smallest and maxSize on the largest.
  */
-export async function runFolderCheck(spec: FolderCheckSpec): Promise<CheckOutcome> {
+export async function runFolderCheck(spec: FolderCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const recursive = (spec as { recursive?: unknown }).recursive === true;
-  const listing = await listFolder(spec.path, recursive);
+  let listing: Listing;
+  try {
+    listing = spec.path.toLowerCase().startsWith('s3://') ? await listBucket(spec, context) : await listFolder(spec.path, recursive);
+  } catch (error) {
+    if (error instanceof S3ListingError || error instanceof S3AccessError) return failed(error.message);
+    throw error;
+  }
   const filter = spec.filter ?? {};
   let regex: RegExp | null = null;
   try {

@@ -70,7 +70,7 @@ async function dispatch(type: string, spec: Record<string, unknown>, context: Ch
     case 'mongodb':
       return runMongoCheck(parseCheckSpec('mongodb', spec), context);
     case 'folder':
-      return runFolderCheck(parseCheckSpec('folder', spec));
+      return runFolderCheck(parseCheckSpec('folder', spec), context);
     case 'prometheus':
       return runPrometheusCheck(parseCheckSpec('prometheus', spec), context);
     case 'catalog':
