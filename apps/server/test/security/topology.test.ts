@@ -48,7 +48,8 @@ describe('topology attacks fail', () => {
   it.each([
     ['an inline exec check', { components: [{ name: 'a', checks: [{ inline: { exec: [{ name: 'x', script: 'id' }] } }] }] }, 'OD_TOPOLOGY_SPEC'],
     ['an inline check carrying a token', { components: [{ name: 'a', checks: [{ inline: { http: [{ name: 'x', url: 'https://a.test', headers: { 'X-Api-Key': 'k3y-value' } }] } }] }] }, 'OD_TOPOLOGY_SPEC'],
-    ['an http lookup', { components: [{ name: 'a', lookup: { http: [{ url: 'http://169.254.169.254/latest/meta-data/' }] } }] }, 'OD_TOPOLOGY_FIELD_NOT_RUN'],
+    ['an exec lookup', { components: [{ name: 'a', lookup: { exec: [{ script: 'id', display: { expr: '[]' } }] } }] }, 'OD_TOPOLOGY_FIELD_NOT_RUN'],
+    ['an http lookup carrying a token', { components: [{ name: 'a', lookup: { http: [{ url: 'https://a.test', headers: { 'X-Api-Key': 'k3y-value' }, display: { expr: '[]' } }] } }] }, 'OD_TOPOLOGY_SPEC'],
     ['a configDB (SQL) lookup', { components: [{ name: 'a', lookup: { configDB: [{ query: 'select * from people' }] } }] }, 'OD_TOPOLOGY_FIELD_NOT_RUN'],
     ['a property lookup running a check', { properties: [{ name: 'p', lookup: { exec: [{ script: 'cat /etc/passwd' }] } }] }, 'OD_TOPOLOGY_FIELD_NOT_RUN'],
     ['a JSONPath script expression', { components: [{ name: 'a', lookup: { catalog: [{ types: ['X'] }] }, forEach: { properties: [{ name: 'p', configLookup: { field: '$..[?(@.constructor)]' } }] } }] }, 'OD_TOPOLOGY_SPEC'],
