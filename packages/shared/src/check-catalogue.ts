@@ -113,7 +113,10 @@ const COMMON: FieldRules = {
     [{ name: 'site_status_code', type: 'gauge', value: 'code', labels: [{ name: 'site', value: 'www' }] }],
   ),
   markFailOnEmpty: refused('A check type without transform has no transform result to be empty'),
-  dependsOn: refused('Checks do not wait for one another; every check runs on its own'),
+  dependsOn: runs(
+    "Checks of the same canary (by name) this one runs after, in the same run; its expressions read their result variables as outputs.<name> (outputs.getUuid.json.uuid); when one of them fails, this check fails naming it without running. $(outputs…) in an address is not substituted",
+    [],
+  ),
   retries: refused('Retries are not run; a failing check fails until its next run'),
   relationships: refused('Links from a check to components and configs by lookup are not made; link them from a topology'),
 };

@@ -79,6 +79,9 @@ export const checkMetricSchema = z
   });
 export type CheckMetricSpec = z.output<typeof checkMetricSchema>;
 
+/** A check may wait for at most this many others of its canary. */
+export const MAX_DEPENDS_ON = 20;
+
 /**
  * The fields every check has. Schemas are strict: a field this server does not run is refused, never stored and
  * ignored; check-catalogue.ts says for each field of canary-checker's schema whether it runs, is inert or is refused.
@@ -93,6 +96,8 @@ const common = {
   severity: z.string().optional(),
   timeout: duration.optional(),
   metrics: z.array(checkMetricSchema).max(MAX_CHECK_METRICS, `at most ${MAX_CHECK_METRICS} metrics per check`).optional(),
+  /** Checks of the same canary this one runs after, whose result variables its expressions read as `outputs.<name>`. */
+  dependsOn: z.array(z.string().min(1, 'must name a check')).max(MAX_DEPENDS_ON, `at most ${MAX_DEPENDS_ON} checks`).optional(),
 };
 
 const threshold = { thresholdMillis: z.number().min(0).optional() };

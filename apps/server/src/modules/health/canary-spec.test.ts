@@ -119,12 +119,12 @@ describe('canary-level keys and check types the server does not run', () => {
   });
 
   it.each(Object.keys(CHECK_TYPES_NOT_RUN))('refuses a canary with %s checks with OD_CHECK_TYPE_NOT_RUN, listing the types that run', (type) => {
-    const error = refusalOf({ [type]: [{ name: 'x' }], http: [{ ...MINIMAL_CHECKS.http, dependsOn: [] }] });
+    const error = refusalOf({ [type]: [{ name: 'x' }], http: [{ ...MINIMAL_CHECKS.http, retries: 2 }] });
     const refusal = canarySpecRefusal(error);
     expect(refusal).toMatchObject({ statusCode: 400, code: 'OD_CHECK_TYPE_NOT_RUN' });
     expect(refusal.message).toBe(`This server does not run ${type} checks; it runs ${CHECK_TYPES.join(', ')}`);
     // The field refusal of the same spec is listed too, so one save shows every problem.
-    expect(refusal.details).toContain('http[0].dependsOn: not run by this server');
+    expect(refusal.details).toContain('http[0].retries: not run by this server');
   });
 
   it('refuses a key that is neither a field nor a check type of canary-checker as an invalid spec', () => {

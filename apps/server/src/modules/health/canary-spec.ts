@@ -257,8 +257,41 @@ export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
       });
     });
   }
+  issues.push(...dependencyIssues(definitions));
   if (issues.length > 0) throw new CanarySpecError(issues);
   return definitions;
+}
+
+/** A check's `dependsOn` names checks of its canary, none twice over (by type) and none in a cycle. */
+function dependencyIssues(definitions: readonly CheckDefinition[]): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const types = new Map<string, string[]>();
+  for (const definition of definitions) types.set(definition.name, [...(types.get(definition.name) ?? []), definition.type]);
+  const edges = new Map<string, string[]>();
+  definitions.forEach((definition) => {
+    const names = Array.isArray(definition.spec.dependsOn) ? definition.spec.dependsOn.filter((name): name is string => typeof name === 'string') : [];
+    const at = `${definition.type}.${definition.name}.dependsOn`;
+    for (const name of names) {
+      const found = types.get(name) ?? [];
+      if (name === definition.name) issues.push(checkEntryIssue(at, `'${name}' is the check itself`));
+      else if (found.length === 0) issues.push(checkEntryIssue(at, `'${name}' is not a check of this canary`));
+      else if (found.length > 1) issues.push(checkEntryIssue(at, `'${name}' names checks of ${found.join(' and ')}: rename one of them`));
+    }
+    edges.set(definition.name, names);
+  });
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, path: readonly string[]): void => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') {
+      issues.push(checkEntryIssue(`${name}.dependsOn`, `forms a cycle: ${[...path, name].join(' -> ')}`));
+      return;
+    }
+    state.set(name, 'visiting');
+    for (const next of edges.get(name) ?? []) if (edges.has(next)) visit(next, [...path, name]);
+    state.set(name, 'done');
+  };
+  for (const name of edges.keys()) visit(name, []);
+  return issues;
 }
 
 /** At most this many paths in a message; details list them all. */

@@ -50,6 +50,42 @@ interface ClaimedCheck {
   canary_spec: Record<string, unknown>;
 }
 
+/** What a claim returns of each check (and of its canary). */
+const CLAIMED_COLUMNS = `k.id, k.canary_id, c.name as canary_name, c.namespace as canary_namespace, c.labels as canary_labels, k.type, k.name,
+                 k.description, k.labels, k.endpoint, k.spec, c.schedule, c.spec as canary_spec`;
+
+/** The names a check's `dependsOn` lists (checked at save). */
+function dependsOnOf(check: ClaimedCheck): string[] {
+  const names = check.spec.dependsOn;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+}
+
+interface DependencyInputs {
+  /** `outputs.<name>`: the result variables of each check it depends on; null for a check that depends on none. */
+  outputs: Record<string, unknown> | null;
+  /** Why it does not run: a check it depends on failed or did not run. */
+  failed: string | null;
+}
+
+function dependencyInputs(
+  check: ClaimedCheck,
+  byName: ReadonlyMap<string, ClaimedCheck>,
+  done: ReadonlyMap<string, PromiseSettledResult<RecordedRun | null>>,
+): DependencyInputs {
+  const names = dependsOnOf(check);
+  if (names.length === 0) return { outputs: null, failed: null };
+  const outputs: Record<string, unknown> = {};
+  for (const name of names) {
+    const dependency = byName.get(name);
+    const outcome = dependency === undefined ? undefined : done.get(dependency.id);
+    if (outcome === undefined) return { outputs: null, failed: `not run: it depends on '${name}', which did not run in this run (another worker holds it)` };
+    const run = outcome.status === 'fulfilled' ? outcome.value : null;
+    if (run === null || !run.result.pass) return { outputs: null, failed: `not run: it depends on '${name}', which failed` };
+    outputs[name] = run.result.variables ?? {};
+  }
+  return { outputs, failed: null };
+}
+
 export interface RecordedRun {
   checkId: string;
   previous: string | null;
@@ -132,8 +168,7 @@ export class CheckScheduler {
        update checks k set lease_owner = $2, lease_until = now() + make_interval(secs => $3)
          from due, canaries c
         where k.id = due.id and c.id = k.canary_id
-       returning k.id, k.canary_id, c.name as canary_name, c.namespace as canary_namespace, c.labels as canary_labels, k.type, k.name,
-                 k.description, k.labels, k.endpoint, k.spec, c.schedule, c.spec as canary_spec`,
+       returning ${CLAIMED_COLUMNS}`,
       [limit, this.owner, this.leaseSeconds],
     );
     return result.rows;
@@ -169,9 +204,10 @@ export class CheckScheduler {
     );
   }
 
-  private async runCanary(checks: ClaimedCheck[]): Promise<RecordedRun[]> {
+  private async runCanary(claimed: ClaimedCheck[]): Promise<RecordedRun[]> {
     const started = new Date();
-    const settled = await Promise.allSettled(checks.map((check) => this.runOne(check)));
+    const checks = await this.withDependencies(claimed);
+    const settled = await this.runInOrder(checks);
     const recorded: RecordedRun[] = [];
     const errors: string[] = [];
     for (const [index, outcome] of settled.entries()) {
@@ -197,7 +233,66 @@ export class CheckScheduler {
     return recorded;
   }
 
-  private async runOne(check: ClaimedCheck): Promise<RecordedRun | null> {
+  /**
+   * The claimed checks and the checks of their canaries they depend on (`dependsOn`) that this batch lacks, claimed now
+   * (a batch may end in the middle of a canary); one another worker holds stays out, and its dependants fail naming it.
+   */
+  private async withDependencies(claimed: ClaimedCheck[]): Promise<ClaimedCheck[]> {
+    const all = [...claimed];
+    const asked = new Set(claimed.map((check) => check.name));
+    let frontier = claimed;
+    for (;;) {
+      const missing = [...new Set(frontier.flatMap(dependsOnOf))].filter((name) => !asked.has(name));
+      const canaryId = claimed[0]?.canary_id;
+      if (missing.length === 0 || canaryId === undefined) return all;
+      for (const name of missing) asked.add(name);
+      const more = await this.claimByName(canaryId, missing);
+      this.inflight += more.length;
+      all.push(...more);
+      frontier = more;
+    }
+  }
+
+  private async claimByName(canaryId: string, names: readonly string[]): Promise<ClaimedCheck[]> {
+    const result = await this.options.pool.query<ClaimedCheck>(
+      `with wanted as (
+         select k.id from checks k
+          where k.canary_id = $1 and k.name = any($2::text[]) and k.deleted_at is null and k.agent_id is null
+            and (k.lease_until is null or k.lease_until < now())
+          for update skip locked
+       )
+       update checks k set lease_owner = $3, lease_until = now() + make_interval(secs => $4)
+         from wanted, canaries c
+        where k.id = wanted.id and c.id = k.canary_id
+       returning ${CLAIMED_COLUMNS}`,
+      [canaryId, names, this.owner, this.leaseSeconds],
+    );
+    return result.rows;
+  }
+
+  /**
+   * Runs a canary's checks, each after the checks it depends on (those of one layer at once): a dependant reads their
+   * result variables as `outputs.<name>`, and fails without running, naming them, when one failed or did not run.
+   */
+  private async runInOrder(checks: readonly ClaimedCheck[]): Promise<Array<PromiseSettledResult<RecordedRun | null>>> {
+    const byName = new Map(checks.map((check) => [check.name, check]));
+    const done = new Map<string, PromiseSettledResult<RecordedRun | null>>();
+    const pending = new Set(checks);
+    while (pending.size > 0) {
+      const ready = [...pending].filter((check) => dependsOnOf(check).every((name) => !byName.has(name) || done.has(byName.get(name)?.id ?? '')));
+      // A cycle is refused at save; a stored one runs its checks without their outputs rather than never.
+      const layer = ready.length > 0 ? ready : [...pending];
+      const settled = await Promise.allSettled(layer.map((check) => this.runOne(check, dependencyInputs(check, byName, done))));
+      layer.forEach((check, index) => {
+        const outcome = settled[index];
+        if (outcome !== undefined) done.set(check.id, outcome);
+        pending.delete(check);
+      });
+    }
+    return checks.map((check) => done.get(check.id) ?? { status: 'fulfilled', value: null });
+  }
+
+  private async runOne(check: ClaimedCheck, inputs: DependencyInputs = { outputs: null, failed: null }): Promise<RecordedRun | null> {
     const startedAt = new Date();
     let result: CheckResult;
     // Renewed while the check runs (a check may take up to its two-minute timeout cap), so a slow run is never claimed twice
@@ -206,7 +301,7 @@ export class CheckScheduler {
       this.renew(check.id).catch((error: unknown) => this.options.onError?.(error));
     }, (this.leaseSeconds * 1000) / 4);
     try {
-      result = await this.execute(check);
+      result = inputs.failed === null ? await this.execute(check, inputs.outputs) : { pass: false, durationMs: 0, message: inputs.failed, error: inputs.failed, details: null };
     } finally {
       clearInterval(renewal);
       this.inflight -= 1;
@@ -239,7 +334,7 @@ export class CheckScheduler {
    * Secrets are opened only here, in memory, for the one run: the stored spec keeps them sealed. So this is also where
    * every secret the run was given is known, and scrubbed from its result before anything stores or publishes it.
    */
-  private async execute(check: ClaimedCheck): Promise<CheckResult> {
+  private async execute(check: ClaimedCheck, outputs: Record<string, unknown> | null): Promise<CheckResult> {
     const { pool, secretKey } = this.options;
     let spec: Record<string, unknown>;
     try {
@@ -265,6 +360,7 @@ export class CheckScheduler {
       resolveConnection: opened,
       // Expressions never see a secret, so none can re-encode one past the scrubbing of the result below.
       redact: (data) => scrubSecrets(data, secrets.values()),
+      ...(outputs === null ? {} : { variables: { outputs } }),
     });
     const scrubbed = scrubSecrets(result, secrets.values());
     const problems = scrubbed.metrics === undefined || this.options.exportMetrics === undefined ? [] : this.options.exportMetrics(scrubbed.metrics);

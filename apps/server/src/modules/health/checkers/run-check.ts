@@ -27,6 +27,8 @@ export interface CheckResult {
   transformed?: TransformedCheck[] | null;
   /** What the check's `metrics` gave this run (also stored in details.metrics), for the process to export. */
   metrics?: MetricSample[];
+  /** The result variables its expressions read (secrets redacted): what a check that depends on it reads as outputs.<name>. */
+  variables?: Record<string, unknown>;
 }
 
 /** Who a run is for, as expressions see it (`canary`, `check`); a bare run (the bench) gets empty names. */
@@ -103,19 +105,22 @@ export async function runCheck(
     identity?: CheckIdentity;
     /** Applied to the result variables before any expression reads them (the scheduler removes the run's secrets). */
     redact?: (data: Record<string, unknown>) => Record<string, unknown>;
+    /** Variables added beside the checker's own: `outputs` of the checks this one depends on. */
+    variables?: Record<string, unknown>;
   },
 ): Promise<CheckResult> {
   const started = performance.now();
   const expressions = readCheckExpressions(spec);
   // A test, display or transform this server cannot run fails the check by name: it is never skipped.
   if ('error' in expressions) return { pass: false, durationMs: 0, message: expressions.error, error: expressions.error, details: null };
-  const { identity = ANONYMOUS, redact = (data: Record<string, unknown>) => data, ...checkerContext } = context;
+  const { identity = ANONYMOUS, redact = (data: Record<string, unknown>) => data, variables: added = {}, ...checkerContext } = context;
   const { outcome, result } = await runChecker(type, spec, { ...checkerContext, hasTestExpression: expressions.test !== null, identity }, started);
   // A checker that threw, timed out or gave up before it had an answer has no result variables to judge, and has failed.
   if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
   const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
-  const judged = applyCheckExpressions(result, redact(outcome.data ?? {}), expressions, { ...identity, check: { ...identity.check, name }, type });
-  let judgedResult: CheckResult = judged.result;
+  const variables = redact({ ...(outcome.data ?? {}), ...added });
+  const judged = applyCheckExpressions(result, variables, expressions, { ...identity, check: { ...identity.check, name }, type });
+  let judgedResult: CheckResult = { ...judged.result, variables };
   if (judged.metrics.length > 0) judgedResult = { ...judgedResult, metrics: judged.metrics, details: { ...(judgedResult.details ?? {}), metrics: judged.metrics } };
   return judged.transformed === null ? judgedResult : { ...judgedResult, transformed: judged.transformed };
 }
