@@ -421,7 +421,7 @@ export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
 export const SCRAPER_TRANSFORM_FIELDS: ScraperFieldTable = {
   expr: runs('CEL over `config`; returns a list of configs (or its toJSON()), each becoming an item, before id, name and type are read'),
   javascript: refused(`JavaScript is not run by this server: ${CEL_INSTEAD}`),
-  gotemplate: refused(`Go templates are not run as transforms by this server: ${CEL_INSTEAD}`),
+  gotemplate: runs('A Go template over `config` (gomplate functions, no files or network) whose output is the JSON list of configs, as expr returns them; not beside expr'),
   jsonpath: refused('A JSONPath transform is not run; use items to pick the configs'),
   exclude: runs('Removes JSONPaths from the config, for every type or the types listed (globs)'),
   mask: runs('Replaces JSONPaths of the configs a CEL selector picks by a fixed value or md5sum'),

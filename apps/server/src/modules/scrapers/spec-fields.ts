@@ -1,3 +1,4 @@
+import { goTemplateProblem } from '../../platform/go-template/render';
 import {
   CHECKOUT_BRANCH_MESSAGE,
   checkoutUrlProblem,
@@ -137,6 +138,11 @@ function checkChanges(value: unknown, field: string): void {
 function checkTransform(kind: RunnableScraperKind, value: unknown, field: string, jsonPathProblem: (text: string) => string | null): void {
   const transform = checkKeys(value, field, scraperTransformFields(kind), 'a transform');
   checkCel(transform.expr, `${field}.expr`, 'script', false);
+  if (transform.gotemplate !== undefined) {
+    if (transform.expr !== undefined) invalid(`${field}.gotemplate`, 'cannot be given beside transform.expr: write the script one way');
+    const problem = typeof transform.gotemplate === 'string' ? goTemplateProblem(transform.gotemplate) : 'must be text';
+    if (problem !== null) invalid(`${field}.gotemplate`, `is not a Go template this server can run: ${problem}`);
+  }
   listOf(transform.exclude, `${field}.exclude`).forEach((entry, index) => {
     const at = `${field}.exclude[${index}]`;
     const rule = checkKeys(entry, at, SCRAPER_EXCLUDE_FIELDS, 'an exclusion');

@@ -182,7 +182,6 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ file: [{ ...file, timestampFormat: '2006-01-02' }] }, 'spec.file[0].timestampFormat'],
       [{ file: [{ ...file, format: 'xml' }] }, 'spec.file[0].format'],
       [{ http: [{ type: 't', id: 'i', url: 'https://a.test', format: 'properties' }] }, 'spec.http[0].format'],
-      [{ file: [{ ...file, transform: { gotemplate: '[]' } }] }, 'spec.file[0].transform.gotemplate'],
       [{ file: [{ ...file, transform: { locations: [] } }] }, 'spec.file[0].transform.locations'],
       [{ file: [{ ...file, transform: { mask: [{ selector: 'true', jsonpath: '.a', hash: 'x' }] } }] }, 'spec.file[0].transform.mask[0].hash'],
       [{ file: [{ ...file, transform: { changes: { mapping: [{ filter: 'true', action: 'move-up' }] } } }] }, 'spec.file[0].transform.changes.mapping[0].action'],
@@ -203,6 +202,9 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
 
   it('refuses CEL that does not compile, and property templates other than a path', () => {
     expect(refusal({ file: [{ ...file, transform: { expr: 'config.map(' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.expr' });
+    expect(refusal({ file: [{ ...file, transform: { gotemplate: '{{ readFile "/etc/passwd" }}' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.gotemplate' });
+    expect(refusal({ file: [{ ...file, transform: { gotemplate: '[]', expr: '[]' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.gotemplate' });
+    expect(() => validateScraperSpec({ file: [{ ...file, transform: { gotemplate: '[{{ range .config }}{"id": "{{ .id }}"}{{ end }}]' } }] }, { roots: ROOTS })).not.toThrow();
     expect(refusal({ file: [{ ...file, transform: { mask: [{ selector: 'jq(".a", config)', jsonpath: '.a', value: 'x' }] } }] })).toEqual({
       code: 'OD_SCRAPER_SPEC',
       details: 'spec.file[0].transform.mask[0].selector',
