@@ -78,7 +78,7 @@ function dependencyInputs(
   for (const name of names) {
     const dependency = byName.get(name);
     const outcome = dependency === undefined ? undefined : done.get(dependency.id);
-    if (outcome === undefined) return { outputs: null, failed: `not run: it depends on '${name}', which did not run in this run (another worker holds it)` };
+    if (outcome === undefined) return { outputs: null, failed: `not run: it depends on '${name}', which did not run before it (another worker holds it)` };
     const run = outcome.status === 'fulfilled' ? outcome.value : null;
     if (run === null || !run.result.pass) return { outputs: null, failed: `not run: it depends on '${name}', which failed` };
     outputs[name] = run.result.variables ?? {};
@@ -280,7 +280,7 @@ export class CheckScheduler {
     const pending = new Set(checks);
     while (pending.size > 0) {
       const ready = [...pending].filter((check) => dependsOnOf(check).every((name) => !byName.has(name) || done.has(byName.get(name)?.id ?? '')));
-      // A cycle is refused at save; a stored one runs its checks without their outputs rather than never.
+      // A cycle is refused at save; a stored one fails its checks, each naming the other, rather than waiting forever.
       const layer = ready.length > 0 ? ready : [...pending];
       const settled = await Promise.allSettled(layer.map((check) => this.runOne(check, dependencyInputs(check, byName, done))));
       layer.forEach((check, index) => {
