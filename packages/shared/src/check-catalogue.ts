@@ -118,7 +118,10 @@ const COMMON: FieldRules = {
     [],
   ),
   retries: refused('Retries are not run; a failing check fails until its next run'),
-  relationships: refused('Links from a check to components and configs by lookup are not made; link them from a topology'),
+  relationships: runs(
+    "Links the check (or each check its transform makes) to the topology components (components) and catalog items (configs) its selectors find after each run: id, externalID, name, namespace and type, each a value, a label of the check ({label: pod}) or CEL over result; links it no longer finds are removed",
+    { configs: [{ name: { label: 'pod' }, namespace: { label: 'namespace' }, type: { value: 'Kubernetes::Pod' } }] },
+  ),
 };
 
 const THRESHOLD: FieldRules = {

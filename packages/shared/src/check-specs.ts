@@ -82,6 +82,41 @@ export type CheckMetricSpec = z.output<typeof checkMetricSchema>;
 /** A check may wait for at most this many others of its canary. */
 export const MAX_DEPENDS_ON = 20;
 
+/** One field of a relationship selector: a fixed value, a label of the check, or CEL over `result`. */
+const relationshipValue = z
+  .strictObject({ value: z.string().optional(), label: z.string().optional(), expr: z.string().optional() })
+  .refine((field) => [field.value, field.label, field.expr].filter((part) => part !== undefined).length === 1, 'must give exactly one of value, label and expr');
+
+/** duty's RelationshipSelectorTemplate: which components or catalog items a check (or each check its transform makes) is linked to. */
+const relationshipSelector = z
+  .strictObject({ id: relationshipValue.optional(), externalID: relationshipValue.optional(), name: relationshipValue.optional(), namespace: relationshipValue.optional(), type: relationshipValue.optional() })
+  .refine((selector) => Object.values(selector).some((field) => field !== undefined), 'must name at least one of id, externalID, name, namespace and type');
+
+export interface RelationshipValueSpec {
+  value?: string | undefined;
+  label?: string | undefined;
+  expr?: string | undefined;
+}
+
+export interface RelationshipSelectorSpec {
+  id?: RelationshipValueSpec | undefined;
+  externalID?: RelationshipValueSpec | undefined;
+  name?: RelationshipValueSpec | undefined;
+  namespace?: RelationshipValueSpec | undefined;
+  type?: RelationshipValueSpec | undefined;
+}
+
+export interface CheckRelationshipsSpec {
+  components?: RelationshipSelectorSpec[] | undefined;
+  configs?: RelationshipSelectorSpec[] | undefined;
+}
+
+// Annotated: the inferred type of every check schema holding it would grow past what declarations can carry.
+export const checkRelationshipsSchema: z.ZodType<CheckRelationshipsSpec> = z.strictObject({
+  components: z.array(relationshipSelector).max(10, 'at most 10 selectors').optional(),
+  configs: z.array(relationshipSelector).max(10, 'at most 10 selectors').optional(),
+});
+
 /**
  * The fields every check has. Schemas are strict: a field this server does not run is refused, never stored and
  * ignored; check-catalogue.ts says for each field of canary-checker's schema whether it runs, is inert or is refused.
@@ -98,6 +133,7 @@ const common = {
   metrics: z.array(checkMetricSchema).max(MAX_CHECK_METRICS, `at most ${MAX_CHECK_METRICS} metrics per check`).optional(),
   /** Checks of the same canary this one runs after, whose result variables its expressions read as `outputs.<name>`. */
   dependsOn: z.array(z.string().min(1, 'must name a check')).max(MAX_DEPENDS_ON, `at most ${MAX_DEPENDS_ON} checks`).optional(),
+  relationships: checkRelationshipsSchema.optional(),
 };
 
 const threshold = { thresholdMillis: z.number().min(0).optional() };

@@ -7,12 +7,14 @@ import {
   CHECK_SCHEMAS,
   CHECK_TYPES,
   CHECK_TYPES_NOT_RUN,
+  checkRelationshipsSchema,
   isSupportedCheckType,
   type CheckSpecOf,
   type CheckType,
   type FieldRules,
 } from '@opsdeck/shared';
 import { errors, type AppError } from '../../platform/errors';
+import { checkExpressionSyntax } from './check-expressions';
 import { isValidSchedule } from './schedule';
 
 /** One check as a canary spec defines it: what the checks row stores. */
@@ -257,9 +259,27 @@ export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
       });
     });
   }
-  issues.push(...dependencyIssues(definitions));
+  issues.push(...dependencyIssues(definitions), ...relationshipIssues(definitions));
   if (issues.length > 0) throw new CanarySpecError(issues);
   return definitions;
+}
+
+/** The CEL of a check's `relationships` parses, so a selector never fails only in the server's log. */
+function relationshipIssues(definitions: readonly CheckDefinition[]): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  for (const definition of definitions) {
+    const parsed = checkRelationshipsSchema.safeParse(definition.spec.relationships);
+    if (!parsed.success || parsed.data === undefined) continue;
+    for (const kind of ['components', 'configs'] as const) {
+      for (const [index, selector] of (parsed.data[kind] ?? []).entries()) {
+        for (const [field, value] of Object.entries(selector)) {
+          const problem = value?.expr === undefined ? null : checkExpressionSyntax(value.expr);
+          if (problem !== null) issues.push(checkEntryIssue(`${definition.type}.${definition.name}.relationships.${kind}[${index}].${field}.expr`, problem));
+        }
+      }
+    }
+  }
+  return issues;
 }
 
 /** A check's `dependsOn` names checks of its canary, none twice over (by type) and none in a cycle. */

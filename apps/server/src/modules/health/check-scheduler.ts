@@ -10,6 +10,8 @@ import type { TransformedCheck } from './check-expressions';
 import { isExecCheckType } from './exec-permission';
 import { effectiveSchedule, nextRuntime, parseSchedule, DEFAULT_SCHEDULE } from './schedule';
 import { scrubSecrets, SecretCollector } from './scrub-secrets';
+import { checkRelationshipsSchema } from '@opsdeck/shared';
+import { formCheckRelationships, type RelatedCheck } from './check-relationships';
 import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
 
 export interface SchedulerOptions {
@@ -420,8 +422,36 @@ export class CheckScheduler {
       });
     }
     const run: RecordedRun = { checkId: check.id, previous: row.previous, status, result };
-    if (result.transformed === undefined || result.transformed === null) return run;
-    return { ...run, transformed: await this.recordTransformed(check, startedAt, result.transformed) };
+    if (result.transformed === undefined || result.transformed === null) {
+      await this.relate(check, [{ id: check.id, canaryId: check.canary_id, name: check.name, labels: check.labels ?? {}, pass: result.pass, message: result.message }]);
+      return run;
+    }
+    const transformed = await this.recordTransformed(check, startedAt, result.transformed);
+    const made = new Map(result.transformed.map((kid) => [`${kid.type}/${kid.name}`, kid]));
+    await this.relate(
+      check,
+      transformed.written.flatMap((written) => {
+        const kid = made.get(`${written.type}/${written.name}`);
+        return kid === undefined ? [] : [{ id: written.id, canaryId: check.canary_id, name: kid.name, labels: kid.labels, pass: kid.pass, message: kid.message }];
+      }),
+    );
+    return { ...run, transformed: { recorded: transformed.recorded, removed: transformed.removed, refused: transformed.refused } };
+  }
+
+  /**
+   * canary-checker's `relationships` of a check, for the check itself or each check its transform made (with the
+   * parent's selectors, as canary-checker reads them). A failure is reported, never lost, and does not undo the run.
+   */
+  private async relate(check: ClaimedCheck, related: readonly RelatedCheck[]): Promise<void> {
+    const parsed = checkRelationshipsSchema.safeParse(check.spec.relationships);
+    if (check.spec.relationships === undefined || !parsed.success) return;
+    for (const target of related) {
+      try {
+        for (const problem of await formCheckRelationships(this.options.pool, target, parsed.data)) this.options.onError?.(new Error(`${target.name}: ${problem}`));
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /**
@@ -430,7 +460,11 @@ export class CheckScheduler {
    * They never run by themselves (no next_runtime; one made due runs its parent, handOverToParents). A name the
    * canary's own spec uses is left to that check and reported, never overwritten.
    */
-  private async recordTransformed(check: ClaimedCheck, startedAt: Date, checks: TransformedCheck[]): Promise<{ recorded: number; removed: number; refused: string[] }> {
+  private async recordTransformed(
+    check: ClaimedCheck,
+    startedAt: Date,
+    checks: TransformedCheck[],
+  ): Promise<{ recorded: number; removed: number; refused: string[]; written: Array<{ id: string; name: string; type: string }> }> {
     const rows = checks.map((t) => ({ ...t, message: t.message.slice(0, 10_000), error: t.error === null ? null : t.error.slice(0, 10_000) }));
     const result = await this.options.pool.query<{ id: string | null; name: string; type: string; status: string; previous: string | null; removed: number }>(
       `with kids as (
@@ -493,6 +527,7 @@ export class CheckScheduler {
       recorded: written.length,
       removed: result.rows[0]?.removed ?? 0,
       refused: checks.filter((t) => !done.has(`${t.type}/${t.name}`)).map((t) => t.name),
+      written: written.flatMap((row) => (row.id === null ? [] : [{ id: row.id, name: row.name, type: row.type }])),
     };
   }
 
