@@ -82,8 +82,12 @@ describe('responders notify their systems', () => {
       return typeof row.properties.sent_at === 'string' ? row : undefined;
     });
     expect(stored.properties.error).toBeUndefined();
-    const queued = await fx.server.pool.query(`select 1 from event_queue where properties ->> 'id' = $1`, [created.id]);
-    expect(queued.rowCount).toBe(0);
+    // The consumer records sent_at in its handler and removes the event once the handler returns: wait for both.
+    const drained = await waitFor(async () => {
+      const queued = await fx.server.pool.query(`select 1 from event_queue where properties ->> 'id' = $1`, [created.id]);
+      return queued.rowCount === 0 ? true : undefined;
+    });
+    expect(drained).toBe(true);
   });
 
   it('creates a Jira issue over the REST API and stores its key as external_id', async () => {

@@ -9,8 +9,10 @@ const errorsDoc = path.resolve(serverSource, '../../../docs/errors.md');
 /** OD401, OD_NAME_TAKEN; not the SQLSTATE ODA01 the database guards raise, which is no API code. */
 const OD_CODE = /'(OD(?:\d{3}|_[A-Z0-9_]+))'/g;
 
+/** The server's source files; hidden folders are left out (the import-rules test writes a short-lived probe in one). */
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.')) return [];
     const full = path.join(folder, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
