@@ -8,8 +8,13 @@ import { startTestServer, type JsonReply, type TestServer } from './harness';
  * the check): each group goes in a check of its own. A group lists the catalogue paths (or top-level keys) it holds.
  */
 const EXCLUSIVE: Partial<Record<CheckType, Readonly<Record<string, readonly string[]>>>> = {
-  http: { digest: ['digest'], oauth2: ['oauth2'], awsSigV4: ['awsSigV4'] },
+  http: { digest: ['digest'], oauth2: ['oauth2'], awsSigV4: ['awsSigV4'], crawl: ['crawl'] },
   folder: { connection: ['awsConnection.connection'], keys: ['awsConnection.accessKey', 'awsConnection.secretKey', 'awsConnection.sessionToken'] },
+};
+
+/** Fields a group's entry leaves out besides the other groups' (a crawl sends no credentials, headers or body). */
+const WITHOUT: Readonly<Record<string, readonly string[]>> = {
+  crawl: ['headers', 'body', 'authentication', 'username', 'password', 'connection', 'templateBody', 'env', 'method'],
 };
 
 const rootOf = (path: string): string => path.split(/[.[]/)[0] ?? path;
@@ -30,7 +35,8 @@ function everyAcceptedField(type: CheckType, only?: string): Record<string, unkn
   const kept = only ?? Object.keys(EXCLUSIVE[type] ?? {})[0];
   return Object.entries(CHECK_FIELD_RULES[type]).reduce<Record<string, unknown>>((entry, [path, rule]) => {
     const group = groupOf(type, path);
-    return 'example' in rule && (group === null || group === kept) ? placeExample(entry, path, rule) : entry;
+    const left = (WITHOUT[kept ?? ''] ?? []).includes(rootOf(path));
+    return 'example' in rule && !left && (group === null || group === kept) ? placeExample(entry, path, rule) : entry;
   }, { ...MINIMAL_CHECKS[type] });
 }
 

@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckScheduler } from '../src/modules/health/check-scheduler';
 import { startTestServer, type TestServer } from './harness';
+import { startSite, type Target } from './fixtures/local-targets';
 import { runCanaryNow } from './fixtures/run-canary';
 
 interface LatestRun {
@@ -16,14 +15,14 @@ interface LatestRun {
 describe('checks that depend on other checks of their canary', () => {
   let server: TestServer;
   let admin: string;
-  let site: http.Server;
+  let site: Target;
   let base = '';
   const paths: string[] = [];
 
   beforeAll(async () => {
     server = await startTestServer();
     admin = await server.cookieFor('admin');
-    site = http.createServer((req, res) => {
+    site = await startSite((req, res) => {
       paths.push(req.url ?? '');
       if (req.url === '/broken') {
         res.writeHead(500);
@@ -33,12 +32,10 @@ describe('checks that depend on other checks of their canary', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(req.url === '/uuid' ? { uuid: 'f3c1-uuid' } : { path: req.url }));
     });
-    const port = await new Promise<number>((resolve) => site.listen(0, '127.0.0.1', () => resolve((site.address() as net.AddressInfo).port)));
-    base = `http://127.0.0.1:${port}`;
+    base = site.url;
   });
   afterAll(async () => {
-    site.closeAllConnections();
-    await new Promise((resolve) => site.close(resolve));
+    await site.close();
     await server.close();
   });
 

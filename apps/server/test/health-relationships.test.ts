@@ -1,7 +1,6 @@
-import http from 'node:http';
-import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness';
+import { startSite, type Target } from './fixtures/local-targets';
 import { runCanaryNow } from './fixtures/run-canary';
 
 /**
@@ -11,7 +10,7 @@ import { runCanaryNow } from './fixtures/run-canary';
 describe('check relationships', () => {
   let server: TestServer;
   let admin: string;
-  let site: http.Server;
+  let site: Target;
   let base = '';
   let alerts: Array<{ name: string; pod: string }> = [];
   const pods = new Map<string, string>();
@@ -20,12 +19,11 @@ describe('check relationships', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await server.cookieFor('admin');
-    site = http.createServer((_req, res) => {
+    site = await startSite((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ alerts }));
     });
-    const port = await new Promise<number>((resolve) => site.listen(0, '127.0.0.1', () => resolve((site.address() as net.AddressInfo).port)));
-    base = `http://127.0.0.1:${port}`;
+    base = site.url;
     for (const name of ['web-1', 'web-2']) {
       const config = await server.pool.query<{ id: string }>(
         `insert into config_items (name, type, config_class, tags) values ($1, 'Kubernetes::Pod', 'Kubernetes', '{"namespace": "shop"}') returning id`,
@@ -37,8 +35,7 @@ describe('check relationships', () => {
     }
   });
   afterAll(async () => {
-    site.closeAllConnections();
-    await new Promise((resolve) => site.close(resolve));
+    await site.close();
     await server.close();
   });
 

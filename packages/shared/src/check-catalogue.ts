@@ -219,7 +219,10 @@ const HTTP_RULES: FieldRules = {
   'awsSigV4.assumeRole': refused('Roles are not assumed (no STS call); sign with the role\'s own keys'),
   'awsSigV4.endpoint': refused('The request goes to url; an STS endpoint is not used'),
   'awsSigV4.skipTLSVerify': refused('Set tlsConfig.insecureSkipVerify for the request'),
-  crawl: refused('Crawling linked pages is not run; add one http check per page'),
+  crawl: runs(
+    "Follows the page's <a href> links breadth first (depth, default 10; parallelism, default 2; delay and randomDelay between batches) within allowedDomains (the URL's host when none) and the URL filters, at most 500 pages, GET without credentials or redirects; the check fails listing the pages that did not answer 2xx (results: missing, visited). Refused beside headers, a body, credentials or a connection",
+    { depth: 2, parallelism: 2, disallowedURLFilters: ['/cdn-cgi/'] },
+  ),
 };
 
 const TCP_RULES: FieldRules = {

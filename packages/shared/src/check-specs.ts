@@ -177,6 +177,31 @@ const clientTls = z
   .strictObject({ insecureSkipVerify: z.boolean().optional(), ca: referencedPlain.optional(), cert: referencedPlain.optional(), key: referencedSecret.optional() })
   .refine((tls) => (tls.cert === undefined) === (tls.key === undefined), { error: 'cert and key go together: give both for a client certificate', path: ['cert'] });
 
+const regexes = z.array(z.string()).refine((patterns) => patterns.every((pattern) => {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}), 'must be regular expressions');
+
+/** canary-checker's http `crawl`: follow the page's links and report the ones that do not answer 2xx. */
+const httpCrawl = z.strictObject({
+  depth: z.number().int().min(1).max(20).optional(),
+  parallelism: z.number().int().min(1).max(8).optional(),
+  delay: duration.optional(),
+  randomDelay: duration.optional(),
+  allowedDomains: z.array(z.string()).optional(),
+  disallowedDomains: z.array(z.string()).optional(),
+  allowedURLFilters: regexes.optional(),
+  disallowedURLFilters: regexes.optional(),
+  filters: regexes.optional(),
+});
+
+/** A crawl sends nothing but GETs without credentials: fields that would send more are refused beside it. */
+const NOT_WITH_CRAWL = ['headers', 'body', 'authentication', 'username', 'password', 'digest', 'oauth2', 'awsSigV4', 'connection', 'templateBody', 'env'] as const;
+
 const httpCheck = z
   .strictObject({
     ...common,
@@ -198,6 +223,7 @@ const httpCheck = z
     templateBody: z.boolean().optional(),
     env: z.array(referencedEntry).optional(),
     maxRedirects: z.number().int().refine((max) => max === 0, 'only 0 runs here: redirects are never followed, the 3xx is the answer judged').optional(),
+    crawl: httpCrawl.optional(),
     digest: z.boolean().optional(),
     oauth2: z
       .strictObject({
@@ -217,6 +243,12 @@ const httpCheck = z
       .optional(),
   })
   .superRefine((check, context) => {
+    if (check.crawl !== undefined) {
+      for (const key of NOT_WITH_CRAWL) {
+        if (check[key] !== undefined && check[key] !== false) context.addIssue({ code: 'custom', path: [key], message: 'cannot be combined with crawl: a crawl sends GET requests without credentials or a body' });
+      }
+      if (check.method.toUpperCase() !== 'GET') context.addIssue({ code: 'custom', path: ['method'], message: 'must be GET with crawl' });
+    }
     const schemes = (['digest', 'oauth2', 'awsSigV4'] as const).filter((key) => check[key] !== undefined && check[key] !== false);
     if (schemes.length > 1) context.addIssue({ code: 'custom', path: [schemes[1] ?? ''], message: `cannot be combined with ${schemes[0] ?? ''}: a request is authenticated one way` });
     // canary-checker takes the client id and secret of oauth2, and the credentials of digest, from username and password.

@@ -3,12 +3,32 @@ import dns from 'node:dns/promises';
 import { spawn } from 'node:child_process';
 import { connectionOriginMessage, leavesConnectionOrigin, httpProbe, type HttpProbeResponse } from '../../connections';
 import { durationFromNanos } from '../../../platform/cel/cel-functions';
-import type { DnsCheckSpec, HttpCheckSpec, IcmpCheckSpec, TcpCheckSpec } from '@opsdeck/shared';
+import { parseDurationMs, type DnsCheckSpec, type HttpCheckSpec, type IcmpCheckSpec, type TcpCheckSpec } from '@opsdeck/shared';
 import { renderCheckTemplate } from '../check-template';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+import { crawl, MAX_CRAWL_PAGES } from './http-crawl';
 import { accessTokenOf, awsSigV4Headers, digestAuthorization, digestProblem, parseDigestChallenge, tokenRequestBody } from './http-auth';
 
 const DAY_MS = 86_400_000;
+
+/** canary-checker's crawl result: `Visited: N`, and the check fails listing the pages that did not answer 2xx. */
+async function crawlCheck(url: string, spec: HttpCheckSpec, insecureTls: boolean, context: CheckerContext): Promise<CheckOutcome> {
+  const crawlSpec = spec.crawl ?? {};
+  const result = await crawl(
+    url,
+    {
+      ...crawlSpec,
+      delay: crawlSpec.delay === undefined ? undefined : (parseDurationMs(crawlSpec.delay) ?? undefined),
+      randomDelay: crawlSpec.randomDelay === undefined ? undefined : (parseDurationMs(crawlSpec.randomDelay) ?? undefined),
+    },
+    { insecureTls, timeoutMs: context.timeoutMs, signal: context.signal },
+  );
+  const data = { missing: result.missing, visited: result.visited };
+  const message = `Visited: ${result.visited}${result.missing.length > 0 ? `, Missing: ${result.missing.length}` : ''}${result.capped ? ` (stopped at ${MAX_CRAWL_PAGES} pages)` : ''}`;
+  const details = { visited: result.visited, missing: result.missing.slice(0, 100) };
+  if (result.missing.length > 0) return { ...failed(message, details), data };
+  return { pass: true, message, details, data };
+}
 
 export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   let url = spec.url ?? spec.endpoint;
@@ -25,6 +45,7 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
     insecureTls ||= connection.insecureTls;
   }
   if (url === undefined || url === '') return failed('No URL: set url, endpoint or connection');
+  if (spec.crawl !== undefined) return crawlCheck(url, spec, insecureTls, context);
   let body = spec.body;
   if (spec.templateBody === true && body !== undefined) {
     // canary-checker's order: canary and check first, the env values over them.
