@@ -181,7 +181,7 @@ describe('parseTopologySpec', () => {
         details: 'spec.components[0].lookup.http[0]',
         hint: /connection/,
       },
-      { label: 'a check lookup the canary rules refuse', spec: { components: [{ lookup: { http: [{ url: 'http://x.test', crawl: {}, display: { expr: '[]' } }] } }] }, details: 'spec.components[0].lookup.http[0]' },
+      { label: 'a check lookup the canary rules refuse', spec: { components: [{ lookup: { http: [{ url: 'http://x.test', ntlm: true, display: { expr: '[]' } }] } }] }, details: 'spec.components[0].lookup.http[0]' },
       { label: 'an inline exec check', spec: { components: [{ name: 'a', checks: [{ inline: { exec: [{ name: 'x', script: 'id' }] } }] }] }, details: 'spec.components[0].checks[0].inline', hint: /canary of its own/ },
       {
         label: 'an inline check with a secret',
