@@ -155,11 +155,11 @@ describe('folder checks on s3://', () => {
     expect(s3.requests).toEqual([]);
   });
 
-  it('refuses at save keys from a connection on another origin, a remote folder it does not read, and awsConnection on a local path', async () => {
+  it('refuses at save keys from a connection on another origin, a remote folder it does not read, awsConnection on a local path, and recursive: false on s3', async () => {
     const elsewhere = await save({ path: 's3://backups/', awsConnection: { endpoint: 'https://s3.example.test', accessKey: fromSecret('AWS_ACCESS_KEY_ID'), secretKey: fromSecret('AWS_SECRET_ACCESS_KEY') } });
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.json.code).toBe('OD_VALUE_FROM_ORIGIN');
-    for (const check of [{ path: 'gcs://bucket/x' }, { path: 'sftp://host/backups' }, { path: '/var/backups', awsConnection: { region: 'eu-west-1' } }]) {
+    for (const check of [{ path: 'gcs://bucket/x' }, { path: 'sftp://host/backups' }, { path: '/var/backups', awsConnection: { region: 'eu-west-1' } }, { path: 's3://backups/db', recursive: false }]) {
       const refused = await save(check);
       expect(refused.status, JSON.stringify(check)).toBe(400);
     }

@@ -351,7 +351,7 @@ const FOLDER_RULES: FieldRules = {
   maxCount: runs('The most files that passes', 100000),
   minSize: runs('Every file must be at least this large', '0'),
   maxSize: runs('Every file must be at most this large', '100Gi'),
-  recursive: runs('Read the files of every sub-folder below path too', true),
+  recursive: runs('Read the files of every sub-folder below path too (an s3:// listing always holds every key below the prefix, so false is refused there)', true),
   availableSize: refused('Free space is not judged; use an exec check running df'),
   totalSize: refused('Total size is not judged; use maxSize on each file, or test.expr'),
   thresholdMillis: refused('A folder check has no latency to judge'),

@@ -451,10 +451,15 @@ const folderCheck = z.strictObject({
   minSize: size.optional(),
   maxSize: size.optional(),
   recursive: z.boolean().optional(),
-}).refine((check) => check.awsConnection === undefined || check.path.toLowerCase().startsWith('s3://'), {
-  error: 'applies to an s3://bucket/prefix path only',
-  path: ['awsConnection'],
-});
+})
+  .refine((check) => check.awsConnection === undefined || check.path.toLowerCase().startsWith('s3://'), {
+    error: 'applies to an s3://bucket/prefix path only',
+    path: ['awsConnection'],
+  })
+  .refine((check) => check.recursive !== false || !check.path.toLowerCase().startsWith('s3://'), {
+    error: 'cannot be false on s3://: a bucket listing holds every key below the prefix (narrow it with a glob such as s3://bucket/prefix/*)',
+    path: ['recursive'],
+  });
 
 const prometheusCheck = z.strictObject({
   ...common,
