@@ -177,7 +177,7 @@ describe('exec scrapers', () => {
       }
     });
 
-    it("hands connections' credentials to the script, scrubbed from the configs, and refuses inline credentials, other kinds and unknown connections at save", async () => {
+    it("hands connections' credentials to the script, scrubbed from the configs, and refuses inline credentials and other kinds at save", async () => {
       const key = server.running.context.config.secretKey;
       const secret = 'aws-secret-for-exec-scraper-77c1';
       await createConnection(server.pool, key, { name: 'scrape-aws', namespace: 'aws', type: 'aws', username: 'AKIASCRAPEEXAMPLE', password: secret, properties: { region: 'us-west-2' } }, null);
@@ -200,7 +200,6 @@ describe('exec scrapers', () => {
       const refusals: Array<[Record<string, unknown>, string, string]> = [
         [{ aws: { accessKey: 'AKIA' } }, 'OD_SCRAPER_FIELD', 'spec.exec[0].connections.aws.accessKey'],
         [{ gcp: { connection: 'connection://gcp/x' } }, 'OD_SCRAPER_FIELD', 'spec.exec[0].connections.gcp'],
-        [{ aws: { connection: 'connection://aws/nowhere' } }, 'OD_SCRAPER_SPEC', 'spec.exec[0].connections.aws.connection'],
       ];
       for (const [connections, code, details] of refusals) {
         const refused = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'exec-aws-refused', spec: { exec: [{ type: 'X', id: '$.id', script: 'true', connections }] } });
@@ -208,6 +207,18 @@ describe('exec scrapers', () => {
         expect(refused.json, refused.text).toMatchObject({ code });
         expect(String(refused.json.details)).toContain(details);
       }
+    });
+
+    it('saves a scraper whose connection does not exist yet, and fails its run naming that connection until it is created', async () => {
+      const id = await saveAsAdmin('exec-aws-later', {
+        exec: [{ type: 'X', id: '$.region', script: 'printf \'{"region":"%s"}\' "$AWS_REGION"', connections: { aws: { connection: 'connection://aws/created-later' } } }],
+      });
+      const missing = await runById(id);
+      expect(missing.status).toBe('FAILED');
+      expect(JSON.stringify(missing.errors)).toContain("Connection 'connection://aws/created-later' not found");
+      await createConnection(server.pool, server.running.context.config.secretKey, { name: 'created-later', namespace: 'aws', type: 'aws', username: 'AKIALATER', password: 'later-secret', properties: { region: 'eu-west-1' } }, null);
+      const found = await runById(id);
+      expect(found.status, JSON.stringify(found.errors)).toBe('SUCCESS');
     });
 
     it('reads YAML output, and cuts it with items', async () => {

@@ -91,12 +91,6 @@ describe('scraper specs saved through the data API', () => {
       { label: 'a schedule that does not parse', spec: { file: [file], schedule: '@every never' }, code: 'OD_SCRAPER_SPEC', details: 'spec.schedule' },
       { label: 'a timeout over one hour', spec: { file: [file], timeout: '90m' }, code: 'OD_SCRAPER_SPEC', details: 'spec.timeout' },
       {
-        label: 'a connection that does not exist',
-        spec: { http: [{ type: 'Api::Status', id: '$.id', connection: 'connection://default/missing' }] },
-        code: 'OD_SCRAPER_SPEC',
-        details: 'spec.http[0].connection',
-      },
-      {
         label: "a url off its connection's origin",
         spec: { http: [{ type: 'Api::Status', id: '$.id', connection: 'connection://default/status-api', url: 'https://elsewhere.example.test/steal' }] },
         code: 'OD_CONNECTION_ORIGIN',

@@ -22,8 +22,10 @@ function connectionReference(value: unknown): string | null {
 }
 
 /**
- * The rules that need the database: every connection a source names exists, a url next to a connection stays on that
- * connection's origin, and no postgres DSN names the console's own database (checkSpecTargets, as for canaries).
+ * The rules that need the database: a connection a source names is not ambiguous, a url next to a connection stays on
+ * that connection's origin, and no postgres DSN names the console's own database (checkSpecTargets, as for canaries).
+ * A connection that does not exist yet is accepted, as for canaries and as Kubernetes accepts a ScrapeConfig before its
+ * Secret: the run fails naming it until it is created, and the origin rules are applied then.
  */
 export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown): Promise<void> {
   const spec = bareSpec(value);
@@ -42,13 +44,11 @@ export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown): Pr
     for (const [name, value] of named) {
       const reference = connectionReference(value);
       if (reference === null || (name === 'kubeconfig' && !reference.startsWith('connection://'))) continue;
-      let url: string | null | undefined;
       try {
-        url = await connectionUrlOf(pool, reference);
+        await connectionUrlOf(pool, reference);
       } catch (error) {
         throw errors.invalidScraperSpec(`${field}.${name}`, error instanceof Error ? error.message : String(error));
       }
-      if (url === undefined) throw errors.invalidScraperSpec(`${field}.${name}`, `names the connection '${reference}', which does not exist`);
     }
   }
   await checkSpecTargets(pool, { spec });
