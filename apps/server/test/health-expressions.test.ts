@@ -274,16 +274,21 @@ describe('check expressions at run time', () => {
         '      expr: results.stdout',
         '  - name: javascript',
         '    script: echo ok',
+        '  - name: script-error',
+        '    script: echo ok',
+        '    display:',
+        '      javascript: results.stdout.nope.deeper',
       ].join('\n'),
     );
-    // Saving refuses test.javascript; a spec stored before that rule, or written to the table directly, still has it.
-    await server.pool.query(`update checks set spec = spec || '{"test": {"javascript": "true"}}'::jsonb where canary_id = $1 and name = 'javascript'`, [canary.id]);
+    // Saving refuses test.jsonPath; a spec stored before that rule, or written to the table directly, still has it.
+    await server.pool.query(`update checks set spec = spec || '{"test": {"jsonPath": "$.a"}}'::jsonb where canary_id = $1 and name = 'javascript'`, [canary.id]);
     await runCanary(canary);
     const statuses = await latestStatuses(canary.id);
     expect(statuses).toEqual([
-      { name: 'javascript', status: false, message: 'test.javascript is not run by this server; write test.expr (CEL) instead', error: 'test.javascript is not run by this server; write test.expr (CEL) instead' },
+      { name: 'javascript', status: false, message: 'test.jsonPath is not run by this server; write test.expr (CEL) instead', error: 'test.jsonPath is not run by this server; write test.expr (CEL) instead' },
       { name: 'missing-field', status: false, message: 'ok', error: 'display.expr: No such key: nothing' },
       { name: 'not-a-bool', status: false, message: 'ok', error: 'test expression did not return a boolean value. got ok' },
+      { name: 'script-error', status: false, message: 'ok', error: "display.javascript: TypeError: cannot read property 'deeper' of undefined" },
       { name: 'syntax', status: false, message: 'ok', error: 'test.expr: Unexpected token: EOF' },
     ]);
     const checks = await server.pool.query<{ status: string }>(`select distinct status from checks where canary_id = $1`, [canary.id]);

@@ -172,6 +172,27 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
     ]);
   });
 
+  it('turns each document into the configs a sandboxed transform.javascript returns, as config-db runs it', async () => {
+    const dir = folder('script-js', { 'multiple.json': [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] });
+    const id = await save('script-js', {
+      file: [
+        {
+          type: 'Config',
+          id: '$.id',
+          name: '$.name',
+          transform: { javascript: 'for (var i = 0; i < config.length; i++) { config[i].added = "a"; config[i].id = String(config[i].id); }\nJSON.stringify(config)' },
+          paths: [`${dir}/multiple.json`],
+        },
+      ],
+    });
+    const outcome = await run(id);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    expect((await items(id)).map((item) => [item.name, item.config])).toEqual([
+      ['one', { id: '1', name: 'one', added: 'a' }],
+      ['two', { id: '2', name: 'two', added: 'a' }],
+    ]);
+  });
+
   it('reports a transform.expr that fails on a document instead of storing it untransformed', async () => {
     const dir = folder('script-fails', { 'a.json': { id: 'a' } });
     const id = await save('script-fails', { file: [{ type: 'Thing', id: '$.id', transform: { expr: 'config.missing.map(i, i)' }, paths: [`${dir}/a.json`] }] });

@@ -43,7 +43,6 @@ function unresolvedReferences(path: string): FieldRules {
     [`${path}.valueFrom.helmRef`]: refused('Helm release values are not read; store the value in a connection and name it with secretKeyRef'),
   };
 }
-const NO_JAVASCRIPT = 'JavaScript is not run by this server; write the expression in CEL as expr';
 const NO_JSONPATH = 'JSONPath is not run here; write the expression in CEL as expr';
 
 /** The canary-level keys of a Canary's spec (beside the check lists). */
@@ -128,21 +127,25 @@ const THRESHOLD: FieldRules = {
   thresholdMillis: runs('A passing check fails when the run takes longer than this many milliseconds', 5000),
 };
 
+/** JavaScript fields run in a WebAssembly sandbox (platform/javascript): the result variables and `_` as globals, nothing of the server. */
+const SANDBOXED_JAVASCRIPT = (what: string): string =>
+  `JavaScript (ES2023) run in a sandbox with no file, network or process access, the result variables and Underscore-style _ as globals, within the check's expression time; ${what}`;
+
 /** canary-checker's test, display and transform, on the check types whose schema has them. */
 const EXPRESSIONS: FieldRules = {
   'test.expr': runs('A CEL expression over the result; the check passes only when it is true, and fails when it cannot be evaluated', 'true'),
   'test.template': runs('A Go template over the result; the check passes only when it renders true', '{{ eq .code 200 }}'),
   'test.jsonPath': refused(NO_JSONPATH),
-  'test.javascript': refused(NO_JAVASCRIPT),
+  'test.javascript': runs(SANDBOXED_JAVASCRIPT('the check passes only when its last statement is true'), 'code === 200'),
   'display.expr': runs('A CEL expression whose value becomes the message shown for the result', "'ok'"),
   'display.template': runs('A Go template whose output becomes the message shown for the result', 'ok'),
   'display.jsonPath': refused(NO_JSONPATH),
-  'display.javascript': refused(NO_JAVASCRIPT),
+  'display.javascript': runs(SANDBOXED_JAVASCRIPT('the value of its last statement becomes the message'), '"HTTP " + code'),
   'transform.expr': runs('A CEL expression that reshapes the result, or fans it out into several checks', "''"),
   'transform.template': runs('A Go template whose output (JSON) reshapes the result, as transform.expr does', ''),
   markFailOnEmpty: runs('The check fails when its transform returns no result', true),
   'transform.jsonPath': refused(NO_JSONPATH),
-  'transform.javascript': refused(NO_JAVASCRIPT),
+  'transform.javascript': runs(SANDBOXED_JAVASCRIPT('its last statement (JSON text or a value) reshapes the result as transform.expr does'), 'JSON.stringify({message: "ok"})'),
 };
 
 /** username and password as canary-checker writes them: a value, `{value}`, or a reference this server does not read. */

@@ -138,8 +138,8 @@ const common = {
 
 const threshold = { thresholdMillis: z.number().min(0).optional() };
 
-/** canary-checker's `test`, `display` and `transform`, in the forms this server evaluates (CEL and Go templates). */
-const expression = z.strictObject({ expr: z.string().optional(), template: z.string().optional() }).optional();
+/** canary-checker's `test`, `display` and `transform`, in the forms this server evaluates (CEL, Go templates, sandboxed JavaScript). */
+const expression = z.strictObject({ expr: z.string().optional(), template: z.string().optional(), javascript: z.string().optional() }).optional();
 const expressions = {
   test: expression,
   display: expression,

@@ -346,8 +346,6 @@ const inert = (note: string): ScraperFieldRule => ({ support: 'inert', note });
 const refused = (note: string, inertWhen?: boolean | string): ScraperFieldRule =>
   inertWhen === undefined ? { support: 'refused', note } : { support: 'refused', note, inertWhen };
 
-const CEL_INSTEAD = 'write the transform as a CEL expression in transform.expr (it returns the list of configs, e.g. config.items.map(i, i).toJSON())';
-
 /** The keys of a spec besides its source lists. */
 export const SCRAPE_SPEC_FIELDS: ScraperFieldTable = {
   schedule: runs('@every <duration>, @hourly/@daily/@weekly or a five-field cron; refused at save when it does not parse'),
@@ -420,7 +418,7 @@ export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
 
 export const SCRAPER_TRANSFORM_FIELDS: ScraperFieldTable = {
   expr: runs('CEL over `config`; returns a list of configs (or its toJSON()), each becoming an item, before id, name and type are read'),
-  javascript: refused(`JavaScript is not run by this server: ${CEL_INSTEAD}`),
+  javascript: runs('JavaScript over `config` (and Underscore-style `_`) in a sandbox with no file, network or process access, 5 s and 128 MiB per document; its last statement (a list of configs or its JSON.stringify) is used as expr\'s is; not beside expr or gotemplate'),
   gotemplate: runs('A Go template over `config` (gomplate functions, no files or network) whose output is the JSON list of configs, as expr returns them; not beside expr'),
   jsonpath: refused('A JSONPath transform is not run; use items to pick the configs'),
   exclude: runs('Removes JSONPaths from the config, for every type or the types listed (globs)'),
@@ -435,6 +433,7 @@ export const SCRAPER_TRANSFORM_FIELDS: ScraperFieldTable = {
 const OBJECT_SOURCE_TRANSFORM_FIELDS: ScraperFieldTable = {
   ...SCRAPER_TRANSFORM_FIELDS,
   expr: refused('A transform script is not run on kubernetes objects; use exclude, mask, relationship or changes'),
+  javascript: refused('A transform script is not run on kubernetes objects; use exclude, mask, relationship or changes'),
 };
 
 export const SCRAPER_EXCLUDE_FIELDS: ScraperFieldTable = {

@@ -178,10 +178,11 @@ describe('canary-level keys and check types the server does not run', () => {
     expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual(['field-not-run exec[0].env[0].valueFrom']);
   });
 
-  it('judges the expression fields key by key: CEL runs, JavaScript is refused', () => {
-    const [check] = checksFromCanarySpec({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'results.stdout == "hello"' }, display: { template: '{{.results.stdout}}' } }] });
+  it('judges the expression fields key by key: CEL and sandboxed JavaScript run, jsonPath is refused', () => {
+    const [check] = checksFromCanarySpec({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'results.stdout == "hello"' }, display: { javascript: 'results.stdout' } }] });
     expect(check?.spec.test).toEqual({ expr: 'results.stdout == "hello"' });
-    const error = refusalOf({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'true', javascript: 'true' } }] });
-    expect(error.issues).toEqual([`exec[0].test.javascript: not run by this server. ${CHECK_FIELD_RULES.exec['test.javascript']?.note ?? ''}`]);
+    expect(check?.spec.display).toEqual({ javascript: 'results.stdout' });
+    const error = refusalOf({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'true', jsonPath: '$.a' } }] });
+    expect(error.issues).toEqual([`exec[0].test.jsonPath: not run by this server. ${CHECK_FIELD_RULES.exec['test.jsonPath']?.note ?? ''}`]);
   });
 });

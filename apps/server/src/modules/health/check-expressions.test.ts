@@ -28,13 +28,47 @@ describe('check expressions as canary-checker runs them', () => {
       });
     });
 
-    it('names a javascript or jsonPath expression as not run by this server instead of skipping it', () => {
-      expect(readCheckExpressions({ test: { javascript: 'true' } })).toEqual({ error: 'test.javascript is not run by this server; write test.expr (CEL) instead' });
+    it('names a jsonPath expression as not run by this server instead of skipping it', () => {
       expect(readCheckExpressions({ display: { jsonPath: '$.a' } })).toEqual({ error: 'display.jsonPath is not run by this server; write display.expr (CEL) instead' });
+    });
+
+    it('reads javascript before expr, as gomplate picks a script first', () => {
+      expect(expressions({ test: { javascript: 'true', expr: 'false' } }).test).toMatchObject({ kind: 'javascript', text: 'true' });
     });
 
     it('fails a spec whose expression fields have the wrong shape', () => {
       expect(readCheckExpressions({ test: 'results.stdout == "x"' })).toMatchObject({ error: expect.stringContaining('Invalid check spec: test') });
+    });
+  });
+
+  describe('javascript', () => {
+    const http = { code: 200, json: { items: [{ name: 'a', ok: true }, { name: 'b', ok: false }] } };
+
+    it('runs display, test and transform scripts in the sandbox over the result variables', () => {
+      const display = applyCheckExpressions(passed, http, expressions({ display: { javascript: '"HTTP " + code + " with " + _.size(json.items) + " items"' } }), scope());
+      expect(display.result).toMatchObject({ pass: true, message: 'HTTP 200 with 2 items' });
+      const test = applyCheckExpressions(passed, http, expressions({ test: { javascript: '_.every(json.items, function (i) { return i.ok; })' } }), scope());
+      expect(test.result).toMatchObject({ pass: false, error: 'test failed' });
+      const transform = applyCheckExpressions(
+        passed,
+        http,
+        expressions({ transform: { javascript: 'JSON.stringify(_.map(json.items, function (i) { return { name: i.name, pass: i.ok, message: i.name }; }))' } }),
+        scope(),
+      );
+      expect(transform.transformed?.map((check) => [check.name, check.pass])).toEqual([
+        ['a', true],
+        ['b', false],
+      ]);
+    });
+
+    it('fails the check with the script error or its deadline, never as healthy', () => {
+      const thrown = applyCheckExpressions(passed, http, expressions({ test: { javascript: 'json.missing.deeper' } }), scope());
+      expect(thrown.result.pass).toBe(false);
+      expect(thrown.result.error).toMatch(/^test\.javascript: TypeError/);
+      const endless = applyCheckExpressions(passed, http, expressions({ display: { javascript: 'while (true) {}' } }), scope(), 60);
+      expect(endless.result).toMatchObject({ pass: false, error: 'display.javascript: the script ran past its time limit' });
+      const host = applyCheckExpressions(passed, http, expressions({ display: { javascript: 'typeof process + typeof require' } }), scope());
+      expect(host.result.message).toBe('undefinedundefined');
     });
   });
 

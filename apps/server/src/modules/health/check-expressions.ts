@@ -3,6 +3,7 @@ import { CHECK_METRIC_TYPES, checkMetricSchema, type CheckMetricSpec } from '@op
 import type { MetricSample } from '../../platform/check-metrics';
 import { createCelEnvironment, describeCelError, runWithinBudget } from '../../platform/cel/cel-environment';
 import { celToText, fromCel, toCel } from '../../platform/cel/cel-values';
+import { runSandboxedJavaScript } from '../../platform/javascript/sandboxed-javascript';
 import { renderCheckTemplate } from './check-template';
 
 /**
@@ -36,7 +37,7 @@ const expressionFieldsSchema = z.looseObject({
 type Field = 'test' | 'display' | 'transform';
 interface Expression {
   field: Field;
-  kind: 'expr' | 'template';
+  kind: 'expr' | 'template' | 'javascript';
   text: string;
 }
 
@@ -99,9 +100,9 @@ export function readCheckExpressions(spec: Record<string, unknown>): CheckExpres
   const pick = (field: Field): Expression | null => {
     const template = parsed.data[field];
     if (template === undefined) return null;
-    for (const unsupported of ['javascript', 'jsonPath'] as const) {
-      if ((template[unsupported] ?? '') !== '') throw new UnsupportedField(`${field}.${unsupported} is not run by this server; write ${field}.expr (CEL) instead`);
-    }
+    if ((template.jsonPath ?? '') !== '') throw new UnsupportedField(`${field}.jsonPath is not run by this server; write ${field}.expr (CEL) instead`);
+    // gomplate's order puts a script first when several are set.
+    if ((template.javascript ?? '').trim() !== '') return { field, kind: 'javascript', text: template.javascript ?? '' };
     if ((template.expr ?? '').trim() !== '') return { field, kind: 'expr', text: template.expr ?? '' };
     if ((template.template ?? '') !== '') return { field, kind: 'template', text: template.template ?? '' };
     return null;
@@ -161,9 +162,15 @@ export function checkExpressionSyntax(text: string): string | null {
 
 class ExpressionError extends Error {}
 
+/** A sandboxed script stops itself this long before the run's budget ends, so the watchdog never stops it part-way. */
+const JAVASCRIPT_MARGIN_MS = 20;
+/** When the expressions of the run being judged must be done (set by applyCheckExpressions; evaluation is synchronous). */
+let javascriptDeadline = 0;
+
 function evaluate(expression: Expression, celVariables: Record<string, unknown>, plainVariables: Record<string, unknown>): unknown {
   try {
     if (expression.kind === 'template') return renderCheckTemplate(expression.text, plainVariables);
+    if (expression.kind === 'javascript') return runSandboxedJavaScript(expression.text, plainVariables, { timeoutMs: Math.max(1, javascriptDeadline - Date.now()) });
     return compile(expression.text)(celVariables);
   } catch (error) {
     throw new ExpressionError(`${expression.field}.${expression.kind}: ${describeCelError(error)}`);
@@ -499,7 +506,10 @@ function weightOf(value: unknown, limit: number): number {
  * The rest are bounded by their size and run directly.
  */
 export function needsBudget(expressions: CheckExpressions, variables: Record<string, unknown>): boolean {
-  const present = [expressions.test, expressions.display, expressions.transform].filter((expression): expression is Expression => expression !== null);
+  // A script keeps its own deadline (the sandbox's interrupt), so only CEL and templates decide this.
+  const present = [expressions.test, expressions.display, expressions.transform].filter(
+    (expression): expression is Expression => expression !== null && expression.kind !== 'javascript',
+  );
   if (present.some((expression) => expression.kind === 'template')) return true;
   for (const metric of expressions.metrics) {
     present.push({ field: 'test', kind: 'expr', text: metric.value });
@@ -534,6 +544,7 @@ export function applyCheckExpressions<R extends JudgedResult>(
   budgetMs: number = EXPRESSION_BUDGET_MS,
 ): JudgedOutcome<R> {
   if (!hasExpressions(expressions)) return { result: base, transformed: null, metrics: [] };
+  javascriptDeadline = Date.now() + budgetMs - JAVASCRIPT_MARGIN_MS;
   try {
     if (!needsBudget(expressions, data)) return judge(base, data, expressions, scope);
     return runWithinBudget(() => judge(base, data, expressions, scope), budgetMs);

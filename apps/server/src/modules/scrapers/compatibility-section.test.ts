@@ -16,7 +16,8 @@ describe('the ScrapeConfig section of docs/compatibility.md', () => {
     expect(page).toContain('| `aws` | **refused** (`OD_SCRAPER_KIND`)');
     expect(page).toContain("| `full` | runs | config-db's full mode");
     expect(page).toContain('| `crdSync` | **refused** unless `false`');
-    expect(page).toMatch(/\| `transform\.javascript` \| \*\*refused\*\* \| JavaScript is not run by this server: write the transform as a CEL expression in transform\.expr/);
+    expect(page).toMatch(/\| `transform\.javascript` \| runs \| JavaScript over `config`/);
+    expect(page).toMatch(/\| `transform\.jsonpath` \| \*\*refused\*\* \| A JSONPath transform is not run/);
     expect(page).toContain('| `format` | runs for `json`, `yaml`; other values **refused**');
     expect(page).toContain('| `icon` | inert: accepted and kept');
   });

@@ -138,6 +138,10 @@ function checkChanges(value: unknown, field: string): void {
 function checkTransform(kind: RunnableScraperKind, value: unknown, field: string, jsonPathProblem: (text: string) => string | null): void {
   const transform = checkKeys(value, field, scraperTransformFields(kind), 'a transform');
   checkCel(transform.expr, `${field}.expr`, 'script', false);
+  if (transform.javascript !== undefined) {
+    if (transform.expr !== undefined || transform.gotemplate !== undefined) invalid(`${field}.javascript`, 'cannot be given beside transform.expr or gotemplate: write the script one way');
+    if (typeof transform.javascript !== 'string') invalid(`${field}.javascript`, 'must be text');
+  }
   if (transform.gotemplate !== undefined) {
     if (transform.expr !== undefined) invalid(`${field}.gotemplate`, 'cannot be given beside transform.expr: write the script one way');
     const problem = typeof transform.gotemplate === 'string' ? goTemplateProblem(transform.gotemplate) : 'must be text';

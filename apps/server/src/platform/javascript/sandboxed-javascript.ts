@@ -1,0 +1,138 @@
+import variant from '@jitl/quickjs-singlefile-mjs-release-sync';
+import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { UNDERSCORE_PRELUDE } from './underscore-prelude';
+
+/**
+ * canary-checker and config-db run `javascript` fields in their own interpreter. Here they run in QuickJS compiled to
+ * WebAssembly: a separate heap with no file system, network, clock beyond Date, process or host objects, so a script
+ * written by anyone who may edit a check reaches only the values it is handed, never the server's rights. Each run gets
+ * a fresh runtime with its own memory and stack limits and a deadline, and is thrown away after.
+ */
+
+/** Heap of one run unless the caller says otherwise: generous for an API answer, far below what could press on the server. */
+const MEMORY_BYTES = 32 * 1024 * 1024;
+/**
+ * QuickJS's own stack limit, kept below what the host's stack holds of WebAssembly frames (measured: 256 KiB lets a
+ * deeply nested JSON.parse overflow the host instead), so deep recursion is QuickJS's catchable "stack overflow".
+ */
+const STACK_BYTES = 128 * 1024;
+/** Longest text a run may return (a display message or a transform's JSON). */
+const OUTPUT_CHARACTERS = 1_000_000;
+
+export interface JavaScriptLimits {
+  timeoutMs: number;
+  memoryBytes?: number;
+}
+
+/** What a script did wrong (threw, ran out of time or memory, returned too much): the message says it. */
+export class JavaScriptError extends Error {}
+
+let engine: QuickJSWASMModule | null = await newQuickJSWASMModuleFromVariant(variant);
+let reloading: Promise<void> | null = null;
+/** Set while a run is inside the engine: still set at the next run means the last one was stopped from outside. */
+let inside = false;
+
+function restart(): void {
+  engine = null;
+  reloading ??= newQuickJSWASMModuleFromVariant(variant).then(
+    (loaded) => {
+      engine = loaded;
+      reloading = null;
+    },
+    () => {
+      reloading = null;
+    },
+  );
+}
+
+/** Waits for a restarted engine; resolves at once when it is running. */
+export async function javaScriptEngineReady(): Promise<void> {
+  if (engine === null) restart();
+  await reloading;
+}
+
+function jsonReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Map) return Object.fromEntries(value);
+  if (value instanceof Set) return [...value];
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return value;
+}
+
+function messageOf(context: QuickJSContext, handle: QuickJSHandle): string {
+  const dumped: unknown = context.dump(handle);
+  if (typeof dumped === 'object' && dumped !== null && 'message' in dumped) {
+    const { name, message } = dumped as { name?: unknown; message?: unknown };
+    return `${typeof name === 'string' ? `${name}: ` : ''}${String(message)}`;
+  }
+  return String(dumped);
+}
+
+function evaluateIn(context: QuickJSContext, source: string, filename: string): QuickJSHandle {
+  const result = context.evalCode(source, filename);
+  if (result.error !== undefined) {
+    const message = messageOf(context, result.error);
+    result.error.dispose();
+    throw new JavaScriptError(message === 'InternalError: interrupted' ? 'the script ran past its time limit' : message);
+  }
+  return result.value;
+}
+
+/** The last statement's value as JSON text, made inside the sandbox (undefined and functions become null). */
+function readJson(context: QuickJSContext): string {
+  const json = evaluateIn(context, 'var __opsdeckJson = JSON.stringify(__opsdeckLast); __opsdeckJson === undefined ? "null" : __opsdeckJson', 'output.js');
+  try {
+    return context.getString(json);
+  } finally {
+    json.dispose();
+  }
+}
+
+/**
+ * Runs `source` with each entry of `globals` as a global variable (copied in as JSON, so nothing of the host crosses)
+ * and canary-checker's `_` helpers, and returns the value of its last statement as plain data. Throws
+ * JavaScriptError for what the script does wrong.
+ */
+export function runSandboxedJavaScript(source: string, globals: Record<string, unknown>, limits: JavaScriptLimits): unknown {
+  if (inside) restart();
+  const loaded = engine;
+  if (loaded === null) {
+    restart();
+    throw new JavaScriptError('the JavaScript engine is restarting after a stopped run; the next run evaluates it');
+  }
+  inside = true;
+  const runtime = loaded.newRuntime();
+  try {
+    runtime.setMemoryLimit(limits.memoryBytes ?? MEMORY_BYTES);
+    runtime.setMaxStackSize(STACK_BYTES);
+    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.timeoutMs));
+    const context = runtime.newContext();
+    try {
+      const input = context.newString(JSON.stringify(globals, jsonReplacer) ?? '{}');
+      context.setProp(context.global, '__opsdeckInput', input);
+      input.dispose();
+      evaluateIn(context, UNDERSCORE_PRELUDE, 'prelude.js').dispose();
+      const value = evaluateIn(context, source, 'script.js');
+      const isText = context.typeof(value) === 'string';
+      let text: string;
+      try {
+        if (!isText) context.setProp(context.global, '__opsdeckLast', value);
+        text = isText ? context.getString(value) : readJson(context);
+      } finally {
+        value.dispose();
+      }
+      if (text.length > OUTPUT_CHARACTERS) throw new JavaScriptError(`the script returned more than ${OUTPUT_CHARACTERS} characters`);
+      return isText ? text : (JSON.parse(text) as unknown);
+    } finally {
+      context.dispose();
+    }
+  } catch (error) {
+    if (error instanceof JavaScriptError) throw error;
+    // The host stopped the engine part-way (its own stack, an abort): its memory may be inconsistent, so use a new one.
+    restart();
+    throw new JavaScriptError(`the JavaScript engine failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    runtime.dispose();
+    inside = false;
+  }
+}
