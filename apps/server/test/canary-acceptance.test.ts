@@ -9,12 +9,20 @@ import { startTestServer, type JsonReply, type TestServer } from './harness';
  */
 const EXCLUSIVE: Partial<Record<CheckType, Readonly<Record<string, readonly string[]>>>> = {
   http: { digest: ['digest'], oauth2: ['oauth2'], awsSigV4: ['awsSigV4'], crawl: ['crawl'] },
-  folder: { connection: ['awsConnection.connection'], keys: ['awsConnection.accessKey', 'awsConnection.secretKey', 'awsConnection.sessionToken'] },
+  folder: {
+    connection: ['awsConnection.connection'],
+    keys: ['awsConnection.accessKey', 'awsConnection.secretKey', 'awsConnection.sessionToken'],
+    sftpConnection: ['sftpConnection.connection'],
+    sftpPassword: ['sftpConnection.host', 'sftpConnection.port', 'sftpConnection.username', 'sftpConnection.password'],
+  },
 };
 
 /** Fields a group's entry leaves out besides the other groups' (a crawl sends no credentials, headers or body). */
 const WITHOUT: Readonly<Record<string, readonly string[]>> = {
   crawl: ['headers', 'body', 'authentication', 'username', 'password', 'connection', 'templateBody', 'env', 'method'],
+  // An SFTP folder is a path on that server, not an s3:// bucket.
+  sftpConnection: ['awsConnection'],
+  sftpPassword: ['awsConnection'],
 };
 
 const rootOf = (path: string): string => path.split(/[.[]/)[0] ?? path;

@@ -335,7 +335,8 @@ const MONGO_RULES: FieldRules = {
   ...credentials('The'),
 };
 
-const FOLDER_REMOTE = 'Only local folders and S3 (s3://bucket/prefix with awsConnection) are read; GCS, SFTP and SMB are not';
+const FOLDER_REMOTE = 'Only local folders, SFTP (sftpConnection) and S3 (s3://bucket/prefix with awsConnection) are read; GCS and SMB are not';
+const SFTP = { path: '/backups' };
 const S3_PATH = { path: 's3://backups/db/' };
 
 const FOLDER_RULES: FieldRules = {
@@ -374,7 +375,11 @@ const FOLDER_RULES: FieldRules = {
   'awsConnection.assumeRole': refused('Roles are not assumed (no STS call); give the role\'s own keys'),
   gcpConnection: refused(FOLDER_REMOTE),
   smbConnection: refused(FOLDER_REMOTE),
-  sftpConnection: refused(FOLDER_REMOTE),
+  'sftpConnection.connection': runs("A stored sftp connection whose host, port, user name and password list path on that server", 'connection://ops/files', SFTP),
+  'sftpConnection.host': runs('The SFTP server (its host key is not pinned: the password is bound to this host, and changing it asks for the password again)', 'files.example.com', SFTP),
+  'sftpConnection.port': runs('The SSH port (22 when left out)', 22, { ...SFTP, sftpConnection: { host: 'files.example.com' } }),
+  'sftpConnection.username': runs('The user name: a value or {value: …}', 'backup', { ...SFTP, sftpConnection: { host: 'files.example.com' } }),
+  'sftpConnection.password': runs('The password, stored sealed and sent only to host: a value or {value: …}', { value: 's3cret-pass' }, { ...SFTP, sftpConnection: { host: 'files.example.com', username: 'backup' } }),
 };
 
 const PROMETHEUS_AUTH = 'Credentials other than a stored connection are not sent to Prometheus; name a connection';

@@ -429,6 +429,21 @@ const folderAwsConnection = z
   .refine((aws) => aws.connection === undefined || aws.accessKey === undefined, { error: 'give a connection or keys, not both', path: ['connection'] })
   .refine((aws) => aws.endpoint === undefined || /^https?:\/\/[^/\s]+\/?$/i.test(aws.endpoint), { error: 'must be http(s)://host[:port]', path: ['endpoint'] });
 
+/** canary-checker's `sftpConnection`: a stored sftp connection, or a host with a user name and a password (sealed). */
+const folderSftpConnection = z
+  .strictObject({
+    connection: z.string().min(1).optional(),
+    host: z.string().min(1).optional(),
+    port: z.union([z.number().int().min(1).max(65535), z.string().regex(/^\d{1,5}$/, 'must be a port number')]).optional(),
+    username: plainValue.optional(),
+    password: secretValue.optional(),
+  })
+  .refine((sftp) => sftp.connection !== undefined || sftp.host !== undefined, { error: 'give a connection or a host', path: ['host'] })
+  .refine((sftp) => sftp.connection === undefined || (sftp.username === undefined && sftp.password === undefined), {
+    error: 'give a connection or a user name and password, not both',
+    path: ['connection'],
+  });
+
 /** A folder path naming a remote store: s3:// is read; the other schemes canary-checker knows are not. */
 export const FOLDER_REMOTE_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 
@@ -443,6 +458,7 @@ const folderCheck = z.strictObject({
       return scheme === undefined || scheme === 's3';
     }, 'names a remote folder this server does not read: only local paths and s3://bucket/prefix are read (gcs, sftp and smb are not)'),
   awsConnection: folderAwsConnection.optional(),
+  sftpConnection: folderSftpConnection.optional(),
   filter: folderFilter.optional(),
   minAge: duration.optional(),
   maxAge: duration.optional(),
@@ -455,6 +471,10 @@ const folderCheck = z.strictObject({
   .refine((check) => check.awsConnection === undefined || check.path.toLowerCase().startsWith('s3://'), {
     error: 'applies to an s3://bucket/prefix path only',
     path: ['awsConnection'],
+  })
+  .refine((check) => check.sftpConnection === undefined || (FOLDER_REMOTE_SCHEME.exec(check.path) === null && check.awsConnection === undefined), {
+    error: 'applies to a path on the SFTP server (/data/backups, a glob allowed), not beside s3:// or awsConnection',
+    path: ['sftpConnection'],
   })
   .refine((check) => check.recursive !== false || !check.path.toLowerCase().startsWith('s3://'), {
     error: 'cannot be false on s3://: a bucket listing holds every key below the prefix (narrow it with a glob such as s3://bucket/prefix/*)',

@@ -117,11 +117,12 @@ describe('scraper field classification', () => {
     }
   });
 
-  it('refuses config-db transform languages this server does not run, naming CEL as the alternative', () => {
-    expect(scraperTransformFields('file').javascript).toMatchObject({ support: 'refused' });
-    expect(scraperTransformFields('file').javascript?.note).toContain('transform.expr');
+  it('runs CEL, Go-template and sandboxed JavaScript transforms on documents, refuses JSONPath, and runs no script on kubernetes objects', () => {
+    expect(scraperTransformFields('file').javascript).toMatchObject({ support: 'runs' });
+    expect(scraperTransformFields('file').jsonpath).toMatchObject({ support: 'refused' });
     expect(scraperTransformFields('file').expr).toMatchObject({ support: 'runs' });
     expect(scraperTransformFields('kubernetes').expr).toMatchObject({ support: 'refused' });
+    expect(scraperTransformFields('kubernetes').javascript).toMatchObject({ support: 'refused' });
   });
 
   it('runs the transform, properties and tags of a file source and keeps its icon inert', () => {

@@ -24,10 +24,12 @@ export const CANARY_LAYOUT: SpecLayout = {
   // seal everywhere.
   extraSecret: (relative) => relative === 'tlsConfig.key' || relative === 'tls.key',
   // An oauth2 check sends its client secret to the token URL, not to url: both origins bind what it seals, so changing
-  // either asks for the secret again and no edit can send it elsewhere.
+  // either asks for the secret again and no edit can send it elsewhere. A folder check's SFTP password is bound the
+  // same way to the host it names.
   destination(part) {
     const tokenUrl = isRecord(part.oauth2) && typeof part.oauth2.tokenURL === 'string' ? part.oauth2.tokenURL : null;
-    const own = destinationOf(part);
+    const sftp = isRecord(part.sftpConnection) ? part.sftpConnection : null;
+    const own = sftp === null ? destinationOf(part) : `sftp ${destinationOf({ host: sftp.host, port: sftp.port ?? 22 })}`;
     return tokenUrl === null ? own : `${own} token ${destinationOf({ url: tokenUrl })}`;
   },
   parts(spec) {

@@ -5,6 +5,7 @@ import { parseDurationMs, parseSizeBytes, type FolderCheckSpec } from '@opsdeck/
 import { failed, type CheckerContext, type CheckOutcome } from './checker';
 import { segmentPattern, splitGlob } from './folder-checker-glob';
 import { listS3, S3ListingError, s3Endpoint, type S3Access, type S3Credentials } from './s3-listing';
+import { SftpFolderError, withSftpFolders, type SftpAccess } from './sftp-folders';
 import { originOf } from '../../connections';
 
 /** A walk reads at most this many directory entries, so one huge tree cannot stall a worker; the result says so. */
@@ -28,7 +29,6 @@ interface Listing {
   missing: boolean;
 }
 
-
 function ms(value: string | number | undefined): number | undefined {
   return value === undefined ? undefined : (parseDurationMs(value) ?? undefined);
 }
@@ -44,32 +44,76 @@ function formatAge(ageMs: number): string {
   return `${Math.round(ageMs / 86_400_000)}d`;
 }
 
-function infoOf(name: string, stats: Stats): FileInfo {
-  return { name, size: stats.size, modified: stats.mtime, mode: stats.mode, isDir: stats.isDirectory() };
+/** One entry of a folder as a reader sees it, wherever the folder is. */
+export interface FolderEntry {
+  name: string;
+  full: string;
+  size: number;
+  modified: Date;
+  mode: number;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+/** The two operations a folder walk needs, on this host or on an SFTP server. */
+export interface FolderReader {
+  /** The entries of a folder; none when it cannot be read. `limit` is how many more may be read at most. */
+  entries(folder: string, limit: number): Promise<{ entries: FolderEntry[]; more: boolean }>;
+  stat(target: string): Promise<FolderEntry | null>;
+  join(...parts: string[]): string;
+}
+
+function entryOf(name: string, full: string, stats: Stats): FolderEntry {
+  return { name, full, size: stats.size, modified: stats.mtime, mode: stats.mode, isDir: stats.isDirectory(), isFile: stats.isFile() };
+}
+
+/** This host's file system. */
+export const localFolders: FolderReader = {
+  async entries(folder, limit) {
+    const dir = await opendir(folder).catch(() => null);
+    if (dir === null) return { entries: [], more: false };
+    const entries: FolderEntry[] = [];
+    let more = false;
+    for await (const entry of dir) {
+      if (entries.length >= limit) {
+        more = true;
+        break;
+      }
+      const full = path.join(folder, entry.name);
+      // Symbolic links are followed by stat, as a listing of the folder shows them; a dangling one is skipped.
+      const stats = await stat(full).catch(() => null);
+      if (stats !== null) entries.push(entryOf(entry.name, full, stats));
+    }
+    if (more) await dir.close().catch(() => undefined);
+    return { entries, more };
+  },
+  async stat(target) {
+    const stats = await stat(target).catch(() => null);
+    return stats === null ? null : entryOf(path.basename(target), target, stats);
+  },
+  join: (...parts) => path.join(...parts),
+};
+
+function infoOf(name: string, entry: FolderEntry): FileInfo {
+  return { name, size: entry.size, modified: entry.modified, mode: entry.mode, isDir: entry.isDir };
 }
 
 interface Walk {
+  reader: FolderReader;
   files: FileInfo[];
   entries: number;
   truncated: boolean;
 }
 
-async function readEntries(folder: string, walk: Walk): Promise<{ name: string; full: string; stats: Stats }[]> {
-  const dir = await opendir(folder).catch(() => null);
-  if (dir === null) return [];
-  const out: { name: string; full: string; stats: Stats }[] = [];
-  for await (const entry of dir) {
-    if (walk.entries >= MAX_ENTRIES) {
-      walk.truncated = true;
-      break;
-    }
-    walk.entries += 1;
-    const full = path.join(folder, entry.name);
-    // Symbolic links are followed by stat, as a listing of the folder shows them; a dangling one is skipped.
-    const stats = await stat(full).catch(() => null);
-    if (stats !== null) out.push({ name: entry.name, full, stats });
+async function readEntries(folder: string, walk: Walk): Promise<FolderEntry[]> {
+  if (walk.entries >= MAX_ENTRIES) {
+    walk.truncated = true;
+    return [];
   }
-  return out;
+  const { entries, more } = await walk.reader.entries(folder, MAX_ENTRIES - walk.entries);
+  walk.entries += entries.length;
+  if (more) walk.truncated = true;
+  return entries;
 }
 
 /** Files under `folder` matching the pattern segments (`**` is any number of folders, none included). */
@@ -79,43 +123,43 @@ async function walkGlob(folder: string, relative: string, segments: readonly str
   if (segment === '**') {
     await walkGlob(folder, relative, rest, walk, depth + 1);
     for (const entry of await readEntries(folder, walk)) {
-      if (entry.stats.isDirectory()) await walkGlob(entry.full, path.join(relative, entry.name), segments, walk, depth + 1);
+      if (entry.isDir) await walkGlob(entry.full, walk.reader.join(relative, entry.name), segments, walk, depth + 1);
     }
     return;
   }
   const pattern = segmentPattern(segment);
   for (const entry of await readEntries(folder, walk)) {
     if (!pattern.test(entry.name)) continue;
-    const name = path.join(relative, entry.name);
+    const name = walk.reader.join(relative, entry.name);
     if (rest.length === 0) {
-      if (entry.stats.isFile()) walk.files.push(infoOf(name, entry.stats));
-    } else if (entry.stats.isDirectory()) await walkGlob(entry.full, name, rest, walk, depth + 1);
+      if (entry.isFile) walk.files.push(infoOf(name, entry));
+    } else if (entry.isDir) await walkGlob(entry.full, name, rest, walk, depth + 1);
   }
 }
 
 /** Every file below `folder` (recursive), named by its path relative to it. */
 async function walkAll(folder: string, relative: string, recursive: boolean, walk: Walk, depth: number): Promise<void> {
   for (const entry of await readEntries(folder, walk)) {
-    const name = recursive ? path.join(relative, entry.name) : entry.name;
-    if (entry.stats.isFile()) walk.files.push(infoOf(name, entry.stats));
-    else if (recursive && entry.stats.isDirectory() && depth < 64 && !walk.truncated) await walkAll(entry.full, name, recursive, walk, depth + 1);
+    const name = recursive ? walk.reader.join(relative, entry.name) : entry.name;
+    if (entry.isFile) walk.files.push(infoOf(name, entry));
+    else if (recursive && entry.isDir && depth < 64 && !walk.truncated) await walkAll(entry.full, name, recursive, walk, depth + 1);
   }
 }
 
 /** The files `path` names: a folder's files (all below it with `recursive`), or those a glob matches. */
-export async function listFolder(pattern: string, recursive: boolean): Promise<Listing> {
-  const walk: Walk = { files: [], entries: 0, truncated: false };
+export async function listFolder(pattern: string, recursive: boolean, reader: FolderReader = localFolders): Promise<Listing> {
+  const walk: Walk = { reader, files: [], entries: 0, truncated: false };
   const { base, segments } = splitGlob(pattern);
   if (segments.length > 0) {
     await walkGlob(base, '', segments, walk, 0);
     return { files: walk.files, truncated: walk.truncated, folder: null, missing: false };
   }
-  const info = await stat(pattern).catch(() => null);
+  const info = await reader.stat(pattern);
   // As canary-checker: a folder that does not exist holds no files (minCount is what catches it).
   if (info === null) return { files: [], truncated: false, folder: null, missing: true };
-  if (!info.isDirectory()) return { files: [infoOf(path.basename(pattern), info)], truncated: false, folder: null, missing: false };
+  if (!info.isDir) return { files: [infoOf(info.name, info)], truncated: false, folder: null, missing: false };
   await walkAll(pattern, '', recursive, walk, 0);
-  return { files: walk.files, truncated: walk.truncated, folder: infoOf(path.basename(pattern), info), missing: false };
+  return { files: walk.files, truncated: walk.truncated, folder: infoOf(info.name, info), missing: false };
 }
 
 /** Where a folder check's S3 credentials may not go: a connection's keys sign for its own endpoint only. */
@@ -175,6 +219,40 @@ async function listBucket(spec: FolderCheckSpec, context: CheckerContext): Promi
   };
 }
 
+/** A stored sftp connection's host and port: its URL is a bare host, host:port or sftp://host[:port]. */
+function sftpHostOf(url: string | null, propertyPort: string | undefined): { host: string; port: number } | null {
+  if (url === null || url.trim() === '') return null;
+  const text = url.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `sftp://${text}`);
+  } catch {
+    return null;
+  }
+  if (parsed.hostname === '') return null;
+  const port = Number(parsed.port !== '' ? parsed.port : (propertyPort ?? '22'));
+  return { host: parsed.hostname, port: Number.isInteger(port) && port > 0 ? port : 22 };
+}
+
+/** The server, user and password an SFTP folder check logs in with: a stored sftp connection's, or the spec's own. */
+async function sftpAccess(spec: FolderCheckSpec, context: CheckerContext): Promise<SftpAccess> {
+  const sftp = spec.sftpConnection ?? {};
+  const port = sftp.port === undefined ? undefined : Number(sftp.port);
+  if (sftp.connection !== undefined) {
+    const connection = await context.resolveConnection(sftp.connection);
+    if (connection.type !== 'sftp') throw new SftpFolderError(`connection '${sftp.connection}' is of type ${connection.type}, not sftp`);
+    const own = sftpHostOf(connection.url, connection.properties.port);
+    if (own === null) throw new SftpFolderError(`connection '${sftp.connection}' has no host`);
+    // Its password goes to its own server only.
+    if ((sftp.host !== undefined && sftp.host.toLowerCase() !== own.host.toLowerCase()) || (port !== undefined && port !== own.port)) {
+      throw new SftpFolderError(`sftpConnection.host ${sftp.host ?? own.host}:${port ?? own.port} is not the server of connection '${sftp.connection}' (${own.host}:${own.port}): its password goes there alone`);
+    }
+    return { ...own, username: connection.username ?? '', password: connection.password };
+  }
+  if (sftp.host === undefined) throw new SftpFolderError('sftpConnection needs a host or a connection');
+  return { host: sftp.host, port: port ?? 22, username: sftp.username ?? '', password: sftp.password === undefined || sftp.password === '' ? null : sftp.password };
+}
+
 /** A file as canary-checker's folder results list it (the json names of its File). */
 function fileResult(file: FileInfo): Record<string, unknown> {
   return { name: file.name, size: file.size, mode: (file.mode & 0o777).toString(8).padStart(4, '0'), modified: file.modified, is_dir: file.isDir };
@@ -231,9 +309,12 @@ export async function runFolderCheck(spec: FolderCheckSpec, context: CheckerCont
   const recursive = (spec as { recursive?: unknown }).recursive === true;
   let listing: Listing;
   try {
-    listing = spec.path.toLowerCase().startsWith('s3://') ? await listBucket(spec, context) : await listFolder(spec.path, recursive);
+    if (spec.path.toLowerCase().startsWith('s3://')) listing = await listBucket(spec, context);
+    else if (spec.sftpConnection !== undefined) {
+      listing = await withSftpFolders(await sftpAccess(spec, context), context.timeoutMs, context.signal, (reader) => listFolder(spec.path, recursive, reader));
+    } else listing = await listFolder(spec.path, recursive);
   } catch (error) {
-    if (error instanceof S3ListingError || error instanceof S3AccessError) return failed(error.message);
+    if (error instanceof S3ListingError || error instanceof S3AccessError || error instanceof SftpFolderError) return failed(error.message);
     throw error;
   }
   const filter = spec.filter ?? {};
