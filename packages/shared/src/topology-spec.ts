@@ -177,7 +177,7 @@ export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
   summary: notRun('The summary is counted by this server from checks, incidents and insights: leave it out'),
   statusExpr: notRun('Status is the worst of the checks, catalog items and children: leave statusExpr out, or attach the checks that judge it'),
   healthExpr: notRun('Health is the worst of the checks, catalog items and children: leave healthExpr out, or attach the checks that judge it'),
-  parentLookup: notRun('Components are placed under the parent they are written in: move the component there'),
+  parentLookup: runs('Moves the component, after the build, under the component of this topology with that name, type and namespace, or that externalID (fields below); one not found stays where it is written and the run says so'),
   health: notRun('Health is worked out from the checks, catalog items and children: leave it out'),
   configID: notRun('Link catalog items with configs: [{id: <item id>}]'),
 };
@@ -312,6 +312,14 @@ export const TOPOLOGY_CATALOG_LOOKUP_FIELDS: TopologyFieldTable = {
   transform: notRun('Lookup transforms are not run: shape the components with forEach'),
 };
 
+/** The keys of a component's `parentLookup`: which component of the same topology becomes its parent. */
+export const TOPOLOGY_PARENT_LOOKUP_FIELDS: TopologyFieldTable = {
+  name: runs('The parent\'s name (matched with type and namespace, each empty when left out)'),
+  type: runs('The parent\'s type'),
+  namespace: runs('The parent\'s namespace'),
+  externalID: runs('The parent\'s id or externalID; used instead of name, type and namespace when given'),
+};
+
 /** The keys of `forEach`. */
 export const TOPOLOGY_FOR_EACH_FIELDS: TopologyFieldTable = {
   type: runs('Overrides the item type'),
@@ -332,6 +340,7 @@ export const TOPOLOGY_FIELD_TABLES: ReadonlyArray<{ heading: string; prefix: str
   { heading: 'Component fields', prefix: '', table: TOPOLOGY_COMPONENT_FIELDS },
   { heading: 'Catalog lookup entries', prefix: 'lookup.catalog[].', table: TOPOLOGY_CATALOG_LOOKUP_FIELDS },
   { heading: 'forEach', prefix: 'forEach.', table: TOPOLOGY_FOR_EACH_FIELDS },
+  { heading: 'parentLookup', prefix: 'parentLookup.', table: TOPOLOGY_PARENT_LOOKUP_FIELDS },
   { heading: 'Properties', prefix: 'properties[].', table: TOPOLOGY_PROPERTY_FIELDS },
   { heading: 'Property links', prefix: 'properties[].links[].', table: TOPOLOGY_LINK_FIELDS },
   { heading: 'configLookup', prefix: 'properties[].configLookup.', table: TOPOLOGY_CONFIG_LOOKUP_FIELDS },
@@ -527,6 +536,18 @@ const component: JsonSchema = {
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'Child components' },
     lookup: { $ref: '#/$defs/lookup' },
     forEach: { $ref: '#/$defs/forEach' },
+    parentLookup: {
+      type: 'object',
+      description: 'Moves the component under the component of this topology it names, after the build',
+      properties: {
+        name: text('The parent\'s name'),
+        type: text('The parent\'s type'),
+        namespace: text('The parent\'s namespace'),
+        externalID: text('The parent\'s id or externalID, used instead of the others'),
+      },
+      additionalProperties: false,
+      anyOf: [{ required: ['name'] }, { required: ['externalID'] }],
+    },
     ...refusedFields(TOPOLOGY_COMPONENT_FIELDS),
   },
   anyOf: [{ required: ['name'] }, { required: ['lookup'] }],

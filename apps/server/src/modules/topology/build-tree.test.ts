@@ -170,6 +170,51 @@ describe('buildTopology', () => {
     expect(pods.children[1]?.checks).toEqual([]);
   });
 
+  it('moves components under the parent their parentLookup names, by name, type and namespace or by externalID, as component-with-parent-lookup.yml does', async () => {
+    const spec = {
+      components: [
+        {
+          name: 'Parent-1',
+          type: 'Type1',
+          components: [
+            { name: 'Child-1A' },
+            { name: 'Child-1C', parentLookup: { name: 'Parent-2', type: 'Type2' } },
+            { name: 'Child-1D', parentLookup: { name: 'Parent-3', type: 'Type3', namespace: 'parent3-namespace' } },
+            { name: 'Child-1E', parentLookup: { name: 'Parent-3', type: 'Type3' } },
+          ],
+        },
+        { name: 'Parent-2', type: 'Type2', components: [{ name: 'Child-2A' }, { name: 'Child-2C', parentLookup: { externalID: 'parent-3-external-id' } }] },
+        {
+          name: 'Parent-3',
+          type: 'Type3',
+          namespace: 'parent3-namespace',
+          externalID: 'parent-3-external-id',
+          components: [
+            { name: 'Stay', parentLookup: { externalID: 'parent-3-external-id' } },
+            { name: 'Loop', parentLookup: { externalID: 'inner-id' }, components: [{ name: 'Inner', externalID: 'inner-id' }] },
+          ],
+        },
+      ],
+    };
+    const { root, errors } = await buildTopology(topology(spec), fakeSources([], []));
+    const names = (draft: ComponentDraft): string[] => draft.children.map((entry) => entry.name);
+    expect(names(child(root, 'Parent-1'))).toEqual(['Child-1A', 'Child-1E']);
+    expect(names(child(root, 'Parent-2'))).toEqual(['Child-2A', 'Child-1C']);
+    expect(names(child(root, 'Parent-3'))).toEqual(['Stay', 'Loop', 'Child-1D', 'Child-2C']);
+    // A moved component keeps the key it was built with, so its id survives the move.
+    expect(child(child(root, 'Parent-2'), 'Child-1C').key).toBe('Parent-1/Child-1C');
+    expect(errors).toEqual([
+      'Child-1E: parentLookup found no component Parent-3 / Type3 in this topology; it stays under Parent-1',
+      'Loop: parentLookup names inner-id, which is the component itself or below it; it stays under Parent-3',
+    ]);
+  });
+
+  it('refuses a parentLookup that names no parent, or a field it does not know, at save', async () => {
+    for (const parentLookup of [{ type: 'Type2' }, { name: 'P', labels: { a: 'b' } }]) {
+      await expect(buildTopology(topology({ components: [{ name: 'C', parentLookup }] }), fakeSources([], []))).rejects.toBeInstanceOf(AppError);
+    }
+  });
+
   it('puts the components of a lookup without a name in its place, as siblings, with its own fields', async () => {
     const spec = {
       components: [

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
-import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty } from './spec';
+import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty, type ParentLookup } from './spec';
 import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ConfigRow, TopologyRow, TopologySources } from './types';
 
 /** The selector id of the config a looked-up component was made from. */
@@ -60,6 +60,8 @@ function pickDefined<T extends object>(draft: T, fields: Partial<T>): T {
 
 class TreeBuilder {
   readonly errors: string[] = [];
+  /** Components to move once the tree is built, and where. */
+  readonly parentLookups = new Map<ComponentDraft, ParentLookup>();
   private count = 0;
   private capped = false;
   private readonly keys = new Set<string>();
@@ -287,6 +289,7 @@ async function staticComponent(builder: TreeBuilder, spec: ParsedComponent, name
   });
   draft.hidden = spec.hidden;
   draft.labels = { ...spec.labels };
+  if (spec.parentLookup !== undefined) builder.parentLookups.set(draft, spec.parentLookup);
   draft.properties = await builder.properties(name, spec.properties, null);
   await builder.attachChecks(draft, spec.checks);
   await builder.attachConfigs(draft, spec.configs);
@@ -401,6 +404,51 @@ async function children(builder: TreeBuilder, specs: ParsedComponent[], parentKe
   return built;
 }
 
+function parentKey(name: string, type: string | undefined, namespace: string | undefined): string {
+  return JSON.stringify([name, type ?? '', namespace ?? '']);
+}
+
+function holds(draft: ComponentDraft, target: ComponentDraft): boolean {
+  return draft === target || draft.children.some((child) => holds(child, target));
+}
+
+/**
+ * canary-checker's parentLookup: once the tree is built, each component that names a parent (by name, type and
+ * namespace, or by its key) moves under it. One whose parent is not in the tree, or lies inside itself, stays where it
+ * was written, and the run says so.
+ */
+function moveToParents(root: ComponentDraft, lookups: ReadonlyMap<ComponentDraft, ParentLookup>, errors: string[]): void {
+  if (lookups.size === 0) return;
+  const byName = new Map<string, ComponentDraft>();
+  const byKey = new Map<string, ComponentDraft>();
+  const moves: Array<{ parent: ComponentDraft; child: ComponentDraft; lookup: ParentLookup }> = [];
+  const visit = (draft: ComponentDraft): void => {
+    byName.set(parentKey(draft.name, draft.type, draft.namespace), draft);
+    byKey.set(draft.key, draft);
+    for (const child of draft.children) {
+      const lookup = lookups.get(child);
+      if (lookup !== undefined) moves.push({ parent: draft, child, lookup });
+      visit(child);
+    }
+  };
+  visit(root);
+  for (const { parent, child, lookup } of moves) {
+    const target = lookup.externalID !== undefined ? byKey.get(lookup.externalID) : byName.get(parentKey(lookup.name, lookup.type, lookup.namespace));
+    const named = lookup.externalID ?? [lookup.name, lookup.type, lookup.namespace].filter((part) => part !== '').join(' / ');
+    if (target === undefined) {
+      errors.push(`${child.name}: parentLookup found no component ${named} in this topology; it stays under ${parent.name}`);
+      continue;
+    }
+    if (target === parent) continue;
+    if (holds(child, target)) {
+      errors.push(`${child.name}: parentLookup names ${named}, which is the component itself or below it; it stays under ${parent.name}`);
+      continue;
+    }
+    parent.children = parent.children.filter((sibling) => sibling !== child);
+    target.children.push(child);
+  }
+}
+
 /**
  * The tree a topology's spec describes, from the catalog and the checks `sources` finds: the root named after the
  * topology (key `topology:<id>`) with the top-level fields, and `spec.components` under it. Stops at 5,000
@@ -419,6 +467,7 @@ export async function buildTopology(topology: TopologyRow, sources: TopologySour
   await builder.attachChecks(root, spec.checks);
   await builder.attachConfigs(root, spec.configs);
   root.children = await children(builder, spec.components, null);
+  moveToParents(root, builder.parentLookups, builder.errors);
   await builder.applyPropertyLookups(root, spec.properties);
   return { root, errors: builder.errors };
 }

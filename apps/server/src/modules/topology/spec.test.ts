@@ -118,7 +118,7 @@ describe('parseTopologySpec', () => {
 
   it('refuses by name, with what to write instead, every field it does not run and every field it does not know', () => {
     const cases: Array<{ spec: unknown; details: string; hint: RegExp }> = [
-      ...['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'tooltip', 'order', 'health', 'configID'].map((field) => ({
+      ...['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'tooltip', 'order', 'health', 'configID'].map((field) => ({
         spec: { components: [{ name: 'a', [field]: field === 'order' ? 2 : 'x' }] },
         details: `spec.components[0].${field}`,
         hint: /\w/,

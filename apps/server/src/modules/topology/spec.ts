@@ -7,6 +7,7 @@ import {
   TOPOLOGY_CONFIG_LOOKUP_FIELDS,
   TOPOLOGY_CONFIG_SELECTOR_FIELDS,
   TOPOLOGY_FOR_EACH_FIELDS,
+  TOPOLOGY_PARENT_LOOKUP_FIELDS,
   TOPOLOGY_LINK_FIELDS,
   TOPOLOGY_LOOKUP_KINDS,
   TOPOLOGY_MAX_DEPTH,
@@ -75,6 +76,16 @@ export interface ParsedComponent extends ComponentFields {
   /** The check lookups of `lookup` (http, kubernetes…): each display's components are made too. */
   lookupChecks: ParsedCheckLookup[];
   forEach: ParsedForEach | null;
+  /** Where the build moves this component once the tree is made (canary-checker's parentLookup). */
+  parentLookup?: ParentLookup;
+}
+
+/** A component of the same topology, by name, type and namespace (each '' when left out), or by its key. */
+export interface ParentLookup {
+  name: string;
+  type: string;
+  namespace: string;
+  externalID?: string;
 }
 
 export interface ParsedTopologySpec {
@@ -453,6 +464,20 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
   return parsed;
 }
 
+function parentLookupOf(value: unknown, field: string): ParentLookup {
+  const entry = object(value, field);
+  refuseNotRun(entry, TOPOLOGY_PARENT_LOOKUP_FIELDS, field);
+  const lookup: ParentLookup = {
+    name: optionalText(entry.name, join(field, 'name')) ?? '',
+    type: optionalText(entry.type, join(field, 'type')) ?? '',
+    namespace: optionalText(entry.namespace, join(field, 'namespace')) ?? '',
+  };
+  const externalID = optionalText(entry.externalID, join(field, 'externalID'));
+  if (externalID !== undefined && externalID.trim() !== '') lookup.externalID = externalID;
+  else if (lookup.name.trim() === '') invalid(field, 'names no parent', 'Give the parent\'s name (with its type and namespace) or its externalID');
+  return lookup;
+}
+
 function component(value: unknown, field: string, level: Level): ParsedComponent {
   if (level.depth > TOPOLOGY_MAX_DEPTH) invalid(field, `is nested deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree, or group with fewer levels');
   const entry = object(value, field);
@@ -478,6 +503,7 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
     parsed.lookup = lookup.selectors;
     parsed.lookupChecks = lookup.checks;
   }
+  if (entry.parentLookup !== undefined && entry.parentLookup !== null) parsed.parentLookup = parentLookupOf(entry.parentLookup, join(field, 'parentLookup'));
   if (entry.forEach !== undefined && entry.forEach !== null) {
     if (!hasLookup) invalid(join(field, 'forEach'), 'applies to looked-up components: add a lookup', LOOKUP_HINT);
     parsed.forEach = forEachOf(entry.forEach, join(field, 'forEach'), itemDepth + 1, level.keys);
