@@ -53,11 +53,12 @@ export interface TopologyCheckSpec {
 /** A link as written; the save refuses one without `url`. */
 export type TopologyPropertyLinkSpec = Partial<ComponentPropertyLink>;
 
-/** A property's value read from a catalog item's content by a JSONPath. */
+/** A property's value read from a catalog item: by a JSONPath into its content, or by a display over it. */
 export interface TopologyConfigLookupSpec {
   config?: TopologyConfigSelectorSpec;
   id?: string;
-  field: string;
+  field?: string;
+  display?: { expr?: string; template?: string; javascript?: string };
 }
 
 /** A property as written: what the component stores (less its namespace), or a value looked up in the catalog. */
@@ -222,7 +223,7 @@ export const TOPOLOGY_PROPERTY_FIELDS: TopologyFieldTable = {
   hidden: runs('Not shown on the card'),
   order: runs('Its place among the properties'),
   links: runs('Links shown with the property (url required)'),
-  configLookup: runs("Reads the value from a catalog item's content by a JSONPath (fields below)"),
+  configLookup: runs("Reads the value from a catalog item by a JSONPath or a display (fields below)"),
   lookup: runs(
     "A check lookup (http, kubernetes, postgres…) whose display gives the property: a value, a list of properties added to the component, or a list of {name, properties} merged into the child components of those names",
   ),
@@ -245,8 +246,8 @@ export const TOPOLOGY_LINK_FIELDS: TopologyFieldTable = {
 export const TOPOLOGY_CONFIG_LOOKUP_FIELDS: TopologyFieldTable = {
   config: runs('The catalog item to read, by selector'),
   id: runs('The id of the catalog item to read'),
-  field: runs("A JSONPath into the item's content, e.g. $.spec.replicas (no filters or scripts)"),
-  display: notRun('Display templates are not run here: the value read by field is shown as it is'),
+  field: runs("A JSONPath into the item's content, e.g. $.spec.replicas (no filters or scripts); not beside display"),
+  display: runs('expr (CEL), template (Go template) or javascript (sandboxed) over config (the content), config_type, id, name, type, tags and labels; its text is the property text; not beside field'),
 };
 
 /** The keys of a check selector (`checks[].selector`). */
@@ -448,12 +449,18 @@ const property: JsonSchema = {
     configLookup: {
       type: 'object',
       description:
-        "Reads the value from a catalog item's content: a number becomes value, anything else text. In forEach.properties the looked-up item is read when config and id are left out; elsewhere one of them is required and the first matching item is read. An item matching nothing leaves the property out.",
-      required: ['field'],
+        "Reads the value from a catalog item: field (a JSONPath into its content; a number becomes value, anything else text) or display (its text). In forEach.properties the looked-up item is read when config and id are left out; elsewhere one of them is required and the first matching item is read. An item matching nothing leaves the property out.",
+      oneOf: [{ required: ['field'] }, { required: ['display'] }],
       properties: {
         config: { $ref: '#/$defs/configSelector' },
         id: text('The id of the catalog item to read'),
         field: text("A JSONPath into the item's content, e.g. $.spec.replicas (no filters or scripts)"),
+        display: {
+          type: 'object',
+          description: 'expr (CEL), template (Go template) or javascript (sandboxed) over config, config_type, id, name, type, tags and labels',
+          properties: { expr: text('CEL'), template: text('A Go template'), javascript: text('JavaScript, run in a sandbox') },
+          additionalProperties: false,
+        },
         ...refusedFields(TOPOLOGY_CONFIG_LOOKUP_FIELDS),
       },
     },

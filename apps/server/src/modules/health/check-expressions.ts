@@ -150,6 +150,35 @@ function cachedShape(text: string): Shape {
   return shape;
 }
 
+/** Why a display (`{expr | template | javascript}`) cannot be stored, or null: for a topology's configLookup. */
+export function displayProblem(value: unknown): string | null {
+  const parsed = templateSchema.safeParse(value);
+  if (!parsed.success) return 'must be {expr}, {template} or {javascript}';
+  const { expr, template, javascript, jsonPath, ...other } = parsed.data;
+  const unknown = Object.keys(other);
+  if (unknown.length > 0) return `${unknown.join(', ')} is not a form of display: write expr (CEL), template (Go template) or javascript`;
+  if ((jsonPath ?? '') !== '') return 'jsonPath is not run by this server: write expr (CEL), template or javascript';
+  const given = [expr, template, javascript].filter((form) => (form ?? '').trim() !== '');
+  if (given.length !== 1) return 'give exactly one of expr, template or javascript';
+  return (expr ?? '').trim() === '' ? null : checkExpressionSyntax(expr ?? '');
+}
+
+/**
+ * One display over plain variables, as text, under the check expression budget: what a topology's configLookup shows
+ * (canary-checker renders it the same way). Throws with the evaluation error.
+ */
+export function displayText(value: unknown, variables: Record<string, unknown>, budgetMs: number = EXPRESSION_BUDGET_MS): string {
+  const parsed = templateSchema.parse(value);
+  const expression: Expression =
+    (parsed.javascript ?? '').trim() !== ''
+      ? { field: 'display', kind: 'javascript', text: parsed.javascript ?? '' }
+      : (parsed.expr ?? '').trim() !== ''
+        ? { field: 'display', kind: 'expr', text: parsed.expr ?? '' }
+        : { field: 'display', kind: 'template', text: parsed.template ?? '' };
+  javascriptDeadline = Date.now() + budgetMs - JAVASCRIPT_MARGIN_MS;
+  return celToText(runWithinBudget(() => evaluate(expression, toCel(variables) as Record<string, unknown>, variables), budgetMs));
+}
+
 /** Why an expression is not valid CEL, or null: for callers that check expressions before they are stored. */
 export function checkExpressionSyntax(text: string): string | null {
   try {

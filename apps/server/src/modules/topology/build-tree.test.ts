@@ -209,6 +209,31 @@ describe('buildTopology', () => {
     ]);
   });
 
+  it('shows a configLookup display written in CEL, a Go template or sandboxed JavaScript over the item, as component-with-properties.yml does', async () => {
+    const item = config('cfg-1', 'config-item', 'Config::Dummy', { 'tag-1': 'a' }, { spec: { container: { version: 'v1.2.3', replicas: 3 } } });
+    const lookup = (display: Record<string, unknown>) => ({ config: { name: 'config-item', type: 'Config::Dummy' }, display });
+    const spec = {
+      properties: [
+        { name: 'js', configLookup: lookup({ javascript: 'config.spec.container.version' }) },
+        { name: 'cel', configLookup: lookup({ expr: "config_type + ' ' + string(config.spec.container.replicas)" }) },
+        { name: 'template', configLookup: lookup({ template: '{{ .name }}@{{ .config.spec.container.version }}' }) },
+        { name: 'broken', configLookup: lookup({ javascript: 'config.nope.deeper' }) },
+      ],
+    };
+    const { root, errors } = await buildTopology(topology(spec), fakeSources([item], []));
+    expect(root.properties).toEqual([
+      { name: 'js', text: 'v1.2.3' },
+      { name: 'cel', text: 'Config::Dummy 3' },
+      { name: 'template', text: 'config-item@v1.2.3' },
+    ]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^Shop: property broken: display failed on config-item: display\.javascript: TypeError/);
+    for (const display of [{ expr: 'config.', javascript: 'x' }, { jsonPath: '$.a' }, { expr: '1 +' }]) {
+      await expect(buildTopology(topology({ properties: [{ name: 'p', configLookup: lookup(display) }] }), fakeSources([item], []))).rejects.toBeInstanceOf(AppError);
+    }
+    await expect(buildTopology(topology({ properties: [{ name: 'p', configLookup: { ...lookup({ expr: '1' }), field: '$.a' } }] }), fakeSources([item], []))).rejects.toBeInstanceOf(AppError);
+  });
+
   it('refuses a parentLookup that names no parent, or a field it does not know, at save', async () => {
     for (const parentLookup of [{ type: 'Type2' }, { name: 'P', labels: { a: 'b' } }]) {
       await expect(buildTopology(topology({ components: [{ name: 'C', parentLookup }] }), fakeSources([], []))).rejects.toBeInstanceOf(AppError);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
 import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty, type ParentLookup } from './spec';
+import { displayText } from '../health';
 import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ConfigRow, TopologyRow, TopologySources } from './types';
 
 /** The selector id of the config a looked-up component was made from. */
@@ -141,7 +142,7 @@ class TreeBuilder {
         built.push(spec.property);
         continue;
       }
-      const { selector, field } = spec.configLookup;
+      const { selector, field, display } = spec.configLookup;
       const source = selector === null ? item : ((await this.configs(selector))[0] ?? null);
       // A lookup matching nothing (a pod gone) is not a build error: the property is left out.
       if (source === null) continue;
@@ -149,9 +150,16 @@ class TreeBuilder {
       if (typeof source.config !== 'object' || source.config === null) continue;
       let found: unknown;
       try {
-        found = JSONPath({ path: field, json: source.config, eval: false, wrap: true });
+        if (display !== undefined) {
+          // canary-checker's environment for it: the item's fields, its content as config, and its type as config_type.
+          const variables = { id: source.id, name: source.name, type: source.type, config_type: source.type, config_class: source.config_class, tags: source.tags, labels: source.labels, config: source.config };
+          const { value: _value, text: _text, ...rest } = spec.property;
+          built.push({ ...rest, text: displayText(display, variables) });
+          continue;
+        }
+        found = JSONPath({ path: field ?? '$', json: source.config, eval: false, wrap: true });
       } catch (error) {
-        this.errors.push(`${owner}: property ${spec.property.name}: ${field} failed on ${source.name}: ${error instanceof Error ? error.message : String(error)}`);
+        this.errors.push(`${owner}: property ${spec.property.name}: ${display === undefined ? field : 'display'} failed on ${source.name}: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
       const first: unknown = Array.isArray(found) ? found[0] : undefined;

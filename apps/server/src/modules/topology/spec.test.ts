@@ -130,7 +130,7 @@ describe('parseTopologySpec', () => {
       { spec: { components: [{ name: 'a', id: { expr: 'x' } }] }, details: 'spec.components[0].id', hint: /externalID/ },
       { spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /forEach/ },
       { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].display', hint: /forEach/ },
-      { spec: { properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] }, details: 'spec.properties[0].configLookup.display', hint: /as it is/ },
+      { spec: { properties: [{ name: 'p', configLookup: { id: 'x', display: { template: 'x' }, displayAs: 'x' } }] }, details: 'spec.properties[0].configLookup.displayAs', hint: /fields that run here/ },
       { spec: { properties: [{ name: 'p', summary: { template: 'x' } }] }, details: 'spec.properties[0].summary', hint: /text/ },
       { spec: { properties: [{ name: 'p', links: [{ url: 'https://x.test', target: '_blank' }] }] }, details: 'spec.properties[0].links[0].target', hint: /url/ },
       { spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0].search', hint: /tagSelector/ },

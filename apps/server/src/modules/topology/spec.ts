@@ -20,7 +20,7 @@ import {
   type TopologyFieldTable,
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
-import { CanarySpecError, canarySpecHoldsSecrets, canarySpecRunsExec, checksFromCanarySpec, isValidSchedule } from '../health';
+import { CanarySpecError, canarySpecHoldsSecrets, canarySpecRunsExec, checksFromCanarySpec, displayProblem, isValidSchedule } from '../health';
 import { jsonPathProblem } from '../scrapers';
 import type { CheckSelector, ComponentFields, ConfigSelector, InlineCanary } from './types';
 
@@ -29,10 +29,14 @@ export interface ParsedConfigSelector extends ConfigSelector {
   classes?: string[];
 }
 
-/** A property's value read by JSONPath from a catalog item; `selector` null reads the looked-up item itself. */
+/**
+ * A property's value read from a catalog item, by a JSONPath (`field`) or a display (CEL, Go template or sandboxed
+ * JavaScript over `config` and the item's fields); `selector` null reads the looked-up item itself.
+ */
 export interface ParsedConfigLookup {
   selector: ParsedConfigSelector | null;
-  field: string;
+  field?: string;
+  display?: Record<string, unknown>;
 }
 
 /** A check lookup: a check of its type run when the topology is built, its display giving components or a property. */
@@ -334,13 +338,18 @@ function property(value: unknown, field: string, lookedUp: boolean): ParsedPrope
   const at = join(field, 'configLookup');
   const lookup = object(entry.configLookup, at);
   refuseNotRun(lookup, TOPOLOGY_CONFIG_LOOKUP_FIELDS, at);
-  const fieldPath = checkJsonPath(lookup.field, join(at, 'field'));
   const id = optionalText(lookup.id, join(at, 'id'));
   let selector: ParsedConfigSelector | null = null;
   if (lookup.config !== undefined && lookup.config !== null) selector = configSelector(lookup.config, join(at, 'config'));
   else if (id !== undefined && id.trim() !== '') selector = { id: [id] };
   else if (!lookedUp) invalid(join(at, 'config'), 'is required outside forEach: name the catalog item to read (config or id)');
-  return { property: parsed, configLookup: { selector, field: fieldPath }, lookup: null };
+  if (lookup.display !== undefined && lookup.display !== null) {
+    if (lookup.field !== undefined && lookup.field !== null) invalid(join(at, 'field'), 'cannot be given beside display', 'Read the value one way: field (a JSONPath) or display');
+    const problem = displayProblem(lookup.display);
+    if (problem !== null) invalid(join(at, 'display'), problem);
+    return { property: parsed, configLookup: { selector, display: object(lookup.display, join(at, 'display')) }, lookup: null };
+  }
+  return { property: parsed, configLookup: { selector, field: checkJsonPath(lookup.field, join(at, 'field')) }, lookup: null };
 }
 
 function properties(value: unknown, field: string, lookedUp: boolean): ParsedProperty[] {
