@@ -146,11 +146,17 @@ const CORPUS: CorpusEntry[] = [
     name: 'parent-lookup',
     yaml: `${header('parent-lookup')}  components:
     - name: A
+      type: Group
     - name: B
-      parentLookup:
-        name: A
+      components:
+        - name: C
+          parentLookup:
+            name: A
+            type: Group
+        - name: D
+          parentLookup:
+            externalID: nowhere
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[1].parentLookup' },
   },
   {
     name: 'group-by',
@@ -263,6 +269,21 @@ describe('a corpus of Mission Control Topology resources: saved or refused by na
       ['node-2', 'Corpus::Node'],
     ]);
     expect(nodes.map((row) => row.properties?.find((property) => property.name === 'zone')?.text)).toEqual(['a', 'b']);
+  });
+
+  it('moves a component under the parent its parentLookup names, and records the one whose parent is not there', async () => {
+    const topology = await stored('parent-lookup');
+    if (topology === undefined) throw new Error('parent-lookup was not saved');
+    const outcome = await runTopology(server.pool, topology);
+    expect(outcome.status).toBe('WARNING');
+    expect(JSON.stringify(outcome)).toContain('D: parentLookup found no component nowhere in this topology; it stays under B');
+    expect((await componentsOf(topology.id)).map((row) => [row.name, row.parent])).toEqual([
+      ['A', 'parent-lookup'],
+      ['B', 'parent-lookup'],
+      ['C', 'A'],
+      ['D', 'B'],
+      ['parent-lookup', null],
+    ]);
   });
 
   it('puts the items of an unnamed catalog lookup in its place, filtered by tag', async () => {
