@@ -68,14 +68,15 @@ describe('topology spec JSON schema', () => {
 
   it('refuses each Mission Control field this server does not run, by its location', () => {
     const refusedAt = (value: unknown): string => validate(value).join('\n');
-    expect(refusedAt({ id: { javascript: 'x' } })).toContain('/id');
+    expect(refusedAt({ id: { jsonPath: 'x' } })).toContain('/id');
     expect(refusedAt({ groupBy: { tag: 'cluster' } })).toContain('/groupBy');
     for (const field of ['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'tooltip', 'order']) {
       expect(refusedAt({ components: [{ name: 'a', [field]: 'x' }] })).toContain(`/components/0/${field}`);
     }
-    expect(refusedAt({ components: [{ name: 'a', id: { expr: 'x' } }] })).toContain('/components/0/id');
+    expect(refusedAt({ components: [{ name: 'a', id: { expr: 'x', template: 'y' } }] })).toContain('/components/0/id');
     expect(refusedAt({ components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] })).toContain('/components/0/lookup/catalog/0/display');
-    expect(refusedAt({ properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] })).toContain('/properties/0/configLookup/display');
+    expect(refusedAt({ properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] })).toContain('/properties/0/configLookup');
+    expect(validate({ id: { javascript: 'properties.id' }, components: [{ name: 'a', id: { expr: 'self.name' }, parentLookup: { name: 'b' } }] })).toEqual([]);
   });
 
   it('refuses components that is not a list, a property without a name and a label that is not text', () => {

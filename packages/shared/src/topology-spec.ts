@@ -148,7 +148,8 @@ export type TopologyFieldTable = Readonly<Record<string, TopologyFieldRule>>;
 const runs = (note: string): TopologyFieldRule => ({ support: 'runs', note });
 const notRun = (note: string): TopologyFieldRule => ({ support: 'refused', note });
 
-const ID_EXPRESSION_NOTE = 'Text is the stable key of the component; an id expression (expr, javascript, template) is refused: write the id as text, or use externalID';
+const ID_EXPRESSION_NOTE =
+  'The stable key of the component: text, or an expression ({expr}, {template} or sandboxed {javascript}) over self (the component) and properties (name → value) whose non-empty text is the key (an empty one keeps the default)';
 
 /** The keys of a component, in `spec.components` and every level under it. */
 export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
@@ -200,7 +201,7 @@ export const TOPOLOGY_SPEC_FIELDS: TopologyFieldTable = {
   lifecycle: runs('production, staging, dev…'),
   namespace: runs('Its namespace'),
   hidden: runs('Not shown on the dashboard'),
-  id: notRun('The root is keyed by the topology: leave id out'),
+  id: runs('The root\'s stable key (the topology\'s own when left out or empty): text, or an expression as on components'),
   tooltip: notRun('A component has no tooltip here: put the text in text'),
   groupBy: notRun('Grouping components by a tag is not run by this server: write a component per group'),
   push: notRun('Pushing the topology to another server is not done by this server: leave push out'),
@@ -369,7 +370,7 @@ const checkLookup: JsonSchema = {
   type: 'object',
   description: 'A check written as in a canary (no secrets); its display (expr or template) must return the components or the property as JSON',
   required: ['display'],
-  properties: { name: text('The name of this lookup'), display: { type: 'object', description: 'expr (CEL) or template (Go template) returning JSON' } },
+  properties: { name: text('The name of this lookup'), display: { type: 'object', description: 'expr (CEL), template (Go template) or javascript (sandboxed) returning JSON' } },
 };
 
 const checkLookups = (description: string): Record<string, JsonSchema> =>
@@ -527,6 +528,15 @@ const componentFields: Record<string, JsonSchema> = {
   configs: { type: 'array', items: { $ref: '#/$defs/configSelector' }, description: 'Catalog items linked by selector; their health counts toward the status' },
 };
 
+const idExpression: JsonSchema = {
+  type: 'object',
+  description: 'An id worked out per component: one of expr (CEL), template (Go template) or javascript (sandboxed), over self and properties',
+  properties: { expr: text('CEL'), template: text('A Go template'), javascript: text('JavaScript, run in a sandbox') },
+  additionalProperties: false,
+  minProperties: 1,
+  maxProperties: 1,
+};
+
 const component: JsonSchema = {
   type: 'object',
   description:
@@ -534,7 +544,7 @@ const component: JsonSchema = {
   properties: {
     ...componentFields,
     name: { ...name, description: 'The component name (required unless it has a lookup)' },
-    id: { type: 'string', minLength: 1, description: ID_EXPRESSION_NOTE },
+    id: { anyOf: [{ type: 'string', minLength: 1 }, { $ref: '#/$defs/idExpression' }], description: ID_EXPRESSION_NOTE },
     externalID: { type: 'string', minLength: 1, description: 'The stable key of the component' },
     description: text('Its description'),
     lifecycle: text('production, staging, dev…'),
@@ -567,6 +577,7 @@ const specSchema: JsonSchema = {
     ...componentFields,
     schedule: text('How often it is rebuilt: @every 5m, @hourly, @daily or a cron'),
     label: { description: 'More labels of the root, as a map or key=value pairs joined by commas', anyOf: [{ type: 'string' }, stringMap('')] },
+    id: { anyOf: [{ type: 'string', minLength: 1 }, { $ref: '#/$defs/idExpression' }], description: "The root's stable key: text, or an expression as on components" },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'The components under the root' },
     ...refusedFields(TOPOLOGY_SPEC_FIELDS),
   },
@@ -598,5 +609,5 @@ export const topologySpecJsonSchema: Readonly<JsonSchema> = {
   if: { type: 'object', required: ['kind'], properties: { kind: { enum: ['Topology', 'SystemTemplate'] } } },
   then: { $ref: '#/$defs/resource' },
   else: { $ref: '#/$defs/spec' },
-  $defs: { resource: resourceSchema, spec: specSchema, component, property, check, checkSelector, configSelector, lookup, forEach },
+  $defs: { resource: resourceSchema, spec: specSchema, component, property, check, checkSelector, configSelector, lookup, forEach, idExpression },
 };

@@ -234,6 +234,31 @@ describe('buildTopology', () => {
     await expect(buildTopology(topology({ properties: [{ name: 'p', configLookup: { ...lookup({ expr: '1' }), field: '$.a' } }] }), fakeSources([item], []))).rejects.toBeInstanceOf(AppError);
   });
 
+  it('keys components by their id expressions over self and properties, keeping the default for an empty or failing one', async () => {
+    const spec = {
+      id: { javascript: 'properties.id' },
+      properties: [{ name: 'id', text: 'cluster-prod' }],
+      components: [
+        { name: 'nodes', id: { javascript: 'properties.zone + "/" + self.name' }, properties: [{ name: 'zone', text: 'eu-1' }], components: [{ name: 'child' }] },
+        { name: 'empty', id: { expr: "''" } },
+        { name: 'broken', id: { javascript: 'self.nope.deeper' } },
+        { name: 'pods', lookup: { catalog: [{ types: ['Kubernetes::Pod'] }] } },
+        { lookup: { catalog: [{ types: ['Kubernetes::Node'] }] }, id: { template: 'node-{{ .self.name }}' } },
+      ],
+    };
+    const sources = fakeSources([config('p1', 'pod-1', 'Kubernetes::Pod', {}), config('n1', 'node-a', 'Kubernetes::Node', {})], []);
+    const { root, errors } = await buildTopology(topology(spec), sources);
+    expect(root.key).toBe('cluster-prod');
+    expect(child(root, 'nodes').key).toBe('eu-1/nodes');
+    expect(child(child(root, 'nodes'), 'child').key).toBe('eu-1/nodes/child');
+    expect(child(root, 'empty').key).toBe('empty');
+    expect(child(root, 'broken').key).toBe('broken');
+    expect(child(root, 'node-a').key).toBe('node-node-a');
+    expect(errors).toEqual([expect.stringMatching(/^broken: id failed, the component keeps the key broken: display\.javascript: TypeError/)]);
+    const withoutId = await buildTopology(topology({ id: { javascript: 'properties.id' } }), sources);
+    expect(withoutId.root.key).toBe('topology:topo-1');
+  });
+
   it('refuses a parentLookup that names no parent, or a field it does not know, at save', async () => {
     for (const parentLookup of [{ type: 'Type2' }, { name: 'P', labels: { a: 'b' } }]) {
       await expect(buildTopology(topology({ components: [{ name: 'C', parentLookup }] }), fakeSources([], []))).rejects.toBeInstanceOf(AppError);

@@ -86,6 +86,26 @@ class TreeBuilder {
     return true;
   }
 
+  /**
+   * Gives `draft` the key its `id` expression works out over `self` and `properties`, as canary-checker does; an
+   * empty answer keeps the key it has. One that fails keeps it too, and the run says so.
+   */
+  rekeyByExpression(draft: ComponentDraft, expression: Record<string, unknown> | undefined): void {
+    if (expression === undefined) return;
+    const self = { name: draft.name, type: draft.type, icon: draft.icon, text: draft.text, description: draft.description, owner: draft.owner, lifecycle: draft.lifecycle, namespace: draft.namespace, labels: draft.labels, hidden: draft.hidden };
+    const properties = Object.fromEntries(draft.properties.map((property) => [property.name, property.value ?? property.text ?? null]));
+    let key: string;
+    try {
+      key = displayText(expression, { self, properties }).trim();
+    } catch (error) {
+      this.errors.push(`${draft.name}: id failed, the component keeps the key ${draft.key}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    if (key === '' || key === 'undefined' || key === 'null') return;
+    this.keys.delete(draft.key);
+    draft.key = this.uniqueKey(key);
+  }
+
   uniqueKey(base: string): string {
     let key = base;
     for (let n = 2; this.keys.has(key); n += 1) key = `${base}#${n}`;
@@ -299,6 +319,7 @@ async function staticComponent(builder: TreeBuilder, spec: ParsedComponent, name
   draft.labels = { ...spec.labels };
   if (spec.parentLookup !== undefined) builder.parentLookups.set(draft, spec.parentLookup);
   draft.properties = await builder.properties(name, spec.properties, null);
+  if (spec.key === undefined) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, spec.checks);
   await builder.attachConfigs(draft, spec.configs);
   draft.children = await children(builder, spec.components, draft.key);
@@ -324,6 +345,7 @@ async function lookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, it
   draft.configs.push({ configId: item.id, selectorId: LOOKUP_SELECTOR_ID });
   const properties = [...(generator ? spec.properties : []), ...(forEach?.properties ?? [])];
   draft.properties = await builder.properties(item.name, properties, item);
+  if (generator) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
@@ -359,6 +381,7 @@ async function checkLookedUpComponent(builder: TreeBuilder, spec: ParsedComponen
   const properties = [...(generator ? spec.properties : []), ...(forEach?.properties ?? [])];
   draft.properties = propertiesOf(entry.properties, at);
   for (const property of await builder.properties(entry.name, properties, null)) mergeProperty(draft.properties, property);
+  if (generator) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
@@ -467,11 +490,12 @@ export async function buildTopology(topology: TopologyRow, sources: TopologySour
   const { root: spec } = parseTopologySpec(topology.spec);
   const builder = new TreeBuilder(sources);
   builder.take();
-  const root = emptyDraft(builder.uniqueKey(`topology:${topology.id}`), topology.name);
+  const root = emptyDraft(builder.uniqueKey(spec.key ?? `topology:${topology.id}`), topology.name);
   pickDefined(root, { text: spec.text, type: spec.type, icon: spec.icon ?? topology.icon ?? undefined, owner: spec.owner, description: spec.description });
   root.hidden = spec.hidden;
   root.labels = { ...topology.labels, ...spec.labels };
   root.properties = await builder.properties(topology.name, spec.properties, null);
+  if (spec.key === undefined) builder.rekeyByExpression(root, spec.keyExpression);
   await builder.attachChecks(root, spec.checks);
   await builder.attachConfigs(root, spec.configs);
   root.children = await children(builder, spec.components, null);

@@ -125,9 +125,7 @@ describe('parseTopologySpec', () => {
       })),
       { spec: { components: [{ name: 'a', display: { expr: 'x' } }] }, details: 'spec.components[0].display', hint: /fields that run here: name, id/ },
       { spec: { components: [{ name: 'a', futureField: 1 }] }, details: 'spec.components[0].futureField', hint: /fields that run here/ },
-      { spec: { id: { javascript: 'x' } }, details: 'spec.id', hint: /keyed by the topology/ },
       { spec: { groupBy: { tag: 'cluster' } }, details: 'spec.groupBy', hint: /component per group/ },
-      { spec: { components: [{ name: 'a', id: { expr: 'x' } }] }, details: 'spec.components[0].id', hint: /externalID/ },
       { spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /forEach/ },
       { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].display', hint: /forEach/ },
       { spec: { properties: [{ name: 'p', configLookup: { id: 'x', display: { template: 'x' }, displayAs: 'x' } }] }, details: 'spec.properties[0].configLookup.displayAs', hint: /fields that run here/ },
@@ -146,6 +144,16 @@ describe('parseTopologySpec', () => {
       expect(refused.details, details).toBe(details);
       expect(refused.message, details).toContain(details);
       expect(refused.hint, details).toMatch(hint);
+    }
+    for (const [value, details] of [
+      [{ id: { jsonPath: 'x' } }, 'spec.id'],
+      [{ components: [{ name: 'a', id: { expr: 'x', javascript: 'y' } }] }, 'spec.components[0].id'],
+      [{ components: [{ name: 'a', id: { expr: '1 +' } }] }, 'spec.components[0].id'],
+    ] as const) {
+      const refused = refusal(value);
+      expect(refused.code, details).toBe('OD_TOPOLOGY_SPEC');
+      expect(refused.details, details).toBe(details);
+      expect(refused.hint, details).toMatch(/self and properties/);
     }
   });
 

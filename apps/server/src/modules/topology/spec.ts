@@ -71,6 +71,8 @@ export interface ParsedComponent extends ComponentFields {
   name?: string;
   /** An explicit `id`/`externalID`. */
   key?: string;
+  /** An `id` written as an expression (expr, template or javascript) over `self` and `properties`: the key when it gives text. */
+  keyExpression?: Record<string, unknown>;
   properties: ParsedProperty[];
   checks: CheckSelector[];
   configs: ParsedConfigSelector[];
@@ -372,7 +374,7 @@ function checkLookups(lookup: Record<string, unknown>, field: string, catalogAll
       const at = join(join(field, type), index);
       const entry = object(raw, at);
       const display = entry.display;
-      if (!isRecord(display) || (typeof display.expr !== 'string' && typeof display.template !== 'string')) {
+      if (!isRecord(display) || (typeof display.expr !== 'string' && typeof display.template !== 'string' && typeof display.javascript !== 'string')) {
         invalid(join(at, 'display'), 'is required: it returns the components (or the property) as JSON', "display: {expr: \"[{'name': 'api', 'type': 'API'}].toJSON()\"}");
       }
       const spec = { ...entry, name: typeof entry.name === 'string' && entry.name !== '' ? entry.name : `${type}-lookup` };
@@ -422,8 +424,8 @@ function explicitKey(entry: Record<string, unknown>, field: string): string | un
     if (entry.id.trim() === '') invalid(join(field, 'id'), 'must not be empty');
     return entry.id;
   }
-  if (isRecord(entry.id)) throw errors.topologyFieldNotRun(join(field, 'id'), 'is an id expression, which is refused at save', TOPOLOGY_COMPONENT_FIELDS.id?.note ?? '');
-  if (entry.id !== undefined && entry.id !== null) invalid(join(field, 'id'), 'must be text');
+  if (isRecord(entry.id)) return undefined;
+  if (entry.id !== undefined && entry.id !== null) invalid(join(field, 'id'), 'must be text or an expression ({expr}, {template} or {javascript})');
   const external = optionalText(entry.externalID, join(field, 'externalID'));
   if (external !== undefined && external.trim() === '') invalid(join(field, 'externalID'), 'must not be empty');
   return external;
@@ -487,6 +489,14 @@ function parentLookupOf(value: unknown, field: string): ParentLookup {
   return lookup;
 }
 
+/** An `id` written as an expression, checked as a display is; undefined for a text id or none. */
+function idExpression(entry: Record<string, unknown>, field: string): Record<string, unknown> | undefined {
+  if (!isRecord(entry.id)) return undefined;
+  const problem = displayProblem(entry.id);
+  if (problem !== null) invalid(join(field, 'id'), problem, 'Write the id as text, or as {expr}, {template} or {javascript} over self and properties');
+  return entry.id;
+}
+
 function component(value: unknown, field: string, level: Level): ParsedComponent {
   if (level.depth > TOPOLOGY_MAX_DEPTH) invalid(field, `is nested deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree, or group with fewer levels');
   const entry = object(value, field);
@@ -507,6 +517,8 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
   const parsed = componentBody(entry, field, level.depth, level.keys, generator, TOPOLOGY_COMPONENT_FIELDS);
   if (componentName !== undefined) parsed.name = componentName;
   if (key !== undefined) parsed.key = key;
+  const keyExpression = idExpression(entry, field);
+  if (keyExpression !== undefined) parsed.keyExpression = keyExpression;
   if (hasLookup) {
     const lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
     parsed.lookup = lookup.selectors;
@@ -552,6 +564,10 @@ export function parseTopologySpec(value: unknown): ParsedTopologySpec {
     schedule = spec.schedule.trim();
   }
   const root = componentBody(spec, 'spec', 0, new Set<string>(), false, TOPOLOGY_SPEC_FIELDS);
+  const rootKey = explicitKey({ id: spec.id }, 'spec');
+  if (rootKey !== undefined) root.key = rootKey;
+  const rootKeyExpression = idExpression(spec, 'spec');
+  if (rootKeyExpression !== undefined) root.keyExpression = rootKeyExpression;
   const label = spec.label;
   if (label !== undefined && label !== null) root.labels = { ...(typeof label === 'string' ? pairs(label, 'spec.label') : stringMap(label, 'spec.label')), ...root.labels };
   return { metadata: resource ? metadataOf(whole.metadata) : null, schedule, root };
