@@ -44,7 +44,7 @@ import { AppError } from '../../platform/errors';
 import { checkRuleFilter } from '../incident-rules';
 import { parseSelectorRequirements } from './selectors';
 import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax } from './templating';
-import { scriptInterpreter } from './value-placement';
+import { scriptInterpreter } from '../../platform/value-placement';
 
 /** The resource's metadata, when the whole Mission Control resource was given. */
 export interface PlaybookMetadata {

@@ -17,7 +17,7 @@ import {
   placeInShell,
   placeInUrl,
   scriptInterpreter,
-} from './value-placement';
+} from '../../platform/value-placement';
 
 /**
  * Action fields and parameter defaults are templates in Mission Control's Go template language (`{{.params.x}}`,

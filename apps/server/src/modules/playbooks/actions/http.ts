@@ -3,7 +3,7 @@ import { PLAYBOOK_HTTP_METHODS, type PlaybookActionResult } from '@opsdeck/share
 import { connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunner } from '../types';
-import { breaksHeader } from '../value-placement';
+import { breaksHeader } from '../../../platform/value-placement';
 import { completedOutcome, errorText, failedOutcome, stopMessage } from './action-outcome';
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -13,7 +13,7 @@ import {
 } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner } from '../types';
-import { holdsMarkers, placeInSql } from '../value-placement';
+import { holdsMarkers, placeInSql } from '../../../platform/value-placement';
 import { ACTION_ROW_CAP, completedOutcome, errorText, failedOutcome, jsonValues, stopMessage } from './action-outcome';
 
 export type SqlDriver = 'postgres' | 'mysql';
