@@ -348,7 +348,10 @@ const FOLDER_RULES: FieldRules = {
   'filter.minSize': runs('Count only files at least this large', '1'),
   'filter.maxSize': runs('Count only files at most this large', '1Gi'),
   'filter.regex': runs('Count only files whose name matches', '.*'),
-  'filter.since': refused('Write the age as filter.maxAge (a duration)'),
+  'filter.since': runs(
+    'Count only files changed after this time: RFC 3339 or date math (now-60d, now-1h), usually a Go template over the previous run ({{ last_result.results.max }}), as stateful folder checks write it',
+    'now-60d',
+  ),
   minAge: runs('The newest file must be at least this old', '0s'),
   maxAge: runs('The newest file must be at most this old', '3650d'),
   minCount: runs('The least number of files that passes', 0),

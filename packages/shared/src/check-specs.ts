@@ -411,6 +411,8 @@ const folderFilter = z.strictObject({
   minSize: size.optional(),
   maxSize: size.optional(),
   regex: z.string().optional(),
+  /** A time (RFC 3339) or date math (`now-60d`), often a Go template over `last_result`: only files changed after it count. */
+  since: z.string().optional(),
 });
 
 /** canary-checker's `awsConnection` of a folder check on `s3://`: a stored connection, keys (sealed) or none (public). */

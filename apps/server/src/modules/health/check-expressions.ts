@@ -5,6 +5,7 @@ import { createCelEnvironment, describeCelError, runWithinBudget } from '../../p
 import { celToText, fromCel, toCel } from '../../platform/cel/cel-values';
 import { runSandboxedJavaScript } from '../../platform/javascript/sandboxed-javascript';
 import { renderCheckTemplate } from './check-template';
+import { NO_LAST_RESULT, type LastResult } from './last-result';
 
 /**
  * A check's `test`, `display` and `transform` as canary-checker runs them (checks/runchecks.go, checks/common.go):
@@ -78,6 +79,8 @@ export interface ExpressionScope {
   type: string;
   canary: { name: string; namespace: string; labels: Record<string, string>; id: string };
   check: { name: string; id: string; description: string; labels: Record<string, string>; endpoint: string };
+  /** canary-checker's `last_result()` (CEL) and `last_result` (Go templates): the check's previous run. */
+  lastResult?: LastResult;
 }
 
 export interface JudgedOutcome<R extends JudgedResult> {
@@ -125,7 +128,10 @@ export function hasExpressions(expressions: CheckExpressions): boolean {
   return expressions.test !== null || expressions.display !== null || expressions.transform !== null || expressions.metrics.length > 0;
 }
 
-const environment = createCelEnvironment({ unlistedVariablesAreDyn: true });
+/** The previous run of the check being judged (set by applyCheckExpressions; evaluation is synchronous). */
+let currentLastResult: LastResult = NO_LAST_RESULT;
+
+const environment = createCelEnvironment({ unlistedVariablesAreDyn: true }).registerFunction('last_result(): dyn', () => toCel(currentLastResult));
 type Compiled = ReturnType<typeof environment.parse>;
 const compiled = new Map<string, Compiled>();
 const shapes = new Map<string, Shape>();
@@ -198,7 +204,7 @@ let javascriptDeadline = 0;
 
 function evaluate(expression: Expression, celVariables: Record<string, unknown>, plainVariables: Record<string, unknown>): unknown {
   try {
-    if (expression.kind === 'template') return renderCheckTemplate(expression.text, plainVariables);
+    if (expression.kind === 'template') return renderCheckTemplate(expression.text, plainVariables, currentLastResult);
     if (expression.kind === 'javascript') return runSandboxedJavaScript(expression.text, plainVariables, { timeoutMs: Math.max(1, javascriptDeadline - Date.now()) });
     return compile(expression.text)(celVariables);
   } catch (error) {
@@ -574,6 +580,7 @@ export function applyCheckExpressions<R extends JudgedResult>(
 ): JudgedOutcome<R> {
   if (!hasExpressions(expressions)) return { result: base, transformed: null, metrics: [] };
   javascriptDeadline = Date.now() + budgetMs - JAVASCRIPT_MARGIN_MS;
+  currentLastResult = scope.lastResult ?? NO_LAST_RESULT;
   try {
     if (!needsBudget(expressions, data)) return judge(base, data, expressions, scope);
     return runWithinBudget(() => judge(base, data, expressions, scope), budgetMs);

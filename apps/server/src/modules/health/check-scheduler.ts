@@ -13,6 +13,7 @@ import { scrubSecrets, SecretCollector } from './scrub-secrets';
 import { checkRelationshipsSchema } from '@opsdeck/shared';
 import { formCheckRelationships, type RelatedCheck } from './check-relationships';
 import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
+import { loadLastResult, readsLastResult } from './last-result';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -352,8 +353,10 @@ export class CheckScheduler {
     if ('failed' in referenced) return referenced.failed;
     spec = referenced.spec;
     if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
+    const lastResult = readsLastResult(check.spec) ? await loadLastResult(pool, check.id) : undefined;
     const result = await runCheck(check.type, spec, {
       pool,
+      ...(lastResult === undefined ? {} : { lastResult }),
       signal: this.loop.signal,
       identity: {
         canary: { name: check.canary_name, namespace: check.canary_namespace ?? '', labels: check.canary_labels ?? {}, id: check.canary_id },

@@ -96,6 +96,13 @@ describe('the server CEL function library', () => {
       expect(() => run('Duration("soon")')).toThrow(/not a duration/);
     });
 
+    it("converts timestamps and durations to text as cel-go prints them, which stateful checks store and read back", () => {
+      expect(run('string(timestamp("2026-01-02T03:04:05Z"))')).toBe('2026-01-02T03:04:05Z');
+      expect(run('string(timestamp("2026-01-02T03:04:05.250Z"))')).toBe('2026-01-02T03:04:05.250Z');
+      expect(run('string(duration("1h30m"))')).toBe('5400s');
+      expect(run('string(duration("1.5s"))')).toBe('1.5s');
+    });
+
     it('measures time since and until a timestamp', () => {
       expect(run('time.Since(timestamp("2020-01-01T00:00:00Z")) > Duration("365d")')).toBe(true);
       expect(run('time.Until(time.Now() + duration("1h")) <= duration("1h")')).toBe(true);

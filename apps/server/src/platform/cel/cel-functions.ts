@@ -215,6 +215,9 @@ export function registerCelFunctions(environment: Environment): void {
   environment.registerType('TimeNamespace', TimeNamespace);
   environment.registerConstant('time', 'TimeNamespace', new TimeNamespace());
   fn('TimeNamespace.Now(): google.protobuf.Timestamp', () => new Date());
+  // CEL's standard conversions, which cel-js lacks, as cel-go prints them: RFC 3339 in UTC without a zero fraction, and seconds.
+  fn('string(google.protobuf.Timestamp): string', (at: Date) => at.toISOString().replace('.000Z', 'Z'));
+  fn('string(google.protobuf.Duration): string', (value: Duration) => `${durationNanos(value) / 1e9}s`);
   fn('TimeNamespace.Since(dyn): google.protobuf.Duration', (_: TimeNamespace, at: unknown) =>
     durationFromNanos((Date.now() - timestampOf(at).getTime()) * 1e6),
   );

@@ -1,5 +1,5 @@
 import { celToText } from '../cel/cel-values';
-import { executeGoTemplate, GoTemplateError, isMethodValue, NO_VALUE, parseGoTemplate } from './go-template';
+import { executeGoTemplate, GoTemplateError, isMethodValue, NO_VALUE, parseGoTemplate, type GoFunction } from './go-template';
 import { goTemplateFunctions } from './template-functions';
 
 const FUNCTIONS = goTemplateFunctions();
@@ -17,14 +17,28 @@ function printed(value: unknown): string {
  * playbooks use (if, range, with, variables, gomplate functions; ADR 0070, 0071), within a step and output budget;
  * throws GoTemplateError for what Go refuses.
  */
-export function renderGoTemplate(template: string, data: unknown, limits: { maxSteps: number; maxOutput: number }): string {
-  return executeGoTemplate(parseGoTemplate(template, FUNCTION_NAMES), data, { functions: FUNCTIONS, output: printed, ...limits });
+export function renderGoTemplate(
+  template: string,
+  data: unknown,
+  options: {
+    maxSteps: number;
+    maxOutput: number;
+    /** Functions of this one rendering beside the fixed table (a check's `last_result`). */
+    functions?: Readonly<Record<string, GoFunction>>;
+    /** How each printed value's text is written (a marker for value placement, instead of the text itself). */
+    output?: (text: string) => string;
+  },
+): string {
+  const { functions: extra, output, ...limits } = options;
+  const functions = extra === undefined ? FUNCTIONS : { ...FUNCTIONS, ...extra };
+  const names = extra === undefined ? FUNCTION_NAMES : new Set(Object.keys(functions));
+  return executeGoTemplate(parseGoTemplate(template, names), data, { functions, output: output === undefined ? printed : (value) => output(printed(value)), ...limits });
 }
 
-/** Why a template does not parse (an unknown function, `define`, a syntax error), or null. */
-export function goTemplateProblem(template: string): string | null {
+/** Why a template does not parse (an unknown function, `define`, a syntax error), or null; `extra` names functions added at render time. */
+export function goTemplateProblem(template: string, extra: readonly string[] = []): string | null {
   try {
-    parseGoTemplate(template, FUNCTION_NAMES);
+    parseGoTemplate(template, extra.length === 0 ? FUNCTION_NAMES : new Set([...FUNCTION_NAMES, ...extra]));
     return null;
   } catch (error) {
     if (error instanceof GoTemplateError) return error.message;

@@ -31,7 +31,7 @@ function rowsOf(list: unknown): QueryProbeResult {
  * read-only transaction that has already run a statement (so `SET TRANSACTION READ WRITE` is refused) and that is
  * rolled back.
  */
-export async function postgresProbe(target: string | pg.ClientConfig, query: string, guard: DatabaseGuard, timeoutMs?: number): Promise<QueryProbeResult> {
+export async function postgresProbe(target: string | pg.ClientConfig, query: string, guard: DatabaseGuard, timeoutMs?: number, values: readonly string[] = []): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
   const base: pg.ClientConfig = typeof target === 'string' ? { connectionString: target } : target;
   const config = await guardedPostgresConfig({ ...base, connectionTimeoutMillis: limit, query_timeout: limit, statement_timeout: limit }, guard.allowLocal);
@@ -44,7 +44,7 @@ export async function postgresProbe(target: string | pg.ClientConfig, query: str
     await client.query('begin transaction read only');
     // The identity query is also the statement after which the transaction's read-only mode is fixed.
     await refuseOwnDatabase(client, guard.own);
-    const statement: pg.QueryConfig & { queryMode: typeof ONE_STATEMENT } = { text: query, queryMode: ONE_STATEMENT };
+    const statement: pg.QueryConfig & { queryMode: typeof ONE_STATEMENT } = { text: query, values: [...values], queryMode: ONE_STATEMENT };
     const result = await client.query(statement);
     return rowsOf(result.rows);
   } finally {
@@ -58,7 +58,7 @@ export async function postgresProbe(target: string | pg.ClientConfig, query: str
  * for) inside a read-only transaction that is rolled back; the session is read-only too, so a statement that
  * commits implicitly (DDL) still finds read-only mode after the commit. Not on this host unless an admin allowed it.
  */
-export async function mysqlProbe(url: string, query: string, guard: Pick<DatabaseGuard, 'allowLocal'>, timeoutMs?: number): Promise<QueryProbeResult> {
+export async function mysqlProbe(url: string, query: string, guard: Pick<DatabaseGuard, 'allowLocal'>, timeoutMs?: number, values: readonly string[] = []): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
   const connection = await mysql.createConnection({ uri: url, connectTimeout: limit, ...(await guardedMysqlOptions(url, guard.allowLocal)) });
   connection.on('error', () => undefined);
@@ -66,7 +66,7 @@ export async function mysqlProbe(url: string, query: string, guard: Pick<Databas
     await connection.query({ sql: 'SET SESSION TRANSACTION READ ONLY', timeout: limit });
     await connection.query({ sql: 'START TRANSACTION READ ONLY', timeout: limit });
     await connection.query({ sql: 'SELECT 1', timeout: limit });
-    const [rows] = await connection.execute({ sql: query, timeout: limit });
+    const [rows] = await connection.execute({ sql: query, timeout: limit }, [...values]);
     return rowsOf(rows);
   } finally {
     await connection.query('ROLLBACK').catch(() => undefined);

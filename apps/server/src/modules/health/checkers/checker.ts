@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ResolvedConnection } from '../../connections';
+import type { LastResult } from '../last-result';
 
 export interface CheckOutcome {
   pass: boolean;
@@ -24,6 +25,8 @@ export interface CheckerContext {
   hasTestExpression?: boolean;
   /** Who the run is for (`canary`, `check`), as templates see them: an http check's templateBody. */
   identity?: { canary: Record<string, unknown>; check: Record<string, unknown> };
+  /** The check's previous run, for templates that read `last_result` (loaded only when the spec mentions it). */
+  lastResult?: LastResult;
 }
 
 export function failed(message: string, details?: Record<string, unknown>): CheckOutcome {

@@ -11,6 +11,8 @@ import {
 } from '../../connections';
 import { parseDurationMs, type MongoCheckSpec, type RedisCheckSpec, type SqlCheckSpec } from '@opsdeck/shared';
 import { failed, isInlineUrl, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
+import { renderCheckQuery } from '../check-template';
+import type { SqlDialect } from '../../../platform/value-placement';
 
 type QueryProbeResult = Awaited<ReturnType<typeof postgresProbe>>;
 
@@ -63,21 +65,34 @@ function expectRows(probe: QueryProbeResult, results: number | undefined, durati
   return { ...withThreshold({ pass: true, message: summary, details: { rows } }, durationMs, threshold), durationMs, data };
 }
 
+/** The query as canary-checker templates it (canary, check and last_result), its values bound as parameters. */
+function templatedQuery(query: string, context: CheckerContext, dialect: SqlDialect): { query: string; args: string[] } | { error: string } {
+  try {
+    return renderCheckQuery(query, { canary: context.identity?.canary ?? {}, check: context.identity?.check ?? {} }, context.lastResult, dialect);
+  } catch (error) {
+    return { error: `failed to template the query: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 export async function runPostgresCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
   if (target.url === null) return failed('No database: set connection or url');
+  const statement = templatedQuery(spec.query, context, 'postgres');
+  if ('error' in statement) return failed(statement.error);
   const guard = await databaseGuard(context.pool);
   const started = performance.now();
-  const result = await postgresProbe(urlWithCredentials(target), spec.query, guard, context.timeoutMs);
+  const result = await postgresProbe(urlWithCredentials(target), statement.query, guard, context.timeoutMs, statement.args);
   return expectRows(result, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 
 export async function runMysqlCheck(spec: SqlCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
   const target = await targetOf(spec, context);
   if (target.url === null) return failed('No database: set connection or url');
+  const statement = templatedQuery(spec.query, context, 'mysql');
+  if ('error' in statement) return failed(statement.error);
   const allowLocal = await localDatabasesAllowed(context.pool);
   const started = performance.now();
-  const result = await mysqlProbe(urlWithCredentials(target), spec.query, { allowLocal }, context.timeoutMs);
+  const result = await mysqlProbe(urlWithCredentials(target), statement.query, { allowLocal }, context.timeoutMs, statement.args);
   return expectRows(result, spec.results, Math.round(performance.now() - started), spec.thresholdMillis);
 }
 

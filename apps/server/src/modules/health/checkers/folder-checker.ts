@@ -6,6 +6,7 @@ import { failed, type CheckerContext, type CheckOutcome } from './checker';
 import { segmentPattern, splitGlob } from './folder-checker-glob';
 import { listS3, S3ListingError, s3Endpoint, type S3Access, type S3Credentials } from './s3-listing';
 import { SftpFolderError, withSftpFolders, type SftpAccess } from './sftp-folders';
+import { renderCheckTemplate } from '../check-template';
 import { originOf } from '../../connections';
 
 /** A walk reads at most this many directory entries, so one huge tree cannot stall a worker; the result says so. */
@@ -262,8 +263,77 @@ function extreme(files: readonly FileInfo[], better: (a: FileInfo, b: FileInfo) 
   return files.reduce<FileInfo | null>((best, file) => (best === null || better(file, best) ? file : best), null);
 }
 
+const DATE_MATH_UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `now`, `now-60d`, `now-1d/d` (date math as canary-checker's datemath reads it; M and y are calendar months and years). */
+function dateMath(text: string, now: number): number | null {
+  const match = /^now((?:[+-]\d+[smhdwMy])*)(?:\/([smhdwMy]))?$/.exec(text);
+  if (match === null) return null;
+  const at = new Date(now);
+  for (const [, sign, amount, unit] of (match[1] ?? '').matchAll(/([+-])(\d+)([smhdwMy])/g)) {
+    const n = Number(amount) * (sign === '-' ? -1 : 1);
+    if (unit === 'M') at.setUTCMonth(at.getUTCMonth() + n);
+    else if (unit === 'y') at.setUTCFullYear(at.getUTCFullYear() + n);
+    else at.setTime(at.getTime() + n * (DATE_MATH_UNITS[unit ?? 's'] ?? 1000));
+  }
+  switch (match[2]) {
+    case 'y':
+      at.setUTCMonth(0, 1);
+      at.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'M':
+      at.setUTCDate(1);
+      at.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'w':
+      at.setUTCHours(0, 0, 0, 0);
+      at.setUTCDate(at.getUTCDate() - ((at.getUTCDay() + 6) % 7));
+      break;
+    case 'd':
+      at.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'h':
+      at.setUTCMinutes(0, 0, 0);
+      break;
+    case 'm':
+      at.setUTCSeconds(0, 0);
+      break;
+    case 's':
+      at.setUTCMilliseconds(0);
+      break;
+  }
+  return at.getTime();
+}
+
+/**
+ * canary-checker's `filter.since`: rendered as a Go template first (it usually reads the previous run, `{{
+ * last_result.results.max }}`), then an RFC 3339 time (UTC when it has no zone) or date math; the files counted are
+ * those changed from one second after it. A value that reads as neither fails the check naming it.
+ */
+function sinceOf(spec: FolderCheckSpec, context: CheckerContext, now: number): number | null | { error: string } {
+  const raw = spec.filter?.since;
+  if (raw === undefined || raw.trim() === '') return null;
+  let text = raw;
+  if (raw.includes('{{')) {
+    try {
+      text = renderCheckTemplate(raw, { canary: context.identity?.canary ?? {}, check: context.identity?.check ?? {} }, context.lastResult);
+    } catch (error) {
+      return { error: `failed to template filter.since: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  text = text.trim();
+  let at: number | null = null;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) {
+    const parsed = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`);
+    at = Number.isNaN(parsed) ? null : parsed;
+  } else at = dateMath(text, now);
+  if (at === null) return { error: `could not parse filter.since: '${text}' is neither an RFC 3339 time nor date math such as now-60d` };
+  return at + 1000;
+}
+
 /** canary-checker's folder filter: which files count at all. */
-function passesFilter(file: FileInfo, filter: NonNullable<FolderCheckSpec['filter']>, regex: RegExp | null, now: number): boolean {
+function passesFilter(file: FileInfo, filter: NonNullable<FolderCheckSpec['filter']>, regex: RegExp | null, now: number, since: number | null): boolean {
+  if (since !== null && file.modified.getTime() < since) return false;
   const age = now - file.modified.getTime();
   const minAge = ms(filter.minAge);
   const maxAge = ms(filter.maxAge);
@@ -325,7 +395,9 @@ export async function runFolderCheck(spec: FolderCheckSpec, context: CheckerCont
     return failed(`invalid filter.regex: ${error instanceof Error ? error.message : String(error)}`);
   }
   const now = Date.now();
-  const files = listing.files.filter((file) => passesFilter(file, filter, regex, now));
+  const since = sinceOf(spec, context, now);
+  if (since !== null && typeof since === 'object') return failed(since.error);
+  const files = listing.files.filter((file) => passesFilter(file, filter, regex, now, since));
   const newest = extreme(files, (a, b) => a.modified > b.modified) ?? listing.folder;
   const oldest = extreme(files, (a, b) => a.modified < b.modified) ?? listing.folder;
   const smallest = extreme(files, (a, b) => a.size < b.size);

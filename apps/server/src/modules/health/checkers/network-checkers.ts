@@ -51,7 +51,7 @@ export async function runHttpCheck(spec: HttpCheckSpec, context: CheckerContext)
     // canary-checker's order: canary and check first, the env values over them.
     const variables = { canary: context.identity?.canary ?? {}, check: context.identity?.check ?? {}, ...Object.fromEntries((spec.env ?? []).map((entry) => [entry.name, entry.value])) };
     try {
-      body = renderCheckTemplate(body, variables);
+      body = renderCheckTemplate(body, variables, context.lastResult);
     } catch (error) {
       return failed(`failed to template request body: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -119,10 +119,23 @@ export async function runCheck(
   if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
   const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
   const variables = redact({ ...(outcome.data ?? {}), ...added });
-  const judged = applyCheckExpressions(result, variables, expressions, { ...identity, check: { ...identity.check, name }, type });
+  const judged = applyCheckExpressions(result, variables, expressions, { ...identity, check: { ...identity.check, name }, type, ...(context.lastResult === undefined ? {} : { lastResult: context.lastResult }) });
   let judgedResult: CheckResult = { ...judged.result, variables };
+  // A check that reads last_result keeps its results for the next run, as canary-checker's stored detail holds them,
+  // unless a transform wrote its own detail (that is what the next run reads then).
+  if (context.lastResult !== undefined && judged.result.details === result.details) judgedResult = withResultsKept(judgedResult, variables.results);
   if (judged.metrics.length > 0) judgedResult = { ...judgedResult, metrics: judged.metrics, details: { ...(judgedResult.details ?? {}), metrics: judged.metrics } };
   return judged.transformed === null ? judgedResult : { ...judgedResult, transformed: judged.transformed };
+}
+
+/** The most of a run's results kept for `last_result`, as JSON characters; more is not kept (the details stay as they are). */
+const KEPT_RESULTS_CHARACTERS = 64 * 1024;
+
+function withResultsKept(result: CheckResult, results: unknown): CheckResult {
+  if (typeof results !== 'object' || results === null) return result;
+  const text = JSON.stringify(results);
+  if (text.length > KEPT_RESULTS_CHARACTERS) return result;
+  return { ...result, details: { ...(result.details ?? {}), results: JSON.parse(text) as unknown } };
 }
 
 async function runChecker(
