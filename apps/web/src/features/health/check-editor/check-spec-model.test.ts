@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, type CheckFormValues } from './check-spec-model';
+import { checkFormFromSpec, emptyCheckForm, specFromCheckForm, specTemplate, type CheckFormValues } from './check-spec-model';
 
 /** The keys the server's elasticsearch and alertmanager check schemas read (apps/server canary-spec.ts). */
 const SERVER_KEYS = {
@@ -104,5 +104,13 @@ describe('stored secrets in check forms', () => {
     const password = { valueFrom: { secretKeyRef: { name: 'cache-credentials', key: 'password' } } };
     expect(checkFormFromSpec({ redis: [{ name: 'cache', addr: 'redis:6379', password }] })).toBeNull();
     expect(checkFormFromSpec({ http: [{ name: 'web', url: 'https://a.example', authentication: { username: 'ada', password } }] })).toBeNull();
+  });
+});
+
+describe('YAML starting points', () => {
+  it('starts SFTP and S3 as folder checks reading through a connection, since folder checks are what runs them', () => {
+    expect(specTemplate('sftp', '')).toEqual({ schedule: '@every 5m', folder: [expect.objectContaining({ path: '/backups', sftpConnection: { connection: 'connection://default/sftp-server' } })] });
+    expect(specTemplate('s3', '@hourly')).toEqual({ schedule: '@hourly', folder: [expect.objectContaining({ path: 's3://bucket/prefix/', awsConnection: expect.objectContaining({ region: 'us-east-1' }) })] });
+    expect(specTemplate('ldap', '')).toEqual({ schedule: '@every 5m', ldap: [{ name: '' }] });
   });
 });

@@ -147,7 +147,17 @@ export function specFromCheckForm(values: CheckFormValues): Record<string, unkno
   return { ...(values.schedule === '' ? {} : { schedule: values.schedule }), [values.type]: [entry] };
 }
 
+/**
+ * Remote folders are folder checks with a connection (canary-checker has no sftp or s3 folder type of its own): those
+ * choices start the YAML editor from a folder check that reads one, to fill in.
+ */
+const FOLDER_PRESETS: Readonly<Record<string, Record<string, unknown>>> = {
+  sftp: { name: '', path: '/backups', sftpConnection: { connection: 'connection://default/sftp-server' }, minCount: 1, maxAge: '1d' },
+  s3: { name: '', path: 's3://bucket/prefix/', awsConnection: { connection: 'connection://default/aws', region: 'us-east-1' }, minCount: 1, maxAge: '1d' },
+};
+
 /** A starting point for check types written in YAML. */
 export function specTemplate(type: string, schedule: string): Record<string, unknown> {
-  return { schedule: schedule === '' ? '@every 5m' : schedule, [type]: [{ name: '' }] };
+  const preset = FOLDER_PRESETS[type];
+  return { schedule: schedule === '' ? '@every 5m' : schedule, ...(preset === undefined ? { [type]: [{ name: '' }] } : { folder: [preset] }) };
 }
