@@ -521,7 +521,7 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
     method: runs('Any HTTP method, in either case'),
     headers: runs('A map or [{name, value}]; values may be sealed'),
     body: runs('Sent as given (an object as JSON)'),
-    env: refused('URL templates are not filled; put the value in headers (stored sealed) or in a connection'),
+    env: runs('[{name, value} or {name, valueFrom: {secretKeyRef | configMapKeyRef: {name, key}}}]: the values {{.name}} reads in url, percent-encoded where they stand (never in the host); a valueFrom reads a stored connection\'s (secret) property and goes only to that connection\'s origin (ADR 0075)'),
     pagination: refused('Pagination is not followed; scrape one page per source'),
     username: runs('Basic auth with password, unless headers or the connection give an Authorization; stored sealed'),
     password: runs('Basic auth with username; stored sealed'),

@@ -12,6 +12,8 @@ export { checkSpecTargets } from './spec-targets';
 export { isInlineUrl } from './checkers/checker';
 /** A check run once outside any canary: a topology's check lookups. */
 export { runUnsavedCheck } from './run-unsaved-check';
+/** canary `valueFrom` (ADR 0075), which http scrapers' `env` reads too. */
+export { checkValueReferences, resolveValueReferences, ValueReferenceError } from './value-references';
 /** A display (CEL, Go template or sandboxed JavaScript) evaluated on its own: a topology configLookup's. */
 export { displayProblem, displayText } from './check-expressions';
 /** One check run to its result, expressions included, for the bench (ADR 0070). */

@@ -26,7 +26,10 @@ const MAX_ERROR_LENGTH = 4000;
  * The columns of the scraper a run reads (the web's `ScraperRow` is the list view's row); the spec is whatever a
  * caller holds, since the run parses it itself.
  */
-export type ScraperToRun = RowWith<Pick<TableRow<'config_scrapers'>, 'id' | 'name' | 'spec' | 'agent_id'>, { spec: unknown }>;
+export type ScraperToRun = RowWith<Pick<TableRow<'config_scrapers'>, 'id' | 'name' | 'spec' | 'agent_id'>, { spec: unknown }> & {
+  /** Where `valueFrom` references look for their connection first (the bare name when absent). */
+  namespace?: string;
+};
 
 export interface RunScrapeDeps {
   pool: pg.Pool;
@@ -216,6 +219,7 @@ export async function runScrape(deps: RunScrapeDeps, scraper: ScraperToRun): Pro
       roots: deps.roots,
       ownDatabaseUrl: deps.ownDatabaseUrl,
       signal: controller.signal,
+      ...(scraper.namespace === undefined ? {} : { namespace: scraper.namespace }),
     };
     const results = await withinTimeout(runSources(spec.sources, deps.runners ?? sourceRunners, context), spec.timeoutMs, controller);
     // Stopped from outside (the server stops, or the lease went to another worker): what the sources saw is partial.

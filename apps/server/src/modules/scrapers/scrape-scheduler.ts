@@ -93,7 +93,7 @@ const SCRAPE_TABLES: LeaseTables = {
   schedule: 'config_scrapers_schedule',
   key: 'scraper_id',
   subject: 'config_scrapers',
-  columns: ['id', 'name', 'spec', 'schedule', 'agent_id'],
+  columns: ['id', 'name', 'namespace', 'spec', 'schedule', 'agent_id'],
   nullColumns: ['deleted_at'],
   noun: 'scraper',
 };

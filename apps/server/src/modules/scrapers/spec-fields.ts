@@ -207,8 +207,31 @@ function checkCheckout(value: unknown, field: string): void {
   }
 }
 
+/**
+ * An http source's `env` and the url template that reads it: a list of {name, value | valueFrom}, and `{{ }}` only
+ * after the host (a value in the host would send it, or a secret, in a DNS lookup).
+ */
+function checkHttpEnvironment(entry: Record<string, unknown>, field: string): void {
+  const names = new Set<string>();
+  listOf(entry.env, `${field}.env`).forEach((item, index) => {
+    const at = `${field}.env[${index}]`;
+    if (!isRecord(item) || typeof item.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(item.name)) invalid(`${at}.name`, 'is required: a name {{.name}} can read (letters, digits and _)');
+    if (names.has(item.name)) invalid(`${at}.name`, `'${item.name}' is given twice`);
+    names.add(item.name);
+    const keys = Object.keys(item).filter((key) => key !== 'name');
+    if (keys.length !== 1 || (keys[0] !== 'value' && keys[0] !== 'valueFrom')) invalid(at, 'must hold value or valueFrom (one of them)');
+    if (item.value !== undefined && typeof item.value !== 'string') invalid(`${at}.value`, 'must be text');
+  });
+  if (typeof entry.url !== 'string' || !entry.url.includes('{{')) return;
+  const problem = goTemplateProblem(entry.url);
+  if (problem !== null) invalid(`${field}.url`, `is not a Go template this server can run: ${problem}`);
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(entry.url)?.[0] ?? '';
+  if (authority.includes('{{') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(entry.url)) invalid(`${field}.url`, 'templates only the path and query: write the scheme and host as they are');
+}
+
 export function checkEntryFields(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, jsonPathProblem: (text: string) => string | null): void {
   checkKeys(entry, field, scraperSourceFields(kind), `a ${kind} source`);
+  if (kind === 'http') checkHttpEnvironment(entry, field);
   if (kind === 'exec' && entry.checkout !== undefined) checkCheckout(entry.checkout, `${field}.checkout`);
   if (kind === 'exec' && entry.connections !== undefined) {
     const kinds = checkKeys(entry.connections, `${field}.connections`, SCRAPER_EXEC_CONNECTION_KINDS, 'exec.connections');

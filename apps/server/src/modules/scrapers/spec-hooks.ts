@@ -6,7 +6,7 @@ import { errors } from '../../platform/errors';
 import { registerSchemaRoute } from '../../platform/schema-route';
 import { rowScopedTransform, writeHooksFor } from '../../data-api/write-hooks';
 import { connectionUrlOf } from '../connections';
-import { checkSpecTargets, isInlineUrl, isValidSchedule } from '../health';
+import { checkSpecTargets, checkValueReferences, isInlineUrl, isValidSchedule } from '../health';
 import { holdsSecrets } from '../../platform/secret-fields';
 import { bareSpec, entriesOf, isRecord, SCRAPER_LAYOUT, sealScraperSpec } from './scraper-secrets';
 import { scraperExecValidator } from './scraper-exec-permission';
@@ -27,7 +27,7 @@ function connectionReference(value: unknown): string | null {
  * A connection that does not exist yet is accepted, as for canaries and as Kubernetes accepts a ScrapeConfig before its
  * Secret: the run fails naming it until it is created, and the origin rules are applied then.
  */
-export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown): Promise<void> {
+export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown, namespace: string | null = null): Promise<void> {
   const spec = bareSpec(value);
   if (spec === null) return;
   for (const { field, entry } of entriesOf(spec)) {
@@ -52,6 +52,8 @@ export async function checkScraperSpecTargets(pool: pg.Pool, value: unknown): Pr
     }
   }
   await checkSpecTargets(pool, { spec });
+  // An http source's env valueFrom, as a canary's: a value of an existing connection goes only to its origin.
+  await checkValueReferences(pool, spec, namespace);
 }
 
 /** Data API rows of config_scrapers: the spec column's rules, and the schedule column's when it is set. */
@@ -73,7 +75,7 @@ export function registerScraperSpecHooks(context: AppContext, roots: readonly st
   const hooks = writeHooksFor(context.db);
   const { pool } = context.db;
   hooks.registerCheck(TABLE, async (rows) => {
-    for (const row of rows) if (row.spec !== undefined) await checkScraperSpecTargets(pool, row.spec);
+    for (const row of rows) if (row.spec !== undefined) await checkScraperSpecTargets(pool, row.spec, typeof row.namespace === 'string' ? row.namespace : null);
   });
   // The permission first: someone who may not run scripts is told so, whatever else the spec gets wrong.
   hooks.register(TABLE, scraperExecValidator);

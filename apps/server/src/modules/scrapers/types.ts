@@ -86,6 +86,8 @@ export interface SourceContext {
   ownDatabaseUrl: string | null;
   /** Aborted when the run's timeout passes or the server stops. */
   signal: AbortSignal;
+  /** The scraper's namespace, where a `valueFrom` finds its connection (ADR 0075). */
+  namespace?: string;
 }
 
 /** One entry of a spec's source list (`file: [...]`, `http: [...]`, ...): kind is the key, index its position. */

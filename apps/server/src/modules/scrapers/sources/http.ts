@@ -1,5 +1,7 @@
-import { connectionOriginMessage, leavesConnectionOrigin, resolveConnection, type ResolvedConnection } from '../../connections';
-import type { SecretCollector } from '../../health';
+import { connectionOriginMessage, connectionUrlOf, leavesConnectionOrigin, resolveConnection, type ResolvedConnection } from '../../connections';
+import { resolveValueReferences, ValueReferenceError, type SecretCollector } from '../../health';
+import { renderGoTemplate } from '../../../platform/go-template/render';
+import { markValue, placeInUrl } from '../../../platform/value-placement';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
@@ -8,6 +10,9 @@ import { secretScrubbingRunner } from './scrubbed-source';
 
 export const HTTP_TIMEOUT_MS = 30_000;
 export const MAX_HTTP_BYTES = 10 * 1024 * 1024;
+/** A url template is short: a few steps and a URL's length are all it may take. */
+const URL_TEMPLATE_STEPS = 10_000;
+const URL_TEMPLATE_OUTPUT = 8 * 1024;
 
 /** `headers` as Mission Control's `[{name, value}]` list or as a plain map; `valueFrom` references are not resolved here. */
 export function headersOf(raw: unknown): Record<string, string> {
@@ -113,10 +118,51 @@ async function buildRequest(spec: Record<string, unknown>, context: SourceContex
   return { url: parsed.toString(), init: { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) } };
 }
 
+/**
+ * config-db's `env`: each value (a `valueFrom` read from its stored connection, ADR 0075, and only for a url on that
+ * connection's origin) is what `{{.name}}` reads in the url, percent-encoded where it stands (platform/value-placement).
+ */
+async function withEnvironment(spec: Record<string, unknown>, context: SourceContext, secrets: SecretCollector): Promise<Record<string, unknown>> {
+  if (!Array.isArray(spec.env)) return spec;
+  let resolved: Record<string, unknown>;
+  try {
+    const references = await resolveValueReferences(
+      spec,
+      context.namespace,
+      async (reference) => {
+        const connection = await resolveConnection(context.pool, context.secretKey, reference);
+        secrets.addConnection(connection);
+        return connection;
+      },
+      (reference) => connectionUrlOf(context.pool, reference),
+    );
+    for (const value of references.secrets) secrets.add(value);
+    resolved = references.spec;
+  } catch (error) {
+    if (error instanceof ValueReferenceError) throw new Error(error.message);
+    throw error;
+  }
+  const values: Record<string, string> = {};
+  for (const item of Array.isArray(resolved.env) ? resolved.env : []) {
+    if (typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') {
+      const { name, value } = item as { name: string; value?: unknown };
+      values[name] = typeof value === 'string' ? value : '';
+    }
+  }
+  if (typeof resolved.url !== 'string' || !resolved.url.includes('{{')) return resolved;
+  let url: string;
+  try {
+    url = placeInUrl(renderGoTemplate(resolved.url, values, { maxSteps: URL_TEMPLATE_STEPS, maxOutput: URL_TEMPLATE_OUTPUT, output: markValue }));
+  } catch (error) {
+    throw new Error(`url: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...resolved, url };
+}
+
 async function scrape(entry: SourceEntry, context: SourceContext, secrets: SecretCollector, collector: ItemCollector): Promise<void> {
   const opened = openScraperEntry(context.secretKey, context.scraperId, entry.spec);
   secrets.addOpenedSpec(entry.spec, opened);
-  const request = await buildRequest(opened, context, secrets);
+  const request = await buildRequest(await withEnvironment(opened, context, secrets), context, secrets);
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);
   const response = await fetch(request.url, { ...request.init, signal });
   const where = `http[${entry.index}] ${request.url}`;
