@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JavaScriptError, runSandboxedJavaScript } from './sandboxed-javascript';
+import { usesUnderscore } from './underscore-prelude';
 
 describe('sandboxed JavaScript', () => {
   it('hands globals in, runs Underscore-style helpers, and returns the last statement as text or data', () => {
@@ -40,5 +41,12 @@ describe('sandboxed JavaScript', () => {
 
   it('refuses an answer longer than a million characters', () => {
     expect(() => runSandboxedJavaScript('"x".repeat(1000001)', {}, { timeoutMs: 5000 })).toThrow('the script returned more than 1000000 characters');
+  });
+
+  it('defines _ only for scripts that use it, and a script without it has no _', () => {
+    expect(['_.map(a, f)', 'x = _.size(y)', '(_.keys(o))', 'return _(list)'].every(usesUnderscore)).toBe(true);
+    expect(['a_b.c', 'x._y', 'snake_case.length', '"_"'].some(usesUnderscore)).toBe(false);
+    expect(runSandboxedJavaScript('typeof _', {}, { timeoutMs: 1000 })).toBe('undefined');
+    expect(runSandboxedJavaScript('_.size([1, 2])', {}, { timeoutMs: 1000 })).toBe(2);
   });
 });

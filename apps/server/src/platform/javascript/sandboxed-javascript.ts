@@ -1,6 +1,6 @@
 import variant from '@jitl/quickjs-singlefile-mjs-release-sync';
 import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { UNDERSCORE_PRELUDE } from './underscore-prelude';
+import { GLOBALS_PRELUDE, UNDERSCORE_PRELUDE, usesUnderscore } from './underscore-prelude';
 
 /**
  * canary-checker and config-db run `javascript` fields in their own interpreter. Here they run in QuickJS compiled to
@@ -111,7 +111,8 @@ export function runSandboxedJavaScript(source: string, globals: Record<string, u
       const input = context.newString(JSON.stringify(globals, jsonReplacer) ?? '{}');
       context.setProp(context.global, '__opsdeckInput', input);
       input.dispose();
-      evaluateIn(context, UNDERSCORE_PRELUDE, 'prelude.js').dispose();
+      evaluateIn(context, GLOBALS_PRELUDE, 'globals.js').dispose();
+      if (usesUnderscore(source)) evaluateIn(context, UNDERSCORE_PRELUDE, 'underscore.js').dispose();
       const value = evaluateIn(context, source, 'script.js');
       const isText = context.typeof(value) === 'string';
       let text: string;

@@ -1,15 +1,24 @@
+/** Runs first in every sandboxed script: it turns the JSON the host handed over into global variables. */
+export const GLOBALS_PRELUDE = `
+(function (global) {
+  var input = JSON.parse(global.__opsdeckInput);
+  delete global.__opsdeckInput;
+  for (var name in input) global[name] = input[name];
+})(globalThis);
+`;
+
+/** Whether a script uses `_`: the helpers below cost most of a run to define, so only those scripts get them. */
+export function usesUnderscore(source: string): boolean {
+  return /(^|[^\w$.])_\s*[.([]/.test(source);
+}
+
 /**
- * Runs first in every sandboxed script: it turns the JSON the host handed over into global variables, then defines
  * `_`, the collection helpers canary-checker's interpreter offers (Underscore's names and argument order: collection
  * first, then the function, which gets value, key and collection). Written for this server; ES5 so any published
  * script reads it the same way.
  */
 export const UNDERSCORE_PRELUDE = `
 (function (global) {
-  var input = JSON.parse(global.__opsdeckInput);
-  delete global.__opsdeckInput;
-  for (var name in input) global[name] = input[name];
-
   function isArrayLike(value) { return Array.isArray(value) || typeof value === 'string'; }
   function keysOf(value) { return value === null || typeof value !== 'object' ? [] : Object.keys(value); }
   function iteratee(fn) {
