@@ -125,12 +125,13 @@ describe('scraper field classification', () => {
     expect(scraperTransformFields('kubernetes').javascript).toMatchObject({ support: 'refused' });
   });
 
-  it('runs the transform, properties and tags of a file source and keeps its icon inert', () => {
+  it('runs the transform, properties, tags and git url of a file source, keeps its icon inert and refuses a connection', () => {
     const fields = scraperSourceFields('file');
     expect(fields.transform?.support).toBe('runs');
     expect(fields.properties?.support).toBe('runs');
     expect(fields.tags?.support).toBe('runs');
     expect(fields.icon?.support).toBe('inert');
-    expect(fields.url?.support).toBe('refused');
+    expect(fields.url?.support).toBe('runs');
+    expect(fields.connection?.support).toBe('refused');
   });
 });

@@ -511,7 +511,7 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
   file: {
     paths: runs('Globs of JSON or YAML files, absolute under a scrape root or relative to each'),
     format: runs('json or yaml (shown so; files are parsed by extension), or properties: the file read as one map of key = value', ['json', 'yaml', 'properties']),
-    url: refused('Files are read from the scrape roots only; serve a remote file over HTTP and use an http source'),
+    url: runs('A public git repository (https://…, http://… or host/path such as github.com/org/repo, with ?ref=branch, tag or commit): one commit is fetched for the run (depth 1, 60 s at most) and paths are globs relative to its root; file://, ssh and credentials are refused'),
     connection: refused('Files are read from the scrape roots only; use an http source with the connection'),
     ignore: refused('Not read by this server; narrow paths to the files to scrape'),
   },

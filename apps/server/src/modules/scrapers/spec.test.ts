@@ -178,7 +178,7 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ file: [file], kubernetes: [{ clusterName: 'c' }], full: true }, 'spec.full'],
       [{ file: [file], sparkle: 1 }, 'spec.sparkle'],
       [{ file: [{ ...file, path: ['a.json'] }] }, 'spec.file[0].path'],
-      [{ file: [{ ...file, url: 'github.com/x/y' }] }, 'spec.file[0].url'],
+      [{ file: [{ ...file, connection: 'connection://default/git' }] }, 'spec.file[0].connection'],
       [{ file: [{ ...file, timestampFormat: '2006-01-02' }] }, 'spec.file[0].timestampFormat'],
       [{ file: [{ ...file, format: 'xml' }] }, 'spec.file[0].format'],
       [{ http: [{ type: 't', id: 'i', url: 'https://a.test', format: 'properties' }] }, 'spec.http[0].format'],

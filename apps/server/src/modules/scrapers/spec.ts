@@ -3,6 +3,7 @@ import { JSONPath } from 'jsonpath-plus';
 import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER_KINDS, scraperRequiredFields, type RunnableScraperKind } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
+import { parseGitSource } from './sources/git-checkout';
 import { checkEntryFields, checkSpecKeys } from './spec-fields';
 import { scraperErrors } from './scraper-errors';
 import { normalizeJsonPath } from './transform/json-path-edit';
@@ -225,6 +226,19 @@ function checkPathList(value: unknown, field: string, roots: readonly string[]):
   else checkReadablePath(value, field, roots);
 }
 
+/** A file source with `url`: a public http(s) repository, and paths relative to its root that do not climb out. */
+function checkRepositoryFiles(entry: Record<string, unknown>, field: string): void {
+  if (typeof entry.url !== 'string') invalid(join(field, 'url'), 'must be a git repository URL');
+  const source = parseGitSource(entry.url);
+  if ('error' in source) invalid(join(field, 'url'), source.error);
+  const paths = Array.isArray(entry.paths) ? entry.paths : [entry.paths];
+  paths.forEach((item: unknown, index) => {
+    const at = Array.isArray(entry.paths) ? join(join(field, 'paths'), index) : join(field, 'paths');
+    if (typeof item !== 'string' || item.trim() === '') invalid(at, 'must be a path or glob');
+    if (path.posix.isAbsolute(item) || PARENT_SEGMENT.test(item)) invalid(at, `'${item}' must be relative to the repository's root, without '..'`);
+  });
+}
+
 function isFilled(value: unknown): boolean {
   return (typeof value === 'string' && value.trim() !== '') || isRecord(value) || (Array.isArray(value) && value.length > 0);
 }
@@ -310,7 +324,8 @@ function checkEntry(kind: RunnableScraperKind, entry: Record<string, unknown>, f
     if (!Array.isArray(list)) invalid(join(field, name), 'must be a list of JSONPaths');
     list.forEach((item: unknown, index) => checkJsonPath(item, join(join(field, name), index), true));
   }
-  if (kind === 'file') checkPathList(entry.paths, join(field, 'paths'), roots);
+  if (kind === 'file' && entry.url !== undefined) checkRepositoryFiles(entry, field);
+  else if (kind === 'file') checkPathList(entry.paths, join(field, 'paths'), roots);
   if (kind === 'kubernetesFile') {
     const files = entry.files;
     if (files !== undefined && !Array.isArray(files)) invalid(join(field, 'files'), 'must be a list');

@@ -5,6 +5,7 @@ import { glob } from 'tinyglobby';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ItemCollector, parseDocuments, parseProperties } from './extract';
 import { fileErrorMessage, fileSource, shownPath } from './shown-paths';
+import { parseGitSource, withGitCheckout } from './git-checkout';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -81,20 +82,20 @@ async function matchingFiles(pattern: string): Promise<string[]> {
 }
 
 /** Scrapes the JSON and YAML files the entry's `paths` globs find under the allowed roots. */
-export const runFileSource: SourceRunner = async (entry: SourceEntry, context: SourceContext) => {
-  const label = `file[${entry.index}]`;
-  const collector = new ItemCollector(entry.spec, entry.full);
-  const patterns = patternsOf(entry.spec);
-  if (typeof entry.spec.url === 'string' && entry.spec.url !== '') {
-    collector.error(label, 'url is not read by file sources on this server: use an http source for files served over HTTP');
-  }
-  if (patterns.length === 0 && entry.spec.url === undefined) collector.error(label, 'no paths: give one or more globs');
-  if (context.roots.length === 0) collector.error(label, 'no folder may be read: the server has no scrape roots (OPSDECK_SCRAPE_ROOTS)');
+/** Where a run reads files: the scrape roots, or the checkout of a file source's `url` (its `source` names the repository). */
+interface FileArea {
+  roots: readonly string[];
+  source: (file: string) => string;
+}
+
+/** Reads every file the patterns match under the area's roots into the collector; false when the run was stopped. */
+async function readPatterns(entry: SourceEntry, label: string, patterns: readonly string[], area: FileArea, signal: AbortSignal, collector: ItemCollector): Promise<boolean> {
+  const { roots } = area;
   const seen = new Set<string>();
   const reportedLinks = new Set<string>();
-  const candidates = patterns.flatMap((value, index) => absolutePatterns(value, context.roots).map((pattern) => ({ pattern, index })));
+  const candidates = patterns.flatMap((value, index) => absolutePatterns(value, roots).map((pattern) => ({ pattern, index })));
   for (const { pattern, index } of candidates) {
-    if (!isUnder(staticBase(pattern), context.roots)) {
+    if (!isUnder(staticBase(pattern), roots)) {
       collector.error(`${label} paths[${index}]`, 'names a path outside the scrape roots (OPSDECK_SCRAPE_ROOTS): not read');
       continue;
     }
@@ -102,22 +103,22 @@ export const runFileSource: SourceRunner = async (entry: SourceEntry, context: S
     try {
       files = await matchingFiles(pattern);
     } catch (error) {
-      collector.error(`${label} ${shownPath(pattern, context.roots)}`, fileErrorMessage(error, context.roots));
+      collector.error(`${label} ${shownPath(pattern, roots)}`, fileErrorMessage(error, roots));
       continue;
     }
     for (const file of files) {
-      if (context.signal.aborted) {
+      if (signal.aborted) {
         collector.error(label, 'the run was stopped before every file was read');
-        return collector.result();
+        return false;
       }
       // The glob's own name for the file, under the root it searched: a symlink is named by itself, never by its target.
-      const where = `${label} ${shownPath(file, context.roots)}`;
+      const where = `${label} ${shownPath(file, roots)}`;
       try {
         const real = await realpath(file);
         if (seen.has(real)) continue;
         seen.add(real);
-        if (!isUnder(real, context.roots)) {
-          const link = shownPath(await escapingLink(file, context.roots), context.roots);
+        if (!isUnder(real, roots)) {
+          const link = shownPath(await escapingLink(file, roots), roots);
           if (!reportedLinks.has(link)) collector.error(`${label} ${link}`, 'is a symlink that leads outside the scrape roots: not read');
           reportedLinks.add(link);
           continue;
@@ -126,12 +127,50 @@ export const runFileSource: SourceRunner = async (entry: SourceEntry, context: S
         // `format: properties` reads the file as one map of its keys (config-db's PostgreSQL and Java properties files).
         const format = entry.spec.format === 'properties' ? 'properties' : formatOf(real);
         const documents = format === 'properties' ? [parseProperties(content)] : parseDocuments(content, format);
-        const origin = { where, source: fileSource(file, context.roots), format };
+        const origin = { where, source: area.source(file), format };
         documents.forEach((document, position) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${position}]` }));
       } catch (error) {
-        collector.error(where, fileErrorMessage(error, context.roots));
+        collector.error(where, fileErrorMessage(error, roots));
       }
     }
   }
+  return true;
+}
+
+/**
+ * config-db's file source: globs under the scrape roots, or, with `url`, paths relative to one commit of a public git
+ * repository fetched for the run (git-checkout.ts) and removed after.
+ */
+export const runFileSource: SourceRunner = async (entry: SourceEntry, context: SourceContext) => {
+  const label = `file[${entry.index}]`;
+  const collector = new ItemCollector(entry.spec, entry.full);
+  const patterns = patternsOf(entry.spec);
+  if (patterns.length === 0) {
+    collector.error(label, 'no paths: give one or more globs');
+    return collector.result();
+  }
+  if (typeof entry.spec.url === 'string' && entry.spec.url !== '') {
+    const source = parseGitSource(entry.spec.url);
+    if ('error' in source) {
+      collector.error(label, `url ${source.error}`);
+      return collector.result();
+    }
+    const relative = patterns.filter((pattern) => !path.isAbsolute(pattern));
+    if (relative.length < patterns.length) collector.error(label, 'paths of a repository are relative to its root: an absolute one is not read');
+    try {
+      await withGitCheckout(source, context.signal, async (folder) => {
+        const root = await realpath(folder);
+        await readPatterns(entry, label, relative, { roots: [root], source: (file) => `${source.url}${source.ref === null ? '' : `?ref=${source.ref}`}#${shownPath(file, [root])}` }, context.signal, collector);
+      });
+    } catch (error) {
+      collector.error(label, error instanceof Error ? error.message : String(error));
+    }
+    return collector.result();
+  }
+  if (context.roots.length === 0) {
+    collector.error(label, 'no folder may be read: the server has no scrape roots (OPSDECK_SCRAPE_ROOTS)');
+    return collector.result();
+  }
+  await readPatterns(entry, label, patterns, { roots: context.roots, source: (file) => fileSource(file, context.roots) }, context.signal, collector);
   return collector.result();
 };
