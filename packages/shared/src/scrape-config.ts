@@ -403,6 +403,18 @@ export const SCRAPER_EXEC_CONNECTION_KINDS: ScraperFieldTable = {
   ...Object.fromEntries(['gcp', 'fromConfigItem', 'eksPodIdentity', 'serviceAccount', 'opensearch'].map((kind) => [kind, refused('Not handed to scripts here: aws, kubernetes and azure connections are')])),
 };
 
+/** The most pages one http source follows; maxPages 0 (config-db's "unlimited") means this many. */
+export const MAX_PAGES = 1000;
+
+/** `http[].pagination` (config-db's Pagination). */
+export const SCRAPER_PAGINATION_FIELDS: ScraperFieldTable = {
+  nextPageExpr: runs('CEL over response {body, headers, status, url} returning the next page\'s URL, a request {url, method, body, headers}, or "" or null to stop; a URL on another origin than the first page\'s stops the run with an error, since the request\'s credentials go to that origin only'),
+  reduceExpr: runs('CEL over acc (the list so far) and page (a page\'s body) returning the new list; by default a page\'s list, or its value, items or Items list, or the page itself, is added'),
+  perPage: runs('Each page becomes its own document instead of one merged list'),
+  maxPages: runs(`The most pages read (0: ${MAX_PAGES}, this server\'s cap)`),
+  delay: runs('A wait between page requests, at most 1m (e.g. 500ms)'),
+};
+
 /** `exec[].checkout` (duty's GitConnection). */
 export const SCRAPER_CHECKOUT_FIELDS: ScraperFieldTable = {
   url: runs('The repository: https://, http://, file://, or host/path read as https://, without a password in it (a user name alone is kept)'),
@@ -522,7 +534,7 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
     headers: runs('A map or [{name, value}]; values may be sealed'),
     body: runs('Sent as given (an object as JSON)'),
     env: runs('[{name, value} or {name, valueFrom: {secretKeyRef | configMapKeyRef: {name, key}}}]: the values {{.name}} reads in url, percent-encoded where they stand (never in the host); a valueFrom reads a stored connection\'s (secret) property and goes only to that connection\'s origin (ADR 0075)'),
-    pagination: refused('Pagination is not followed; scrape one page per source'),
+    pagination: runs('Follows the pages a CEL nextPageExpr names (fields below), on the first page\'s origin only, at most maxPages (1,000 when 0 or left out)'),
     username: runs('Basic auth with password, unless headers or the connection give an Authorization; stored sealed'),
     password: runs('Basic auth with username; stored sealed'),
     bearer: refused('Name a connection that holds the token'),

@@ -6,6 +6,7 @@ import {
   SCRAPER_EXCLUDE_FIELDS,
   SCRAPER_KINDS,
   SCRAPER_MASK_FIELDS,
+  SCRAPER_PAGINATION_FIELDS,
   SCRAPER_PROPERTY_FIELDS,
   SCRAPER_RELATIONSHIP_FIELDS,
   isRunnableScraperKind,
@@ -55,6 +56,7 @@ export function renderScrapeConfigCompatibility(): string {
   ];
   for (const kind of RUNNABLE_SCRAPER_KINDS) {
     lines.push('', `### \`${kind}\` sources`, '', ...fieldTable(scraperSourceFields(kind)), ...fieldTable(scraperTransformFields(kind), 'transform.').slice(2));
+    if (kind === 'http') lines.push(...fieldTable(SCRAPER_PAGINATION_FIELDS, 'pagination.').slice(2));
   }
   const parts: Array<[string, ScraperFieldTable]> = [
     ['transform.exclude[]', SCRAPER_EXCLUDE_FIELDS],

@@ -5,6 +5,8 @@ import {
   isCheckoutBranch,
   isScraperKind,
   MAX_CHECKOUT_DEPTH,
+  MAX_PAGES,
+  parseDurationMs,
   SCRAPE_SPEC_FIELDS,
   SCRAPER_CHANGE_FIELDS,
   SCRAPER_CHECKOUT_FIELDS,
@@ -13,6 +15,7 @@ import {
   SCRAPER_CHANGE_MAPPING_FIELDS,
   SCRAPER_EXCLUDE_FIELDS,
   SCRAPER_MASK_FIELDS,
+  SCRAPER_PAGINATION_FIELDS,
   SCRAPER_PROPERTY_FIELDS,
   SCRAPER_RELATIONSHIP_FIELDS,
   scraperSourceFields,
@@ -229,9 +232,25 @@ function checkHttpEnvironment(entry: Record<string, unknown>, field: string): vo
   if (authority.includes('{{') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(entry.url)) invalid(`${field}.url`, 'templates only the path and query: write the scheme and host as they are');
 }
 
+/** config-db's http `pagination`: a CEL nextPageExpr (and reduceExpr), perPage, maxPages and a delay of at most a minute. */
+function checkPagination(value: unknown, field: string): void {
+  const pagination = checkKeys(value, field, SCRAPER_PAGINATION_FIELDS, 'pagination');
+  if (typeof pagination.nextPageExpr !== 'string') invalid(`${field}.nextPageExpr`, 'is required: CEL over response that returns the next URL, or "" to stop');
+  checkCel(pagination.nextPageExpr, `${field}.nextPageExpr`, 'page', false);
+  checkCel(pagination.reduceExpr, `${field}.reduceExpr`, 'reduce', false);
+  if (pagination.perPage !== undefined && typeof pagination.perPage !== 'boolean') invalid(`${field}.perPage`, 'must be true or false');
+  const { maxPages, delay } = pagination;
+  if (maxPages !== undefined && (typeof maxPages !== 'number' || !Number.isInteger(maxPages) || maxPages < 0 || maxPages > MAX_PAGES)) invalid(`${field}.maxPages`, `must be a whole number from 0 to ${MAX_PAGES}`);
+  if (delay !== undefined) {
+    const ms = typeof delay === 'string' ? parseDurationMs(delay) : null;
+    if (ms === null || ms > 60_000) invalid(`${field}.delay`, 'must be a duration of at most 1m, e.g. 500ms');
+  }
+}
+
 export function checkEntryFields(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, jsonPathProblem: (text: string) => string | null): void {
   checkKeys(entry, field, scraperSourceFields(kind), `a ${kind} source`);
   if (kind === 'http') checkHttpEnvironment(entry, field);
+  if (kind === 'http' && entry.pagination !== undefined) checkPagination(entry.pagination, `${field}.pagination`);
   if (kind === 'exec' && entry.checkout !== undefined) checkCheckout(entry.checkout, `${field}.checkout`);
   if (kind === 'exec' && entry.connections !== undefined) {
     const kinds = checkKeys(entry.connections, `${field}.connections`, SCRAPER_EXEC_CONNECTION_KINDS, 'exec.connections');

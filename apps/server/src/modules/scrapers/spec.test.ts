@@ -186,7 +186,7 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ file: [{ ...file, transform: { mask: [{ selector: 'true', jsonpath: '.a', hash: 'x' }] } }] }, 'spec.file[0].transform.mask[0].hash'],
       [{ file: [{ ...file, transform: { changes: { mapping: [{ filter: 'true', action: 'move-up' }] } } }] }, 'spec.file[0].transform.changes.mapping[0].action'],
       [{ file: [{ ...file, transform: { relationship: [{ parent: true, name: { value: 'x' } }] } }] }, 'spec.file[0].transform.relationship[0].parent'],
-      [{ http: [{ type: 't', id: 'i', url: 'https://a.test', pagination: { nextPageExpr: 'x' } }] }, 'spec.http[0].pagination'],
+      [{ http: [{ type: 't', id: 'i', url: 'https://a.test', bearer: 'x' }] }, 'spec.http[0].bearer'],
       [{ kubernetes: [{ clusterName: 'c', id: '$.uid' }] }, 'spec.kubernetes[0].id'],
       [{ kubernetes: [{ clusterName: 'c', relationships: [] }] }, 'spec.kubernetes[0].relationships'],
       [{ kubernetes: [{ clusterName: 'c', transform: { expr: 'config' } }] }, 'spec.kubernetes[0].transform.expr'],

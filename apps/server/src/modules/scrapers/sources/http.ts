@@ -7,6 +7,8 @@ import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
 import { isRecord } from '../../../platform/json-values';
 import { secretScrubbingRunner } from './scrubbed-source';
+import { evaluateCel } from '../transform/scrape-cel';
+import { MAX_PAGES, parseDurationMs } from '@opsdeck/shared';
 
 export const HTTP_TIMEOUT_MS = 30_000;
 export const MAX_HTTP_BYTES = 10 * 1024 * 1024;
@@ -177,9 +179,123 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
     return;
   }
   const format = formatOf(response);
-  const documents = parseDocuments(await readBody(response), format);
+  const text = await readBody(response);
+  if (isRecord(opened.pagination)) {
+    await paginate(opened.pagination, request, { response, text, url: request.url }, where, collector, context.signal);
+    return;
+  }
+  const documents = parseDocuments(text, format);
   const origin = { where, source: request.url, format };
   documents.forEach((document, index) => collector.addDocument(document, documents.length === 1 ? origin : { ...origin, where: `${where} document[${index}]` }));
+}
+
+interface Page {
+  response: Response;
+  text: string;
+  url: string;
+}
+
+/** A page's body as config-db's pagination reads it: JSON when the answer says so (or looks like it), else its text. */
+function pageBody(page: Page): unknown {
+  const looksJson = /json/i.test(page.response.headers.get('content-type') ?? '') || /^\s*[[{]/.test(page.text);
+  if (!looksJson) return page.text;
+  try {
+    return JSON.parse(page.text) as unknown;
+  } catch {
+    return page.text;
+  }
+}
+
+/** config-db's default merge: a page's list, or its value, items or Items list, or the page itself. */
+function defaultReduce(acc: unknown[], body: unknown): unknown[] {
+  if (Array.isArray(body)) return [...acc, ...body];
+  if (isRecord(body)) {
+    for (const key of ['value', 'items', 'Items']) {
+      const items = body[key];
+      if (Array.isArray(items)) return [...acc, ...items];
+    }
+  }
+  return [...acc, body];
+}
+
+/** What nextPageExpr asked for next: a URL, or a request {url, method, body, headers}; null to stop. */
+function nextRequest(value: unknown, current: string): { url: string; method: string; body?: string; headers: Record<string, string> } | null {
+  if (value === null || value === undefined || value === '') return null;
+  const spec = isRecord(value) ? value : { url: value };
+  const url = typeof spec.url === 'string' ? spec.url : String(spec.url ?? '');
+  if (url === '') return null;
+  const headers = isRecord(spec.headers) ? Object.fromEntries(Object.entries(spec.headers).map(([name, text]) => [name, String(text)])) : {};
+  return {
+    url: new URL(url, current).toString(),
+    method: typeof spec.method === 'string' && spec.method !== '' ? spec.method.toUpperCase() : 'GET',
+    ...(typeof spec.body === 'string' ? { body: spec.body } : {}),
+    headers,
+  };
+}
+
+function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * config-db's http pagination: nextPageExpr (CEL over the page's response) names the next page until it returns
+ * nothing; pages merge into one list (reduceExpr, or the default merge) or, with perPage, each is a document. Every
+ * page must stay on the first page's origin: the request's headers and credentials go there only, so a next link
+ * elsewhere stops the run with an error instead of carrying them. At most maxPages (MAX_PAGES when 0).
+ */
+async function paginate(raw: Record<string, unknown>, first: Request, page: Page, where: string, collector: ItemCollector, outer: AbortSignal): Promise<void> {
+  const nextPageExpr = typeof raw.nextPageExpr === 'string' ? raw.nextPageExpr : '';
+  const reduceExpr = typeof raw.reduceExpr === 'string' && raw.reduceExpr.trim() !== '' ? raw.reduceExpr : null;
+  const perPage = raw.perPage === true;
+  const limit = typeof raw.maxPages === 'number' && raw.maxPages > 0 ? Math.min(raw.maxPages, MAX_PAGES) : MAX_PAGES;
+  const delayMs = typeof raw.delay === 'string' ? (parseDurationMs(raw.delay) ?? 0) : 0;
+  const origin = new URL(first.url).origin;
+  let acc: unknown[] = [];
+  let current = page;
+  for (let count = 1; ; count += 1) {
+    const body = pageBody(current);
+    if (perPage) collector.addDocument(body, { where: `${where} page ${count}`, source: current.url, format: 'json' });
+    else acc = reduceExpr === null ? defaultReduce(acc, body) : reducedList(evaluateCel('reduce', reduceExpr, { acc, page: body }));
+    if (count >= limit) {
+      if (limit === MAX_PAGES) collector.error(where, `pagination stopped at ${MAX_PAGES} pages, this server's cap`);
+      break;
+    }
+    const headers = Object.fromEntries(current.response.headers.entries());
+    const next = nextRequest(evaluateCel('page', nextPageExpr, { response: { body, headers, status: current.response.status, url: current.url } }), current.url);
+    if (next === null) break;
+    if (new URL(next.url).origin !== origin) {
+      collector.error(where, `page ${count + 1}: ${next.url} is not on ${origin}, where the request's credentials go: not fetched`);
+      break;
+    }
+    await waitFor(delayMs, outer);
+    if (outer.aborted) break;
+    const signal = AbortSignal.any([outer, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);
+    const init: RequestInit = { ...first.init, method: next.method, headers: { ...(first.init.headers as Record<string, string>), ...next.headers }, signal };
+    if (next.body === undefined) delete init.body;
+    else init.body = next.body;
+    const response = await fetch(next.url, init);
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      collector.error(where, `page ${count + 1} (${next.url}): HTTP ${response.status} ${response.statusText}`.trim());
+      break;
+    }
+    current = { response, text: await readBody(response), url: next.url };
+  }
+  if (!perPage) collector.addDocument(acc, { where, source: first.url, format: 'json' });
+}
+
+function reducedList(value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`reduceExpr must return a list, not ${value === null ? 'null' : typeof value}`);
+  return value;
 }
 
 /** Fetches one URL (or a connection's) and turns the JSON or YAML answer into items. */

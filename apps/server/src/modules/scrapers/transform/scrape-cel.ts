@@ -10,7 +10,7 @@ import { fromCel, toCel } from '../../../platform/cel/cel-values';
  * expression holds a run past it whatever data it walks.
  */
 
-export type CelKind = 'script' | 'item' | 'change';
+export type CelKind = 'script' | 'item' | 'change' | 'page' | 'reduce';
 
 /** Variables of one config as config-db's ScrapeResult.AsMap names them. */
 const ITEM_VARIABLES = ['config', 'id', 'name', 'config_type', 'config_class', 'description', 'status', 'health', 'labels', 'tags', 'source', 'format'];
@@ -21,10 +21,13 @@ const VARIABLES: Readonly<Record<CelKind, readonly string[]>> = {
   script: ['config'],
   item: ITEM_VARIABLES,
   change: CHANGE_VARIABLES,
+  // An http source's pagination (config-db's): the answer a page got, and the pages merged so far.
+  page: ['response'],
+  reduce: ['acc', 'page'],
 };
 
 /** A filter or selector judges one config; a script rewrites a whole document, so it may take longer. */
-const CEL_BUDGET_MS: Readonly<Record<CelKind, number>> = { script: 10_000, item: 1000, change: 1000 };
+const CEL_BUDGET_MS: Readonly<Record<CelKind, number>> = { script: 10_000, item: 1000, change: 1000, page: 1000, reduce: 10_000 };
 
 function environment(kind: CelKind): Environment {
   const env = createCelEnvironment();
