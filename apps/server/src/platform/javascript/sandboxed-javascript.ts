@@ -45,12 +45,6 @@ function restart(): void {
   );
 }
 
-/** Waits for a restarted engine; resolves at once when it is running. */
-export async function javaScriptEngineReady(): Promise<void> {
-  if (engine === null) restart();
-  await reloading;
-}
-
 function jsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof Map) return Object.fromEntries(value);
@@ -133,7 +127,12 @@ export function runSandboxedJavaScript(source: string, globals: Record<string, u
     restart();
     throw new JavaScriptError(`the JavaScript engine failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    runtime.dispose();
+    try {
+      runtime.dispose();
+    } catch {
+      // A runtime that cannot be freed (the engine stopped part-way, or a value was left behind) takes the engine with it.
+      restart();
+    }
     inside = false;
   }
 }
