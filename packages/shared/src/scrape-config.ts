@@ -411,7 +411,7 @@ export const SCRAPER_PAGINATION_FIELDS: ScraperFieldTable = {
   nextPageExpr: runs('CEL over response {body, headers, status, url} returning the next page\'s URL, a request {url, method, body, headers}, or "" or null to stop; a URL on another origin than the first page\'s stops the run with an error, since the request\'s credentials go to that origin only'),
   reduceExpr: runs('CEL over acc (the list so far) and page (a page\'s body) returning the new list; by default a page\'s list, or its value, items or Items list, or the page itself, is added'),
   perPage: runs('Each page becomes its own document instead of one merged list'),
-  maxPages: runs(`The most pages read (0: ${MAX_PAGES}, this server\'s cap)`),
+  maxPages: runs(`The most pages read (0: ${MAX_PAGES}, this server's cap)`),
   delay: runs('A wait between page requests, at most 1m (e.g. 500ms)'),
 };
 
