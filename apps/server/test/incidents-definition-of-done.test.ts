@@ -181,11 +181,15 @@ describe('definition-of-done evaluation on the server', () => {
     await waitFor(async () => ((await state(byDefault)).done ? undefined : true));
     await transition('healthy', 'check.passed');
     await waitFor(async () => ((await state(byDefault)).done ? true : undefined));
-    const consumed = await fx.server.pool.query<{ pending: number }>(
-      `select count(*)::integer as pending from event_queue where consumer = 'definition-of-done' and name like 'check.%' and properties ->> 'check_id' = $1`,
-      [checkId],
-    );
-    expect(consumed.rows[0]?.pending).toBe(0);
+    // The consumer marks its event done after the evaluation it ran commits: wait for that too, never sample once.
+    const pending = async (): Promise<number | undefined> => {
+      const consumed = await fx.server.pool.query<{ pending: number }>(
+        `select count(*)::integer as pending from event_queue where consumer = 'definition-of-done' and name like 'check.%' and properties ->> 'check_id' = $1`,
+        [checkId],
+      );
+      return consumed.rows[0]?.pending === 0 ? 0 : undefined;
+    };
+    expect(await waitFor(pending)).toBe(0);
   });
 
   it('evaluates a newly written evidence when the server hears evidence.updated', async () => {
