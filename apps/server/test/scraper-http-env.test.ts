@@ -81,9 +81,16 @@ describe('http scraper env and url templates', () => {
     const host = await save('lastfm-host', { http: [{ type: 'T', id: '$.id', env: [{ name: 'region', value: 'eu' }], url: 'http://{{.region}}.music.test/' }] });
     expect(host.status).toBe(400);
     expect(host.json).toMatchObject({ code: 'OD_SCRAPER_SPEC', details: 'spec.http[0].url' });
-    const twice = await save('lastfm-twice', { http: [{ type: 'T', id: '$.id', url: `${site.url}/`, env: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }] });
+    const twice = await save('lastfm-twice', { http: [{ type: 'T', id: '$.id', url: `${site.url}/{{.a}}`, env: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }] });
     expect(twice.status).toBe(400);
     expect(twice.json).toMatchObject({ code: 'OD_SCRAPER_SPEC', details: 'spec.http[0].env[1].name' });
+  });
+
+  it('refuses env beside a url without a template, where nothing would read it', async () => {
+    const unread = await save('lastfm-unread', { http: [{ type: 'T', id: '$.id', url: `${site.url}/`, env: [{ name: 'a', value: '1' }] }] });
+    expect(unread.status).toBe(400);
+    expect(unread.json).toMatchObject({ code: 'OD_SCRAPER_SPEC', details: 'spec.http[0].env' });
+    expect(String(unread.json.message)).toContain('templated url');
   });
 
   it('fails the run naming the field when the connection has moved to another origin since the save', async () => {

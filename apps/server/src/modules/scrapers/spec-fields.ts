@@ -225,7 +225,11 @@ function checkHttpEnvironment(entry: Record<string, unknown>, field: string): vo
     if (keys.length !== 1 || (keys[0] !== 'value' && keys[0] !== 'valueFrom')) invalid(at, 'must hold value or valueFrom (one of them)');
     if (item.value !== undefined && typeof item.value !== 'string') invalid(`${at}.value`, 'must be text');
   });
-  if (typeof entry.url !== 'string' || !entry.url.includes('{{')) return;
+  if (typeof entry.url !== 'string' || !entry.url.includes('{{')) {
+    // config-db reads env only while templating the url: beside a plain url it would be fetched and then ignored.
+    if (entry.env !== undefined) invalid(`${field}.env`, 'is read only by a templated url ({{.name}}), and this url has no template');
+    return;
+  }
   const problem = goTemplateProblem(entry.url);
   if (problem !== null) invalid(`${field}.url`, `is not a Go template this server can run: ${problem}`);
   const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(entry.url)?.[0] ?? '';
