@@ -150,11 +150,11 @@ describe('POST /api/apply', () => {
   });
 
   it('refuses a kind or apiVersion it does not apply by name, and a field a resource does not have', async () => {
-    const notification = 'apiVersion: mission-control.flanksource.com/v1\nkind: Notification\nmetadata:\n  name: n\nspec:\n  events: [check.failed]\n';
-    const kind = await apply({ files: [{ path: 'n.yaml', content: notification }] });
+    const view = 'apiVersion: mission-control.flanksource.com/v1\nkind: View\nmetadata:\n  name: n\nspec:\n  columns: []\n';
+    const kind = await apply({ files: [{ path: 'n.yaml', content: view }] });
     expect(kind.status).toBe(400);
     expect(kind.json).toMatchObject({ code: 'OD_APPLY_KIND', details: 'n.yaml document 1: kind' });
-    expect(String(kind.json.message)).toContain('Notification');
+    expect(String(kind.json.message)).toContain('View');
     const stray = await apply({ yaml: `${canary('stray')}extra: true\n` });
     expect(stray.json).toMatchObject({ code: 'OD_APPLY_DOCUMENT', details: '(request body) document 1: extra' });
   });

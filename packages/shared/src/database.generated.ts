@@ -3208,11 +3208,13 @@ export type Database = {
           filter: string | null;
           id: string;
           name: string | null;
+          namespace: string;
           person_id: string | null;
           properties: Json;
           source: string;
           team_id: string | null;
           template: string | null;
+          template_syntax: 'liquid' | 'gotemplate';
           title: string | null;
           updated_at: string;
         };
@@ -3225,11 +3227,13 @@ export type Database = {
           filter?: string | null;
           id?: string;
           name?: string | null;
+          namespace?: string;
           person_id?: string | null;
           properties?: unknown;
           source?: string;
           team_id?: string | null;
           template?: string | null;
+          template_syntax?: 'liquid' | 'gotemplate';
           title?: string | null;
           updated_at?: string;
         };
@@ -3242,11 +3246,13 @@ export type Database = {
           filter?: string | null;
           id?: string;
           name?: string | null;
+          namespace?: string;
           person_id?: string | null;
           properties?: unknown;
           source?: string;
           team_id?: string | null;
           template?: string | null;
+          template_syntax?: 'liquid' | 'gotemplate';
           title?: string | null;
           updated_at?: string;
         };
@@ -6315,6 +6321,7 @@ export type Database = {
           id: string;
           most_common_error: string | null;
           name: string | null;
+          namespace: string;
           pending: number;
           person_id: string | null;
           properties: Json;
@@ -6322,6 +6329,7 @@ export type Database = {
           source: string;
           team_id: string | null;
           template: string | null;
+          template_syntax: 'liquid' | 'gotemplate';
           title: string | null;
           updated_at: string;
         };

@@ -5,18 +5,23 @@ import { applyErrors, locationOf } from './apply-errors';
 /** One kind this server applies: the table its rows live in and the apiVersions Mission Control publishes it under. */
 export interface ApplyKind {
   kind: string;
-  table: 'canaries' | 'config_scrapers' | 'playbooks' | 'topologies';
+  table: 'canaries' | 'config_scrapers' | 'playbooks' | 'topologies' | 'notifications' | 'connections';
   apiVersions: readonly string[];
   /** Tables with a labels column take metadata.labels; those with a schedule column take spec.schedule. */
   labels: boolean;
   schedule: boolean;
+  /** `spec`: the document's spec is stored whole in the spec column; otherwise it is mapped onto the table's columns. */
+  stored: 'spec' | 'notification' | 'connection';
 }
 
 export const APPLY_KINDS: readonly ApplyKind[] = [
-  { kind: 'Canary', table: 'canaries', apiVersions: ['canaries.flanksource.com/v1'], labels: true, schedule: true },
-  { kind: 'ScrapeConfig', table: 'config_scrapers', apiVersions: ['configs.flanksource.com/v1'], labels: true, schedule: true },
-  { kind: 'Playbook', table: 'playbooks', apiVersions: ['mission-control.flanksource.com/v1'], labels: false, schedule: false },
-  { kind: 'Topology', table: 'topologies', apiVersions: ['canaries.flanksource.com/v1'], labels: true, schedule: true },
+  // Connections first: a Notification of the same apply may name one.
+  { kind: 'Connection', table: 'connections', apiVersions: ['mission-control.flanksource.com/v1'], labels: false, schedule: false, stored: 'connection' },
+  { kind: 'Canary', table: 'canaries', apiVersions: ['canaries.flanksource.com/v1'], labels: true, schedule: true, stored: 'spec' },
+  { kind: 'ScrapeConfig', table: 'config_scrapers', apiVersions: ['configs.flanksource.com/v1'], labels: true, schedule: true, stored: 'spec' },
+  { kind: 'Playbook', table: 'playbooks', apiVersions: ['mission-control.flanksource.com/v1'], labels: false, schedule: false, stored: 'spec' },
+  { kind: 'Topology', table: 'topologies', apiVersions: ['canaries.flanksource.com/v1'], labels: true, schedule: true, stored: 'spec' },
+  { kind: 'Notification', table: 'notifications', apiVersions: ['mission-control.flanksource.com/v1'], labels: false, schedule: false, stored: 'notification' },
 ];
 
 const SUPPORTED = APPLY_KINDS.map((k) => `${k.kind} (${k.apiVersions.join(', ')})`).join(', ');

@@ -20,6 +20,15 @@ export const applyErrors = {
       location,
       'Rename the resource in the manifest, or delete the existing one where it is defined first',
     ),
+  /** A field of a Notification or Connection this server does not run: refused by name, never saved and ignored. */
+  notRun: (location: string, kind: 'Notification' | 'Connection', problem: string) =>
+    new AppError(
+      400,
+      kind === 'Notification' ? 'OD_NOTIFICATION_FIELD_NOT_RUN' : 'OD_CONNECTION_FIELD_NOT_RUN',
+      problem,
+      location,
+      'Remove the field from the manifest (docs/compatibility.md lists what runs), or create the resource in the console',
+    ),
   forbidden: (location: string, kind: string) =>
     new AppError(403, 'OD403', `You do not have permission to apply a ${kind}`, location, 'Ask an administrator for a role that allows it'),
   /** A kind's own refusal (its save rules or a database guard), its code kept, its details prefixed with the place. */

@@ -9,7 +9,12 @@ import { AppError, fromGuardViolation } from '../../platform/errors';
 import type { EventBus } from '../../platform/event-bus';
 import type { Principal } from '../../platform/principal';
 import { syncCanaryChecks } from '../health';
-import { APPLY_KINDS, isRefused, readApplyFiles, type ApplyDocument, type ApplyFile, type ApplyKind } from './apply-documents';
+import { connectionColumns, refuseOwnDatabaseUrl, validateConnectionForType } from '../connections';
+import { DELIVERABLE_NOTIFICATION_TYPES } from '../notification-providers';
+import { checkNotificationConnections, validateNotificationRows } from '../notifications';
+import { APPLY_KINDS, isRefused, readApplyFiles, type ApplyDocument, type ApplyFile, type ApplyKind, type RefusedDocument } from './apply-documents';
+import { connectionFields } from './connection-document';
+import { NOTIFICATION_FIELDS, notificationColumns } from './notification-document';
 import { applyErrors, locationOf } from './apply-errors';
 import { columnsOf, findExisting, recordDigest, rowsOfSource, softDelete, writeRow } from './apply-store';
 
@@ -85,7 +90,7 @@ function canWrite(principal: Principal | null, table: string): boolean {
  * data API runs on that table (write-hooks: spec rules, exec and other admin-only rules, sealed secrets), and that an
  * existing row of that name came from this same source.
  */
-async function plan(deps: ApplyDeps, request: ApplyRequest, document: ApplyDocument): Promise<Planned> {
+async function plan(deps: ApplyDeps, request: ApplyRequest, document: ApplyDocument, planned: ReadonlyMap<string, string>): Promise<Planned> {
   const { kind } = document;
   const location = locationOf(document.file, document.index, null);
   const digest = digestOf(deps.secretKey, document);
@@ -97,21 +102,65 @@ async function plan(deps: ApplyDeps, request: ApplyRequest, document: ApplyDocum
   }
   if (existing !== null && existing.digest === digest) return { outcome: outcomeOf(document, 'unchanged'), table: kind.table, row: null, digest, update: true };
   const id = existing?.id ?? randomUUID();
-  const given: Record<string, unknown> = { id, name: document.name, namespace: document.namespace, spec: document.spec, source: request.source };
-  if (kind.labels) given.labels = document.labels;
-  if (kind.schedule) given.schedule = typeof document.spec.schedule === 'string' ? document.spec.schedule : null;
-  if (existing === null) given.created_by = personOf(request.principal);
   const hooks = writeHooksFor(deps.db);
   try {
-    await hooks.check(kind.table, [given], 'POST');
+    // The source is set after the save rules: they judge what a console write may be, and refuse a foreign source.
+    const given: Record<string, unknown> = { id, name: document.name, namespace: document.namespace, ...(await columnsOfKind(deps, document)) };
+    if (kind.labels) given.labels = document.labels;
+    if (kind.schedule) given.schedule = typeof document.spec.schedule === 'string' ? document.spec.schedule : null;
+    if (kind.stored === 'notification') {
+      validateNotificationRows([given], 'POST');
+      await checkNotificationConnections(pool, deps.secretKey, DELIVERABLE_NOTIFICATION_TYPES, [given], planned);
+    } else {
+      await hooks.check(kind.table, [given], 'POST');
+    }
     const [stored = given] = await hooks.apply(kind.table, [given], 'POST', request.principal, { upsert: false, id });
     const columns = await columnsOf(pool, kind.table);
-    const row = Object.fromEntries(Object.entries(stored).filter(([column]) => columns.has(column)));
+    const row: Record<string, unknown> = { ...Object.fromEntries(Object.entries(stored).filter(([column]) => columns.has(column))), source: request.source };
+    // Whoever applied first created it; a later apply changes what it defines, not who made it.
+    if (existing === null) row.created_by = personOf(request.principal);
+    else delete row.created_by;
     return { outcome: outcomeOf(document, existing === null ? 'created' : 'updated'), table: kind.table, row, digest, update: existing !== null };
   } catch (error) {
-    if (error instanceof AppError) throw applyErrors.refused(location, error);
+    if (error instanceof AppError) throw applyErrors.refused(location, documentField(kind, error));
     throw error;
   }
+}
+
+/** The columns a document is written as: its spec whole, or a Notification's or Connection's fields mapped. */
+async function columnsOfKind(deps: ApplyDeps, document: ApplyDocument): Promise<Record<string, unknown>> {
+  // The field alone: the refusal is placed in its file and document where the plan catches it.
+  const at = (field: string) => field;
+  if (document.kind.stored === 'notification') return notificationColumns(deps.db.pool, document, at);
+  if (document.kind.stored === 'connection') {
+    const fields = connectionFields(document, at);
+    validateConnectionForType(fields);
+    refuseOwnDatabaseUrl(deps.db.pool, fields);
+    return connectionColumns(deps.secretKey, fields);
+  }
+  return { spec: document.spec };
+}
+
+/** A notification save rule names a column; the apply names where that sits in the document. */
+function documentField(kind: ApplyKind, error: AppError): AppError {
+  if (kind.stored !== 'notification' || error.details === null) return error;
+  const field = NOTIFICATION_FIELDS[error.details];
+  return field === undefined ? error : new AppError(error.statusCode, error.code, error.message, field, error.hint);
+}
+
+/** The connections the documents define (`connection://namespace/name` → type), for notifications of the same apply. */
+function plannedConnections(documents: ReadonlyArray<ApplyDocument | RefusedDocument>): Map<string, string> {
+  const planned = new Map<string, string>();
+  for (const document of documents) {
+    if (isRefused(document) || document.kind.stored !== 'connection') continue;
+    try {
+      planned.set(`connection://${document.namespace}/${document.name}`, connectionFields(document, () => '').type);
+    } catch (error) {
+      // The document's own plan refuses it, naming the field.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return planned;
 }
 
 /** Rows of this source the files no longer hold, for the kinds the caller may write. */
@@ -147,7 +196,7 @@ async function write(client: pg.PoolClient, request: ApplyRequest, planned: read
     if (item.row === null) continue;
     const location = locationOf(item.outcome.file, item.outcome.index ?? 0, null);
     try {
-      await writeRow(client, item.table, item.row, item.update);
+      await writeRow(client, item.table, await columnsOf(client, item.table), item.row, item.update);
     } catch (error) {
       const guarded = fromGuardViolation(error);
       if (guarded !== null) throw applyErrors.refused(location, guarded);
@@ -175,6 +224,7 @@ function isInsufficientPrivilege(error: unknown): boolean {
  */
 export async function applyResources(deps: ApplyDeps, request: ApplyRequest): Promise<ApplyReport> {
   const read = readApplyFiles(request.files);
+  const connections = plannedConnections(read);
   const documents: ApplyDocument[] = [];
   const outcomes: DocumentOutcome[] = [];
   const planned: Planned[] = [];
@@ -196,7 +246,7 @@ export async function applyResources(deps: ApplyDeps, request: ApplyRequest): Pr
     seen.add(key);
     documents.push(item);
     try {
-      const judged = await plan(deps, request, item);
+      const judged = await plan(deps, request, item, connections);
       planned.push(judged);
       outcomes.push(judged.outcome);
     } catch (error) {

@@ -32,22 +32,24 @@ export async function rowsOfSource(pool: pg.Pool, kind: ApplyKind, source: strin
   return result.rows;
 }
 
-const columnCache = new Map<string, ReadonlySet<string>>();
+const columnCache = new Map<string, ReadonlyMap<string, string>>();
 
-/** The table's columns, so only columns are written whatever keys a kind's save transform adds. */
-export async function columnsOf(pool: pg.Pool, table: string): Promise<ReadonlySet<string>> {
+/** The table's columns and their types, so only columns are written whatever keys a kind's save transform adds. */
+export async function columnsOf(pool: pg.Pool | pg.PoolClient, table: string): Promise<ReadonlyMap<string, string>> {
   const cached = columnCache.get(table);
   if (cached !== undefined) return cached;
-  const result = await pool.query<{ column_name: string }>(
-    `select column_name from information_schema.columns where table_schema = 'public' and table_name = $1`,
+  const result = await pool.query<{ column_name: string; data_type: string }>(
+    `select column_name, data_type from information_schema.columns where table_schema = 'public' and table_name = $1`,
     [table],
   );
-  const columns = new Set(result.rows.map((row) => row.column_name));
+  const columns = new Map(result.rows.map((row) => [row.column_name, row.data_type]));
   columnCache.set(table, columns);
   return columns;
 }
 
-function bound(value: unknown): unknown {
+/** A value as pg binds it to its column: arrays to array columns, sealed bytes as bytes, other objects as JSON. */
+function bound(value: unknown, type: string | undefined): unknown {
+  if (Buffer.isBuffer(value) || (type === 'ARRAY' && Array.isArray(value))) return value;
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
 }
 
@@ -55,9 +57,9 @@ function bound(value: unknown): unknown {
  * Inserts the row, or updates it in place when `update`; column names come from the table's own columns (columnsOf),
  * every value is a bound parameter.
  */
-export async function writeRow(client: pg.PoolClient, table: string, row: Record<string, unknown>, update: boolean): Promise<void> {
+export async function writeRow(client: pg.PoolClient, table: string, columns: ReadonlyMap<string, string>, row: Record<string, unknown>, update: boolean): Promise<void> {
   const entries = Object.entries(row).filter(([column]) => column !== 'id');
-  const values = entries.map(([, value]) => bound(value));
+  const values = entries.map(([column, value]) => bound(value, columns.get(column)));
   const quoted = entries.map(([column]) => `"${column}"`);
   if (update) {
     const sets = quoted.map((column, i) => `${column} = $${i + 2}`).join(', ');

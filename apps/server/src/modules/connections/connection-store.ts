@@ -310,3 +310,22 @@ export async function loadConnectionForTest(pool: pg.Pool, key: Buffer, id: stri
   const row = await findRow(pool, id);
   return row === null ? null : toResolved(key, row);
 }
+
+/**
+ * The columns a whole connection is stored as, for a writer that replaces it in one go (apply, ADR 0074): a password in
+ * the URL moved into the sealed password, every secret sealed, the type's property defaults filled in. Nothing is kept
+ * from a stored row, so an apply that moves the URL cannot carry an old password along.
+ */
+export function connectionColumns(key: Buffer, input: Omit<ConnectionRequestBody, 'name' | 'namespace'>): Record<string, unknown> {
+  const split = splitUrlCredentials(input);
+  return {
+    type: input.type,
+    url: split.url ?? null,
+    username: split.username ?? null,
+    password_encrypted: encryptOrNull(key, split.password),
+    certificate_encrypted: encryptOrNull(key, input.certificate),
+    secret_properties_encrypted: null,
+    insecure_tls: input.insecure_tls ?? false,
+    properties: withDefaults(input.type, input.properties),
+  };
+}

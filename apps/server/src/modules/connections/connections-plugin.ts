@@ -1,13 +1,9 @@
-import type pg from 'pg';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CONNECTION_TYPES,
   connectionPageSchema,
   connectionTestResultSchema,
-  connectionUrlRequired,
-  EMAIL_AUTH_METHODS,
-  EMAIL_ENCRYPTION_METHODS,
   publicConnectionSchema,
   type ConnectionType,
 } from '@opsdeck/shared';
@@ -22,10 +18,9 @@ import {
   loadConnectionForTest,
   resolveForTest,
   updateConnection,
-  type ConnectionRequestBody,
 } from './connection-store';
 import { testConnection } from './connection-test';
-import { namesOwnDatabase } from './probes/own-database';
+import { refuseOwnDatabaseUrl, validateConnectionForType } from './connection-rules';
 
 const READ = { resource: 'connections', action: 'read' } as const;
 const WRITE = { resource: 'connections', action: 'write' } as const;
@@ -47,36 +42,6 @@ const createBody = z.object(fields);
 const updateBody = z.object(fields).partial();
 const testBody = z.object({ ...fields, name: fields.name.optional(), id: z.uuid().optional() });
 const idParams = z.object({ id: z.uuid() });
-
-/** Per-type rules of spec 002 §3 and §5 that a schema per field cannot say. */
-function validateForType(input: Partial<ConnectionRequestBody> & { type: ConnectionType }): void {
-  if (connectionUrlRequired(input.type) && (input.url === undefined || input.url === null || input.url.trim() === '')) {
-    throw errors.validation(`/url This field is required for ${input.type} connections`);
-  }
-  const properties = input.properties ?? {};
-  const numeric = (key: string): void => {
-    const value = properties[key];
-    if (value !== undefined && !/^\d+$/.test(value)) throw errors.validation(`/properties/${key} This field must be a number`);
-  };
-  numeric('port');
-  if (input.type === 'redis') numeric('db');
-  if (input.type === 'email') {
-    const encryption = properties.encryptionMethod;
-    if (encryption !== undefined && !(EMAIL_ENCRYPTION_METHODS as readonly string[]).includes(encryption)) {
-      throw errors.validation(`/properties/encryptionMethod must be one of ${EMAIL_ENCRYPTION_METHODS.join(', ')}`);
-    }
-    const auth = properties.authMethod;
-    if (auth !== undefined && !(EMAIL_AUTH_METHODS as readonly string[]).includes(auth)) {
-      throw errors.validation(`/properties/authMethod must be one of ${EMAIL_AUTH_METHODS.join(', ')}`);
-    }
-  }
-  if (input.type === 's3' && (properties.bucket ?? '') === '') throw errors.validation('/properties/bucket This field is required');
-}
-
-/** A postgres connection that plainly names this server's database is refused when saved, not only when used. */
-function refuseOwnDatabase(pool: pg.Pool, input: { type: string; url?: string | null | undefined }): void {
-  if (input.type === 'postgres' && typeof input.url === 'string' && namesOwnDatabase(pool, input.url)) throw errors.ownDatabase('url');
-}
 
 /**
  * Connections of spec 002 §3 under the canary service (the spec places connections and their test there):
@@ -121,8 +86,8 @@ export const connectionsPlugin: DomainPlugin = {
       '/api/canary/connections',
       { config: { permission: WRITE }, schema: { tags: ['connections'], body: createBody, response: { 201: publicConnectionSchema, ...errorResponses(409) } } },
       async (request, reply) => {
-        validateForType(request.body);
-        refuseOwnDatabase(pool, request.body);
+        validateConnectionForType(request.body);
+        refuseOwnDatabaseUrl(pool, request.body);
         try {
           const created = await createConnection(pool, key, request.body, request.principal?.personId ?? null);
           return await reply.status(201).send(created);
@@ -139,8 +104,8 @@ export const connectionsPlugin: DomainPlugin = {
         const current = await getConnection(pool, key, request.params.id);
         if (current === null) throw errors.notFound('Connection');
         const type = request.body.type ?? (current.type as ConnectionType);
-        validateForType({ url: current.url, ...request.body, type, properties: request.body.properties ?? current.properties });
-        refuseOwnDatabase(pool, { url: current.url, ...request.body, type });
+        validateConnectionForType({ url: current.url, ...request.body, type, properties: request.body.properties ?? current.properties });
+        refuseOwnDatabaseUrl(pool, { url: current.url, ...request.body, type });
         try {
           const updated = await updateConnection(pool, key, request.params.id, request.body);
           if (updated === null) throw errors.notFound('Connection');

@@ -29,3 +29,5 @@ export {
   type NotificationDeliveryPort,
   type NotificationMessage,
 } from './notification-delivery';
+export { connectionColumns } from './connection-store';
+export { refuseOwnDatabaseUrl, validateConnectionForType } from './connection-rules';

@@ -5,7 +5,7 @@ import { resolveConnection, type ResolvedConnection } from '../connections';
 import type { DeliverNotification, NotificationMessage } from '../notification-providers';
 import { evaluateFilter } from './notification-filter';
 import { familyOf, isNotificationEvent, isStateEvent, NOTIFICATION_EVENTS, type EventFamily, type NotificationEvent } from './notification-events';
-import { DEFAULT_TEMPLATES, renderTemplate } from './notification-templates';
+import { DEFAULT_TEMPLATES, renderTemplate, type TemplateSyntax } from './notification-templates';
 import { resolveRecipients, type Recipient } from './recipients';
 
 /** The event-queue consumer name: it gets its own copy of each of the 15 events (ADR 0055). */
@@ -89,6 +89,7 @@ interface NotificationRow {
   events: NotificationEvent[];
   filter: string | null;
   template: string | null;
+  template_syntax: TemplateSyntax;
   person_id: string | null;
   team_id: string | null;
   custom_services: unknown;
@@ -127,7 +128,7 @@ function uuidOrNull(value: string | null): string | null {
 
 const NOTIFICATIONS_OF_EVENT = `coalesce((
   select jsonb_agg(to_jsonb(n) order by n.created_at, n.id)
-    from (select id, title, events, filter, template, person_id, team_id, custom_services, properties, created_at
+    from (select id, title, events, filter, template, template_syntax, person_id, team_id, custom_services, properties, created_at
             from notifications where $1 = any (events) and deleted_at is null) n), '[]'::jsonb)`;
 
 /** The event's resource row (less its large or sensitive columns) and the notifications of the event, in one round trip. */
@@ -320,7 +321,7 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
       connectionId = resolved.id;
       await options.deliver(
         resolved,
-        { ...message, to: recipient.kind === 'email' ? [recipient.email] : [], options: recipient.kind === 'service' ? recipient.service.options : {} },
+        { ...message, to: recipient.kind === 'email' ? [recipient.email] : addressesOf(recipient.service.options), options: recipient.kind === 'service' ? recipient.service.options : {} },
         { signal: AbortSignal.timeout(timeoutMs) },
       );
       await finish(historyId, 'sent', { durationMs: Date.now() - started, connectionId });
@@ -334,13 +335,20 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
     }
   }
 
+  /** An email service's own addresses (its `to` option, comma-separated): Mission Control's `to.email`. */
+  function addressesOf(options: Readonly<Record<string, string>>): string[] {
+    return (options.to ?? '').split(',').map((address) => address.trim()).filter((address) => address !== '');
+  }
+
   async function render(notification: NotificationRow, family: EventFamily, scope: Record<string, unknown>): Promise<Rendered> {
     const defaults = DEFAULT_TEMPLATES[family];
     const hasTemplate = notification.template !== null && notification.template.trim() !== '';
     const hasTitle = notification.title !== null && notification.title.trim() !== '';
+    // The defaults are Liquid whatever the notification's own texts are written in.
+    const syntax = notification.template_syntax;
     return {
-      title: (await renderTemplate(hasTitle ? (notification.title ?? '') : defaults.title, scope)).trim(),
-      body: (await renderTemplate(hasTemplate ? (notification.template ?? '') : defaults.body, scope)).trim(),
+      title: (hasTitle ? await renderTemplate(notification.title ?? '', scope, syntax) : await renderTemplate(defaults.title, scope)).trim(),
+      body: (hasTemplate ? await renderTemplate(notification.template ?? '', scope, syntax) : await renderTemplate(defaults.body, scope)).trim(),
       url: String(scope.url),
     };
   }

@@ -13,13 +13,13 @@ export const notificationErrors = {
       'filter',
       "Write CEL returning a bool over event and the event's resource, e.g. check.type == 'http' or config.type.startsWith('Kubernetes::')",
     ),
-  template: (field: 'template' | 'title', problem: string) =>
+  template: (field: 'template' | 'title' | 'template_syntax', problem: string) =>
     new AppError(
       400,
       'OD_NOTIFICATION_TEMPLATE',
-      `The notification's ${field} is not a valid template: ${problem}`,
+      field === 'template_syntax' ? `The notification's template syntax is not valid: ${problem}` : `The notification's ${field} is not a valid template: ${problem}`,
       field,
-      'Templates are Liquid over event, check, component, config, playbook and run, e.g. {{ check.name }} is {{ check.status }}',
+      'Templates are Liquid over event, check, component, config, playbook and run, e.g. {{ check.name }} is {{ check.status }}; notifications applied from Mission Control YAML are Go templates, e.g. {{.check.name}}',
     ),
   recipient: (message: string) =>
     new AppError(

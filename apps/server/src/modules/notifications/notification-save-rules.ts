@@ -6,7 +6,7 @@ import { resolveConnection } from '../connections';
 import { notificationErrors } from './notification-errors';
 import { checkFilter } from './notification-filter';
 import { isNotificationEvent, type NotificationEvent } from './notification-events';
-import { checkTemplate } from './notification-templates';
+import { checkTemplate, isTemplateSyntax, TEMPLATE_SYNTAXES } from './notification-templates';
 import { customServicesOf } from './recipients';
 
 const TABLE = 'notifications';
@@ -33,10 +33,16 @@ function checkTexts(row: Row, events: readonly NotificationEvent[] | null): void
     const problem = checkFilter(row.filter, events);
     if (problem !== null) throw notificationErrors.filter(problem);
   }
+  if ('template_syntax' in row && !isTemplateSyntax(row.template_syntax)) {
+    throw notificationErrors.template('template_syntax', `must be one of ${TEMPLATE_SYNTAXES.join(', ')}`);
+  }
+  // Texts are checked in the syntax the row names, else Liquid, the console's own. Go-template rows come only from
+  // apply, which always names the syntax, and are read-only to every other writer (the source rule below).
+  const syntax = isTemplateSyntax(row.template_syntax) ? row.template_syntax : 'liquid';
   for (const field of ['template', 'title'] as const) {
     const text = row[field];
     if (typeof text !== 'string') continue;
-    const problem = checkTemplate(text);
+    const problem = checkTemplate(text, syntax);
     if (problem !== null) throw notificationErrors.template(field, problem);
   }
 }
@@ -90,15 +96,25 @@ export function fillNotificationRows(rows: readonly Row[], method: WriteMethod, 
   });
 }
 
-/** Each custom service names an existing connection whose type a provider delivers to. */
-export async function checkNotificationConnections(pool: pg.Pool, key: Buffer, deliverable: readonly string[], rows: readonly Row[]): Promise<void> {
+/**
+ * Each custom service names an existing connection whose type a provider delivers to. `planned` holds the connections
+ * an apply is about to write in the same change (`connection://namespace/name` → type), which the database does not
+ * hold yet.
+ */
+export async function checkNotificationConnections(
+  pool: pg.Pool,
+  key: Buffer,
+  deliverable: readonly string[],
+  rows: readonly Row[],
+  planned: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   for (const row of rows) {
     const services = customServicesOf(row.custom_services);
     if (services === null) continue;
     for (const service of services) {
       let type: string;
       try {
-        type = (await resolveConnection(pool, key, service.connection)).type;
+        type = planned.get(service.connection) ?? (await resolveConnection(pool, key, service.connection)).type;
       } catch (error) {
         throw notificationErrors.connection(error instanceof Error ? error.message : String(error), deliverable);
       }

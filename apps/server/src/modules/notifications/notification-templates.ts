@@ -1,12 +1,23 @@
+import { goTemplateProblem, renderGoTemplate } from '../../platform/go-template/render';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
 import type { EventFamily } from './notification-events';
 
 /**
  * Titles and bodies are Liquid over the event and its resource, in the same sandbox as playbook templates, so a
- * notification cannot stall the delivery consumer.
+ * notification cannot stall the delivery consumer; those applied from Mission Control YAML are Go templates, in the
+ * step-bounded evaluator playbooks use.
  */
+export const TEMPLATE_SYNTAXES = ['liquid', 'gotemplate'] as const;
+export type TemplateSyntax = (typeof TEMPLATE_SYNTAXES)[number];
+
+export function isTemplateSyntax(value: unknown): value is TemplateSyntax {
+  return typeof value === 'string' && (TEMPLATE_SYNTAXES as readonly string[]).includes(value);
+}
+
 /** Longest rendered body, in characters; providers cut further to what they carry. */
 const OUTPUT_LIMIT = 100_000;
+/** Evaluation steps of one Go template: as many as a playbook's, far beyond any message yet bounded. */
+const GO_STEP_LIMIT = 200_000;
 
 const liquid = sandboxedLiquid('Notification templates');
 
@@ -15,8 +26,9 @@ function firstLine(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-/** Why the text is not a template, or null; parse only. */
-export function checkTemplate(text: string): string | null {
+/** Why the text is not a template of that syntax, or null; parse only. */
+export function checkTemplate(text: string, syntax: TemplateSyntax): string | null {
+  if (syntax === 'gotemplate') return goTemplateProblem(text);
   try {
     liquid.parse(text);
     return null;
@@ -25,11 +37,23 @@ export function checkTemplate(text: string): string | null {
   }
 }
 
-/** Renders a title or body; throws with the first line of Liquid's message when it cannot. */
-export async function renderTemplate(text: string, scope: Readonly<Record<string, unknown>>): Promise<string> {
+/**
+ * Mission Control's names beside the console's: `permalink` is the link back (`url` here), `source_event` and
+ * `event_time` the event's name and time.
+ */
+function goScope(scope: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const event = scope.event;
+  const fields = typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : {};
+  return { ...scope, permalink: scope.url, source_event: fields.name, event_time: fields.created_at };
+}
+
+/** Renders a title or body; throws with the first line of the template engine's message when it cannot. */
+export async function renderTemplate(text: string, scope: Readonly<Record<string, unknown>>, syntax: TemplateSyntax = 'liquid'): Promise<string> {
   if (!text.includes('{')) return text;
-  const output: unknown = await liquid.parseAndRender(text, scope);
-  const rendered = printTemplateValue(output);
+  const rendered =
+    syntax === 'gotemplate'
+      ? renderGoTemplate(text, goScope(scope), { maxSteps: GO_STEP_LIMIT, maxOutput: OUTPUT_LIMIT })
+      : printTemplateValue(await liquid.parseAndRender(text, scope));
   return rendered.length > OUTPUT_LIMIT ? `${rendered.slice(0, OUTPUT_LIMIT)}…` : rendered;
 }
 

@@ -11,6 +11,7 @@ const stored: Notification = {
   team_id: null,
   custom_services: [{ connection: 'connection://default/ops-hook', name: 'ops' }],
   template: '# Down',
+  template_syntax: 'liquid',
   properties: { channel: '#ops' },
   source: 'UI',
   created_by: null,

@@ -8,6 +8,7 @@ import { SelectField } from '@/components/forms/select-field';
 import { SwitchField } from '@/components/forms/switch-field';
 import { TextField } from '@/components/forms/text-field';
 import { useCreateConnection } from '../api/create-connection';
+import { appliedOrigin } from '@/lib/resource-origin/resource-origin';
 import { useDeleteConnection } from '../api/delete-connection';
 import { useTestConnection, type ConnectionTestOutcome } from '../api/test-connection';
 import type { Connection } from '../api/types';
@@ -98,6 +99,9 @@ export function ConnectionForm({ definition, connection, onBack, onDone }: Conne
   const [testOutcome, setTestOutcome] = useState<ConnectionTestOutcome | null>(null);
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
   const isSaving = createConnection.isPending || updateConnection.isPending;
+  // The server refuses console edits of an applied connection (OD_APPLIED_READ_ONLY); testing it as stored still works.
+  const applied = connection === undefined ? null : appliedOrigin(connection.source);
+  const locked = isSaving || applied !== null;
 
   const handleSave = (formValues: ConnectionFormValues) => {
     const input = toConnectionInput(definition, formValues, connection);
@@ -135,10 +139,15 @@ export function ConnectionForm({ definition, connection, onBack, onDone }: Conne
         </p>
         <TextField control={control} name="name" label="Name" required maxLength={CONNECTION_LIMITS.name} disabled={isEditing || isSaving} autoFocus={!isEditing} />
         <TextField control={control} name="namespace" label="Namespace" required maxLength={CONNECTION_LIMITS.namespace} disabled={isEditing || isSaving} />
+        {applied !== null && (
+          <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            This connection was applied from {applied}: change the manifest and apply it again. It is read-only here.
+          </p>
+        )}
         {definition.fields
           .filter((field) => isFieldVisible(field, values))
           .map((field) => (
-            <ConnectionField key={field.path} control={control} field={field} connection={connection} disabled={isSaving} />
+            <ConnectionField key={field.path} control={control} field={field} connection={connection} disabled={locked} />
           ))}
       </div>
       <footer className="flex items-center gap-2 border-t border-gray-200 px-4 py-3">
@@ -148,7 +157,7 @@ export function ConnectionForm({ definition, connection, onBack, onDone }: Conne
             Back
           </Button>
         )}
-        {connection && (
+        {connection && applied === null && (
           <Button variant="danger" onClick={() => setIsConfirmingDelete(true)} disabled={isSaving}>
             Delete
           </Button>
@@ -156,9 +165,11 @@ export function ConnectionForm({ definition, connection, onBack, onDone }: Conne
         <Button variant="secondary" className="ml-auto" onClick={handleSubmit(handleTest)} isPending={testConnection.isPending} disabled={isSaving}>
           Test Connection
         </Button>
-        <Button type="submit" isPending={isSaving}>
-          {isEditing ? 'Update' : 'Save'}
-        </Button>
+        {applied === null && (
+          <Button type="submit" isPending={isSaving}>
+            {isEditing ? 'Update' : 'Save'}
+          </Button>
+        )}
       </footer>
       <TestConnectionDialog outcome={testOutcome} onClose={() => setTestOutcome(null)} />
       {connection && (

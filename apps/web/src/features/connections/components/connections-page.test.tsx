@@ -29,6 +29,7 @@ const stored = {
 };
 
 let roles = ['admin'];
+let storedSource = 'UI';
 let recorded: RecordedRequest[] = [];
 let testResponse: () => Response = () => HttpResponse.json({ message: 'ok', details: {} });
 
@@ -40,7 +41,7 @@ setupMswServer(
   whoamiHandler(() => roles),
   http.get('*/api/canary/connections', async ({ request }) => {
     await record(request);
-    return HttpResponse.json({ data: [stored], total: 1 });
+    return HttpResponse.json({ data: [{ ...stored, source: storedSource }], total: 1 });
   }),
   http.get('*/api/db/people', () => HttpResponse.json([{ id: PERSON_ID, name: 'Ada Lovelace', avatar: null }])),
   http.post('*/api/canary/connections', async ({ request }) => {
@@ -67,6 +68,7 @@ setupMswServer(
 
 afterEach(() => {
   roles = ['admin'];
+  storedSource = 'UI';
   recorded = [];
   testResponse = () => HttpResponse.json({ message: 'ok', details: {} });
 });
@@ -204,6 +206,21 @@ describe('Connections page', () => {
       insecure_tls: false,
       properties: { embedded: 'false' },
     });
+  });
+
+  it('opens a connection applied from a manifest read-only, with no Update or Delete, and still tests it as stored', async () => {
+    storedSource = 'gitops:/srv/opsdeck';
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await user.click(await screen.findByText('orders-db'));
+    const panel = await screen.findByRole('dialog', { name: 'Edit Connection' });
+    expect(within(panel).getByRole('note')).toHaveTextContent('applied from the GitOps folder /srv/opsdeck');
+    expect(within(panel).getByRole('textbox', { name: /^Username/ })).toBeDisabled();
+    expect(within(panel).queryByRole('button', { name: 'Update' })).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Test Connection' }));
+    expect(await screen.findByRole('dialog', { name: 'Test Connection Results' })).toBeInTheDocument();
+    expect(requests('POST', `/api/canary/connection/test/${CONNECTION_ID}`)).toHaveLength(1);
   });
 
   it("tests a saved connection by id and shows 'Connection successful'", async () => {

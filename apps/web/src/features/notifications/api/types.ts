@@ -12,7 +12,10 @@ export interface CustomService {
 
 /** A notification as the editor reads it (spec 001 §3), with its recipient and creator joined. */
 export type Notification = RowWith<
-  Pick<TableRow<'notifications'>, 'id' | 'title' | 'events' | 'filter' | 'person_id' | 'team_id' | 'custom_services' | 'template' | 'properties' | 'source' | 'created_by' | 'created_at' | 'updated_at'>,
+  Pick<
+    TableRow<'notifications'>,
+    'id' | 'title' | 'events' | 'filter' | 'person_id' | 'team_id' | 'custom_services' | 'template' | 'template_syntax' | 'properties' | 'source' | 'created_by' | 'created_at' | 'updated_at'
+  >,
   { custom_services: CustomService[] | null; properties: Record<string, unknown> | null; source: string | null }
 > & { person: PersonRef | null; team: TeamRef | null; creator: PersonRef | null };
 

@@ -184,6 +184,15 @@ describe('Notification editor', () => {
     expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('says that the title and template of a notification applied from Mission Control YAML are Go templates', async () => {
+    stored = notificationRow(ID, { source: 'apply', template_syntax: 'gotemplate', title: 'Check {{.check.name}} failed' });
+    renderEditor({ kind: 'edit', id: ID });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Notification' });
+    const note = await within(dialog).findByRole('note');
+    expect(note).toHaveTextContent('comes from apply');
+    expect(note).toHaveTextContent('Go templates');
+  });
+
   it('lists the deliveries with their status, event, a link to the resource, recipient, attempts, duration, error and skip reason', async () => {
     const user = userEvent.setup();
     history = [

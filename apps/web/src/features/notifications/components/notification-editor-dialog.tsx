@@ -84,6 +84,7 @@ function EditNotification({ id, canWrite, onClose }: { id: string; canWrite: boo
           {!isEditableSource(source) && (
             <p role="note" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
               This notification comes from {source} and is read-only here; change it where it is defined.
+              {notification.data.template_syntax === 'gotemplate' && ' Its title and template are Go templates, as Mission Control writes them ({{.check.name}}).'}
             </p>
           )}
           <NotificationForm formId={FORM_ID} defaultValues={notificationFormValues(notification.data)} disabled={!editable} onSubmit={submit} />

@@ -15,6 +15,7 @@ export function notificationRow(id: string, overrides: Partial<NotificationSumma
     team_id: null,
     custom_services: null,
     template: null,
+    template_syntax: 'liquid',
     properties: {},
     source: 'UI',
     created_by: ADA.id,

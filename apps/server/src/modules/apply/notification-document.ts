@@ -1,0 +1,124 @@
+import type pg from 'pg';
+import { applyErrors } from './apply-errors';
+import type { ApplyDocument } from './apply-documents';
+
+/**
+ * Mission Control's Notification (mission-control.flanksource.com/v1) as a notifications row (issue #32). What the
+ * console's notifications do not do is refused by name, never saved and dropped: a notification that would wait,
+ * group, inhibit or fall back in Mission Control and not here would send messages its author did not expect.
+ */
+const RUN = new Set(['events', 'title', 'template', 'filter', 'to']);
+const NOT_RUN: Readonly<Record<string, string>> = {
+  repeatInterval: 'repeat intervals are not run by this server; the flap window (properties.flapWindowSeconds, set in the console) is the nearest',
+  groupByInterval: 'grouping notifications is not run by this server',
+  groupBy: 'grouping notifications is not run by this server',
+  waitFor: 'waiting before sending (waitFor) is not run by this server: every event is sent as it happens',
+  waitForEvalPeriod: 'waiting before sending (waitForEvalPeriod) is not run by this server',
+  inhibitions: 'inhibitions are not run by this server',
+  fallback: 'fallback recipients are not run by this server',
+};
+const RECIPIENTS = ['person', 'team', 'email', 'connection'] as const;
+const RECIPIENTS_NOT_RUN: Readonly<Record<string, string>> = {
+  url: 'Shoutrrr URLs are not sent to by this server: create a connection and name it in to.connection',
+  playbook: 'running a playbook as a notification is not run by this server',
+  webhook: 'webhook receivers are not run by this server: create a generic_webhook connection and name it in to.connection',
+};
+
+/** Where the notification save rules' details (a column) sit in the document. */
+export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
+  events: 'spec.events',
+  filter: 'spec.filter',
+  title: 'spec.title',
+  template: 'spec.template',
+  custom_services: 'spec.to',
+  'person_id, team_id, custom_services': 'spec.to',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Refusal = (field: string, problem: string) => Error;
+
+function text(value: unknown, field: string, refuse: Refusal): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw refuse(field, `${field} must be text`);
+  return value;
+}
+
+/** The first email connection, namespace `default` first: whom the delivery engine sends people's email through. */
+async function emailConnection(pool: pg.Pool): Promise<string | null> {
+  const result = await pool.query<{ namespace: string; name: string }>(
+    `select namespace, name from connections where type in ('email', 'smtp') and deleted_at is null order by (namespace = 'default') desc, created_at limit 1`,
+  );
+  const row = result.rows[0];
+  return row === undefined ? null : `connection://${row.namespace}/${row.name}`;
+}
+
+type Recipient = { person_id: string } | { team_id: string } | { custom_services: Array<Record<string, string>> };
+
+async function recipientOf(pool: pg.Pool, to: Record<string, unknown>, refuse: Refusal, notRun: Refusal): Promise<Recipient> {
+  for (const key of Object.keys(to)) {
+    const reason = RECIPIENTS_NOT_RUN[key];
+    if (reason !== undefined) throw notRun(`spec.to.${key}`, `spec.to.${key}: ${reason}`);
+    if (key !== 'properties' && !(RECIPIENTS as readonly string[]).includes(key)) throw refuse(`spec.to.${key}`, `to.${key} is not a recipient of a Notification`);
+  }
+  const named = RECIPIENTS.filter((key) => to[key] !== undefined && to[key] !== '');
+  if (named.length !== 1) throw refuse('spec.to', `to must name exactly one of ${RECIPIENTS.join(', ')}${named.length > 1 ? ` (it names ${named.join(' and ')})` : ''}`);
+  const [key] = named as [(typeof RECIPIENTS)[number]];
+  const value = text(to[key], `spec.to.${key}`, refuse) ?? '';
+  const properties: Record<string, string> = {};
+  if (to.properties !== undefined) {
+    if (!isRecord(to.properties)) throw refuse('spec.to.properties', 'to.properties must be a map of strings');
+    if (key !== 'connection') throw refuse('spec.to.properties', 'to.properties are provider options of a connection; this notification names no connection');
+    for (const [name, option] of Object.entries(to.properties)) {
+      if (typeof option !== 'string') throw refuse(`spec.to.properties.${name}`, `to.properties.${name} must be text`);
+      properties[name] = option;
+    }
+  }
+  if (key === 'person') {
+    const result = await pool.query<{ id: string }>(
+      `select id from people where deleted_at is null and (lower(email) = lower($1) or id::text = $1) order by created_at limit 1`,
+      [value],
+    );
+    const id = result.rows[0]?.id;
+    if (id === undefined) throw refuse('spec.to.person', `to.person names ${value}, who is not a person here (give their email address)`);
+    return { person_id: id };
+  }
+  if (key === 'team') {
+    const result = await pool.query<{ id: string }>(`select id from teams where deleted_at is null and (name = $1 or id::text = $1) order by created_at limit 1`, [value]);
+    const id = result.rows[0]?.id;
+    if (id === undefined) throw refuse('spec.to.team', `to.team names the team ${value}, which does not exist here`);
+    return { team_id: id };
+  }
+  if (key === 'connection') return { custom_services: [{ connection: value, ...properties }] };
+  if (!/^[^\s@,]+@[^\s@,]+$/.test(value)) throw refuse('spec.to.email', `to.email must be one email address, not ${JSON.stringify(value)}`);
+  const connection = await emailConnection(pool);
+  if (connection === null) throw refuse('spec.to.email', 'to.email is sent through an email connection, and there is none: create one in Settings → Connections first');
+  return { custom_services: [{ connection, to: value }] };
+}
+
+/** The notifications row of a Notification document; throws a coded 400 naming the field for what is not run. */
+export async function notificationColumns(pool: pg.Pool, document: ApplyDocument, location: (field: string) => string): Promise<Record<string, unknown>> {
+  const refuse = (field: string, problem: string) => applyErrors.document(location(field), problem);
+  const notRun = (field: string, problem: string) => applyErrors.notRun(location(field), 'Notification', problem);
+  const { spec } = document;
+  for (const key of Object.keys(spec)) {
+    const reason = NOT_RUN[key];
+    if (reason !== undefined) throw notRun(`spec.${key}`, `spec.${key}: ${reason}`);
+    if (!RUN.has(key)) throw refuse(`spec.${key}`, `spec.${key} is not a field of a Notification`);
+  }
+  if (!isRecord(spec.to)) throw refuse('spec.to', 'spec.to is required: the person, team, email address or connection to notify');
+  return {
+    events: spec.events,
+    title: text(spec.title, 'spec.title', refuse),
+    template: text(spec.template, 'spec.template', refuse),
+    filter: text(spec.filter, 'spec.filter', refuse),
+    template_syntax: 'gotemplate',
+    properties: {},
+    person_id: null,
+    team_id: null,
+    custom_services: null,
+    ...(await recipientOf(pool, spec.to, refuse, notRun)),
+  };
+}
