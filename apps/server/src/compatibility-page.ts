@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderConnectionCompatibility, renderNotificationCompatibility } from './modules/apply';
 import { renderCanaryCompatibility } from './modules/health';
 import { renderScrapeConfigCompatibility } from './modules/scrapers';
 import { renderTopologyCompatibility } from './modules/topology';
@@ -21,6 +22,8 @@ export const COMPATIBILITY_SECTIONS: readonly CompatibilitySection[] = [
   { name: 'canary', render: renderCanaryCompatibility },
   { name: 'scrapeconfig', render: renderScrapeConfigCompatibility },
   { name: 'topology', render: renderTopologyCompatibility },
+  { name: 'notification', render: renderNotificationCompatibility },
+  { name: 'connection', render: renderConnectionCompatibility },
 ];
 
 function begin(name: string): string {

@@ -10,9 +10,9 @@ import type { ApplyDocument } from './apply-documents';
  */
 
 /** Where a Mission Control field goes in the stored connection. */
-type Target = 'url' | 'username' | 'password' | 'certificate' | 'insecure_tls' | `properties.${string}`;
+export type Target = 'url' | 'username' | 'password' | 'certificate' | 'insecure_tls' | `properties.${string}`;
 
-interface BlockMapping {
+export interface BlockMapping {
   type: ConnectionType;
   fields: Readonly<Record<string, Target>>;
 }
@@ -27,7 +27,7 @@ const AWS_FIELDS = {
   insecureTLS: 'insecure_tls',
 } as const;
 
-const BLOCKS: Readonly<Record<string, BlockMapping>> = {
+export const CONNECTION_BLOCKS: Readonly<Record<string, BlockMapping>> = {
   postgres: { type: 'postgres', fields: SQL_FIELDS },
   mysql: { type: 'mysql', fields: SQL_FIELDS },
   mssql: { type: 'sql_server', fields: SQL_FIELDS },
@@ -68,8 +68,25 @@ const BLOCKS: Readonly<Record<string, BlockMapping>> = {
   },
 };
 
+/** Mission Control's other connection kinds, each refused by name with what to do instead. */
+export const CONNECTION_BLOCKS_NOT_RUN: Readonly<Record<string, string>> = {
+  awskms: 'key management services are not run by this server (it seals secrets with its own key)',
+  azureKeyVault: 'key management services are not run by this server (it seals secrets with its own key)',
+  gcpkms: 'key management services are not run by this server (it seals secrets with its own key)',
+  gcs: 'Google Cloud Storage is not read by this server',
+  loki: 'Loki is reached through a log backend here (Settings → Logs), not a connection',
+  opensearch: 'OpenSearch connections are not run by this server',
+  gitlab: 'GitLab connections are not run by this server',
+  discord: 'give spec.type: discord with the webhook URL in spec.url',
+  facet: 'Facet connections are not run by this server',
+  anthropic: 'AI connections are not run by this server',
+  openai: 'AI connections are not run by this server',
+  ollama: 'AI connections are not run by this server',
+  gemini: 'AI connections are not run by this server',
+};
+
 /** The generic form (`spec.type` with url, username, password…), as Mission Control's own Connection also reads it. */
-const GENERIC_FIELDS: Readonly<Record<string, Target>> = {
+export const CONNECTION_GENERIC_FIELDS: Readonly<Record<string, Target>> = {
   url: 'url',
   username: 'username',
   password: 'password',
@@ -128,13 +145,15 @@ export function connectionFields(document: ApplyDocument, location: (field: stri
   const refuse: Refusal = (field, problem) => applyErrors.document(location(field), problem);
   const notRun: Refusal = (field, problem) => applyErrors.notRun(location(field), 'Connection', problem);
   const { spec } = document;
-  const blocks = Object.keys(spec).filter((key) => key !== 'properties' && !(key in GENERIC_FIELDS) && key !== 'type');
+  const blocks = Object.keys(spec).filter((key) => key !== 'properties' && !(key in CONNECTION_GENERIC_FIELDS) && key !== 'type');
   let fields: ConnectionFields;
   if (blocks.length > 0) {
     if (blocks.length > 1) throw refuse('spec', `a Connection holds one kind of connection; this one holds ${blocks.join(' and ')}`);
     const [key] = blocks as [string];
-    const mapping = BLOCKS[key];
-    if (mapping === undefined) throw notRun(`spec.${key}`, `spec.${key}: connections of this kind are not run by this server`);
+    const mapping = CONNECTION_BLOCKS[key];
+    const refusal = CONNECTION_BLOCKS_NOT_RUN[key];
+    if (refusal !== undefined) throw notRun(`spec.${key}`, `spec.${key}: ${refusal}`);
+    if (mapping === undefined) throw refuse(`spec.${key}`, `spec.${key} is not a field of a Connection`);
     const block = spec[key];
     if (!isRecord(block)) throw refuse(`spec.${key}`, `spec.${key} must be a map`);
     const stray = Object.keys(spec).find((other) => other !== key && other !== 'properties');
@@ -149,7 +168,7 @@ export function connectionFields(document: ApplyDocument, location: (field: stri
     const type = typeof spec.type === 'string' ? spec.type : '';
     if (!isConnectionType(type)) throw notRun('spec.type', `spec.type ${JSON.stringify(spec.type ?? null)} is not a connection type of this server`);
     fields = emptyFields(type);
-    for (const [name, target] of Object.entries(GENERIC_FIELDS)) {
+    for (const [name, target] of Object.entries(CONNECTION_GENERIC_FIELDS)) {
       if (spec[name] !== undefined) place(fields, target, valueOf(spec[name], `spec.${name}`, refuse, notRun), `spec.${name}`, refuse);
     }
   }

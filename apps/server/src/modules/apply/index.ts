@@ -2,3 +2,4 @@
 export { applyPlugin, API_APPLY_SOURCE } from './apply-plugin';
 export { applyResources, type ApplyReport, type DocumentOutcome } from './apply-service';
 export { GITOPS_FOLDER_PROPERTY } from './gitops-folder';
+export { renderConnectionCompatibility, renderNotificationCompatibility } from './compatibility-section';

@@ -2,27 +2,44 @@ import type pg from 'pg';
 import { applyErrors } from './apply-errors';
 import type { ApplyDocument } from './apply-documents';
 
+/** How this server treats one field of a Notification: it runs, or it is refused with the reason (docs/compatibility.md). */
+export interface FieldRule {
+  runs: boolean;
+  note: string;
+}
+
 /**
  * Mission Control's Notification (mission-control.flanksource.com/v1) as a notifications row (issue #32). What the
  * console's notifications do not do is refused by name, never saved and dropped: a notification that would wait,
  * group, inhibit or fall back in Mission Control and not here would send messages its author did not expect.
  */
-const RUN = new Set(['events', 'title', 'template', 'filter', 'to']);
-const NOT_RUN: Readonly<Record<string, string>> = {
-  repeatInterval: 'repeat intervals are not run by this server; the flap window (properties.flapWindowSeconds, set in the console) is the nearest',
-  groupByInterval: 'grouping notifications is not run by this server',
-  groupBy: 'grouping notifications is not run by this server',
-  waitFor: 'waiting before sending (waitFor) is not run by this server: every event is sent as it happens',
-  waitForEvalPeriod: 'waiting before sending (waitForEvalPeriod) is not run by this server',
-  inhibitions: 'inhibitions are not run by this server',
-  fallback: 'fallback recipients are not run by this server',
+export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
+  events: { runs: true, note: 'The events of spec 001 §9 (check.passed, check.failed, component.*, config.*, two playbook events); any other is refused by name' },
+  filter: { runs: true, note: "CEL over the event's resource (check, component, config, playbook and run) and event, compiled on save" },
+  title: { runs: true, note: 'A Go template over the same variables plus permalink, source_event and event_time, with the gomplate functions playbooks have' },
+  template: { runs: true, note: 'The Markdown body, a Go template like title' },
+  to: { runs: true, note: 'Exactly one recipient, below' },
+  repeatInterval: { runs: false, note: 'repeat intervals are not run by this server; the flap window (properties.flapWindowSeconds, set in the console) is the nearest' },
+  groupByInterval: { runs: false, note: 'grouping notifications is not run by this server' },
+  groupBy: { runs: false, note: 'grouping notifications is not run by this server' },
+  waitFor: { runs: false, note: 'waiting before sending (waitFor) is not run by this server: every event is sent as it happens' },
+  waitForEvalPeriod: { runs: false, note: 'waiting before sending (waitForEvalPeriod) is not run by this server' },
+  inhibitions: { runs: false, note: 'inhibitions are not run by this server' },
+  fallback: { runs: false, note: 'fallback recipients are not run by this server' },
 };
+
+export const NOTIFICATION_RECIPIENT_FIELDS: Readonly<Record<string, FieldRule>> = {
+  person: { runs: true, note: 'A person here, by email address (or id): email to their address' },
+  team: { runs: true, note: "A team here, by name (or id): the team's notification channels, else each member by email" },
+  email: { runs: true, note: 'One email address, sent through the first email connection (namespace default first); stored as that connection with the address as its to option' },
+  connection: { runs: true, note: 'connection://namespace/name of a connection a provider delivers to (email, slack, generic_webhook, teams, discord, google_chat, mattermost, ntfy, telegram), stored or applied in the same change' },
+  properties: { runs: true, note: "The connection's provider options (a Slack channel, …); only beside to.connection" },
+  url: { runs: false, note: 'Shoutrrr URLs are not sent to by this server: create a connection and name it in to.connection' },
+  playbook: { runs: false, note: 'running a playbook as a notification is not run by this server' },
+  webhook: { runs: false, note: 'webhook receivers are not run by this server: create a generic_webhook connection and name it in to.connection' },
+};
+
 const RECIPIENTS = ['person', 'team', 'email', 'connection'] as const;
-const RECIPIENTS_NOT_RUN: Readonly<Record<string, string>> = {
-  url: 'Shoutrrr URLs are not sent to by this server: create a connection and name it in to.connection',
-  playbook: 'running a playbook as a notification is not run by this server',
-  webhook: 'webhook receivers are not run by this server: create a generic_webhook connection and name it in to.connection',
-};
 
 /** Where the notification save rules' details (a column) sit in the document. */
 export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
@@ -59,9 +76,9 @@ type Recipient = { person_id: string } | { team_id: string } | { custom_services
 
 async function recipientOf(pool: pg.Pool, to: Record<string, unknown>, refuse: Refusal, notRun: Refusal): Promise<Recipient> {
   for (const key of Object.keys(to)) {
-    const reason = RECIPIENTS_NOT_RUN[key];
-    if (reason !== undefined) throw notRun(`spec.to.${key}`, `spec.to.${key}: ${reason}`);
-    if (key !== 'properties' && !(RECIPIENTS as readonly string[]).includes(key)) throw refuse(`spec.to.${key}`, `to.${key} is not a recipient of a Notification`);
+    const rule = NOTIFICATION_RECIPIENT_FIELDS[key];
+    if (rule === undefined) throw refuse(`spec.to.${key}`, `to.${key} is not a recipient of a Notification`);
+    if (!rule.runs) throw notRun(`spec.to.${key}`, `spec.to.${key}: ${rule.note}`);
   }
   const named = RECIPIENTS.filter((key) => to[key] !== undefined && to[key] !== '');
   if (named.length !== 1) throw refuse('spec.to', `to must name exactly one of ${RECIPIENTS.join(', ')}${named.length > 1 ? ` (it names ${named.join(' and ')})` : ''}`);
@@ -104,9 +121,9 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
   const notRun = (field: string, problem: string) => applyErrors.notRun(location(field), 'Notification', problem);
   const { spec } = document;
   for (const key of Object.keys(spec)) {
-    const reason = NOT_RUN[key];
-    if (reason !== undefined) throw notRun(`spec.${key}`, `spec.${key}: ${reason}`);
-    if (!RUN.has(key)) throw refuse(`spec.${key}`, `spec.${key} is not a field of a Notification`);
+    const rule = NOTIFICATION_SPEC_FIELDS[key];
+    if (rule === undefined) throw refuse(`spec.${key}`, `spec.${key} is not a field of a Notification`);
+    if (!rule.runs) throw notRun(`spec.${key}`, `spec.${key}: ${rule.note}`);
   }
   if (!isRecord(spec.to)) throw refuse('spec.to', 'spec.to is required: the person, team, email address or connection to notify');
   return {

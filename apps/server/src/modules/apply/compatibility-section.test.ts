@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { renderConnectionCompatibility, renderNotificationCompatibility } from './compatibility-section';
+
+describe('the Notification and Connection sections of the compatibility page', () => {
+  it('lists each Notification field apply runs and each it refuses, with the code a refusal carries', () => {
+    const page = renderNotificationCompatibility();
+    expect(page).toMatch(/\| `spec\.filter` \| runs \| CEL/);
+    expect(page).toMatch(/\| `spec\.repeatInterval` \| \*\*refused\*\* \(`OD_NOTIFICATION_FIELD_NOT_RUN`\) \|/);
+    expect(page).toMatch(/\| `spec\.to\.playbook` \| \*\*refused\*\*/);
+  });
+
+  it('says which connection type each of Mission Control blocks becomes and where each field goes', () => {
+    const page = renderConnectionCompatibility();
+    expect(page).toContain('| `spec.slack` | runs | Type `slack`: `token` → password, `channel` → properties.channel');
+    expect(page).toMatch(/\| `spec\.awskms` \| \*\*refused\*\* \(`OD_CONNECTION_FIELD_NOT_RUN`\) \|/);
+    expect(page).toContain('`…valueFrom`');
+  });
+});
