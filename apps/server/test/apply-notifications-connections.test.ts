@@ -168,6 +168,28 @@ describe('applying Mission Control Notification and Connection resources', () =>
     expect(mail?.message.to).toEqual(['alerts@acme.test']);
   });
 
+  it("filters with Mission Control's matchQuery(.check, …) and refuses a query it does not run when applied", async () => {
+    const matching = DEPLOYMENTS.replace('name: deployment-health-alerts', 'name: match-query')
+      .replace("filter: check.type == 'http'", 'filter: matchQuery(.check, "type=http name=checkout* labels.Expected-Fail!=true")')
+      .replace('connection: connection://mc/slack', 'connection: connection://mc/hook')
+      .replace('title: "Check {{.check.name}} is {{.check.status}}"', 'title: "matched {{.check.name}}"');
+    const applied = await apply(matching);
+    expect(applied.status, applied.text).toBe(200);
+    const unsupported = await apply(matching.replace('name: match-query', 'name: match-query-or').replace('type=http name=checkout*', 'type=http or name=checkout*'));
+    expect(unsupported.json).toMatchObject({ code: 'OD_NOTIFICATION_FILTER', details: 'mc.yaml document 1: spec.filter' });
+    expect(String(unsupported.json.message)).toContain("'or' is not run by this server");
+    deliveries.length = 0;
+    await enqueue(server.pool, 'check.failed', { id: checkId, check_id: checkId, name: 'checkout api', status: 'unhealthy' });
+    await consumer().drain();
+    expect(deliveries.map((delivery) => delivery.message.title)).toContain('matched checkout api');
+    await server.pool.query(`update checks set name = 'payments api' where id = $1`, [checkId]);
+    deliveries.length = 0;
+    await enqueue(server.pool, 'check.failed', { id: checkId, check_id: checkId, name: 'payments api', status: 'unhealthy' });
+    await consumer().drain();
+    expect(deliveries.map((delivery) => delivery.message.title)).not.toContain('matched payments api');
+    await server.pool.query(`update checks set name = 'checkout api' where id = $1`, [checkId]);
+  });
+
   it('refuses by name what Mission Control notifications do that this server does not, and saves nothing', async () => {
     const cases: Array<[string, string, string]> = [
       ['  repeatInterval: 4h\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.repeatInterval'],
@@ -228,6 +250,7 @@ describe('applying Mission Control Notification and Connection resources', () =>
       'Connection hook',
       'Notification cronjob-alerts',
       'Notification deployment-health-alerts',
+      'Notification match-query',
     ]);
     const pruned = await apply(SLACK, { query: '?prune=true' });
     expect(pruned.status, pruned.text).toBe(200);

@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js/evaluator';
 import { createCelEnvironment } from '../../platform/cel/cel-environment';
+import { literalMatchQueries, MatchQueryError, parseMatchQuery, withoutRootDots } from '../../platform/cel/match-query';
 import { familyOf, variablesOf, type EventFamily, type NotificationEvent } from './notification-events';
 
 const MAP = 'map<string, dyn>';
@@ -33,13 +34,22 @@ function familiesOf(events: readonly NotificationEvent[] | null): readonly Event
 }
 
 /**
- * Why the filter is not a CEL bool over the variables of these events, or null. Without events (a PATCH of the filter
+ * Why the filter is not a CEL bool over the variables of these events, or null; the literal queries of its matchQuery
+ * calls are read too, so a query this server does not run is refused on save rather than failing each event. Without events (a PATCH of the filter
  * alone) it is checked against every family's variables.
  */
 export function checkFilter(filter: string, events: readonly NotificationEvent[] | null): string | null {
-  const result = environmentFor(variableNames(familiesOf(events))).check(filter);
+  const result = environmentFor(variableNames(familiesOf(events))).check(withoutRootDots(filter));
   if (!result.valid) return firstLine(result.error);
   if (result.type !== 'bool' && result.type !== 'dyn') return `it must return a bool, not ${result.type ?? 'nothing'}`;
+  for (const query of literalMatchQueries(filter)) {
+    try {
+      parseMatchQuery(query);
+    } catch (error) {
+      if (error instanceof MatchQueryError) return error.message;
+      throw error;
+    }
+  }
   return null;
 }
 
@@ -58,7 +68,7 @@ export function evaluateFilter(
   const names = variableNames(familiesOf(events));
   const context = Object.fromEntries(names.map((name) => [name, scope[name] ?? {}]));
   try {
-    const result: unknown = environmentFor(names).evaluate(filter, context);
+    const result: unknown = environmentFor(names).evaluate(withoutRootDots(filter), context);
     if (typeof result !== 'boolean') return { error: `the filter returned ${typeof result}, not a bool` };
     return { pass: result };
   } catch (error) {

@@ -4,6 +4,7 @@ import { isRecord } from '../json-values';
 import { kubernetesHealth } from '../kubernetes-health';
 import { celToJson, celToText, fromCel, toCel } from './cel-values';
 import { humanDuration, humanSize, parseGoDuration } from './human-format';
+import { matchQuery } from './match-query';
 import { semverSatisfies } from './semver';
 
 /** No function builds a string longer than this, so `"x".repeat(…)` or `format` cannot eat the heap. */
@@ -189,6 +190,11 @@ export function registerCelFunctions(environment: Environment): void {
 
   // Maps.
   fn('map.keys(): list<dyn>', (map: Record<string, unknown>) => Object.keys(map));
+  // Mission Control's resource-selector search over a resource (notification filters write matchQuery(.check, "…")).
+  fn('matchQuery(map, string): bool', (resource: unknown, query: string) => {
+    const plain = fromCel(resource);
+    return matchQuery(isRecord(plain) ? plain : {}, query);
+  });
   fn('map.values(): list<dyn>', (map: Record<string, unknown>) => Object.values(map));
   fn('map.merge(map): map', (map: Record<string, unknown>, other: Record<string, unknown>) => ({ ...map, ...other }));
   fn('map.omit(list): map', (map: Record<string, unknown>, keys: unknown[]) => {
