@@ -191,6 +191,7 @@ describe('Notification editor', () => {
     const note = await within(dialog).findByRole('note');
     expect(note).toHaveTextContent('comes from apply');
     expect(note).toHaveTextContent('Go templates');
+    expect(within(dialog).getByText(/Markdown with Go template actions/)).toBeInTheDocument();
   });
 
   it('lists the deliveries with their status, event, a link to the resource, recipient, attempts, duration, error and skip reason', async () => {

@@ -87,7 +87,13 @@ function EditNotification({ id, canWrite, onClose }: { id: string; canWrite: boo
               {notification.data.template_syntax === 'gotemplate' && ' Its title and template are Go templates, as Mission Control writes them ({{.check.name}}).'}
             </p>
           )}
-          <NotificationForm formId={FORM_ID} defaultValues={notificationFormValues(notification.data)} disabled={!editable} onSubmit={submit} />
+          <NotificationForm
+            formId={FORM_ID}
+            defaultValues={notificationFormValues(notification.data)}
+            disabled={!editable}
+            onSubmit={submit}
+            syntax={notification.data.template_syntax}
+          />
         </Tabs.Content>
         <Tabs.Content value="history">
           <NotificationSendHistory notificationId={id} />

@@ -14,12 +14,14 @@ export interface NotificationFormProps {
   disabled: boolean;
   /** Rejects with the server's error when the save is refused; the form keeps what was typed either way. */
   onSubmit: (values: NotificationFormValues) => Promise<void>;
+  /** The syntax of the stored title and template: Go templates for notifications applied from Mission Control YAML. */
+  syntax?: 'liquid' | 'gotemplate';
 }
 
 const FILTER_HINT = 'A CEL expression over the event, e.g. check.type == "http". Empty sends every event.';
 const TITLE_HINT = "The message's title, a template like the body. Empty uses the event's default title.";
 
-export function NotificationForm({ formId, defaultValues, disabled, onSubmit }: NotificationFormProps) {
+export function NotificationForm({ formId, defaultValues, disabled, onSubmit, syntax = 'liquid' }: NotificationFormProps) {
   const { control, handleSubmit, setValue, setError } = useForm<NotificationFormValues>({ defaultValues, mode: 'onTouched' });
 
   const submit = handleSubmit(async (values) => {
@@ -41,7 +43,7 @@ export function NotificationForm({ formId, defaultValues, disabled, onSubmit }: 
       <EventsField control={control} disabled={disabled} />
       <TextField control={control} name="filter" label="Filter" hint={FILTER_HINT} readOnly={disabled} />
       <RecipientField control={control} setValue={setValue} disabled={disabled} />
-      <TemplateField control={control} disabled={disabled} />
+      <TemplateField control={control} disabled={disabled} syntax={syntax} />
       <PropertiesField control={control} disabled={disabled} />
     </form>
   );

@@ -9,19 +9,24 @@ import { TAB_TRIGGER } from './tab-styles';
 export interface TemplateFieldProps {
   control: Control<NotificationFormValues>;
   disabled: boolean;
+  /** Notifications applied from Mission Control YAML keep Go templates; the console's own are Liquid. */
+  syntax?: 'liquid' | 'gotemplate';
 }
 
-const HINT = 'Markdown with Liquid tags over the event and its resource. Leave empty for the default message of each event.';
+const HINTS = {
+  liquid: 'Markdown with Liquid tags over the event and its resource. Leave empty for the default message of each event.',
+  gotemplate: 'Markdown with Go template actions over the event and its resource ({{.check.name}}, {{.permalink}}), as Mission Control writes them.',
+} as const;
 
 // A template's links point at other systems, never at a page of this app.
 const keepLinksAsWritten = () => null;
 
-export function TemplateField({ control, disabled }: TemplateFieldProps) {
+export function TemplateField({ control, disabled, syntax = 'liquid' }: TemplateFieldProps) {
   const { field, fieldState } = useController({ control, name: 'template' });
   const { id } = fieldIds('template');
   const error = fieldState.error?.message;
   return (
-    <FormField id={id} label="Template" hint={HINT} error={error}>
+    <FormField id={id} label="Template" hint={HINTS[syntax]} error={error}>
       <Tabs.Root defaultValue="write" className="flex flex-col gap-2">
         <Tabs.List aria-label="Template view" className="flex gap-1 border-b border-gray-200">
           <Tabs.Trigger value="write" className={TAB_TRIGGER}>
