@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it: system packages, lint, typecheck, unit and web tests, server integration tests on
-# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in three lanes side
-# by side (see below); every step runs even after a failure so the summary
+# PGlite and on PostgreSQL 15, the server and web builds and the end-to-end tests. The steps run in two lanes side by
+# side, one per core (see below); every step runs even after a failure so the summary
 # shows everything that is broken, and any failure makes the script fail. Each step's output is printed whole when it
 # ends, under its name, its result and its time; scripts/test-summary.mjs then prints every step's time, the slowest
 # test files and "N passed, M failed".
@@ -92,48 +92,38 @@ e2e_steps() {
   fi
 }
 
-# Three lanes side by side. A whole CI run used about 1.1 cores of the two (time -v: 110 % over 25 minutes): the server
-# suites mostly wait (timers, the embedded database's one backend, loopback servers), so the run is as long as its
-# longest chain of steps, not as the work on the cores. The PGlite suite, the longest step (about 17 minutes in one
-# process), runs as two shards of its test files, one in each server lane, each its own process and databases.
-#   servers:  PostgreSQL 15 suite, then PGlite shard 2/2
-#   pglite:   PGlite shard 1/2, then the unit and web tests
-#   checks:   lint, typecheck, the builds and the end-to-end specs
-# PostgreSQL runs under the server's 15 s statement timeout, which the 5,000-component topology write passed beside the
-# e2e specs' browsers (load about 11, even with the specs at nice 10). The web tests wait on conditions with limits
-# meant for a loaded machine (apps/web/src/test/setup.ts).
+# The two server suites, the longest steps that cannot be split (one Node process each, test files one after another
+# against one database): they start first, in a lane of their own, one core's worth of work. PostgreSQL goes first, beside
+# the short checks and the web tests: its statements run under the server's 15 s statement timeout, which the
+# 5,000-component topology write passed twice beside the e2e specs' browsers (load about 11, even with the specs at
+# nice 10); PGlite, which keeps no such timeout, runs beside the specs.
 servers_lane() {
   # shellcheck disable=SC2046
   step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
   # shellcheck disable=SC2046
-  step server-pglite-2 "server tests (PGlite, shard 2/2)" "$REPORTS/server-pglite-2.json" bash scripts/test-server.sh pglite --shard=2/2 $(vitest_json server-pglite-2) || true
+  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
 }
 
-pglite_lane() {
-  # shellcheck disable=SC2046
-  step server-pglite-1 "server tests (PGlite, shard 1/2)" "$REPORTS/server-pglite-1.json" bash scripts/test-server.sh pglite --shard=1/2 $(vitest_json server-pglite-1) || true
-  # shellcheck disable=SC2046
-  step unit-web "unit + web tests" "$REPORTS/unit-web.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit-web) || true
-}
-
+# The short checks, the unit and web tests and then the end-to-end specs, on the other core: the server suites take
+# about one core between them, so the specs start as soon as the web tests free the second one rather than after the
+# server suites. The web tests wait on conditions with limits meant for a loaded machine (apps/web/src/test/setup.ts).
 checks_lane() {
   step lint "lint" "" eslint --max-warnings 0 . || true
   step typecheck "typecheck" "" typecheck || true
+  # shellcheck disable=SC2046
+  step unit-web "unit + web tests" "$REPORTS/unit-web.json" vitest run --project unit --project web --maxWorkers=2 $(vitest_json unit-web) || true
   e2e_steps
 }
 
 servers_lane &
 SERVERS_LANE=$!
-pglite_lane &
-PGLITE_LANE=$!
 checks_lane
 wait "$SERVERS_LANE" || true
-wait "$PGLITE_LANE" || true
 
 # The summary lists the steps in one fixed order, whatever order they ended in; a step that recorded nothing (its lane
 # died) is a failure.
 : >"$REPORTS/steps.tsv"
-for slug in lint typecheck unit-web server-pglite-1 server-pglite-2 server-postgres server-build web-build e2e; do
+for slug in lint typecheck unit-web server-pglite server-postgres server-build web-build e2e; do
   if [ -f "$REPORTS/$slug.step" ]; then
     cat "$REPORTS/$slug.step" >>"$REPORTS/steps.tsv"
   else
