@@ -1,5 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database';
@@ -10,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dbMode: 'pglite' | 'postgres';
     templateDir: string;
+    /** The seeded template as PGlite's data-directory tarball, which each suite loads into memory. */
+    templateTarball: string;
     testRoot: string;
     postgresAdminUrl: string;
   }
@@ -43,6 +46,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await db.close();
     }
     project.provide('templateDir', templateDir);
+    const tarball = path.join(root, 'template.tar');
+    const template = await PGlite.create(path.join(templateDir, 'pgdata'));
+    try {
+      writeFileSync(tarball, Buffer.from(await (await template.dumpDataDir('none')).arrayBuffer()), { mode: 0o600 });
+    } finally {
+      await template.close();
+    }
+    project.provide('templateTarball', tarball);
     return async () => rmSync(root, { recursive: true, force: true });
   }
   if (adminUrl === '') throw new Error('OPSDECK_TEST_DB=postgres needs OPSDECK_TEST_PG_URL (an admin connection URL)');
@@ -64,5 +75,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await db.close();
   }
   project.provide('templateDir', '');
+  project.provide('templateTarball', '');
   return async () => undefined;
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -39,10 +39,9 @@ const SUITE_STATEMENT_TIMEOUT_MS = 60_000;
 
 export async function cloneDatabase(): Promise<{ db: Database; dispose(): Promise<void> }> {
   if (inject('dbMode') === 'pglite') {
+    // The folder holds only the lock and what a suite writes beside its database; the database is in memory.
     const dir = mkdtempSync(path.join(inject('testRoot'), 'suite-'));
-    cpSync(inject('templateDir'), dir, { recursive: true });
-    rmSync(path.join(dir, 'opsdeck.lock'), { force: true });
-    const db = await openDatabase({ dataDir: dir, statementTimeoutMs: SUITE_STATEMENT_TIMEOUT_MS });
+    const db = await openDatabase({ dataDir: dir, memoryFrom: inject('templateTarball'), statementTimeoutMs: SUITE_STATEMENT_TIMEOUT_MS });
     return { db, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = inject('postgresAdminUrl');

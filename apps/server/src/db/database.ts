@@ -17,6 +17,12 @@ export interface DatabaseOptions {
   dataDir: string;
   statementTimeoutMs: number;
   poolSize?: number;
+  /**
+   * Embedded only: start from this data-directory tarball (PGlite's dumpDataDir) held in memory instead of the files
+   * under dataDir. The server suites clone their seeded template this way: nothing they write needs to outlive the
+   * suite, and an in-memory database wrote their statements about a quarter faster than one on files.
+   */
+  memoryFrom?: string;
 }
 
 // Dates stay ISO strings and bigints stay exact: the API returns what PostgREST would, not JS Date objects.
@@ -55,7 +61,7 @@ function waitFor(worker: Worker, type: 'ready' | 'closed'): Promise<void> {
 async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   const pgdata = path.join(options.dataDir, 'pgdata');
   // PGlite would create the folder with the process umask; the database files inside are the console's data.
-  ensurePrivateDir(pgdata);
+  if (options.memoryFrom === undefined) ensurePrivateDir(pgdata);
   const release = acquireLock(options.dataDir);
   // mkdtemp makes the socket folder 0700, so no other user can connect to the unauthenticated socket.
   const socketDir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-'));
@@ -64,7 +70,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   // connections one by one, so a second connection's Parse could replace the first one's unnamed statement mid-query.
   const maxConnections = options.poolSize ?? 1;
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
-    workerData: { dataDir: pgdata, socketPath, maxConnections: maxConnections + 2 },
+    workerData: { dataDir: pgdata, memoryFrom: options.memoryFrom ?? null, socketPath, maxConnections: maxConnections + 2 },
   });
   try {
     await waitFor(worker, 'ready');

@@ -1,15 +1,22 @@
 // Plain JavaScript on purpose: a worker thread does not inherit the parent's TypeScript loader.
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-/** @type {{ dataDir: string, socketPath: string, maxConnections: number }} */
+/** @type {{ dataDir: string, memoryFrom: string | null, socketPath: string, maxConnections: number }} */
 const data = workerData;
 const port = parentPort;
 if (port === null) throw new Error('embedded-worker must run in a worker thread');
 
+/** On files under dataDir, or in memory from a data-directory tarball (database.ts, memoryFrom). */
+async function open() {
+  if (data.memoryFrom === null) return PGlite.create(data.dataDir);
+  return PGlite.create({ loadDataDir: new Blob([await readFile(data.memoryFrom)]) });
+}
+
 async function start() {
-  const db = await PGlite.create(data.dataDir);
+  const db = await open();
   const server = new PGLiteSocketServer({ db, path: data.socketPath, maxConnections: data.maxConnections });
   await server.start();
   port.on('message', (message) => {
