@@ -15,7 +15,10 @@ export interface FieldRule {
  */
 export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
   events: { runs: true, note: 'The events of spec 001 §9 (check.passed, check.failed, component.*, config.*, two playbook events); any other is refused by name' },
-  filter: { runs: true, note: "CEL over the event's resource (check, component, config, playbook and run) and event, compiled on save" },
+  filter: {
+    runs: true,
+    note: "CEL over the event's resource (check, component, config, playbook and run) and event, compiled on save; matchQuery(.check, \"type!=http labels.x=y\") runs terms that must all hold (or, | and parentheses are refused)",
+  },
   title: { runs: true, note: 'A Go template over the same variables plus permalink, source_event and event_time, with the gomplate functions playbooks have' },
   template: { runs: true, note: 'The Markdown body, a Go template like title' },
   to: { runs: true, note: 'Exactly one recipient, below' },
