@@ -190,9 +190,29 @@ describe('applying Mission Control Notification and Connection resources', () =>
     await server.pool.query(`update checks set name = 'checkout api' where id = $1`, [checkId]);
   });
 
+  it('sends an event of a resource once per repeatInterval and records the repeats as skipped with the reason', async () => {
+    const repeating = DEPLOYMENTS.replace('name: deployment-health-alerts', 'name: repeating')
+      .replace('connection: connection://mc/slack', 'connection: connection://mc/hook')
+      .replace('title: "Check {{.check.name}} is {{.check.status}}"', 'title: "repeating {{.check.name}}"')
+      .concat('  repeatInterval: 4h\n');
+    const applied = await apply(repeating);
+    expect(applied.status, applied.text).toBe(200);
+    expect((await row('notifications', 'mc', 'repeating'))?.properties).toEqual({ repeatInterval: '4h' });
+    for (let round = 0; round < 2; round += 1) {
+      await enqueue(server.pool, 'check.failed', { id: checkId, check_id: checkId, name: 'checkout api', status: 'unhealthy' });
+      await consumer().drain();
+    }
+    const history = await server.pool.query<{ status: string; reason: string | null }>(
+      `select h.status, h.reason from notification_send_history h join notifications n on n.id = h.notification_id where n.name = 'repeating' order by h.created_at`,
+    );
+    expect(history.rows.map((entry) => entry.status)).toEqual(['sent', 'skipped']);
+    expect(history.rows[1]?.reason).toMatch(/^Repeat interval: check\.failed was sent at .* inside the repeat interval of 4h$/);
+  });
+
   it('refuses by name what Mission Control notifications do that this server does not, and saves nothing', async () => {
     const cases: Array<[string, string, string]> = [
-      ['  repeatInterval: 4h\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.repeatInterval'],
+      ['  repeatInterval: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.repeatInterval'],
+      ['  groupBy: [label:app]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.groupBy'],
       ['  waitFor: 2m\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.waitFor'],
       ['  inhibitions:\n    - direction: outgoing\n      from: Kubernetes::Node\n      to: [Kubernetes::Pod]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.inhibitions'],
       ['  fallback:\n    connection: connection://mc/slack\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.fallback'],
@@ -251,6 +271,7 @@ describe('applying Mission Control Notification and Connection resources', () =>
       'Notification cronjob-alerts',
       'Notification deployment-health-alerts',
       'Notification match-query',
+      'Notification repeating',
     ]);
     const pruned = await apply(SLACK, { query: '?prune=true' });
     expect(pruned.status, pruned.text).toBe(200);

@@ -55,6 +55,7 @@ describe('notification save rules on the data API', () => {
     ['a connection of a type notifications cannot deliver to', { events: ['check.failed'], custom_services: [{ connection: 'save-rules-db' }] }, 'OD_NOTIFICATION_CONNECTION'],
     ['a connection that does not exist', { events: ['check.failed'], custom_services: [{ connection: 'connection://default/nowhere' }] }, 'OD_NOTIFICATION_CONNECTION'],
     ['properties that are not an object', { events: ['check.failed'], team_id: 'TEAM', properties: [1] }, 'OD_NOTIFICATION_PROPERTIES'],
+    ['a repeatInterval that is not a duration', { events: ['check.failed'], team_id: 'TEAM', properties: { repeatInterval: 'soon' } }, 'OD_NOTIFICATION_PROPERTIES'],
     ['a source other than the UI', { events: ['check.failed'], team_id: 'TEAM', source: 'KubernetesCRD' }, 'OD_NOTIFICATION_SOURCE'],
   ];
 

@@ -5,7 +5,8 @@ describe('the Notification and Connection sections of the compatibility page', (
   it('lists each Notification field apply runs and each it refuses, with the code a refusal carries', () => {
     const page = renderNotificationCompatibility();
     expect(page).toMatch(/\| `spec\.filter` \| runs \| CEL/);
-    expect(page).toMatch(/\| `spec\.repeatInterval` \| \*\*refused\*\* \(`OD_NOTIFICATION_FIELD_NOT_RUN`\) \|/);
+    expect(page).toMatch(/\| `spec\.repeatInterval` \| runs \| Stored as properties\.repeatInterval/);
+    expect(page).toMatch(/\| `spec\.inhibitions` \| \*\*refused\*\* \(`OD_NOTIFICATION_FIELD_NOT_RUN`\) \|/);
     expect(page).toMatch(/\| `spec\.to\.playbook` \| \*\*refused\*\*/);
   });
 

@@ -22,7 +22,10 @@ export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
   title: { runs: true, note: 'A Go template over the same variables plus permalink, source_event and event_time, with the gomplate functions playbooks have' },
   template: { runs: true, note: 'The Markdown body, a Go template like title' },
   to: { runs: true, note: 'Exactly one recipient, below' },
-  repeatInterval: { runs: false, note: 'repeat intervals are not run by this server; the flap window (properties.flapWindowSeconds, set in the console) is the nearest' },
+  repeatInterval: {
+    runs: true,
+    note: 'Stored as properties.repeatInterval: an event of a resource already sent by this notification inside the interval is recorded as skipped, not sent again',
+  },
   groupByInterval: { runs: false, note: 'grouping notifications is not run by this server' },
   groupBy: { runs: false, note: 'grouping notifications is not run by this server' },
   waitFor: { runs: false, note: 'waiting before sending (waitFor) is not run by this server: every event is sent as it happens' },
@@ -52,6 +55,8 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
   template: 'spec.template',
   custom_services: 'spec.to',
   'person_id, team_id, custom_services': 'spec.to',
+  // The only property apply sets.
+  properties: 'spec.repeatInterval',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -135,7 +140,7 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
     template: text(spec.template, 'spec.template', refuse),
     filter: text(spec.filter, 'spec.filter', refuse),
     template_syntax: 'gotemplate',
-    properties: {},
+    properties: spec.repeatInterval === undefined ? {} : { repeatInterval: spec.repeatInterval },
     person_id: null,
     team_id: null,
     custom_services: null,

@@ -1,4 +1,4 @@
-import { notificationResourcePath } from '@opsdeck/shared';
+import { notificationResourcePath, parseDurationMs } from '@opsdeck/shared';
 import type pg from 'pg';
 import { EventQueueConsumer, type EventHandler, type QueuedEvent } from '../../platform/event-queue';
 import { resolveConnection, type ResolvedConnection } from '../connections';
@@ -205,6 +205,12 @@ async function loadEvent(
   };
 }
 
+/** properties.repeatInterval (Mission Control's spec.repeatInterval): a duration, 0 when not set. */
+function repeatIntervalOf(properties: Record<string, unknown>): number {
+  const raw = properties.repeatInterval;
+  return typeof raw === 'string' || typeof raw === 'number' ? (parseDurationMs(raw) ?? 0) : 0;
+}
+
 function flapWindowOf(properties: Record<string, unknown>, fallback: number): number {
   const raw = properties.flapWindowSeconds;
   const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
@@ -376,6 +382,22 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
       // A template that cannot render will not render on a retry either: recorded, not retried.
       await record({ ...base, recipientKey: 'template', status: 'failed', error: `The template could not be rendered: ${messageOf(error)}` });
       return [];
+    }
+    const repeatMs = repeatIntervalOf(properties);
+    if (repeatMs > 0 && resource.id !== null) {
+      // As Mission Control's repeatInterval: this event of this resource went out from this notification lately.
+      const sent = await pool.query<{ at: string }>(
+        `select created_at::text as at from notification_send_history
+          where notification_id = $1 and resource_id = $2::uuid and source_event = $3 and status = 'sent'
+            and created_at > now() - make_interval(secs => $4::double precision / 1000)
+          order by created_at desc limit 1`,
+        [notification.id, resource.id, event.name, repeatMs],
+      );
+      const last = sent.rows[0];
+      if (last !== undefined) {
+        await record({ ...base, recipientKey: 'repeat', status: 'skipped', reason: `Repeat interval: ${event.name} was sent at ${last.at}, inside the repeat interval of ${String(properties.repeatInterval)}` });
+        return [];
+      }
     }
     const windowMs = flapWindowOf(properties, flapWindowMs);
     const flap = isStateEvent(event.name) && windowMs > 0 ? { windowMs } : null;

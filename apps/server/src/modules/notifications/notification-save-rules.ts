@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { parseDurationMs } from '@opsdeck/shared';
+import { isRecord } from '../../platform/json-values';
 import type { Principal } from '../../platform/principal';
 import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
 import type { Database } from '../../db/database';
@@ -67,6 +69,10 @@ function checkRow(row: Row, method: WriteMethod): void {
   checkRecipient(row, method);
   if ('properties' in row && (typeof row.properties !== 'object' || row.properties === null || Array.isArray(row.properties))) {
     throw notificationErrors.properties('it must be an object');
+  }
+  const repeat = isRecord(row.properties) ? row.properties.repeatInterval : undefined;
+  if (repeat !== undefined && !((typeof repeat === 'string' || typeof repeat === 'number') && parseDurationMs(repeat) !== null)) {
+    throw notificationErrors.properties('repeatInterval must be a duration, e.g. 4h or 30m');
   }
   if ('source' in row && row.source !== null && !(typeof row.source === 'string' && UI_SOURCES.has(row.source))) {
     throw notificationErrors.source(String(row.source));
