@@ -235,6 +235,8 @@ describe('applying Mission Control Notification and Connection resources', () =>
   });
 
   it('refuses a connection kind or field it does not run, and a value read from a Kubernetes Secret, by name', async () => {
+    const labelled = await apply(HOOK.replace('name: hook\n', 'name: labelled\n  labels:\n    team: web\n'));
+    expect(labelled.json).toMatchObject({ code: 'OD_APPLY_DOCUMENT', details: 'mc.yaml document 1: metadata.labels' });
     const kms = await apply('apiVersion: mission-control.flanksource.com/v1\nkind: Connection\nmetadata:\n  name: kms\nspec:\n  awskms:\n    keyID: alias/sops\n');
     expect(kms.json).toMatchObject({ code: 'OD_CONNECTION_FIELD_NOT_RUN', details: 'mc.yaml document 1: spec.awskms' });
     const secretRef = await apply(SLACK.replace('      value: xoxb-apply-test-token', '      valueFrom:\n        secretKeyRef:\n          name: slack\n          key: token').replace('name: slack\n  namespace', 'name: slack-ref\n  namespace'));

@@ -15,7 +15,6 @@ export interface ApplyKind {
 }
 
 export const APPLY_KINDS: readonly ApplyKind[] = [
-  // Connections first: a Notification of the same apply may name one.
   { kind: 'Connection', table: 'connections', apiVersions: ['mission-control.flanksource.com/v1'], labels: false, schedule: false, stored: 'connection' },
   { kind: 'Canary', table: 'canaries', apiVersions: ['canaries.flanksource.com/v1'], labels: true, schedule: true, stored: 'spec' },
   { kind: 'ScrapeConfig', table: 'config_scrapers', apiVersions: ['configs.flanksource.com/v1'], labels: true, schedule: true, stored: 'spec' },
@@ -91,6 +90,10 @@ function readDocument(value: unknown, file: string | null, index: number): Apply
     throw applyErrors.document(at('metadata.namespace'), 'metadata.namespace must be lower-case letters, digits, - and .');
   }
   const labels = stringMap(metadata.labels, 'metadata.labels', at);
+  // A kind without a labels column would store none of them: refused rather than dropped.
+  if (!known.labels && Object.keys(labels).length > 0) {
+    throw applyErrors.document(at('metadata.labels'), `metadata.labels are not applied to a ${kind}: it keeps no labels here`);
+  }
   // Annotations change nothing here, and canary-checker's own fixtures write `debug: true` unquoted.
   stringMap(metadata.annotations, 'metadata.annotations', at, true);
   if (!isRecord(spec)) throw applyErrors.document(at('spec'), 'spec is required and must be a map');
