@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,9 +161,18 @@ describe('playbook actions run for real against local peers', () => {
 
     it.runIf(IS_ROOT)('stops a running script when the action is cancelled', async () => {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 300);
+      // Cancelled once the script has printed, which a loaded machine may take well over a fixed delay to reach.
+      const folder = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-cancel-'));
+      chmodSync(folder, 0o777);
+      const ready = path.join(folder, 'ready');
+      const waiting = (async () => {
+        while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+        controller.abort();
+      })();
       const started = performance.now();
-      const outcome = await run(exec('echo started; sleep 30'), { signal: controller.signal, timeoutMs: 60_000 });
+      const outcome = await run(exec(`echo started; touch ${ready}; sleep 30`), { signal: controller.signal, timeoutMs: 60_000 });
+      await waiting;
+      rmSync(folder, { recursive: true, force: true });
       expect(outcome).toMatchObject({ status: 'failed', error: 'cancelled', result: { stdout: 'started\n' } });
       expect(performance.now() - started).toBeLessThan(5000);
     });
