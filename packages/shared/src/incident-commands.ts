@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INCIDENT_SEVERITIES, INCIDENT_TYPES } from './constants';
 import { EVIDENCE_TYPES, INCIDENT_STATUSES } from './incidents';
+import { TEXT_LIMITS } from './text-limits';
 
 /**
  * The incident commands of ADR 0045 (`POST /api/incidents`, `POST /api/incidents/{id}/evidence`,
@@ -14,7 +15,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const incidentEvidenceInputSchema = z
   .strictObject({
     type: z.enum(EVIDENCE_TYPES),
-    description: z.string().nullable().optional(),
+    description: z.string().max(TEXT_LIMITS.long).nullable().optional(),
     evidence: jsonObject.nullable().optional(),
     properties: jsonObject.optional(),
     config_id: id.optional(),
@@ -28,8 +29,8 @@ export type IncidentEvidenceInput = z.infer<typeof incidentEvidenceInputSchema>;
 
 export const createIncidentBodySchema = z
   .strictObject({
-    title: z.string().trim().min(1, 'must not be empty'),
-    description: z.string().nullable().optional().describe('Blank is stored as no description'),
+    title: z.string().trim().min(1, 'must not be empty').max(TEXT_LIMITS.short),
+    description: z.string().max(TEXT_LIMITS.long).nullable().optional().describe('Blank is stored as no description'),
     type: z.enum(INCIDENT_TYPES),
     severity: z.enum(INCIDENT_SEVERITIES),
     status: z.enum(INCIDENT_STATUSES),
@@ -51,7 +52,7 @@ export const incidentIdParamsSchema = z.object({ id });
 export const linkEvidenceBodySchema = z
   .strictObject({
     hypothesis_id: id.optional().describe('An existing hypothesis of the incident'),
-    hypothesis_title: z.string().trim().min(1, 'must not be empty').optional().describe('Creates this hypothesis under the first one that may have children (root when there is none)'),
+    hypothesis_title: z.string().trim().min(1, 'must not be empty').max(TEXT_LIMITS.short).optional().describe('Creates this hypothesis under the first one that may have children (root when there is none)'),
     evidence: incidentEvidenceInputSchema,
   })
   .refine((body) => (body.hypothesis_id === undefined) !== (body.hypothesis_title === undefined), {

@@ -6,6 +6,7 @@ export * from './time-ranges';
 export * from './formatters';
 export * from './durations';
 export * from './sizes';
+export * from './text-limits';
 export * from './error-body';
 export * from './check-specs';
 export * from './check-catalogue';

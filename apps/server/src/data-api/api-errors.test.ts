@@ -17,12 +17,16 @@ describe('fromDatabaseError', () => {
     expect(JSON.stringify(error)).not.toContain('selec');
   });
 
-  it('maps a unique violation to 409 and a statement timeout to 500', () => {
+  it('maps a unique violation to 409, a statement timeout to 503 with a hint, and an index row too large to 400 without the index', () => {
     expect(fromDatabaseError({ code: '23505', message: 'duplicate key value violates unique constraint "x_key"' })).toMatchObject({ statusCode: 409 });
     expect(fromDatabaseError({ code: '57014', message: 'canceling statement due to statement timeout' })).toMatchObject({
-      statusCode: 500,
+      statusCode: 503,
       message: 'canceling statement due to statement timeout',
+      hint: 'Narrow the request (a filter, a smaller limit) or try again',
     });
+    const tooLarge = fromDatabaseError({ code: '54000', message: 'index row size 2720 exceeds btree version 4 maximum 2704 for index "incidents_title_idx"' });
+    expect(tooLarge).toMatchObject({ statusCode: 400, code: '54000', message: 'A value is too large to be stored in an index' });
+    expect(JSON.stringify(tooLarge?.toBody())).not.toContain('incidents_title_idx');
   });
 
   it('words a unique violation after the table and the key columns the schema cache knows for the index', () => {

@@ -132,6 +132,10 @@ export function statusForSqlState(code: string): number {
   if (code === '42501') return 403;
   if (code === 'P0001') return 400;
   if (code === '53400') return 500;
+  // A timeout says the database is busy or the request asks too much, not that the server broke: the caller may retry
+  // or narrow it. An index row too large is the value's fault (text-limits.ts keeps data-API writes under it).
+  if (code === '57014') return 503;
+  if (code === '54000') return 400;
   const klass = code.slice(0, 2);
   switch (klass) {
     case '08':
@@ -203,10 +207,11 @@ export function fromDatabaseError(error: unknown, uniqueKeyOf?: (index: string) 
     return new AppError(unique.statusCode, unique.code, unique.message, details, unique.hint);
   }
   if (error.code === '42601' && !isValueSyntaxError(error)) return new AppError(500, 'PGRSTX00', 'The query could not be built', null, null);
-  const status = statusForSqlState(error.code);
-  if (status >= 500) {
-    const timeout = error.code === '57014';
-    return new AppError(status, error.code, timeout ? 'canceling statement due to statement timeout' : 'The database could not answer the request', null, null);
+  if (error.code === '57014') {
+    return new AppError(503, error.code, 'canceling statement due to statement timeout', null, 'Narrow the request (a filter, a smaller limit) or try again');
   }
+  if (error.code === '54000') return new AppError(400, error.code, 'A value is too large to be stored in an index', null, 'See docs/text-limits.md');
+  const status = statusForSqlState(error.code);
+  if (status >= 500) return new AppError(status, error.code, 'The database could not answer the request', null, null);
   return new AppError(status, error.code, scrubbedMessage(error), scrubbedDetail(error.detail), error.hint ?? null);
 }

@@ -11,6 +11,7 @@ import { aliasCounter, planSelection, type PlanContext } from './plan/plan-read'
 import { planDelete, planInsert, planUpdate, requireRootFilter, writeRefusal, type WritePlan } from './plan/plan-write';
 import { refusedWrite, respondCallRows, respondCallValue, respondRead, respondWrite } from './respond';
 import type { Relation, SchemaCache } from './schema-cache';
+import { refuseOverlongText } from './text-limits';
 import { DB_WRITTEN_EVENT, type WriteHooks, type WriteMethod } from './write-hooks';
 import { setDataApiWrite } from './audit-detail';
 
@@ -90,6 +91,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     const { parsed, relation, root } = startWrite(request, reply, 'POST');
     const body = parseInsertBody(parsed.body);
     authorizeWrite(rolesOf(request), relation, 'insert', []);
+    refuseOverlongText(relation, body.rows);
     await hooks.check(relation.name, body.rows, 'POST');
     const target = { upsert: parsed.prefs.resolution !== null, id: null };
     const rows = body.wellFormed ? await hooks.apply(relation.name, body.rows, 'POST', request.principal, target) : null;
@@ -101,6 +103,7 @@ export function dataApiHandlers({ cache, executor, hooks, bus }: HandlerDeps) {
     requireRootFilter(root, 'UPDATE');
     const body = parsePatchBody(parsed.body);
     authorizeWrite(rolesOf(request), relation, 'update', Object.keys(body));
+    refuseOverlongText(relation, [body]);
     await hooks.check(relation.name, [body], 'PATCH');
     const [written = body] = await hooks.apply(relation.name, [body], 'PATCH', request.principal, { upsert: false, id: pinnedId(parsed.query) });
     return finishWrite(request, reply, parsed, relation, planUpdate(relation, root, parsed, written), [written]);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { UniqueKey } from '../platform/errors';
 import { isSecretColumn } from './resource-map';
+import { textLimitOf } from './text-limits';
 import { viewOutputColumns, type OutputColumn } from './view-origins';
 
 export interface Column {
@@ -9,6 +10,8 @@ export interface Column {
   type: string;
   notNull: boolean;
   hasDefault: boolean;
+  /** The longest text a write may put here, in characters (text-limits.ts); null for a column that holds no text. */
+  maxLength: number | null;
 }
 
 export interface Relation {
@@ -75,6 +78,8 @@ interface ColumnRow {
   type: string;
   not_null: boolean;
   has_default: boolean;
+  /** In a btree index, as a key column or through an index expression. */
+  indexed: boolean;
 }
 interface ViewDefinitionRow {
   view: string;
@@ -124,7 +129,16 @@ const VIEW_DEPENDENCIES_SQL = `
 
 const COLUMNS_SQL = `
   select c.relname as relation, c.oid::text as relation_oid, a.attnum::int as position, a.attname as name,
-         format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null, a.atthasdef as has_default
+         format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null, a.atthasdef as has_default,
+         exists (select 1 from pg_index x
+                   join pg_class i on i.oid = x.indexrelid
+                   join pg_am am on am.oid = i.relam
+                  where x.indrelid = c.oid and am.amname = 'btree'
+                    and (a.attnum = any (x.indkey::int2[])
+                         or exists (select 1 from pg_depend d
+                                     where d.classid = 'pg_class'::regclass and d.objid = x.indexrelid
+                                       and d.refclassid = 'pg_class'::regclass and d.refobjid = c.oid
+                                       and d.refobjsubid = a.attnum))) as indexed
     from pg_attribute a
     join pg_class c on c.oid = a.attrelid
     join pg_namespace n on n.oid = c.relnamespace
@@ -191,7 +205,7 @@ function buildFunction(row: FunctionRow, relations: Map<string, Relation>): DbFu
     const name = names[index] ?? '';
     const type = allTypes[index] ?? 'unknown';
     if (mode === 'i' || mode === 'b' || mode === 'v') args.push({ name, type, optional: false });
-    if (mode === 'o' || mode === 'b' || mode === 't') outColumns.set(name, { name, type, notNull: false, hasDefault: false });
+    if (mode === 'o' || mode === 'b' || mode === 't') outColumns.set(name, { name, type, notNull: false, hasDefault: false, maxLength: null });
   });
   // Arguments are passed by name, so an unnamed one cannot be addressed from a query string or a JSON object.
   if (args.some((arg) => arg.name === '')) return null;
@@ -358,6 +372,20 @@ function viewForeignKeys(base: ForeignKey[], passThrough: Map<string, Map<string
   return derived;
 }
 
+/** A view column that passes table columns through takes the tightest of their limits, which their indexes set. */
+function inheritTextLimits(relations: Map<string, Relation>, passThrough: Map<string, Map<string, BaseColumn[]>>): void {
+  for (const [view, columns] of passThrough) {
+    for (const [name, origins] of columns) {
+      const column = relations.get(view)?.columns.get(name);
+      if (column === undefined || column.maxLength === null) continue;
+      for (const origin of origins) {
+        const limit = relations.get(origin.table)?.columns.get(origin.column)?.maxLength ?? null;
+        if (limit !== null) column.maxLength = Math.min(column.maxLength, limit);
+      }
+    }
+  }
+}
+
 /**
  * Everything the data API knows about the `public` schema. Identifiers that reach SQL are only ever taken from here,
  * so a request can name nothing the database did not declare.
@@ -400,7 +428,13 @@ export class SchemaCache {
     for (const row of columnRows.rows) {
       const relation = relations.get(row.relation);
       if (relation === undefined || isSecretColumn(row.name)) continue;
-      relation.columns.set(row.name, { name: row.name, type: row.type, notNull: row.not_null, hasDefault: row.has_default });
+      relation.columns.set(row.name, {
+        name: row.name,
+        type: row.type,
+        notNull: row.not_null,
+        hasDefault: row.has_default,
+        maxLength: textLimitOf(row.name, row.type, row.indexed),
+      });
     }
     const foreignKeys: ForeignKey[] = [];
     for (const row of constraintRows.rows) {
@@ -413,7 +447,9 @@ export class SchemaCache {
         foreignKeys.push({ name: row.name, table: row.relation, columns: row.columns, refTable: row.ref_relation, refColumns: row.ref_columns });
       }
     }
-    foreignKeys.push(...viewForeignKeys(foreignKeys, passThroughColumns(relations, relationRows.rows, columnRows.rows, viewRows.rows)));
+    const passThrough = passThroughColumns(relations, relationRows.rows, columnRows.rows, viewRows.rows);
+    inheritTextLimits(relations, passThrough);
+    foreignKeys.push(...viewForeignKeys(foreignKeys, passThrough));
     const uniqueIndexes = new Map<string, UniqueKey>();
     for (const row of uniqueRows.rows) uniqueIndexes.set(row.name, { table: row.relation, columns: row.columns });
     const functions = new Map<string, DbFunction[]>();

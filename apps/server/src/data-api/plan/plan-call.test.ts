@@ -68,7 +68,7 @@ describe('planCall', () => {
     const rows: Relation = {
       name: 'projects',
       kind: 'table',
-      columns: new Map([['name', { name: 'name', type: 'text', notNull: true, hasDefault: false }]]),
+      columns: new Map([['name', { name: 'name', type: 'text', notNull: true, hasDefault: false, maxLength: 256 }]]),
       primaryKey: [],
       uniqueKeys: [],
       writable: { insert: true, update: true, delete: true },

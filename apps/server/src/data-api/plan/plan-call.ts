@@ -7,6 +7,7 @@ import type { MediaType } from '../parse/headers';
 import type { CallRequest } from '../parse/parse-request';
 import type { ParsedQuery } from '../parse/query-string';
 import type { DbFunction } from '../schema-cache';
+import { refuseOverlongArguments } from '../text-limits';
 import { planRowsRead, type PagePlan } from './plan-page';
 import { planSelection, type PlanContext } from './plan-read';
 
@@ -80,7 +81,9 @@ function valueSql(fn: DbFunction, call: string): string {
  */
 export function planCall(ctx: PlanContext, fn: DbFunction, request: CallRequest, query: ParsedQuery): CallPlan {
   const params = new SqlParams();
-  const call = functionCallSql(fn, callArguments(fn, request.body, query), params);
+  const args = callArguments(fn, request.body, query);
+  refuseOverlongArguments(fn, args);
+  const call = functionCallSql(fn, args, params);
   if (fn.rowRelation === null) return { kind: 'value', statement: { text: valueSql(fn, call), values: params.values }, returnsVoid: fn.returnsVoid };
   const root = planSelection(ctx, fn.rowRelation, query);
   const singular = request.media === 'object' || !fn.returnsSet;

@@ -10,7 +10,7 @@ function relation(name: string, columns: string[], primaryKey: string[], writabl
   return {
     name,
     kind: 'table',
-    columns: new Map(columns.map((column) => [column, { name: column, type: 'text', notNull: false, hasDefault: false }])),
+    columns: new Map(columns.map((column) => [column, { name: column, type: 'text', notNull: false, hasDefault: false, maxLength: 256 }])),
     primaryKey,
     uniqueKeys: [],
     writable,

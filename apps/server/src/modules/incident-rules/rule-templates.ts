@@ -1,10 +1,11 @@
+import { TEXT_LIMITS } from '@opsdeck/shared';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
 
 /** Incident titles and descriptions are Liquid over the source, in the sandbox every user template runs in. */
 const liquid = sandboxedLiquid('Incident rule templates');
 
 /** Longest rendered title and description, in characters (the incident columns are text, but a title is a line). */
-export const TITLE_LIMIT = 500;
+export const TITLE_LIMIT = TEXT_LIMITS.short;
 export const DESCRIPTION_LIMIT = 10_000;
 
 function firstLine(error: unknown): string {

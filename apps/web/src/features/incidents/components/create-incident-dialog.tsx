@@ -11,6 +11,7 @@ import {
   INCIDENT_SEVERITIES,
   INCIDENT_STATUSES,
   INCIDENT_TYPES,
+  TEXT_LIMITS,
 } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dialog } from '@/components/dialog/dialog';
@@ -26,8 +27,8 @@ import { incidentSeverityOptions, incidentStatusOptions, incidentTypeOptions } f
 const required = { error: REQUIRED_MESSAGE };
 
 const schema = z.object({
-  title: z.string().trim().min(1, REQUIRED_MESSAGE),
-  description: z.string(),
+  title: z.string().trim().min(1, REQUIRED_MESSAGE).max(TEXT_LIMITS.short, `At most ${TEXT_LIMITS.short} characters`),
+  description: z.string().max(TEXT_LIMITS.long, `At most ${TEXT_LIMITS.long.toLocaleString('en-US')} characters`),
   type: z.enum(INCIDENT_TYPES, required),
   severity: z.enum(INCIDENT_SEVERITIES, required),
   status: z.enum(INCIDENT_STATUSES, required),

@@ -155,6 +155,19 @@ describe('Link to Incident', () => {
     });
   });
 
+  it('keeps a title over 256 characters in the field and says so, without sending it', async () => {
+    const user = userEvent.setup();
+    renderWith(<CreateIncidentDialog open onOpenChange={() => {}} />);
+    const title = await screen.findByRole('textbox', { name: /Title/ });
+    await user.click(title);
+    await user.paste('x'.repeat(257));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('At most 256 characters')).toBeInTheDocument();
+    expect(title).toHaveValue('x'.repeat(257));
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(posts('/api/incidents')).toHaveLength(0);
+  });
+
   it('tells the caller when the evidence could not be attached and closes', async () => {
     linkFails = true;
     const user = userEvent.setup();
