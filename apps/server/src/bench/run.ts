@@ -27,13 +27,14 @@ import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
 import { benchSearch } from './search';
 import { reportCheckExpressions } from './check-expressions';
+import { reportCheckScheduler } from './check-scheduler';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts', 'check-expressions'] as const;
+const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts', 'check-expressions', 'check-scheduler'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts', 'check-expressions']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts', 'check-expressions', 'check-scheduler']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
   if (sections.has('identity')) await reportIdentity(heading);
   if (sections.has('alerts')) await reportAlerts(heading);
   if (sections.has('check-expressions')) await reportCheckExpressions(heading);
+  if (sections.has('check-scheduler')) await reportCheckScheduler(heading);
   if (sections.has('logs')) {
     await reportLogs(heading);
     await reportLogsBrowser();

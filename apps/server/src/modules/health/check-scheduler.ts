@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type pg from 'pg';
 import type { EventBus } from '../../platform/event-bus';
@@ -19,8 +20,13 @@ export interface SchedulerOptions {
   pool: pg.Pool;
   secretKey: Buffer;
   bus: EventBus;
-  /** Checks running at once in this process. */
+  /** Checks of the bounded types (exec, SQL, kubernetes, folder, ping…) running at once in this process. */
   concurrency?: number;
+  /**
+   * Checks of the network types (NETWORK_CHECK_TYPES) running at once in this process: each waits on a socket and
+   * costs next to nothing while it does, so many run at once.
+   */
+  networkConcurrency?: number;
   pollMs?: number;
   /**
    * How long a claimed check stays this worker's before another may take it over, renewed every quarter of it while
@@ -98,6 +104,23 @@ export interface RecordedRun {
   transformed?: { recorded: number; removed: number; refused: string[] };
 }
 
+/**
+ * Types whose run is one request over a socket this process opens and waits on: the scheduler runs many at once. The
+ * others start a process (exec, icmp's ping), hold a connection to a database (SQL, redis, mongodb, catalog) or read
+ * disks and clusters (folder, kubernetes), and stay few at a time.
+ */
+export const NETWORK_CHECK_TYPES: readonly string[] = ['http', 'tcp', 'dns', 'prometheus', 'alertmanager', 'elasticsearch'];
+
+/** Defaults, per process: enough network checks at once for 10,000 checks a minute at up to a second each. */
+const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_NETWORK_CONCURRENCY = 200;
+
+type CheckClass = 'network' | 'bounded';
+
+function classOf(type: string): CheckClass {
+  return NETWORK_CHECK_TYPES.includes(type) ? 'network' : 'bounded';
+}
+
 function nextFor(check: ClaimedCheck, after: Date): Date {
   try {
     return nextRuntime(parseSchedule(effectiveSchedule(check.schedule, check.canary_spec)), after);
@@ -108,20 +131,25 @@ function nextFor(check: ClaimedCheck, after: Date): Date {
 
 /**
  * Runs due checks. Each pass claims what it has room for with a short single-statement lease (never holding a
- * transaction while a checker runs: PGlite has one backend), runs them with a concurrency limit, and records each
- * result in one statement. Checks claimed together for one canary form one canary run in job_history.
+ * transaction while a checker runs: PGlite has one backend), runs them with a concurrency limit per class of check
+ * (many network checks, few of the rest), and records each result in one statement. Room freed by finished runs is
+ * claimed again at once, a quarter of a class's limit at a time, rather than at the next poll. Checks claimed together
+ * for one canary form one canary run in job_history.
  */
 export class CheckScheduler {
   readonly owner = leaseOwner();
-  private readonly concurrency: number;
-  private inflight = 0;
+  private readonly limits: Record<CheckClass, number>;
+  private readonly inflight: Record<CheckClass, number> = { network: 0, bounded: 0 };
   private readonly loop: PollLoop;
   private readonly leaseSeconds: number;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.concurrency = options.concurrency ?? 8;
+    this.limits = { network: options.networkConcurrency ?? DEFAULT_NETWORK_CONCURRENCY, bounded: options.concurrency ?? DEFAULT_CONCURRENCY };
     this.leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
-    this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError });
+    this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError, passAgainOnWake: true });
+    // Every running check listens on the stop signal (its probe is cut short when the server stops): hundreds at once
+    // are expected here, not a leak.
+    setMaxListeners(this.limits.network + this.limits.bounded + 16, this.loop.signal);
   }
 
   start(): void {
@@ -140,14 +168,26 @@ export class CheckScheduler {
 
   /** Claims and runs one batch of due checks and waits for them; returns the runs recorded. */
   async runDue(): Promise<RecordedRun[]> {
-    const claimed = await this.claim(this.concurrency - this.inflight);
-    return this.runClaimed(claimed);
+    return this.runClaimed(await this.claim());
+  }
+
+  private room(kind: CheckClass): number {
+    return this.limits[kind] - this.inflight[kind];
+  }
+
+  private started(check: ClaimedCheck): void {
+    this.inflight[classOf(check.type)] += 1;
+  }
+
+  /** A run ended: once a quarter of its class's room is free, the next pass claims more without waiting for the poll. */
+  private finished(check: ClaimedCheck): void {
+    const kind = classOf(check.type);
+    this.inflight[kind] -= 1;
+    if (this.room(kind) >= Math.max(1, Math.floor(this.limits[kind] / 4))) this.loop.wake();
   }
 
   private async poll(): Promise<void> {
-    const room = this.concurrency - this.inflight;
-    if (room <= 0) return;
-    const claimed = await this.claim(room);
+    const claimed = await this.claim();
     if (claimed.length === 0) return;
     this.loop.track(
       this.runClaimed(claimed).then(
@@ -157,22 +197,34 @@ export class CheckScheduler {
     );
   }
 
-  private async claim(limit: number): Promise<ClaimedCheck[]> {
-    if (limit <= 0) return [];
+  /** Leases due checks up to the room of each class, in one statement. */
+  private async claim(): Promise<ClaimedCheck[]> {
+    const network = Math.max(0, this.room('network'));
+    const bounded = Math.max(0, this.room('bounded'));
+    if (network === 0 && bounded === 0) return [];
     const result = await this.options.pool.query<ClaimedCheck>(
-      `with due as (
+      `with due_network as (
          select k.id from checks k
           where k.deleted_at is null and k.agent_id is null and k.next_runtime <= now()
-            and (k.lease_until is null or k.lease_until < now())
+            and (k.lease_until is null or k.lease_until < now()) and k.type = any($4::text[])
           order by k.next_runtime, k.canary_id
           limit $1
           for update skip locked
+       ), due_bounded as (
+         select k.id from checks k
+          where k.deleted_at is null and k.agent_id is null and k.next_runtime <= now()
+            and (k.lease_until is null or k.lease_until < now()) and not (k.type = any($4::text[]))
+          order by k.next_runtime, k.canary_id
+          limit $5
+          for update skip locked
+       ), due as (
+         select id from due_network union all select id from due_bounded
        )
        update checks k set lease_owner = $2, lease_until = now() + make_interval(secs => $3)
          from due, canaries c
         where k.id = due.id and c.id = k.canary_id
        returning ${CLAIMED_COLUMNS}`,
-      [limit, this.owner, this.leaseSeconds],
+      [network, this.owner, this.leaseSeconds, NETWORK_CHECK_TYPES, bounded],
     );
     return result.rows;
   }
@@ -182,7 +234,7 @@ export class CheckScheduler {
     await this.handOverToParents(all.filter((check) => typeof check.spec.transformedFrom === 'string'));
     const byCanary = new Map<string, ClaimedCheck[]>();
     for (const check of claimed) byCanary.set(check.canary_id, [...(byCanary.get(check.canary_id) ?? []), check]);
-    this.inflight += claimed.length;
+    for (const check of claimed) this.started(check);
     const runs = await Promise.all([...byCanary.values()].map((checks) => this.runCanary(checks)));
     return runs.flat();
   }
@@ -250,7 +302,7 @@ export class CheckScheduler {
       if (missing.length === 0 || canaryId === undefined) return all;
       for (const name of missing) asked.add(name);
       const more = await this.claimByName(canaryId, missing);
-      this.inflight += more.length;
+      for (const check of more) this.started(check);
       all.push(...more);
       frontier = more;
     }
@@ -307,7 +359,7 @@ export class CheckScheduler {
       result = inputs.failed === null ? await this.execute(check, inputs.outputs) : { pass: false, durationMs: 0, message: inputs.failed, error: inputs.failed, details: null };
     } finally {
       clearInterval(renewal);
-      this.inflight -= 1;
+      this.finished(check);
     }
     // A failure after stop aborted the run says nothing about the target (a probe cut short, or of a server that is
     // going away): it is not recorded, and the check runs again as soon as a scheduler is back.

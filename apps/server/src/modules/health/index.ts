@@ -18,6 +18,8 @@ export { checkValueReferences, resolveValueReferences, ValueReferenceError } fro
 export { displayProblem, displayText } from './check-expressions';
 /** One check run to its result, expressions included, for the bench (ADR 0070). */
 export { runCheck } from './checkers/run-check';
+/** The scheduler a worker runs, for the bench of how many checks one worker keeps on schedule (issue #33). */
+export { CheckScheduler } from './check-scheduler';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
 export { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout, type SandboxRun } from './exec-host';
 export { EXEC_CONNECTION_TYPES, execConnectionEnvironment } from './exec-connections';
