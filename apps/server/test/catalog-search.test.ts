@@ -151,4 +151,21 @@ describe('search inside config items (rpc/search_configs)', () => {
     const long = await call(`rpc/search_configs?search=${'x'.repeat(201)}`);
     expect({ status: long.status, code: long.json.code }).toEqual({ status: 400, code: '22023' });
   });
+
+  it('turns the search into its tsquery once per call, not once per matching row, under the generic plan a prepared statement gets', async () => {
+    const client = await server.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`set local plan_cache_mode = force_generic_plan`);
+      await client.query('prepare ranked_search(text) as select id from search_configs($1) order by rank desc limit 200');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`explain (costs off) execute ranked_search('orion')`);
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      // The PL/pgSQL call runs in InitPlans, which the plan shows by name: none is left in a per-row condition or sort key.
+      expect(text).toContain('InitPlan 1');
+      expect(text).not.toContain('config_search_query(');
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
+  });
 });
