@@ -1,9 +1,14 @@
 import autocannon from 'autocannon';
 import type pg from 'pg';
+import { median } from './median';
 
 const ROWS = 100_000;
 const GROUPS = 100;
-const DURATION_S = 10;
+/** Each side runs this long per round, the sides taking turns (API, pg, API, pg…) so load on the machine hits both. */
+const DURATION_S = 5;
+const ROUNDS = 3;
+/** Issue #33: the data API answers at least 0.7× what the same SQL through pg does. */
+const RATIO_GOAL = 0.7;
 const CONNECTIONS = 4;
 const PAGE = 50;
 
@@ -80,13 +85,20 @@ export async function benchDataApi(pool: pg.Pool, url: string, cookie: string, r
   if (probe.status !== 200) throw new Error(`the API answered ${probe.status}: ${await probe.text()}`);
   const rows = ((await probe.json()) as unknown[]).length;
   console.log(`Query: a page of ${rows} rows, filtered (score >= 500), ordered, with one embedded resource.`);
-  console.log(`Each side runs ${DURATION_S} s with ${CONNECTIONS} concurrent connections.\n`);
-  const api = await measureApi(url, cookie);
-  const direct = await measureDirect(pool);
-  const ratio = direct.requestsPerSecond === 0 ? 0 : api.requestsPerSecond / direct.requestsPerSecond;
+  console.log(`${ROUNDS} rounds; in each, the API and then pg run ${DURATION_S} s with ${CONNECTIONS} concurrent connections.\n`);
   const line = (label: string, figures: Figures): string =>
     `${label.padEnd(32)} ${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${figures.p99Ms.toFixed(1).padStart(7)} ms   errors ${figures.errors}`;
-  console.log(line('GET /api/db (HTTP, full stack)', api));
-  console.log(line('Same SQL through pg', direct));
-  console.log(`\nThroughput ratio (API / direct): ${ratio.toFixed(2)}  (goal ≥ 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
+  const ratios: number[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const api = await measureApi(url, cookie);
+    const direct = await measureDirect(pool);
+    ratios.push(direct.requestsPerSecond === 0 ? 0 : api.requestsPerSecond / direct.requestsPerSecond);
+    console.log(line(`round ${round}: GET /api/db (full stack)`, api));
+    console.log(line(`round ${round}: same SQL through pg`, direct));
+  }
+  const ratio = median(ratios);
+  console.log(
+    `\nThroughput ratio (API / direct), median of ${ROUNDS} rounds: ${ratio.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})  ` +
+      `(goal ≥ ${RATIO_GOAL}: ${ratio >= RATIO_GOAL ? 'met' : 'NOT met'})`,
+  );
 }
