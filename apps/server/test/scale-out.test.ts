@@ -149,6 +149,8 @@ describe.skipIf(inject('dbMode') !== 'postgres')('three compiled server processe
       OPSDECK_LEASE_SECONDS: String(LEASE_SECONDS),
       OPSDECK_EVENT_LEASE_SECONDS: String(LEASE_SECONDS),
       OPSDECK_PLAYBOOK_LEASE_MS: String(LEASE_SECONDS * 1000),
+      // Fewer network checks at once than the 12 hanging ones below, so each worker holds some when one is killed.
+      OPSDECK_NETWORK_CHECK_CONCURRENCY: '8',
       ...extra,
     };
     const child = spawn(process.execPath, [entry, 'serve', `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -59,6 +59,12 @@ describe('metrics and lease configuration', () => {
     expect(config).toMatchObject({ metricsToken: 'a-long-enough-metrics-token', metricsPort: 9464, metricsHost: '0.0.0.0', leaseSeconds: 5, eventLeaseSeconds: 7 });
   });
 
+  it('runs 200 network checks and 8 others at once per worker unless told otherwise, and refuses zero', () => {
+    expect(configWith({}).checkConcurrency).toEqual({ network: 200, bounded: 8 });
+    expect(configWith({ OPSDECK_NETWORK_CHECK_CONCURRENCY: '50', OPSDECK_CHECK_CONCURRENCY: '2' }).checkConcurrency).toEqual({ network: 50, bounded: 2 });
+    expect(() => configWith({ OPSDECK_CHECK_CONCURRENCY: '0' })).toThrow(/OPSDECK_CHECK_CONCURRENCY/);
+  });
+
   it('refuses a metrics token short enough to guess', () => {
     expect(() => configWith({ OPSDECK_METRICS_TOKEN: 'short' })).toThrow(/OPSDECK_METRICS_TOKEN: must be at least 16 characters/);
   });

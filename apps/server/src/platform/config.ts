@@ -67,6 +67,11 @@ export interface Config {
    */
   leaseSeconds: number;
   /**
+   * Checks a worker runs at once: of the network types (OPSDECK_NETWORK_CHECK_CONCURRENCY, default 200) and of the
+   * others, which start a process or hold a database connection (OPSDECK_CHECK_CONCURRENCY, default 8). ADR 0078.
+   */
+  checkConcurrency: { network: number; bounded: number };
+  /**
    * The event-queue lease of the notification consumer (OPSDECK_EVENT_LEASE_SECONDS): how long a claimed event stays
    * invisible to the other workers. Null: the consumer's own default (5 minutes).
    */
@@ -108,6 +113,8 @@ const envSchema = z.object({
   // Below a few seconds a busy database's renewal could come late and hand a live run to a second worker.
   OPSDECK_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(120),
   OPSDECK_EVENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).optional(),
+  OPSDECK_NETWORK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  OPSDECK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
 });
 
 /**
@@ -208,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsHost: e.OPSDECK_METRICS_HOST,
     leaseSeconds: e.OPSDECK_LEASE_SECONDS,
     eventLeaseSeconds: e.OPSDECK_EVENT_LEASE_SECONDS ?? null,
+    checkConcurrency: { network: e.OPSDECK_NETWORK_CHECK_CONCURRENCY, bounded: e.OPSDECK_CHECK_CONCURRENCY },
     ...overrides,
   };
 }

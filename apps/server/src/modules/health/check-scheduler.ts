@@ -111,7 +111,7 @@ export interface RecordedRun {
  */
 export const NETWORK_CHECK_TYPES: readonly string[] = ['http', 'tcp', 'dns', 'prometheus', 'alertmanager', 'elasticsearch'];
 
-/** Defaults, per process: enough network checks at once for 10,000 checks a minute at up to a second each. */
+/** Defaults, per process (config.checkConcurrency sets them): enough network checks at once for 10,000 a minute. */
 const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_NETWORK_CONCURRENCY = 200;
 

@@ -110,6 +110,8 @@ function createCheckWorkers(app: FastifyInstance, context: AppContext): CheckWor
       secretKey: context.config.secretKey,
       bus: context.bus,
       leaseSeconds: context.config.leaseSeconds,
+      concurrency: context.config.checkConcurrency.bounded,
+      networkConcurrency: context.config.checkConcurrency.network,
       onError: (error) => app.log.error({ err: error }, 'check scheduler'),
       onRecorded: (type, run) => context.metrics.checkRuns.inc({ type, result: run.result.pass ? 'pass' : 'fail' }),
       exportMetrics: (samples) => context.metrics.checkMetrics.record(samples),
