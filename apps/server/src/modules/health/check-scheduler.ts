@@ -140,6 +140,8 @@ export class CheckScheduler {
   readonly owner = leaseOwner();
   private readonly limits: Record<CheckClass, number>;
   private readonly inflight: Record<CheckClass, number> = { network: 0, bounded: 0 };
+  /** The last claim filled the class's room, so more may be due: only then does freed room wake the loop early. */
+  private readonly backlog: Record<CheckClass, boolean> = { network: false, bounded: false };
   private readonly loop: PollLoop;
   private readonly leaseSeconds: number;
 
@@ -179,11 +181,14 @@ export class CheckScheduler {
     this.inflight[classOf(check.type)] += 1;
   }
 
-  /** A run ended: once a quarter of its class's room is free, the next pass claims more without waiting for the poll. */
+  /**
+   * A run ended: when the last claim left checks of its class waiting and a quarter of the class's room is free, the
+   * next pass claims more without waiting for the poll (and with nothing waiting, finished runs cost no claim).
+   */
   private finished(check: ClaimedCheck): void {
     const kind = classOf(check.type);
     this.inflight[kind] -= 1;
-    if (this.room(kind) >= Math.max(1, Math.floor(this.limits[kind] / 4))) this.loop.wake();
+    if (this.backlog[kind] && this.room(kind) >= Math.max(1, Math.floor(this.limits[kind] / 4))) this.loop.wake();
   }
 
   private async poll(): Promise<void> {
@@ -226,6 +231,10 @@ export class CheckScheduler {
        returning ${CLAIMED_COLUMNS}`,
       [network, this.owner, this.leaseSeconds, NETWORK_CHECK_TYPES, bounded],
     );
+    const networkClaimed = result.rows.filter((row) => classOf(row.type) === 'network').length;
+    // A class with no room was not asked for: what it knew of its backlog stands.
+    if (network > 0) this.backlog.network = networkClaimed >= network;
+    if (bounded > 0) this.backlog.bounded = result.rows.length - networkClaimed >= bounded;
     return result.rows;
   }
 
