@@ -1,4 +1,5 @@
-import { KubeConfig, type Cluster, type User } from '@kubernetes/client-node';
+import type * as KubernetesClient from '@kubernetes/client-node';
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { record, text, type Json } from './json-values';
 
@@ -7,6 +8,14 @@ import { record, text, type Json } from './json-values';
  * cluster (scrapers, kubernetes checks, log backends): a kubeconfig may not run a program or read a file as the server,
  * and a plain-HTTP API server is refused unless TLS checks are explicitly off.
  */
+
+/**
+ * The client library, loaded at its first use: it alone adds about 80 MB to a process (ADR 0079), and a server or agent
+ * that never reads a cluster should not carry it.
+ */
+export function kubernetesClient(): Promise<typeof KubernetesClient> {
+  return import('@kubernetes/client-node');
+}
 
 /** The fields of a stored connection a Kubernetes client is built from. */
 export interface KubernetesConnectionFields {
@@ -45,7 +54,7 @@ function named(list: unknown, field: string): Array<{ name: string; value: Json 
 }
 
 /** Builds a client configuration from kubeconfig text, keeping only the inline fields a kubeconfig can carry. */
-export function kubeConfigFromText(content: string): KubeConfig {
+export async function kubeConfigFromText(content: string): Promise<KubeConfig> {
   let document: Json;
   try {
     document = record(parseYaml(content));
@@ -95,7 +104,7 @@ export function kubeConfigFromText(content: string): KubeConfig {
     ...optional('username', text(user.username)),
     ...optional('password', text(user.password)),
   };
-  const config = new KubeConfig();
+  const config = new (await kubernetesClient()).KubeConfig();
   config.loadFromOptions({
     clusters: [safeCluster],
     users: [safeUser],
@@ -119,9 +128,9 @@ function refusePlainHttp(server: string, insecure: boolean): void {
   }
 }
 
-export function kubeConfigFromServer(server: string, token: string | null, insecure: boolean): KubeConfig {
+export async function kubeConfigFromServer(server: string, token: string | null, insecure: boolean): Promise<KubeConfig> {
   refusePlainHttp(server, insecure);
-  const config = new KubeConfig();
+  const config = new (await kubernetesClient()).KubeConfig();
   config.loadFromOptions({
     clusters: [{ name: 'cluster', server, skipTLSVerify: insecure }],
     users: [{ name: 'user', ...(token === null ? {} : { token }) }],
@@ -132,7 +141,7 @@ export function kubeConfigFromServer(server: string, token: string | null, insec
 }
 
 /** The client configuration a stored kubernetes connection gives: its kubeconfig, or its URL and token. */
-export function kubeConfigFromConnection(connection: KubernetesConnectionFields, reference: string): KubeConfig {
+export async function kubeConfigFromConnection(connection: KubernetesConnectionFields, reference: string): Promise<KubeConfig> {
   if (connection.type !== 'kubernetes') throw new KubernetesSourceError(`connection '${reference}' is of type ${connection.type}, not kubernetes`);
   if (connection.certificate !== null && connection.certificate.trim() !== '') return kubeConfigFromText(connection.certificate);
   if (connection.url !== null && connection.url !== '') return kubeConfigFromServer(connection.url, connection.password, connection.insecureTls);
@@ -140,11 +149,11 @@ export function kubeConfigFromConnection(connection: KubernetesConnectionFields,
 }
 
 /** The server's own service account, when it runs in a cluster; otherwise a message saying what to configure. */
-export function inClusterKubeConfig(): KubeConfig {
+export async function inClusterKubeConfig(): Promise<KubeConfig> {
   if (text(process.env.KUBERNETES_SERVICE_HOST) === undefined) {
     throw new KubernetesSourceError('no kubeconfig: name a kubernetes connection (kubeconfig: connection://namespace/name) or run the server in a cluster');
   }
-  const config = new KubeConfig();
+  const config = new (await kubernetesClient()).KubeConfig();
   config.loadFromCluster();
   return config;
 }

@@ -1,5 +1,6 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { mailLibrary } from '../../platform/client-libraries';
 import type { Config } from '../../platform/config';
 
 export type IdentityMailKind = 'recovery' | 'verification' | 'invitation';
@@ -39,16 +40,19 @@ export function createCourier(config: Pick<Config, 'smtpUrl' | 'smtpFrom'>, log:
       },
     };
   }
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: SEND_TIMEOUT_MS,
-    greetingTimeout: SEND_TIMEOUT_MS,
-    socketTimeout: SEND_TIMEOUT_MS,
-  });
+  let transport: Promise<Transporter> | null = null;
   return {
     delivers: true,
     async send(mail) {
-      await transport.sendMail({
+      transport ??= mailLibrary().then((mailer) =>
+        mailer.createTransport({
+          url: smtpUrl,
+          connectionTimeout: SEND_TIMEOUT_MS,
+          greetingTimeout: SEND_TIMEOUT_MS,
+          socketTimeout: SEND_TIMEOUT_MS,
+        }),
+      );
+      await (await transport).sendMail({
         from: config.smtpFrom,
         to: mail.to,
         subject: mail.subject,

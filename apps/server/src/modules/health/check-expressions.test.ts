@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadJavaScriptEngine } from '../../platform/javascript/sandboxed-javascript';
 import { applyCheckExpressions, MAX_TRANSFORMED_CHECKS, needsBudget, readCheckExpressions, type CheckExpressions, type ExpressionScope, type JudgedResult } from './check-expressions';
 
 const scope = (type = 'exec', name = 'probe'): ExpressionScope => ({
@@ -17,6 +18,8 @@ function expressions(spec: Record<string, unknown>): CheckExpressions {
 }
 
 describe('check expressions as canary-checker runs them', () => {
+  beforeAll(() => loadJavaScriptEngine());
+
   describe('reading them from a check spec', () => {
     it('reads test, display and transform written as expr or template', () => {
       const read = expressions({ test: { expr: 'true' }, display: { template: '{{.code}}' }, transform: { expr: '[]' }, markFailOnEmpty: true });

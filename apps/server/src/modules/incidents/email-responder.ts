@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { ResolvedConnection } from '../connections';
+import { mailLibrary } from '../../platform/client-libraries';
 
 export interface EmailMessage {
   to: string;
@@ -36,7 +36,7 @@ export async function sendResponderEmail(connection: ResolvedConnection, message
   const { host, port, implicitTls } = hostAndPort(connection);
   const encryption = connection.properties.encryptionMethod ?? 'Auto';
   const withAuth = connection.properties.authMethod !== 'None' && connection.username !== null && connection.username !== '';
-  const transport = nodemailer.createTransport({
+  const transport = (await mailLibrary()).createTransport({
     host,
     port,
     secure: implicitTls || encryption === 'ImplicitTLS',

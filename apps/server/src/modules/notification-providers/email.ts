@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import type { DeliveryOptions, DeliveryReceipt, NotificationMessage, ResolvedConnection } from '../connections';
 import { REQUEST_TIMEOUT_MS, requireValue } from './http';
 import { escapeHtml, markdownToHtml, markdownToText } from './render';
+import { mailLibrary } from '../../platform/client-libraries';
 
 /** nodemailer's names for the connection's auth methods; Unknown and OAuth2 let nodemailer pick from what the server offers. */
 const AUTH_METHODS: Readonly<Record<string, string>> = { Plain: 'PLAIN', CRAMMD5: 'CRAM-MD5' };
@@ -36,7 +36,7 @@ export async function deliverEmail(connection: ResolvedConnection, message: Noti
   const authMethod = connection.properties.authMethod ?? 'Unknown';
   const withAuth = authMethod !== 'None' && (connection.username ?? '') !== '';
   const mappedAuth = AUTH_METHODS[authMethod];
-  const transport = nodemailer.createTransport({
+  const transport = (await mailLibrary()).createTransport({
     host,
     port,
     secure: implicitTls || encryption === 'ImplicitTLS' || (encryption === 'Auto' && port === 465),

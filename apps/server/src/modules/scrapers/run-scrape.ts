@@ -11,6 +11,7 @@ import { parseScraperSpec } from './spec';
 import { sourceRunners, type SourceRegistry } from './sources';
 import { withoutRoots } from './sources/shown-paths';
 import { applyTransform } from './transform/transform';
+import { prepareJavaScriptFor } from '../../platform/javascript/sandboxed-javascript';
 import type { ParsedScraperSpec, ScrapeError, ScrapeResult, ScrapeSummary, SourceContext, SourceEntry } from './types';
 
 /** The job_history name of every scrape run (the Job History filter lists names); resource_name tells scrapers apart. */
@@ -125,6 +126,7 @@ async function runSources(entries: readonly SourceEntry[], runners: SourceRegist
         continue;
       }
       try {
+        await prepareJavaScriptFor(entry.spec);
         results[index] = applyTransform(entry.spec, await runner(entry, context), where, context.signal);
       } catch (error) {
         results[index] = failedResult(where, error);

@@ -3,6 +3,7 @@ import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
 import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty, type ParentLookup } from './spec';
 import { displayText } from '../health';
+import { prepareJavaScriptFor } from '../../platform/javascript/sandboxed-javascript';
 import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ConfigRow, TopologyRow, TopologySources } from './types';
 
 /** The selector id of the config a looked-up component was made from. */
@@ -488,6 +489,7 @@ function moveToParents(root: ComponentDraft, lookups: ReadonlyMap<ComponentDraft
  */
 export async function buildTopology(topology: TopologyRow, sources: TopologySources): Promise<BuiltTopology> {
   const { root: spec } = parseTopologySpec(topology.spec);
+  await prepareJavaScriptFor(topology.spec);
   const builder = new TreeBuilder(sources);
   builder.take();
   const root = emptyDraft(builder.uniqueKey(spec.key ?? `topology:${topology.id}`), topology.name);

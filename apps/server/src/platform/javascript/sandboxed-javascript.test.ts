@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { JavaScriptError, runSandboxedJavaScript } from './sandboxed-javascript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JavaScriptError, loadJavaScriptEngine, runSandboxedJavaScript } from './sandboxed-javascript';
 import { usesUnderscore } from './underscore-prelude';
 
 describe('sandboxed JavaScript', () => {
+  beforeAll(() => loadJavaScriptEngine());
+
   it('hands globals in, runs Underscore-style helpers, and returns the last statement as text or data', () => {
     const results = [
       { name: 'a', labels: { severity: 'critical' } },

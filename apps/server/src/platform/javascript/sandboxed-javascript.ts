@@ -27,22 +27,44 @@ export interface JavaScriptLimits {
 /** What a script did wrong (threw, ran out of time or memory, returned too much): the message says it. */
 export class JavaScriptError extends Error {}
 
-let engine: QuickJSWASMModule | null = await newQuickJSWASMModuleFromVariant(variant);
-let reloading: Promise<void> | null = null;
+/**
+ * Loaded at the first need, not at start: its WebAssembly memory and module take about 20 MB, and most specs hold no
+ * JavaScript (ADR 0079). Whatever evaluates a spec awaits prepareJavaScriptFor(spec) first, so evaluation stays
+ * synchronous.
+ */
+let engine: QuickJSWASMModule | null = null;
+let loading: Promise<void> | null = null;
 /** Set while a run is inside the engine: still set at the next run means the last one was stopped from outside. */
 let inside = false;
 
-function restart(): void {
-  engine = null;
-  reloading ??= newQuickJSWASMModuleFromVariant(variant).then(
+/** Loads the engine once; later calls share the first load. */
+export function loadJavaScriptEngine(): Promise<void> {
+  loading ??= newQuickJSWASMModuleFromVariant(variant).then(
     (loaded) => {
       engine = loaded;
-      reloading = null;
+      loading = null;
     },
-    () => {
-      reloading = null;
+    (error: unknown) => {
+      loading = null;
+      throw error;
     },
   );
+  return loading;
+}
+
+function restart(): void {
+  engine = null;
+  loadJavaScriptEngine().catch(() => undefined);
+}
+
+/**
+ * Makes sure the engine is there before `spec` is evaluated, when any field of it is named `javascript` (a check's
+ * test, display or transform, a scraper's transform, a topology's lookups): a cheap test that may load it needlessly,
+ * never skip it.
+ */
+export async function prepareJavaScriptFor(spec: unknown): Promise<void> {
+  if (engine !== null || !JSON.stringify(spec ?? null).includes('"javascript"')) return;
+  await loadJavaScriptEngine();
 }
 
 function jsonReplacer(_key: string, value: unknown): unknown {
@@ -92,7 +114,7 @@ export function runSandboxedJavaScript(source: string, globals: Record<string, u
   const loaded = engine;
   if (loaded === null) {
     restart();
-    throw new JavaScriptError('the JavaScript engine is restarting after a stopped run; the next run evaluates it');
+    throw new JavaScriptError('the JavaScript engine is loading (at its first use, or again after a stopped run); the next run evaluates it');
   }
   inside = true;
   const runtime = loaded.newRuntime();

@@ -1,7 +1,5 @@
 import pg from 'pg';
-import mysql from 'mysql2/promise';
-import { createClient } from 'redis';
-import { MongoClient } from 'mongodb';
+import { mongoLibrary, mysqlLibrary, redisLibrary } from '../../../platform/client-libraries';
 import { urlWithCredentials } from '../connection-store';
 import { MAX_TIMEOUT_MS } from './bounded-http';
 import { guardedMysqlOptions, guardedPostgresConfig, type DatabaseGuard } from './local-database';
@@ -60,7 +58,7 @@ export async function postgresProbe(target: string | pg.ClientConfig, query: str
  */
 export async function mysqlProbe(url: string, query: string, guard: Pick<DatabaseGuard, 'allowLocal'>, timeoutMs?: number, values: readonly string[] = []): Promise<QueryProbeResult> {
   const limit = bounded(timeoutMs);
-  const connection = await mysql.createConnection({ uri: url, connectTimeout: limit, ...(await guardedMysqlOptions(url, guard.allowLocal)) });
+  const connection = await (await mysqlLibrary()).createConnection({ uri: url, connectTimeout: limit, ...(await guardedMysqlOptions(url, guard.allowLocal)) });
   connection.on('error', () => undefined);
   try {
     await connection.query({ sql: 'SET SESSION TRANSACTION READ ONLY', timeout: limit });
@@ -115,7 +113,7 @@ export async function redisProbe(target: RedisTarget, timeoutMs?: number): Promi
           ...(tls.cert === undefined ? {} : { cert: tls.cert }),
           ...(tls.key === undefined ? {} : { key: tls.key }),
         };
-  const client = createClient({ url: url.toString(), database: target.db ?? 0, socket, disableOfflineQueue: true });
+  const client = (await redisLibrary()).createClient({ url: url.toString(), database: target.db ?? 0, socket, disableOfflineQueue: true });
   let lastError: Error | null = null;
   client.on('error', (error: Error) => {
     lastError = error;
@@ -137,7 +135,7 @@ export async function redisProbe(target: RedisTarget, timeoutMs?: number): Promi
 /** Runs the `ping` command against the admin database. */
 export async function mongoProbe(url: string, timeoutMs?: number): Promise<void> {
   const limit = bounded(timeoutMs);
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: limit, connectTimeoutMS: limit, socketTimeoutMS: limit });
+  const client = new (await mongoLibrary()).MongoClient(url, { serverSelectionTimeoutMS: limit, connectTimeoutMS: limit, socketTimeoutMS: limit });
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as SshClient } from 'ssh2';
-import nodemailer from 'nodemailer';
+import { mailLibrary, sshLibrary } from '../../../platform/client-libraries';
 import { MAX_TIMEOUT_MS } from './bounded-http';
 
 export interface SftpTarget {
@@ -15,10 +14,11 @@ export interface SftpTarget {
 }
 
 /** Logs in over SSH, opens the SFTP subsystem and lists the home directory. */
-export function sftpProbe(target: SftpTarget, timeoutMs = MAX_TIMEOUT_MS): Promise<number> {
+export async function sftpProbe(target: SftpTarget, timeoutMs = MAX_TIMEOUT_MS): Promise<number> {
   const limit = Math.min(timeoutMs, MAX_TIMEOUT_MS);
+  const { Client } = await sshLibrary();
   return new Promise((resolve, reject) => {
-    const client = new SshClient();
+    const client = new Client();
     const timer = setTimeout(() => {
       client.end();
       reject(new Error(`SFTP did not answer within ${limit}ms`));
@@ -68,7 +68,7 @@ export async function smtpProbe(target: SmtpTarget, timeoutMs = MAX_TIMEOUT_MS):
     target.authMethod !== 'None' && target.username !== null && target.username !== ''
       ? { user: target.username, pass: target.password ?? '' }
       : undefined;
-  const transport = nodemailer.createTransport({
+  const transport = (await mailLibrary()).createTransport({
     host: target.host,
     port: target.port,
     secure: target.encryptionMethod === 'ImplicitTLS' || (target.encryptionMethod === 'Auto' && target.port === 465),

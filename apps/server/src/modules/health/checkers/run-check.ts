@@ -2,6 +2,7 @@ import { isSupportedCheckType, parseDurationMs } from '@opsdeck/shared';
 import { CanarySpecError, parseCheckSpec } from '../canary-spec';
 import { applyCheckExpressions, readCheckExpressions, type ExpressionScope, type TransformedCheck } from '../check-expressions';
 import type { MetricSample } from '../../../platform/check-metrics';
+import { prepareJavaScriptFor } from '../../../platform/javascript/sandboxed-javascript';
 import type { CheckerContext, CheckOutcome } from './checker';
 import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
@@ -119,6 +120,7 @@ export async function runCheck(
   if (outcome === null || (!outcome.pass && outcome.data === undefined)) return result;
   const name = typeof spec.name === 'string' ? spec.name : identity.check.name;
   const variables = redact({ ...(outcome.data ?? {}), ...added });
+  await prepareJavaScriptFor(spec);
   const judged = applyCheckExpressions(result, variables, expressions, { ...identity, check: { ...identity.check, name }, type, ...(context.lastResult === undefined ? {} : { lastResult: context.lastResult }) });
   let judgedResult: CheckResult = { ...judged.result, variables };
   // A check that reads last_result keeps its results for the next run, as canary-checker's stored detail holds them,

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { Client, type SFTPWrapper, type Stats } from 'ssh2';
+import type { SFTPWrapper, Stats } from 'ssh2';
+import { sshLibrary } from '../../../platform/client-libraries';
 import type { FolderEntry, FolderReader } from './folder-checker';
 
 /** Where a folder check's SFTP server is and who it logs in as. */
@@ -53,7 +54,8 @@ function readerOf(sftp: SFTPWrapper): FolderReader {
  * either: the password is bound to the host named in the spec (sealed for it), which is what keeps it from going
  * anywhere else.
  */
-export function withSftpFolders<T>(access: SftpAccess, timeoutMs: number, signal: AbortSignal, work: (reader: FolderReader) => Promise<T>): Promise<T> {
+export async function withSftpFolders<T>(access: SftpAccess, timeoutMs: number, signal: AbortSignal, work: (reader: FolderReader) => Promise<T>): Promise<T> {
+  const { Client } = await sshLibrary();
   return new Promise<T>((resolve, reject) => {
     const client = new Client();
     let settled = false;

@@ -1,8 +1,8 @@
-import { CoreV1Api, KubeConfig, Observable, type ConfigurationOptions, type V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Api, KubeConfig, Observable, ConfigurationOptions, V1Pod } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { kubernetesLogBackendSchema, LogLine } from '@opsdeck/shared';
 import type { ResolvedConnection } from '../../connections';
-import { KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText } from '../../../platform/kube-config';
+import { inClusterKubeConfig, KubernetesSourceError, kubeConfigFromServer, kubeConfigFromText, kubernetesClient } from '../../../platform/kube-config';
 import { logErrors } from '../log-errors';
 import { renderLogTemplate } from '../log-templates';
 import { parseLine, parseTime } from './line-parser';
@@ -16,18 +16,16 @@ export const MAX_POD_LOG_BYTES = 8 * 1024 * 1024;
 const POD_TYPE = 'Kubernetes::Pod';
 
 /** A client for the backend's connection (a kubeconfig or a URL with a token), or the service account in-cluster. */
-export function kubeConfigOf(connection: ResolvedConnection | null): KubeConfig {
+async function kubeConfigOf(connection: ResolvedConnection | null): Promise<KubeConfig> {
   try {
     if (connection !== null) {
       if (connection.type !== 'kubernetes') throw new LogBackendError(`connection '${connection.name}' is of type ${connection.type}, not kubernetes`);
-      if (connection.certificate !== null && connection.certificate.trim() !== '') return kubeConfigFromText(connection.certificate);
-      if (connection.url !== null && connection.url !== '') return kubeConfigFromServer(connection.url, connection.password, connection.insecureTls);
+      if (connection.certificate !== null && connection.certificate.trim() !== '') return await kubeConfigFromText(connection.certificate);
+      if (connection.url !== null && connection.url !== '') return await kubeConfigFromServer(connection.url, connection.password, connection.insecureTls);
       throw new LogBackendError(`connection '${connection.name}' has neither a kubeconfig nor a URL`);
     }
     if ((process.env.KUBERNETES_SERVICE_HOST ?? '') === '') throw new LogBackendError('no kubernetes connection is named and the server does not run in a cluster');
-    const config = new KubeConfig();
-    config.loadFromCluster();
-    return config;
+    return await inClusterKubeConfig();
   } catch (error) {
     if (error instanceof KubernetesSourceError) throw new LogBackendError(error.message);
     throw error;
@@ -35,15 +33,15 @@ export function kubeConfigOf(connection: ResolvedConnection | null): KubeConfig 
 }
 
 /** Ties each API call to the query's deadline. */
-function withSignal(signal: AbortSignal): ConfigurationOptions {
+function withSignal(signal: AbortSignal, observable: typeof Observable): ConfigurationOptions {
   return {
     middleware: [
       {
         pre: (request) => {
           request.setSignal(signal);
-          return new Observable(Promise.resolve(request));
+          return new observable(Promise.resolve(request));
         },
-        post: (response) => new Observable(Promise.resolve(response)),
+        post: (response) => new observable(Promise.resolve(response)),
       },
     ],
     middlewareMergeStrategy: 'append',
@@ -106,8 +104,10 @@ function splitTimestamp(line: string): { time: number | null; message: string } 
 
 /** Pod logs through the Kubernetes API: the pods of the subject, each read since `start` with timestamps, filtered by the search text. */
 export async function queryKubernetesBackend(spec: KubernetesLogBackendSpec, query: LogQuery, connection: ResolvedConnection | null): Promise<LogResult> {
-  const api = kubeConfigOf(connection).makeApiClient(CoreV1Api);
-  const options = withSignal(query.signal);
+  const config = await kubeConfigOf(connection);
+  const library = await kubernetesClient();
+  const api = config.makeApiClient(library.CoreV1Api);
+  const options = withSignal(query.signal, library.Observable);
   let pods: PodTarget[];
   try {
     pods = await podTargets(api, spec, query, options);

@@ -1,4 +1,3 @@
-import mysql from 'mysql2/promise';
 import pg from 'pg';
 import type { PlaybookActionResult, SqlAction } from '@opsdeck/shared';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../connections';
 import { scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner } from '../types';
+import { mysqlLibrary } from '../../../platform/client-libraries';
 import { holdsMarkers, placeInSql } from '../../../platform/value-placement';
 import { ACTION_ROW_CAP, completedOutcome, errorText, failedOutcome, jsonValues, stopMessage } from './action-outcome';
 
@@ -88,7 +88,7 @@ function isRowList(value: unknown): value is Record<string, unknown>[] {
 /** A prepared statement (exactly one statement) in a transaction committed on success; the client-side timeout closes the connection. */
 async function queryMysql(url: string, action: SqlAction, context: ActionRunContext): Promise<QueryAnswer> {
   if (context.signal.aborted) throw new Error('stopped before connecting');
-  const connection = await mysql.createConnection({
+  const connection = await (await mysqlLibrary()).createConnection({
     uri: url,
     connectTimeout: Math.min(context.timeoutMs, CONNECT_TIMEOUT_MS),
     dateStrings: true,

@@ -12,13 +12,13 @@ function text(cluster: Record<string, unknown>, user: Record<string, unknown>): 
 }
 
 describe('kubeConfigFromText', () => {
-  it('keeps the server, inline certificate data and token of the current context', () => {
-    const config = kubeConfigFromText(text({ 'certificate-authority-data': 'Q0E=' }, { token: 'abc', 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZ' }));
+  it('keeps the server, inline certificate data and token of the current context', async () => {
+    const config = await kubeConfigFromText(text({ 'certificate-authority-data': 'Q0E=' }, { token: 'abc', 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZ' }));
     expect(config.getCurrentCluster()).toMatchObject({ server: 'https://kube.example:6443', caData: 'Q0E=', skipTLSVerify: false });
     expect(config.getCurrentUser()).toMatchObject({ token: 'abc', certData: 'Q0VSVA==', keyData: 'S0VZ' });
   });
 
-  it('refuses users that run a program or read a file on the server', () => {
+  it('refuses users that run a program or read a file on the server', async () => {
     const attacks = [
       { exec: { command: 'sh', args: ['-c', 'id'] } },
       { 'auth-provider': { name: 'oidc' } },
@@ -28,23 +28,23 @@ describe('kubeConfigFromText', () => {
       { 'token-file': '/etc/shadow' },
     ];
     for (const user of attacks) {
-      expect(() => kubeConfigFromText(text({}, user))).toThrow(KubernetesSourceError);
-      expect(() => kubeConfigFromText(text({}, user))).toThrow(/refused/);
+      await expect(kubeConfigFromText(text({}, user))).rejects.toThrow(KubernetesSourceError);
+      await expect(kubeConfigFromText(text({}, user))).rejects.toThrow(/refused/);
     }
   });
 
-  it('refuses a certificate authority given as a file path', () => {
-    expect(() => kubeConfigFromText(text({ 'certificate-authority': '/etc/kubernetes/ca.crt' }, { token: 't' }))).toThrow(/certificate-authority-data/);
+  it('refuses a certificate authority given as a file path', async () => {
+    await expect(kubeConfigFromText(text({ 'certificate-authority': '/etc/kubernetes/ca.crt' }, { token: 't' }))).rejects.toThrow(/certificate-authority-data/);
   });
 
-  it('refuses a plain HTTP server unless TLS checks are explicitly off', () => {
-    expect(() => kubeConfigFromText(text({ server: 'http://kube.example' }, { token: 't' }))).toThrow(/plain HTTP/);
-    expect(kubeConfigFromText(text({ server: 'http://kube.example', 'insecure-skip-tls-verify': true }, { token: 't' })).getCurrentCluster()?.server).toBe('http://kube.example');
+  it('refuses a plain HTTP server unless TLS checks are explicitly off', async () => {
+    await expect(kubeConfigFromText(text({ server: 'http://kube.example' }, { token: 't' }))).rejects.toThrow(/plain HTTP/);
+    expect((await kubeConfigFromText(text({ server: 'http://kube.example', 'insecure-skip-tls-verify': true }, { token: 't' }))).getCurrentCluster()?.server).toBe('http://kube.example');
   });
 
-  it('names what is wrong with text that is no usable kubeconfig', () => {
-    expect(() => kubeConfigFromText('clusters: [')).toThrow(/not valid YAML/);
-    expect(() => kubeConfigFromText('{}')).toThrow(/no usable context/);
+  it('names what is wrong with text that is no usable kubeconfig', async () => {
+    await expect(kubeConfigFromText('clusters: [')).rejects.toThrow(/not valid YAML/);
+    await expect(kubeConfigFromText('{}')).rejects.toThrow(/no usable context/);
   });
 });
 

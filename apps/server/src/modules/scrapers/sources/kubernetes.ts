@@ -1,10 +1,9 @@
-import { AppsV1Api, BatchV1Api, CoreV1Api, type KubeConfig, NetworkingV1Api, type ConfigurationOptions, Observable } from '@kubernetes/client-node';
-import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
+import type { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig, NetworkingV1Api, ConfigurationOptions, Observable } from '@kubernetes/client-node';
 import { resolveConnection } from '../../connections';
 import { bareSpec } from '../scraper-secrets';
 import type { ItemKey, ScrapeError, ScrapedChange, ScrapedItem, ScrapeResult, SourceContext, SourceEntry, SourceRunner } from '../types';
 import { record, stringMap, strings, text, type Json } from '../../../platform/json-values';
-import { inClusterKubeConfig, kubeConfigFromConnection, kubeConfigFromText, kubeErrorMessage as messageOf, KubernetesSourceError, optional } from '../../../platform/kube-config';
+import { inClusterKubeConfig, kubeConfigFromConnection, kubeConfigFromText, kubeErrorMessage as messageOf, kubernetesClient, KubernetesSourceError, optional } from '../../../platform/kube-config';
 import { kubernetesHealth } from '../../../platform/kubernetes-health';
 import { CLUSTER_TYPE, clusterKey, kubernetesType, parentOf, relationshipsOf, type KubernetesObject } from './kubernetes-relations';
 
@@ -21,11 +20,14 @@ interface PageQuery {
   fieldSelector?: string;
 }
 
+/** The API clients of one run, with the two pieces of the (lazily loaded) library the listing needs. */
 interface Clients {
   core: CoreV1Api;
   apps: AppsV1Api;
   batch: BatchV1Api;
   networking: NetworkingV1Api;
+  observable: typeof Observable;
+  serialize(item: unknown, model: string): unknown;
 }
 
 interface Resource {
@@ -248,15 +250,15 @@ function httpFailure(error: unknown): { code: number; message: string } | null {
 }
 
 /** Ties each request to the run's signal, so a stopped run stops waiting for the API server. */
-function withSignal(signal: AbortSignal): ConfigurationOptions {
+function withSignal(signal: AbortSignal, observable: typeof Observable): ConfigurationOptions {
   return {
     middleware: [
       {
         pre: (request) => {
           request.setSignal(AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]));
-          return new Observable(Promise.resolve(request));
+          return new observable(Promise.resolve(request));
         },
-        post: (response) => new Observable(Promise.resolve(response)),
+        post: (response) => new observable(Promise.resolve(response)),
       },
     ],
     middlewareMergeStrategy: 'append',
@@ -277,7 +279,7 @@ async function listAll(
     if (signal.aborted) throw new StopListing(STOPPED);
     let page: ListPage;
     try {
-      page = await resource.list(clients, namespace, { limit: PAGE_SIZE, ...selectors, ...(token === undefined ? {} : { _continue: token }) }, withSignal(signal));
+      page = await resource.list(clients, namespace, { limit: PAGE_SIZE, ...selectors, ...(token === undefined ? {} : { _continue: token }) }, withSignal(signal, clients.observable));
     } catch (error) {
       if (signal.aborted) throw new StopListing(STOPPED);
       const http = httpFailure(error);
@@ -287,7 +289,7 @@ async function listAll(
     }
     for (const item of page.items) {
       // The serializer leaves every absent field as undefined; the JSON round trip drops them as the API's own JSON would.
-      const body = record(JSON.parse(JSON.stringify(ObjectSerializer.serialize(item, resource.model, ''))));
+      const body = record(JSON.parse(JSON.stringify(clients.serialize(item, resource.model))));
       objects.push({ apiVersion: resource.apiVersion, kind: resource.kind, ...body });
     }
     token = text(page.metadata?._continue);
@@ -405,11 +407,15 @@ export const runKubernetesSource: SourceRunner = async (entry: SourceEntry, cont
   } catch (error) {
     return failed([{ where: label, message: messageOf(error) }]);
   }
+  const library = await kubernetesClient();
+  const { ObjectSerializer } = await import('@kubernetes/client-node/dist/gen/models/ObjectSerializer.js');
   const clients: Clients = {
-    core: config.makeApiClient(CoreV1Api),
-    apps: config.makeApiClient(AppsV1Api),
-    batch: config.makeApiClient(BatchV1Api),
-    networking: config.makeApiClient(NetworkingV1Api),
+    core: config.makeApiClient(library.CoreV1Api),
+    apps: config.makeApiClient(library.AppsV1Api),
+    batch: config.makeApiClient(library.BatchV1Api),
+    networking: config.makeApiClient(library.NetworkingV1Api),
+    observable: library.Observable,
+    serialize: (item, model) => ObjectSerializer.serialize(item, model, ''),
   };
   const server = config.getCurrentCluster()?.server ?? 'the configured server';
   const namespace = text(spec.namespace) ?? null;

@@ -1,4 +1,3 @@
-import mysql from 'mysql2/promise';
 import pg from 'pg';
 import {
   databaseGuard,
@@ -16,6 +15,7 @@ import type { SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import type { ItemCollector } from './extract';
+import { mysqlLibrary } from '../../../platform/client-libraries';
 import { isRecord } from '../../../platform/json-values';
 import { secretScrubbingRunner } from './scrubbed-source';
 
@@ -151,7 +151,7 @@ async function queryPostgres(url: string, query: string, context: SourceContext)
 /** The session is read-only too, so a statement that commits implicitly (DDL) still finds read-only mode after it. */
 async function queryMysql(url: string, query: string, context: SourceContext): Promise<unknown[]> {
   const pinned = await guardedMysqlOptions(url, await localDatabasesAllowed(context.pool));
-  const connection = await mysql.createConnection({
+  const connection = await (await mysqlLibrary()).createConnection({
     uri: url,
     connectTimeout: SQL_TIMEOUT_MS,
     dateStrings: true,

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadJavaScriptEngine } from '../../../platform/javascript/sandboxed-javascript';
 import { ScriptError, scriptOutput } from './script';
 
 describe("config-db's transform script", () => {
+  beforeAll(() => loadJavaScriptEngine());
+
   const document = [
     { id: 1, name: 'a' },
     { id: 2, name: 'b' },
