@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentOptionsFrom } from './run-agent';
+import { agentOptionsFrom, agentSharedBuffers } from './run-agent';
 
 describe('agent options', () => {
   it('reads the upstream and token from the environment when no flags are given', () => {
@@ -24,5 +24,12 @@ describe('agent options', () => {
     expect(() => agentOptionsFrom(['--upstream', 'file:///etc', '--token', 't'], {})).toThrow(/http\(s\) URL/);
     expect(() => agentOptionsFrom(['--upstream', 'http://a', '--token', 't', '--port', 'x'], {})).toThrow(/--port/);
     expect(() => agentOptionsFrom(['--upstream', 'http://a', '--token', 't', '--role=api'], {})).toThrow(/not an agent option/);
+  });
+
+  it('gives its database a 16MB buffer cache unless OPSDECK_AGENT_SHARED_BUFFERS names another size', () => {
+    expect(agentSharedBuffers({})).toBe('16MB');
+    expect(agentSharedBuffers({ OPSDECK_AGENT_SHARED_BUFFERS: '512kB' })).toBe('512kB');
+    expect(() => agentSharedBuffers({ OPSDECK_AGENT_SHARED_BUFFERS: '16MB; drop table x' })).toThrow(/must be a size/);
+    expect(() => agentSharedBuffers({ OPSDECK_AGENT_SHARED_BUFFERS: '0MB' })).toThrow(/must be a size/);
   });
 });

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import { createApp, type RunningApp } from '../app';
+import { openDatabase, type Database } from '../db/database';
+import { migrate } from '../db/migrate';
 import { loadConfig } from '../platform/config';
 import { specsReply } from '../modules/agent-push/protocol';
 import { Loop } from './loop';
@@ -35,6 +37,19 @@ function interval(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value;
 }
 
+/**
+ * The agent database's buffer cache: its database holds specs, results on their way upstream and what it scrapes, so
+ * PostgreSQL's 128MB default would mostly hold memory the agent never gives back (ADR 0079).
+ */
+const AGENT_SHARED_BUFFERS = '16MB';
+
+export function agentSharedBuffers(env: NodeJS.ProcessEnv): string {
+  const raw = env.OPSDECK_AGENT_SHARED_BUFFERS;
+  if (raw === undefined || raw === '') return AGENT_SHARED_BUFFERS;
+  if (!/^[1-9]\d*(kB|MB|GB)$/.test(raw)) throw new Error(`OPSDECK_AGENT_SHARED_BUFFERS must be a size such as 16MB or 512kB, got ${raw}`);
+  return raw;
+}
+
 function readFlag(args: string[], name: string): string | undefined {
   const index = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
   if (index === -1) return undefined;
@@ -66,19 +81,45 @@ export function agentOptionsFrom(args: string[], env: NodeJS.ProcessEnv): AgentO
   return { upstream, token, ...(dataDir === undefined ? {} : { dataDir }), ...(port === undefined ? {} : { port }) };
 }
 
+/**
+ * The agent's database, migrated. Creating and migrating a database grows PGlite's WebAssembly memory by a few hundred
+ * MB that it never gives back, so after migrations ran the database is opened again, in a fresh worker (ADR 0079).
+ */
+async function openMigrated(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  const first = await openDatabase(options);
+  let applied: string[];
+  try {
+    applied = await migrate(first.pool);
+  } catch (error) {
+    await first.close();
+    throw error;
+  }
+  if (applied.length === 0) return first;
+  await first.close();
+  return openDatabase(options);
+}
+
 export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningAgent> {
   const config = loadConfig(
     { ...env, OPSDECK_ROLE: options.port === undefined ? 'worker' : 'all', OPSDECK_SEED_DEMO: 'false' },
     // Its own embedded database, never upstream's, even when the shell it starts from names one.
     { databaseUrl: undefined, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) },
   );
-  const running = await createApp(config, { listens: options.port !== undefined });
-  const { pool } = running.context.db;
+  const db = await openMigrated({ dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, sharedBuffers: agentSharedBuffers(env) });
+  let running: RunningApp;
+  try {
+    running = await createApp(config, { listens: options.port !== undefined, db });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const { pool } = db;
   const log = running.app.log.child({ module: 'agent' });
   try {
     await installOutboxTriggers(pool);
   } catch (error) {
     await running.close();
+    await db.close();
     throw error;
   }
   const client = new UpstreamClient(options.upstream, options.token);
@@ -139,6 +180,7 @@ export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = p
     async stop() {
       await Promise.all([pushLoop.stop(), heartbeat.stop(), puller.stop()]);
       await running.close();
+      await db.close();
     },
   };
 }

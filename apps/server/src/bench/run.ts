@@ -16,6 +16,7 @@ import { benchHealthSummary, type SummaryBenchFigures } from './health-summary';
 import { benchIncidentList } from './incidents';
 import { benchPlaybooks } from './playbooks';
 import { reportEventQueue } from './event-queue';
+import { reportAgentMemory } from './agent-memory';
 import { reportAgentPush } from './agent-push';
 import { reportNotifications } from './notifications';
 import { reportLogs } from './logs';
@@ -31,10 +32,10 @@ import { reportCheckScheduler } from './check-scheduler';
 
 const SUMMARY_TARGET_CHECKS = 10_000;
 const CATALOG_TARGET_ITEMS = 100_000;
-const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'search', 'alerts', 'check-expressions', 'check-scheduler'] as const;
+const SECTIONS = ['startup', 'pages', 'data-api', 'incidents', 'health', 'catalog', 'catalog-browser', 'scrapers', 'topology', 'playbooks', 'event-queue', 'agent-push', 'agent-memory', 'notifications', 'logs', 'identity', 'search', 'alerts', 'check-expressions', 'check-scheduler'] as const;
 type Section = (typeof SECTIONS)[number];
 /** Sections that start a server of their own rather than use the bench database. */
-const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'notifications', 'logs', 'identity', 'alerts', 'check-expressions', 'check-scheduler']);
+const OWN_SERVER_SECTIONS: ReadonlySet<Section> = new Set(['startup', 'pages', 'catalog-browser', 'playbooks', 'event-queue', 'agent-push', 'agent-memory', 'notifications', 'logs', 'identity', 'alerts', 'check-expressions', 'check-scheduler']);
 
 /** `--only health,incidents` runs those sections alone, e.g. to measure again after a change; default: all of them. */
 function chosenSections(argv: readonly string[]): ReadonlySet<Section> {
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
   if (sections.has('playbooks')) await reportPlaybooks();
   if (sections.has('event-queue')) await reportEventQueue(heading);
   if (sections.has('agent-push')) await reportAgentPush(heading);
+  if (sections.has('agent-memory')) await reportAgentMemory(heading);
   if (sections.has('notifications')) await reportNotifications(heading);
   if (sections.has('identity')) await reportIdentity(heading);
   if (sections.has('alerts')) await reportAlerts(heading);

@@ -23,6 +23,11 @@ export interface DatabaseOptions {
    * suite, and an in-memory database wrote their statements about a quarter faster than one on files.
    */
   memoryFrom?: string;
+  /**
+   * Embedded only: PostgreSQL's shared_buffers (e.g. '16MB') instead of its 128MB. PGlite's buffer cache lives in its
+   * WebAssembly memory, which never shrinks once touched; an agent's small database does not need it (ADR 0079).
+   */
+  sharedBuffers?: string;
 }
 
 // Dates stay ISO strings and bigints stay exact: the API returns what PostgREST would, not JS Date objects.
@@ -70,7 +75,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<Database> {
   // connections one by one, so a second connection's Parse could replace the first one's unnamed statement mid-query.
   const maxConnections = options.poolSize ?? 1;
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
-    workerData: { dataDir: pgdata, memoryFrom: options.memoryFrom ?? null, socketPath, maxConnections: maxConnections + 2 },
+    workerData: { dataDir: pgdata, memoryFrom: options.memoryFrom ?? null, socketPath, maxConnections: maxConnections + 2, sharedBuffers: options.sharedBuffers ?? null },
   });
   try {
     await waitFor(worker, 'ready');
