@@ -2032,16 +2032,19 @@ export type Database = {
       };
       config_tag_values: {
         Row: {
+          items: number;
           key: string;
           kind: 'tag' | 'label';
           value: string;
         };
         Insert: {
+          items?: number;
           key: string;
           kind: 'tag' | 'label';
           value: string;
         };
         Update: {
+          items?: number;
           key?: string;
           kind?: 'tag' | 'label';
           value?: string;
@@ -6604,6 +6607,17 @@ export type Database = {
           search: string;
         };
         Returns: string;
+      };
+      config_tag_pairs: {
+        Args: {
+          labels: Json;
+          tags: Json;
+        };
+        Returns: {
+          key: string | null;
+          kind: string | null;
+          value: string | null;
+        }[];
       };
       console_caller_is_admin: {
         Args: never;

@@ -89,6 +89,8 @@ export async function startBrowserBenchServer(options: {
   databaseUrl?: string;
   unset?: readonly string[];
   seedDemo?: boolean;
+  /** API only: no scheduler runs on the data, so what is measured is what was seeded (a scraper would mark it gone). */
+  apiOnly?: boolean;
 }): Promise<BrowserBenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -101,6 +103,7 @@ export async function startBrowserBenchServer(options: {
     OPSDECK_SEED_DEMO: options.seedDemo === true ? 'true' : 'false',
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
+    ...(options.apiOnly === true ? { OPSDECK_ROLE: 'api' } : {}),
   };
   for (const name of options.unset ?? []) Reflect.deleteProperty(env, name);
   if (options.databaseUrl === undefined) delete env.DATABASE_URL;
@@ -152,7 +155,7 @@ export async function signedInContext(browser: Browser, url: string): Promise<Br
  */
 export async function benchCatalogBrowser(options: { dataDir: string; databaseUrl?: string; runs?: number }): Promise<CatalogBrowserResult> {
   const runs = options.runs ?? 5;
-  const server = await startBrowserBenchServer({ dataDir: options.dataDir, ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) });
+  const server = await startBrowserBenchServer({ dataDir: options.dataDir, apiOnly: true, ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) });
   const { url } = server;
   try {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
