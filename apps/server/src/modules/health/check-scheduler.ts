@@ -15,6 +15,7 @@ import { checkRelationshipsSchema } from '@opsdeck/shared';
 import { formCheckRelationships, type RelatedCheck } from './check-relationships';
 import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
 import { loadLastResult, readsLastResult } from './last-result';
+import { StatusWriter } from './status-writer';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -137,7 +138,8 @@ function nextFor(check: ClaimedCheck, after: Date): Date {
 /**
  * Runs due checks. Each pass claims what it has room for with a short single-statement lease (never holding a
  * transaction while a checker runs: PGlite has one backend), runs them with a concurrency limit per class of check
- * (many network checks, few of the rest), and records each result in one statement. Room freed by finished runs is
+ * (many network checks, few of the rest), and records the results of the runs that finish together in one statement
+ * (StatusWriter). Room freed by finished runs is
  * claimed again at once, a quarter of a class's limit at a time, rather than at the next poll. Checks claimed together
  * for one canary form one canary run in job_history.
  */
@@ -149,9 +151,11 @@ export class CheckScheduler {
   private readonly backlog: Record<CheckClass, boolean> = { network: false, bounded: false };
   private readonly loop: PollLoop;
   private readonly leaseSeconds: number;
+  private readonly statuses: StatusWriter;
 
   constructor(private readonly options: SchedulerOptions) {
     this.limits = { network: options.networkConcurrency ?? DEFAULT_NETWORK_CONCURRENCY, bounded: options.concurrency ?? DEFAULT_CONCURRENCY };
+    this.statuses = new StatusWriter(options.pool, this.owner);
     this.leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.loop = new PollLoop({ pass: () => this.poll(), pollMs: options.pollMs ?? 1000, onError: options.onError, passAgainOnWake: true });
     // Every running check listens on the stop signal (its probe is cut short when the server stops): hundreds at once
@@ -440,50 +444,21 @@ export class CheckScheduler {
     return { ...scrubbed, pass: false, error };
   }
 
-  /** One statement: the status row (rollups follow by trigger), the check's state, and an event on a transition. */
+  /** The run's status, the check's state and an event on a transition, written with the other runs finishing now (StatusWriter). */
   private async record(check: ClaimedCheck, startedAt: Date, result: CheckResult): Promise<RecordedRun | null> {
     const status = result.pass ? 'healthy' : 'unhealthy';
-    const next = nextFor(check, new Date());
-    const recorded = await this.options.pool.query<{ previous: string | null; last_transition_time: string | null }>(
-      `with prev as (
-         select status from checks where id = $1
-       ), upd as (
-         update checks set status = $2, last_runtime = $3, next_runtime = $4, lease_owner = null, lease_until = null
-          where id = $1 and lease_owner = $5
-         returning id, status, last_transition_time, canary_id, name, type
-       ), ins as (
-         insert into check_statuses (check_id, time, status, duration, message, error, details)
-         select $1, $3, $6, $7, $8, $9, $10 from upd
-         on conflict (check_id, time) do nothing
-         returning 1
-       ), ev as (
-         insert into event_queue (name, properties)
-         select case when upd.status = 'healthy' then 'check.passed' else 'check.failed' end,
-                jsonb_build_object('id', upd.id, 'check_id', upd.id, 'canary_id', upd.canary_id, 'name', upd.name, 'type', upd.type,
-                                   'status', upd.status, 'previous_status', prev.status, 'message', $8::text, 'error', $9::text,
-                                   'time', $3::timestamptz)
-           from upd, prev
-          where prev.status is distinct from upd.status
-         returning 1
-       )
-       select prev.status as previous, upd.last_transition_time, (select count(*) from ins) as inserted, (select count(*) from ev) as events
-         from upd, prev`,
-      [
-        check.id,
-        status,
-        startedAt.toISOString(),
-        next.toISOString(),
-        this.owner,
-        result.pass,
-        result.durationMs,
-        result.message.slice(0, 10_000),
-        result.error === null ? null : result.error.slice(0, 10_000),
-        result.details === null ? null : JSON.stringify(result.details),
-      ],
-    );
-    const row = recorded.rows[0];
+    const row = await this.statuses.write({
+      checkId: check.id,
+      startedAt,
+      nextRuntime: nextFor(check, new Date()),
+      pass: result.pass,
+      durationMs: result.durationMs,
+      message: result.message,
+      error: result.error,
+      details: result.details,
+    });
     // No row: the lease was lost (expired and taken by another worker), whose result counts instead.
-    if (row === undefined) return null;
+    if (row === null) return null;
     if (row.previous !== status) {
       this.options.bus.publish({
         name: result.pass ? 'check.passed' : 'check.failed',
