@@ -12,7 +12,7 @@ import { migrate } from '../db/migrate';
 import { CheckScheduler } from '../modules/health';
 import { EventBus } from '../platform/event-bus';
 import { median } from './median';
-import { freePort, waitUntilHealthy } from './server-process';
+import { benchServerEnv, freePort, waitUntilHealthy } from './server-process';
 import { compiledServerEntry } from './startup';
 
 /** Issue #33: one worker keeps its checks on schedule, late by under 5 s at p95, with an event loop lagging < 100 ms. */
@@ -194,15 +194,7 @@ export async function benchTwoWorkers(shape: Shape = TWO_WORKER_SHAPE): Promise<
     try {
       for (let n = 0; n < 2; n += 1) {
         const port = await freePort();
-        const env: NodeJS.ProcessEnv = {
-          ...process.env,
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'error',
-          OPSDECK_SEED_DEMO: 'false',
-          OPSDECK_SECRET_KEY: SECRET_KEY.toString('hex'),
-        };
+        const env = benchServerEnv(dataDir, port, { LOG_LEVEL: 'error', OPSDECK_SECRET_KEY: SECRET_KEY.toString('hex') });
         const child = spawn(process.execPath, [entry, 'serve', '--role=worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         const exited = once(child, 'exit');
         let output = '';

@@ -10,7 +10,7 @@ import { FINAL_PLAYBOOK_RUN_STATUSES, type PlaybookRun, type PlaybookRunResponse
 import { hashToken, newSessionToken, SESSION_COOKIE } from '../auth/shared/session-token';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
-import { freePort, waitUntilHealthy } from './server-process';
+import { benchServerEnv, freePort, waitUntilHealthy } from './server-process';
 import { compiledServerEntry } from './startup';
 
 const BENCH_PLAYBOOK = 'bench-notify';
@@ -235,16 +235,7 @@ export async function benchPlaybooks(options: Omit<PlaybookBenchOptions, keyof P
       await db.close();
     }
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      OPSDECK_ROLE: 'all',
-      OPSDECK_SEED_DEMO: 'false',
-    };
+    const env = benchServerEnv(dataDir, port, { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', OPSDECK_ROLE: 'all' });
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, ['--enable-source-maps', entry, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = once(child, 'exit');

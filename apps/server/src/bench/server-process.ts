@@ -33,6 +33,14 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between 10000 and ${low - 1}`);
 }
 
+/**
+ * The environment of a compiled server a bench starts: this process's, on `dataDir` and loopback `port`, without the
+ * demo data, with `extra` on top.
+ */
+export function benchServerEnv(dataDir: string, port: number, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', OPSDECK_SEED_DEMO: 'false', ...extra };
+}
+
 export interface HealthWait {
   hasExited: () => boolean;
   /** What the server has printed so far, for the error when it fails to start. */
