@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { createApp, type RunningApp } from '../app';
-import { openDatabase, type Database } from '../db/database';
-import { migrate } from '../db/migrate';
+import { openDatabase } from '../db/database';
 import { loadConfig } from '../platform/config';
 import { specsReply } from '../modules/agent-push/protocol';
 import { Loop } from './loop';
@@ -81,31 +80,13 @@ export function agentOptionsFrom(args: string[], env: NodeJS.ProcessEnv): AgentO
   return { upstream, token, ...(dataDir === undefined ? {} : { dataDir }), ...(port === undefined ? {} : { port }) };
 }
 
-/**
- * The agent's database, migrated. Creating and migrating a database grows PGlite's WebAssembly memory by a few hundred
- * MB that it never gives back, so after migrations ran the database is opened again, in a fresh worker (ADR 0079).
- */
-async function openMigrated(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
-  const first = await openDatabase(options);
-  let applied: string[];
-  try {
-    applied = await migrate(first.pool);
-  } catch (error) {
-    await first.close();
-    throw error;
-  }
-  if (applied.length === 0) return first;
-  await first.close();
-  return openDatabase(options);
-}
-
 export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningAgent> {
   const config = loadConfig(
     { ...env, OPSDECK_ROLE: options.port === undefined ? 'worker' : 'all', OPSDECK_SEED_DEMO: 'false' },
     // Its own embedded database, never upstream's, even when the shell it starts from names one.
     { databaseUrl: undefined, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) },
   );
-  const db = await openMigrated({ dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, sharedBuffers: agentSharedBuffers(env) });
+  const db = await openDatabase({ dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, sharedBuffers: agentSharedBuffers(env) });
   let running: RunningApp;
   try {
     running = await createApp(config, { listens: options.port !== undefined, db });
