@@ -113,4 +113,13 @@ describe('text limits: every writable text column refuses what is too long with 
     expect(grams).not.toContain('xyz');
     expect(grams).toEqual(await pieces(long.slice(0, 320)));
   });
+
+  it('gives every 1-, 2- and 3-character piece of the lower-cased name as the search pieces, and none for no name', async () => {
+    const pieces = async (name: string | null) =>
+      new Set((await server.pool.query<{ grams: string[] }>('select search_name_grams($1) as grams', [name])).rows[0]?.grams ?? ['missing']);
+    expect(await pieces('AbcA')).toEqual(new Set(['a', 'b', 'c', 'ab', 'bc', 'ca', 'abc', 'bca']));
+    expect(await pieces('éX')).toEqual(new Set(['é', 'x', 'éx']));
+    expect(await pieces('')).toEqual(new Set());
+    expect(await pieces(null)).toEqual(new Set());
+  });
 });
