@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
+import { median } from './median';
 import { catalogBrowserMissing, CHROMIUM, CHROMIUM_ARGS, ensureDemoAdmin, signedInContext, startBrowserBenchServer } from './catalog-browser';
 
 const LINES = 100_000;
@@ -17,11 +18,16 @@ const WHEEL_PAUSE_MS = 16;
 /** Issue #33's goal for the first rows of /logs. */
 const FIRST_ROWS_GOAL_MS = 1500;
 const FRAME_P95_GOAL_MS = 50;
+/** Fresh pages of /logs timed one after another; the goal is held against the slowest. */
+const LOADS = 3;
+const ROWS = 'table[role="grid"] tbody tr[data-index]';
 
 export interface LogsBrowserFigures {
   lines: number;
-  /** From asking for the page to the first line in the table, as the driver saw it (its polling adds a little). */
-  firstRowsMs: number;
+  /** From asking for the page to the first line in the table, as the driver saw it (its polling adds a little), per load. */
+  firstRows: number[];
+  /** Until the header counts all the lines, per load: the page asks for the newest 500 first, then for the rest. */
+  allLines: number[];
   /** The page's own call, GET /api/logs for all the lines, made again alone: how much of the wait is the server's. */
   apiMs: number;
   apiBytes: number;
@@ -92,8 +98,8 @@ async function prepare(dataDir: string): Promise<string> {
 
 /**
  * /logs with 100,000 lines in Chromium: the compiled server on a fresh embedded database of its own, the page asking
- * for all of them (its limit), the time to the first rows, the rows kept in the DOM, and the frame times while the
- * wheel scrolls through the whole list.
+ * for the newest 500 and then for all of them (its limit), the time to the first rows and to all of them, the rows kept
+ * in the DOM, and the frame times while the wheel scrolls through the whole list.
  */
 export async function benchLogsBrowser(): Promise<LogsBrowserFigures | { skipped: string }> {
   const missing = catalogBrowserMissing();
@@ -108,13 +114,26 @@ export async function benchLogsBrowser(): Promise<LogsBrowserFigures | { skipped
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
         const context = await signedInContext(browser, url);
-        const page = await context.newPage();
-        const started = performance.now();
-        await page.goto(`${url}/logs?${new URLSearchParams({ topologyId: componentId, logsSelector: BACKEND }).toString()}`, { waitUntil: 'commit' });
-        const rows = page.locator('table[role="grid"] tbody tr[data-index]');
-        await rows.first().waitFor({ timeout: 120_000 });
-        const firstRowsMs = performance.now() - started;
-        await page.getByText(`${LINES.toLocaleString('en')} lines`).first().waitFor({ timeout: 60_000 });
+        const load = async (): Promise<{ page: Page; firstRowsMs: number; allLinesMs: number }> => {
+          const page = await context.newPage();
+          const started = performance.now();
+          await page.goto(`${url}/logs?${new URLSearchParams({ topologyId: componentId, logsSelector: BACKEND }).toString()}`, { waitUntil: 'commit' });
+          await page.locator(ROWS).first().waitFor({ timeout: 120_000 });
+          const firstRowsMs = performance.now() - started;
+          await page.getByText(`${LINES.toLocaleString('en')} lines`).first().waitFor({ timeout: 60_000 });
+          return { page, firstRowsMs, allLinesMs: performance.now() - started };
+        };
+        const loads: Array<{ page: Page; firstRowsMs: number; allLinesMs: number }> = [];
+        for (let run = 0; run < LOADS; run += 1) {
+          const loaded = await load();
+          loads.push(loaded);
+          if (run < LOADS - 1) await loaded.page.close();
+        }
+        const firstRows = loads.map((loaded) => loaded.firstRowsMs);
+        const allLines = loads.map((loaded) => loaded.allLinesMs);
+        const page = loads.at(-1)?.page;
+        if (page === undefined) throw new Error('no /logs load was timed');
+        const rows = page.locator(ROWS);
         await page.getByRole('grid').hover();
         const measuring = page.evaluate<FrameStats>(frameProbe(WHEEL_STEPS * WHEEL_PAUSE_MS + 500));
         for (let step = 0; step < WHEEL_STEPS; step += 1) {
@@ -128,7 +147,7 @@ export async function benchLogsBrowser(): Promise<LogsBrowserFigures | { skipped
         const apiBytes = (await reply.body()).length;
         const apiMs = performance.now() - apiStarted;
         if (!reply.ok()) throw new Error(`GET /api/logs answered ${reply.status()}`);
-        return { lines: LINES, firstRowsMs, apiMs, apiBytes, rowsInDom, frames };
+        return { lines: LINES, firstRows, allLines, apiMs, apiBytes, rowsInDom, frames };
       } finally {
         await browser.close();
       }
@@ -149,9 +168,13 @@ export async function reportLogsBrowser(): Promise<void> {
   }
   const { frames } = figures;
   console.log(`${'  of which GET /api/logs of all the lines, alone'.padEnd(56)} ${(figures.apiMs / 1000).toFixed(2)} s, ${(figures.apiBytes / 1024 / 1024).toFixed(1)} MB`);
+  const seconds = (values: number[]): string =>
+    `median ${(median(values) / 1000).toFixed(2)} s, slowest ${(Math.max(...values) / 1000).toFixed(2)} s over ${values.length} loads`;
+  const slowest = Math.max(...figures.firstRows);
   console.log(
-    `${'/logs, first rows of 100,000 lines'.padEnd(56)} ${(figures.firstRowsMs / 1000).toFixed(2)} s (goal < ${FIRST_ROWS_GOAL_MS / 1000} s: ${figures.firstRowsMs < FIRST_ROWS_GOAL_MS ? 'met' : 'NOT met'})`,
+    `${'/logs, first rows of 100,000 lines'.padEnd(56)} ${seconds(figures.firstRows)} (goal < ${FIRST_ROWS_GOAL_MS / 1000} s: ${slowest < FIRST_ROWS_GOAL_MS ? 'met' : 'NOT met'})`,
   );
+  console.log(`${'/logs, all 100,000 lines loaded (after the first page)'.padEnd(56)} ${seconds(figures.allLines)}`);
   console.log(
     `${'/logs, wheel 300 px per step through the lines'.padEnd(56)} frames p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms over ${frames.count} frames; ${figures.rowsInDom} rows in the DOM (goal p95 < ${FRAME_P95_GOAL_MS} ms: ${frames.p95Ms < FRAME_P95_GOAL_MS ? 'met' : 'NOT met'})`,
   );

@@ -11,5 +11,6 @@ export const logsKeys = {
   all: ['logs'] as const,
   components: () => [...logsKeys.all, 'components'] as const,
   component: (id: string) => [...logsKeys.all, 'component', id] as const,
-  lines: (query: LogsQuery) => [...logsKeys.all, 'lines', query] as const,
+  /** The first page of an answer or all of it (see useLogsQuery). */
+  lines: (query: LogsQuery, part: 'first' | 'all') => [...logsKeys.all, 'lines', query, part] as const,
 };

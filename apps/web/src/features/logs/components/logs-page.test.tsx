@@ -50,7 +50,7 @@ const answer = (lines: LogLine[], overrides: Partial<LogsResponse> = {}): LogsRe
 let roles: string[] = ['admin'];
 let flags: { name: string; value: string }[] = [];
 let componentsResponse: () => Response = () => HttpResponse.json(COMPONENTS);
-let logsResponse: () => Response = () => HttpResponse.json(answer(makeLines(20)));
+let logsResponse: (url: URL) => Response | Promise<Response> = () => HttpResponse.json(answer(makeLines(20)));
 let componentRequests: URL[] = [];
 /** What the picker's list answers, when it should differ from the components read one by one. */
 let listedOnly: ComponentWithLogs[] | null = null;
@@ -71,8 +71,9 @@ setupMswServer(
     return HttpResponse.json(rows.filter((row) => `eq.${row.id}` === id));
   }),
   http.get('*/api/logs', ({ request }) => {
-    logRequests.push(new URL(request.url));
-    return logsResponse();
+    const url = new URL(request.url);
+    logRequests.push(url);
+    return logsResponse(url);
   }),
 );
 
@@ -147,7 +148,7 @@ describe('LogsPage', () => {
     expect(lastLogRequest().searchParams.get('id')).toBe(API);
     expect(lastLogRequest().searchParams.get('name')).toBe('api-pods');
     expect(lastLogRequest().searchParams.get('start')).toBe('1h');
-    expect(lastLogRequest().searchParams.get('limit')).toBe('100000');
+    expect(lastLogRequest().searchParams.get('limit')).toBe('500');
     expect(screen.getByRole('combobox', { name: 'Log selector' })).toHaveTextContent('api-pods (kubernetes)');
     expect(screen.getByRole('combobox', { name: 'Component' })).toHaveValue('api');
   });
@@ -156,7 +157,7 @@ describe('LogsPage', () => {
     const user = userEvent.setup();
     renderLogs(`/logs?topologyId=${API}&logsSelector=api-loki&query=timeout&start=6h`);
     await screen.findByText('message 0');
-    expect(Object.fromEntries(lastLogRequest().searchParams)).toEqual({ id: API, name: 'api-loki', query: 'timeout', start: '6h', limit: '100000' });
+    expect(Object.fromEntries(lastLogRequest().searchParams)).toEqual({ id: API, name: 'api-loki', query: 'timeout', start: '6h', limit: '500' });
     expect(screen.getByRole('searchbox', { name: 'Search logs' })).toHaveValue('timeout');
 
     await user.click(screen.getByRole('button', { name: 'Time range: Last 6 hours' }));
@@ -237,11 +238,62 @@ describe('LogsPage', () => {
   });
 
   it('shows how many lines matched and says so when the answer was cut short', async () => {
-    logsResponse = () => HttpResponse.json(answer(makeLines(20), { total: 250_000, truncated: true }));
+    logsResponse = (url) =>
+      HttpResponse.json(url.searchParams.get('limit') === '500' ? answer(makeLines(500), { total: 501, truncated: true }) : answer(makeLines(20), { total: 250_000, truncated: true }));
     renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
-    await screen.findByText('message 0');
-    expect(screen.getByText('20 lines (250,000 matches in total) from cluster logs')).toBeInTheDocument();
+    expect(await screen.findByText('20 lines (250,000 matches in total) from cluster logs')).toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('Only the newest 20 lines of 250,000 matches were returned');
+  });
+
+  it('shows the newest 500 lines first, then the whole answer, and keeps a line picked meanwhile selected', async () => {
+    const user = userEvent.setup();
+    let sendRest: () => void = () => undefined;
+    const restSent = new Promise<void>((resolve) => {
+      sendRest = resolve;
+    });
+    logsResponse = async (url) => {
+      if (url.searchParams.get('limit') === '500') return HttpResponse.json(answer(makeLines(500), { total: 501, truncated: true }));
+      await restSent;
+      return HttpResponse.json(answer(makeLines(1200)));
+    };
+    renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
+    expect(await screen.findByText('Newest 500 lines from cluster logs · loading the rest…')).toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    await waitFor(() => expect(logRequests.map((url) => url.searchParams.get('limit'))).toEqual(['500', '100000']));
+    await user.click(screen.getByText('message 1'));
+    expect(screen.getByText('1 line selected')).toBeInTheDocument();
+
+    sendRest();
+    expect(await screen.findByText('1,200 lines from cluster logs')).toBeInTheDocument();
+    expect(screen.getByText('1 line selected')).toBeInTheDocument();
+    expect(screen.getByText('message 1').closest('tr')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('asks only once when the first page holds every matching line', async () => {
+    renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
+    expect(await screen.findByText('20 lines from cluster logs')).toBeInTheDocument();
+    expect(logRequests).toHaveLength(1);
+  });
+
+  it('keeps the first page on screen when the rest of the answer fails, and asks again on request', async () => {
+    const user = userEvent.setup();
+    let restFails = true;
+    logsResponse = (url) => {
+      if (url.searchParams.get('limit') === '500') return HttpResponse.json(answer(makeLines(500), { total: 501, truncated: true }));
+      return restFails
+        ? HttpResponse.json({ code: 'OD_LOG_BACKEND_UNAVAILABLE', message: 'The log backend did not answer in time.' }, { status: 503 })
+        : HttpResponse.json(answer(makeLines(800)));
+    };
+    renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Only the newest lines are shown: the rest could not be loaded. The log backend did not answer in time.');
+    expect(screen.getByText('message 0')).toBeInTheDocument();
+    expect(screen.getByText('Newest 500 lines from cluster logs')).toBeInTheDocument();
+
+    restFails = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('800 lines from cluster logs')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('keeps only the lines with a clicked label, shows the filter in the URL and as a chip, and removes it again', async () => {

@@ -29,6 +29,7 @@ export const LOGS_MESSAGES = {
   unknownComponent: 'No log backend serves this component',
   noSelectors: 'This component has no log selectors',
   noLabelMatches: 'No loaded line carries every chosen label',
+  restFailed: 'Only the newest lines are shown: the rest could not be loaded.',
 } as const;
 
 const NO_LINES: readonly LogLine[] = [];
@@ -72,7 +73,8 @@ export function LogsPage() {
   const lines = useMemo(() => filterLinesByLabels(allLines, labels), [allLines, labels]);
 
   const [selectionState, setSelection] = useState<LineSelection>(EMPTY_SELECTION);
-  const selection = selectionFor(selectionState, lines);
+  // Carrying a selection over to new lines reads them all, so once per new list, not per render.
+  const selection = useMemo(() => selectionFor(selectionState, lines), [selectionState, lines]);
   const handleToggleLine = useCallback((index: number) => setSelection((previous) => toggleLine(previous, lines, index)), [lines]);
   const handleSelectRange = useCallback((index: number, from: number) => setSelection((previous) => selectRange(previous, lines, index, from)), [lines]);
   const clearSelection = () => setSelection(EMPTY_SELECTION);
@@ -161,6 +163,8 @@ export function LogsPage() {
   };
 
   const selectedCount = selection.ids.size;
+  // Only the first page is on screen: its total and truncation speak of that page, not of the whole answer.
+  const firstPageOnly = logs.isLoadingRest || logs.restError !== null;
   const showTable = logs.data !== undefined && lines.length > 0 && !logs.isError;
   return (
     <div className="flex h-full min-h-0 flex-col gap-2 p-4">
@@ -168,10 +172,12 @@ export function LogsPage() {
         <h1 className="text-lg font-semibold text-gray-900">Logs</h1>
         {logs.data !== undefined && !logs.isError && (
           <p className="text-sm text-gray-600" aria-live="polite">
+            {firstPageOnly && 'Newest '}
             {lines.length === allLines.length ? plural(allLines.length, 'line') : `${lines.length.toLocaleString()} of ${plural(allLines.length, 'line')}`}
-            {logs.data.total !== allLines.length && ` (${plural(logs.data.total, 'match', 'matches')} in total)`}
+            {!firstPageOnly && logs.data.total !== allLines.length && ` (${plural(logs.data.total, 'match', 'matches')} in total)`}
             {logs.data.backend.name !== '' && ` from ${logs.data.backend.name}`}
             {logs.isPlaceholderData && ' · updating…'}
+            {logs.isLoadingRest && !logs.isPlaceholderData && ' · loading the rest…'}
           </p>
         )}
       </header>
@@ -204,7 +210,17 @@ export function LogsPage() {
           </Button>
         </div>
       )}
-      {logs.data?.truncated === true && !logs.isError && (
+      {logs.restError !== null && !logs.isError && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-4 py-2 text-sm text-red-700">
+          <p>
+            {LOGS_MESSAGES.restFailed} {logs.restError.message}
+          </p>
+          <Button variant="secondary" onClick={() => void logs.refetch()}>
+            Try again
+          </Button>
+        </div>
+      )}
+      {logs.data?.truncated === true && !logs.isError && !firstPageOnly && (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800">
           Only the newest {plural(allLines.length, 'line')} of {logs.data.total.toLocaleString()} matches were returned; narrow the search or the time range to
           see older lines.

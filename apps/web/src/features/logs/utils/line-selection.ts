@@ -1,8 +1,10 @@
 import type { LogLine } from '@opsdeck/shared';
 
 /**
- * The lines a user picked, by line id (stable within one answer). A selection belongs to one list of lines: a new
- * answer or other label filters start from nothing, since the lines picked may no longer be there.
+ * The lines a user picked, by line id, with the list they were picked in. Line ids are stable within one answer only
+ * (a Kubernetes line's id is its place in its pod's answer), so a selection moves to another list of lines — the rest
+ * of an answer arriving after its first page, a refresh, a label filter — by content: a line stays selected when the
+ * new list holds a line with its id, time and message, and is dropped otherwise.
  */
 export interface LineSelection {
   lines: readonly LogLine[] | null;
@@ -13,9 +15,26 @@ export interface LineSelection {
 
 export const EMPTY_SELECTION: LineSelection = { lines: null, ids: new Set(), anchor: null };
 
-/** The selection as it applies to `lines`: empty when it was made on another list. */
+function sameLine(a: LogLine, b: LogLine): boolean {
+  return a.id === b.id && a.timestamp === b.timestamp && a.message === b.message;
+}
+
+/** The selection as it applies to `lines`: the same lines, where `lines` still holds them (see LineSelection). */
 export function selectionFor(selection: LineSelection, lines: readonly LogLine[]): LineSelection {
-  return selection.lines === lines ? selection : { ...EMPTY_SELECTION, lines };
+  if (selection.lines === lines) return selection;
+  const previous = selection.lines;
+  if (previous === null || selection.ids.size === 0) return { ...EMPTY_SELECTION, lines };
+  const picked = new Map<string, LogLine>();
+  for (const line of previous) if (selection.ids.has(line.id)) picked.set(line.id, line);
+  const anchorLine = selection.anchor === null ? undefined : previous[selection.anchor];
+  const ids = new Set<string>();
+  let anchor: number | null = null;
+  lines.forEach((line, index) => {
+    const before = picked.get(line.id);
+    if (before !== undefined && sameLine(before, line)) ids.add(line.id);
+    if (anchorLine !== undefined && sameLine(anchorLine, line)) anchor = index;
+  });
+  return { lines, ids, anchor };
 }
 
 export function toggleLine(selection: LineSelection, lines: readonly LogLine[], index: number): LineSelection {

@@ -23,9 +23,20 @@ describe('line selection', () => {
     expect(selectedIndexes(selectRange(EMPTY_SELECTION, lines, 4, 1), lines)).toEqual([1, 2, 3, 4]);
   });
 
-  it('starts empty on another list of lines, such as a new answer or other label filters', () => {
-    const selection = toggleLine(EMPTY_SELECTION, lines, 1);
-    expect(selectionFor(selection, [...lines]).ids.size).toBe(0);
+  it('carries a selection to another list by content: a line with the same id, time and message stays selected, the anchor follows its line', () => {
+    const selection = selectRange(toggleLine(EMPTY_SELECTION, lines, 2), lines, 4);
+    // A new answer: one line newer on top, the same lines after it as new objects, line 3 rewritten under its id.
+    const newer: LogLine = { id: 'l-new', timestamp: '2024-01-01T12:01:00Z', message: 'new', labels: {} };
+    const next = [newer, ...lines.map((line) => (line.id === 'l3' ? { ...line, message: 'other text' } : { ...line }))];
+    const carried = selectionFor(selection, next);
+    expect(selectedIndexes(carried, next)).toEqual([3, 5]);
+    expect(carried.anchor).toBe(3);
+    expect(selectedIndexes(selectRange(carried, next, 1), next)).toEqual([1, 2, 3, 5]);
+    // Lines another list does not hold (a label filter, a new search) are dropped with their anchor.
+    const filtered = selectionFor(selection, lines.slice(5));
+    expect(filtered.ids.size).toBe(0);
+    expect(filtered.anchor).toBeNull();
+    expect(selectionFor(EMPTY_SELECTION, next).ids.size).toBe(0);
   });
 });
 
