@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './platform/config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
+import { EmbeddedVacuum } from './db/embedded-vacuum';
 import { loadLocalProperties } from './platform/local-properties';
 import { serverPackageRoot } from './platform/package-root';
 import { EventBus } from './platform/event-bus';
@@ -41,6 +42,19 @@ export interface CreateAppOptions {
   listens?: boolean;
 }
 
+/** PGlite has no autovacuum (ADR 0080); a worker process does its work, the API-only one leaves it to a worker. */
+function startEmbeddedVacuum(db: Database, pollMs: number, parentLog: FastifyBaseLogger): EmbeddedVacuum {
+  const log = parentLog.child({ module: 'embedded-vacuum' });
+  const vacuum = new EmbeddedVacuum({
+    pool: db.pool,
+    pollMs,
+    onVacuumed: (tables) => log.info({ tables }, 'vacuumed the embedded database'),
+    onError: (error) => log.warn({ err: error }, 'vacuuming the embedded database failed'),
+  });
+  vacuum.start();
+  return vacuum;
+}
+
 /** Opens the database, applies migrations and builds the HTTP server; nothing listens until `app.listen`. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<RunningApp> {
   const db =
@@ -63,11 +77,13 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       ...(options.logStream === undefined ? {} : { logStream: options.logStream }),
     });
     await app.ready();
+    const vacuum = db.mode === 'embedded' && config.role !== 'api' ? startEmbeddedVacuum(db, config.embeddedVacuumMs, app.log) : null;
     return {
       app,
       context,
       routes,
       async close() {
+        await vacuum?.stop();
         await app.close();
         if (options.db === undefined) await db.close();
       },

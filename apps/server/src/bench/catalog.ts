@@ -28,7 +28,7 @@ export interface CatalogBenchResult {
   figures: CatalogBenchFigures[];
 }
 
-interface Call {
+export interface Call {
   label: string;
   method: 'GET' | 'POST';
   path: string;
@@ -42,33 +42,39 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
 }
 
-function arrayLength(body: unknown): number {
+export function arrayLength(body: unknown): number {
   return Array.isArray(body) ? body.length : 0;
 }
 
-function fieldLength(field: string): (body: unknown) => number {
+export function fieldLength(field: string): (body: unknown) => number {
   return (body) => (body !== null && typeof body === 'object' && field in body ? arrayLength((body as Record<string, unknown>)[field]) : 0);
 }
 
-/** Sequential calls, each timed until the whole body is read, after a few unmeasured ones that warm the caches. */
+/** One call, timed until the whole body is read; anything but a 200 stops the bench. */
+export async function timeCall(target: { url: string; cookie: string }, call: Call): Promise<{ ms: number; rows: number }> {
+  const started = performance.now();
+  const response = await fetch(`${target.url}${call.path}`, {
+    method: call.method,
+    headers: { cookie: target.cookie, accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return { ms, rows: call.count(JSON.parse(text) as unknown) };
+}
+
+/** Sequential calls after a few unmeasured ones that warm the caches. */
 async function measure(options: CatalogBenchOptions, call: Call): Promise<CatalogBenchFigures> {
   const requests = options.requests ?? 30;
   const warmup = options.warmup ?? 3;
   const timings: number[] = [];
   let rows = 0;
   for (let i = 0; i < warmup + requests; i += 1) {
-    const started = performance.now();
-    const response = await fetch(`${options.url}${call.path}`, {
-      method: call.method,
-      headers: { cookie: options.cookie, accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-    });
-    const text = await response.text();
-    const elapsed = performance.now() - started;
-    if (response.status !== 200) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text.slice(0, 500)}`);
+    const timed = await timeCall(options, call);
     if (i < warmup) continue;
-    timings.push(elapsed);
-    rows = call.count(JSON.parse(text) as unknown);
+    timings.push(timed.ms);
+    rows = timed.rows;
   }
   const sorted = [...timings].sort((a, b) => a - b);
   const round = (n: number): number => Math.round(n * 10) / 10;
@@ -94,14 +100,24 @@ export async function benchCatalog(options: CatalogBenchOptions): Promise<Catalo
             (select count(*)::int from config_analysis) as insights`,
   );
   const { items, changes, insights } = counts.rows[0] ?? { items: 0, changes: 0, insights: 0 };
+  const figures: CatalogBenchFigures[] = [];
+  for (const call of await catalogCalls(options.pool)) figures.push(await measure(options, call));
+  return { items, changes, insights, figures };
+}
+
+/**
+ * The calls themselves, built from what the database holds (a label value of its pods, an item with a parent and soft
+ * links), so that two databases of different sizes are asked the same questions.
+ */
+export async function catalogCalls(pool: pg.Pool): Promise<Call[]> {
   // A Service has a namespace above it and links to its pods, which link to their nodes: a walk over both kinds of edge.
-  const start = await options.pool.query<{ id: string }>(
+  const start = await pool.query<{ id: string }>(
     `select i.id from config_items i
       where i.type = 'Kubernetes::Service' and i.parent_id is not null and i.deleted_at is null
         and exists (select 1 from config_relationships r where r.config_id = i.id)
       order by i.created_at limit 1`,
   );
-  const label = await options.pool.query<{ type: string; key: string; value: string }>(
+  const label = await pool.query<{ type: string; key: string; value: string }>(
     `select i.type, l.key, l.value from config_items i cross join lateral jsonb_each_text(i.labels) l
       where i.type = 'Kubernetes::Pod' and i.deleted_at is null and l.key = 'env' limit 1`,
   );
@@ -143,7 +159,5 @@ export async function benchCatalog(options: CatalogBenchOptions): Promise<Catalo
       count: arrayLength,
     });
   }
-  const figures: CatalogBenchFigures[] = [];
-  for (const call of calls) figures.push(await measure(options, call));
-  return { items, changes, insights, figures };
+  return calls;
 }

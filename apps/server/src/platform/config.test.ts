@@ -65,6 +65,12 @@ describe('metrics and lease configuration', () => {
     expect(() => configWith({ OPSDECK_CHECK_CONCURRENCY: '0' })).toThrow(/OPSDECK_CHECK_CONCURRENCY/);
   });
 
+  it('reads the embedded database\'s table activity every minute unless told otherwise, and refuses what is not a number', () => {
+    expect(configWith({}).embeddedVacuumMs).toBe(60_000);
+    expect(configWith({ OPSDECK_EMBEDDED_VACUUM_MS: '500' }).embeddedVacuumMs).toBe(500);
+    expect(() => configWith({ OPSDECK_EMBEDDED_VACUUM_MS: 'soon' })).toThrow(/OPSDECK_EMBEDDED_VACUUM_MS/);
+  });
+
   it('refuses a metrics token short enough to guess', () => {
     expect(() => configWith({ OPSDECK_METRICS_TOKEN: 'short' })).toThrow(/OPSDECK_METRICS_TOKEN: must be at least 16 characters/);
   });

@@ -72,6 +72,11 @@ export interface Config {
    */
   checkConcurrency: { network: number; bounded: number };
   /**
+   * How often a worker on the embedded database reads its tables' activity and vacuums those past PostgreSQL's
+   * autovacuum thresholds (OPSDECK_EMBEDDED_VACUUM_MS, default 60000; ADR 0080). Unused on PostgreSQL.
+   */
+  embeddedVacuumMs: number;
+  /**
    * The event-queue lease of the notification consumer (OPSDECK_EVENT_LEASE_SECONDS): how long a claimed event stays
    * invisible to the other workers. Null: the consumer's own default (5 minutes).
    */
@@ -115,6 +120,7 @@ const envSchema = z.object({
   OPSDECK_EVENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).optional(),
   OPSDECK_NETWORK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   OPSDECK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
+  OPSDECK_EMBEDDED_VACUUM_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
 });
 
 /**
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     leaseSeconds: e.OPSDECK_LEASE_SECONDS,
     eventLeaseSeconds: e.OPSDECK_EVENT_LEASE_SECONDS ?? null,
     checkConcurrency: { network: e.OPSDECK_NETWORK_CHECK_CONCURRENCY, bounded: e.OPSDECK_CHECK_CONCURRENCY },
+    embeddedVacuumMs: e.OPSDECK_EMBEDDED_VACUUM_MS,
     ...overrides,
   };
 }
