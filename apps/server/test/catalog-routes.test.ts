@@ -419,6 +419,31 @@ describe('catalog routes', () => {
       expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
     });
 
+    it('counts every page of a request alike, and counts anew on the next page after a change is written or its item deleted', async () => {
+      const probe = { change_type: 'CacheProbe', page_size: 1 };
+      expect((await changes(probe)).total).toBe(0);
+      await addChange({ config: 'web-1', changeType: 'CacheProbe', hoursAgo: 1 });
+      await addChange({ config: 'db-1', changeType: 'CacheProbe', hoursAgo: 2 });
+      expect((await changes(probe)).total).toBe(2);
+      const second = await changes({ ...probe, page: 2, sort_by: 'created_at' });
+      expect(second.total).toBe(2);
+      expect(second.changes.map((change) => change.name)).toEqual(['web-1']);
+
+      await addChange({ config: 'web-1', changeType: 'CacheProbe', hoursAgo: 3 });
+      const written = await changes({ ...probe, page: 2 });
+      expect(written.total).toBe(3);
+      expect(written.summary.change_types).toEqual({ CacheProbe: 3 });
+
+      await server.pool.query('update config_items set deleted_at = now() where id = $1', [id('db-1')]);
+      try {
+        expect((await changes({ ...probe, page: 3 })).total).toBe(2);
+      } finally {
+        await server.pool.query('update config_items set deleted_at = null where id = $1', [id('db-1')]);
+        await server.pool.query(`delete from config_changes where change_type = 'CacheProbe'`);
+      }
+      expect((await changes(probe)).total).toBe(0);
+    });
+
     it('filters by change type, severity, config type, source, summary, creators and tags', async () => {
       const types = async (body: Record<string, unknown>): Promise<string[]> =>
         (await changes({ ...body, sort_by: 'created_at' })).changes.map((change) => `${change.name}:${change.change_type}`);
