@@ -337,7 +337,7 @@ async function main(): Promise<void> {
         const met = line.ratio <= RATIO_GOAL && line.large.p95 < P95_GOAL_MS;
         console.log(
           `${line.label.padEnd(40)} small ${line.small.p50.toFixed(1)} / ${line.small.p95.toFixed(1)}, large ${line.large.p50.toFixed(1)} / ${line.large.p95.toFixed(1)} ` +
-            `(${line.large.rows} rows), ${line.ratio.toFixed(2)}x   (goal <= ${RATIO_GOAL}x and p95 < ${P95_GOAL_MS} ms: ${met ? 'met' : 'NOT met'})`,
+            `(${line.small.rows} / ${line.large.rows} rows), ${line.ratio.toFixed(2)}x   (goal <= ${RATIO_GOAL}x and p95 < ${P95_GOAL_MS} ms: ${met ? 'met' : 'NOT met'})`,
         );
       }
     }
