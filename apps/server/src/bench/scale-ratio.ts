@@ -77,17 +77,26 @@ export async function benchScaleRatio(large: Target): Promise<RatioResult> {
       const [smallCalls, largeCalls] = await Promise.all([catalogCalls(small.pool), catalogCalls(large.pool)]);
       const shared = healthAndSearchCalls();
       const smallByLabel = new Map([...smallCalls, ...shared].map((call) => [call.label, call]));
-      const pairs: Array<[Call, Call]> = [];
+      const pairs: Array<{ small: Call; large: Call; afterWrite: boolean }> = [];
       for (const call of [...largeCalls, ...shared]) {
         const other = smallByLabel.get(call.label);
-        if (other !== undefined) pairs.push([other, call]);
+        if (other === undefined) continue;
+        pairs.push({ small: other, large: call, afterWrite: false });
+        // Its counts are kept while the catalog is unwritten: its cost after a write too, on both sides.
+        if (call.path === '/api/catalog/changes') {
+          const label = `${call.label}, after a write`;
+          pairs.push({ small: { ...other, label }, large: { ...call, label }, afterWrite: true });
+        }
       }
+      const write = (target: Target) => target.pool.query(`select nextval('catalog_write_version')`);
       const lines: RatioLine[] = [];
-      for (const [smallCall, largeCall] of pairs) {
+      for (const { small: smallCall, large: largeCall, afterWrite } of pairs) {
         const times = { small: [] as number[], large: [] as number[] };
         let rows = { small: 0, large: 0 };
         for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
+          if (afterWrite) await write(small);
           const a = await timeCall(small, smallCall);
+          if (afterWrite) await write(large);
           const b = await timeCall(large, largeCall);
           rows = { small: a.rows, large: b.rows };
           if (round < WARMUP) continue;
