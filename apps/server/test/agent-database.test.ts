@@ -26,7 +26,7 @@ describe.runIf(inject('dbMode') === 'pglite')("the agent's database", () => {
     expect(opened).toHaveLength(2);
     expect(first).toBe(opened[1]);
     const migrated = await first.pool.query<{ version: string }>(`select max(version) as version from schema_migrations where version ~ '^[0-9]'`);
-    expect(migrated.rows[0]?.version >= '0125').toBe(true);
+    expect((migrated.rows[0]?.version ?? '') >= '0125').toBe(true);
     await first.close();
 
     opened.length = 0;
