@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './platform/config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
+import { openMigrated } from './db/open-migrated';
 import { EmbeddedVacuum } from './db/embedded-vacuum';
 import { loadLocalProperties } from './platform/local-properties';
 import { serverPackageRoot } from './platform/package-root';
@@ -57,13 +58,27 @@ function startEmbeddedVacuum(db: Database, pollMs: number, parentLog: FastifyBas
 
 /** Opens the database, applies migrations and builds the HTTP server; nothing listens until `app.listen`. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<RunningApp> {
+  // A new embedded database is created, migrated and seeded in a first worker and then opened again (ADR 0079), so the
+  // memory creating it took is not kept for the life of the server.
+  let seeded = false;
   const db =
     options.db ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
+    (config.databaseUrl === undefined
+      ? await openMigrated(
+          { dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs },
+          {
+            prepare: async (first) => {
+              await loadLocalProperties(first.pool, config.propertiesFile);
+              await options.seed?.(first);
+              seeded = true;
+            },
+          },
+        )
+      : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
   try {
     await migrate(db.pool);
     await loadLocalProperties(db.pool, config.propertiesFile);
-    await options.seed?.(db);
+    if (!seeded) await options.seed?.(db);
     const bus = new EventBus();
     const version = readVersion();
     const metrics = createMetrics({ pool: db.pool, role: config.role, version });

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openMigrated } from '../src/agent/run-agent';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/db/database';
+import { openMigrated } from '../src/db/open-migrated';
 
 /**
  * The agent's own embedded database (ADR 0079): on a new data folder it is created and migrated, then opened again in
@@ -22,7 +22,7 @@ describe.runIf(inject('dbMode') === 'pglite')("the agent's database", () => {
     };
     const options: DatabaseOptions = { dataDir: dir, statementTimeoutMs: 60_000, sharedBuffers: '16MB' };
 
-    const first = await openMigrated(options, open);
+    const first = await openMigrated(options, { open });
     expect(opened).toHaveLength(2);
     expect(first).toBe(opened[1]);
     const migrated = await first.pool.query<{ version: string }>(`select max(version) as version from schema_migrations where version ~ '^[0-9]'`);
@@ -30,7 +30,7 @@ describe.runIf(inject('dbMode') === 'pglite')("the agent's database", () => {
     await first.close();
 
     opened.length = 0;
-    const again = await openMigrated(options, open);
+    const again = await openMigrated(options, { open });
     expect(opened).toHaveLength(1);
     expect((await again.pool.query<{ n: number }>('select count(*)::int as n from agent_outbox')).rows[0]?.n).toBe(0);
     await again.close();

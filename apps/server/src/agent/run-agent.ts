@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { createApp, type RunningApp } from '../app';
-import { openDatabase, type Database, type DatabaseOptions } from '../db/database';
-import { migrate } from '../db/migrate';
+import { openMigrated } from '../db/open-migrated';
 import { loadConfig } from '../platform/config';
 import { specsReply } from '../modules/agent-push/protocol';
 import { Loop } from './loop';
@@ -79,25 +78,6 @@ export function agentOptionsFrom(args: string[], env: NodeJS.ProcessEnv): AgentO
   const port = rawPort === undefined ? undefined : Number(rawPort);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port needs a port number, got ${rawPort}`);
   return { upstream, token, ...(dataDir === undefined ? {} : { dataDir }), ...(port === undefined ? {} : { port }) };
-}
-
-/**
- * The agent's database, migrated. Creating and migrating a database grows PGlite's WebAssembly memory and the
- * process's allocator by a few hundred MB that are never given back, so after migrations ran the database is opened
- * again, in a fresh worker: an agent on a new data folder then idles at 374–396 MB instead of 772–792 (ADR 0079).
- */
-export async function openMigrated(options: DatabaseOptions, open: (options: DatabaseOptions) => Promise<Database> = openDatabase): Promise<Database> {
-  const first = await open(options);
-  let applied: string[];
-  try {
-    applied = await migrate(first.pool);
-  } catch (error) {
-    await first.close();
-    throw error;
-  }
-  if (applied.length === 0) return first;
-  await first.close();
-  return open(options);
 }
 
 export async function runAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningAgent> {
