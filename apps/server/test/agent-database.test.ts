@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/db/database';
 import { openMigrated } from '../src/db/open-migrated';
 
@@ -10,8 +10,13 @@ import { openMigrated } from '../src/db/open-migrated';
  * it once.
  */
 describe.runIf(inject('dbMode') === 'pglite')("the agent's database", () => {
-  const dir = mkdtempSync(path.join(inject('testRoot'), 'agent-db-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(inject('testRoot'), 'agent-db-'));
+  });
+  afterAll(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
 
   it('opens a new folder twice, migrating it in the first worker and serving from the second, and an existing one once', { timeout: 120_000 }, async () => {
     const opened: Database[] = [];

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../src/app';
 import type { Database } from '../src/db/database';
 import { loadConfig } from '../src/platform/config';
@@ -10,8 +10,13 @@ import { loadConfig } from '../src/platform/config';
  * and serves from a second one. The seed runs once per start either way, and what it wrote is there after the reopen.
  */
 describe.runIf(inject('dbMode') === 'pglite')('a server starting on a new embedded data folder', () => {
-  const dir = mkdtempSync(path.join(inject('testRoot'), 'first-start-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(inject('testRoot'), 'first-start-'));
+  });
+  afterAll(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
 
   it('seeds once, in the worker that migrated, and serves what it seeded; a restart seeds once again on the same data', { timeout: 120_000 }, async () => {
     const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', OPSDECK_ROLE: 'api' }, { databaseUrl: undefined, dataDir: dir, port: 0 });

@@ -71,6 +71,11 @@ describe('metrics and lease configuration', () => {
     expect(() => configWith({ OPSDECK_EMBEDDED_VACUUM_MS: 'soon' })).toThrow(/OPSDECK_EMBEDDED_VACUUM_MS/);
   });
 
+  it('refuses a vacuum interval beside DATABASE_URL, where PostgreSQL vacuums by itself, rather than ignore it', () => {
+    expect(() => configWith({ OPSDECK_EMBEDDED_VACUUM_MS: '500', DATABASE_URL: 'postgres://db/opsdeck' })).toThrow(/applies to the embedded database only/);
+    expect(configWith({ DATABASE_URL: 'postgres://db/opsdeck' }).embeddedVacuumMs).toBe(60_000);
+  });
+
   it('refuses a metrics token short enough to guess', () => {
     expect(() => configWith({ OPSDECK_METRICS_TOKEN: 'short' })).toThrow(/OPSDECK_METRICS_TOKEN: must be at least 16 characters/);
   });

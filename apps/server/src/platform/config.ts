@@ -193,6 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (e.OPSDECK_METRICS_PORT !== undefined && e.OPSDECK_METRICS_PORT !== 0 && e.OPSDECK_METRICS_PORT === e.PORT) {
     throw new Error('Invalid configuration: OPSDECK_METRICS_PORT must differ from PORT (the metrics listener is a second one)');
   }
+  // Said, not ignored: PostgreSQL's own autovacuum does this work there (ADR 0080).
+  const databaseUrl = 'databaseUrl' in overrides ? overrides.databaseUrl : e.DATABASE_URL;
+  if (env.OPSDECK_EMBEDDED_VACUUM_MS !== undefined && databaseUrl !== undefined) {
+    throw new Error('Invalid configuration: OPSDECK_EMBEDDED_VACUUM_MS applies to the embedded database only; with DATABASE_URL, PostgreSQL\'s autovacuum does that work');
+  }
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
   return {
     port: e.PORT,

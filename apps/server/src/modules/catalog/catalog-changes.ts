@@ -13,7 +13,7 @@ import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
 import { SqlParams } from '../../platform/sql-params';
 import { containsPattern, matchListCondition } from './match-list-condition';
-import { catalogWriteVersion, normalizedKey, SummaryCache } from './catalog-summary-cache';
+import { catalogWriteVersion, normalizedKey, PoolCaches } from './catalog-summary-cache';
 
 const SORT_EXPRESSIONS: Record<CatalogChangeSort, string> = {
   created_at: 'ch.created_at',
@@ -84,8 +84,7 @@ interface CountRow {
   n: number;
 }
 
-// One cache per database, as for the grouped summary.
-const countCaches = new WeakMap<pg.Pool, SummaryCache<CountRow[]>>();
+const countCaches = new PoolCaches<CountRow[]>();
 
 /**
  * The counts of a request over the whole catalog, shared by its pages and sort orders while nothing in the catalog is
@@ -96,13 +95,8 @@ const countCaches = new WeakMap<pg.Pool, SummaryCache<CountRow[]>>();
  */
 async function countsFor(pool: pg.Pool, request: CatalogChangesRequest, compute: () => Promise<CountRow[]>): Promise<CountRow[]> {
   if (request.id !== undefined) return compute();
-  let cache = countCaches.get(pool);
-  if (cache === undefined) {
-    cache = new SummaryCache<CountRow[]>();
-    countCaches.set(pool, cache);
-  }
   const { page: _page, page_size: _pageSize, sort_by: _sortBy, ...filter } = request;
-  return (await cache.get(normalizedKey(filter), await catalogWriteVersion(pool), compute)).value;
+  return (await countCaches.for(pool).get(normalizedKey(filter), await catalogWriteVersion(pool), compute)).value;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizedKey, SummaryCache, type SummaryCacheOptions } from './catalog-summary-cache';
+import type pg from 'pg';
+import { normalizedKey, PoolCaches, SummaryCache, type SummaryCacheOptions } from './catalog-summary-cache';
 
 function counted(value: string): { compute: () => Promise<string>; calls: () => number } {
   let calls = 0;
@@ -121,5 +122,15 @@ describe('normalizedKey', () => {
     expect(one).toBe(two);
     expect(normalizedKey({ filter: { configType: 'Node' }, groupBy: ['type'] })).not.toBe(normalizedKey({ filter: { configType: 'Pod' }, groupBy: ['type'] }));
     expect(normalizedKey({ groupBy: ['type', 'status'] })).not.toBe(normalizedKey({ groupBy: ['status', 'type'] }));
+  });
+});
+
+describe('PoolCaches', () => {
+  it('gives each database its own cache, the same one every time it is asked', () => {
+    const caches = new PoolCaches<string>();
+    const one = {} as pg.Pool;
+    const other = {} as pg.Pool;
+    expect(caches.for(one)).toBe(caches.for(one));
+    expect(caches.for(one)).not.toBe(caches.for(other));
   });
 });

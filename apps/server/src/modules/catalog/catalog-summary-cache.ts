@@ -38,6 +38,23 @@ export async function catalogWriteVersion(pool: pg.Pool): Promise<string> {
   return `${row.last_value}:${String(row.is_called)}`;
 }
 
+/**
+ * One cache per database for one kind of answer: the server has one pool, the tests one per server they start, and a
+ * pool that is gone takes its cache with it.
+ */
+export class PoolCaches<T> {
+  private readonly caches = new WeakMap<pg.Pool, SummaryCache<T>>();
+
+  for(pool: pg.Pool): SummaryCache<T> {
+    let cache = this.caches.get(pool);
+    if (cache === undefined) {
+      cache = new SummaryCache<T>();
+      this.caches.set(pool, cache);
+    }
+    return cache;
+  }
+}
+
 /** Object keys sorted at every depth, so two bodies that differ only in key order share an entry. */
 export function normalizedKey(value: unknown): string {
   return JSON.stringify(value, (_key, field: unknown) => {

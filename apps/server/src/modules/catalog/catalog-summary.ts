@@ -9,7 +9,7 @@ import {
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
-import { catalogWriteVersion, normalizedKey, SummaryCache, type CachedAnswer } from './catalog-summary-cache';
+import { catalogWriteVersion, normalizedKey, PoolCaches, type CachedAnswer } from './catalog-summary-cache';
 import { SqlParams } from '../../platform/sql-params';
 import { containsPattern, matchListCondition } from './match-list-condition';
 
@@ -68,8 +68,7 @@ function orderClause(request: CatalogSummaryRequest, groups: string[]): string {
   return [`${primary} ${direction} nulls last`, ...byGroup].join(', ');
 }
 
-// One cache per database: the server has one pool, the tests one per server they start.
-const caches = new WeakMap<pg.Pool, SummaryCache<CatalogSummaryRow[]>>();
+const caches = new PoolCaches<CatalogSummaryRow[]>();
 
 /**
  * The grouped summary, reused while nothing in the catalog was written and for at most a minute, and with
@@ -81,13 +80,8 @@ export async function catalogSummary(
   request: CatalogSummaryRequest,
   allowStale = false,
 ): Promise<CachedAnswer<CatalogSummaryRow[]>> {
-  let cache = caches.get(pool);
-  if (cache === undefined) {
-    cache = new SummaryCache<CatalogSummaryRow[]>();
-    caches.set(pool, cache);
-  }
   const version = await catalogWriteVersion(pool);
-  return cache.get(normalizedKey(request), version, () => computeCatalogSummary(pool, request), allowStale);
+  return caches.for(pool).get(normalizedKey(request), version, () => computeCatalogSummary(pool, request), allowStale);
 }
 
 /**

@@ -71,7 +71,8 @@ export function useLogsQuery(query: LogsQuery | null): LogsView {
     isError: first.isError,
     isFetching: first.isFetching || (wantsRest && rest.isFetching),
     isPlaceholderData: first.isPlaceholderData,
-    isLoadingRest: wantsRest && whole === undefined && rest.isFetching,
+    // Pending as well as fetching: the render the rest is enabled in has not started its fetch yet.
+    isLoadingRest: wantsRest && whole === undefined && !rest.isError,
     restError: wantsRest && whole === undefined ? rest.error : null,
     refetch: async () => {
       const answer = await first.refetch();
