@@ -18,7 +18,7 @@ describe.runIf(inject('dbMode') === 'pglite')('a server starting on a new embedd
     if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
 
-  it('seeds once, in the worker that migrated, and serves what it seeded; a restart seeds once again on the same data', { timeout: 120_000 }, async () => {
+  it('seeds once, in the worker that migrated, analyzes it and serves what it seeded; a restart seeds once again on the same data', { timeout: 120_000 }, async () => {
     const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', OPSDECK_ROLE: 'api' }, { databaseUrl: undefined, dataDir: dir, port: 0 });
     const seedings: string[] = [];
     const seed = async (db: Database): Promise<void> => {
@@ -32,6 +32,9 @@ describe.runIf(inject('dbMode') === 'pglite')('a server starting on a new embedd
       expect(seedings).toEqual(['seen 0']);
       const teams = await first.context.db.pool.query<{ name: string }>(`select name from teams where name like 'first-start-%'`);
       expect(teams.rows.map((row) => row.name)).toEqual(['first-start-team']);
+      // Analyzed before the reopen: a table never analyzed has reltuples -1.
+      const analyzed = await first.context.db.pool.query<{ reltuples: number }>(`select reltuples from pg_class where relname = 'teams'`);
+      expect(analyzed.rows[0]?.reltuples).toBeGreaterThanOrEqual(1);
     } finally {
       await first.close();
     }

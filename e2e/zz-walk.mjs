@@ -1,0 +1,30 @@
+import { chromium } from 'playwright-core';
+const base = 'http://127.0.0.1:18099';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await (await browser.newContext()).newPage();
+const errors = [];
+page.on('pageerror', (e) => errors.push(String(e)));
+page.on('response', (r) => { if (r.status() >= 500) errors.push(`${r.status()} ${r.url()}`); });
+await page.goto(`${base}/login`);
+await page.getByLabel('E-Mail', { exact: true }).fill('admin@opsdeck.local');
+await page.getByLabel('Password', { exact: true }).fill('opsdeck-demo');
+await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+const [component] = await (await page.request.get(`${base}/api/db/components_with_logs?select=id&order=name.asc&limit=1`)).json();
+for (const width of [390, 1024, 1440]) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${base}/logs?topologyId=${component.id}&start=1w`);
+  await page.getByText(/^[\d,]+ lines from/).first().waitFor({ timeout: 30000 });
+  await page.locator('tbody tr[data-index]').first().click();
+  await page.screenshot({ path: `/tmp/shots/walk-logs-${width}.png` });
+  await page.goto(`${base}/catalog/changes`);
+  await page.getByRole('table').first().waitFor({ timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `/tmp/shots/walk-changes-${width}.png` });
+  console.log(width, 'logs + changes ok');
+}
+const c1 = await (await page.request.post(`${base}/api/catalog/changes`, { data: { page: 1, page_size: 5 } })).json();
+const c2 = await (await page.request.post(`${base}/api/catalog/changes`, { data: { page: 2, page_size: 5 } })).json();
+console.log('totals', c1.total, c2.total, c1.changes[0]?.id !== c2.changes[0]?.id);
+console.log('errors', errors);
+await browser.close();
