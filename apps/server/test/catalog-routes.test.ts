@@ -444,6 +444,31 @@ describe('catalog routes', () => {
       expect((await changes(probe)).total).toBe(0);
     });
 
+    it('serves the kept counts right after a write beside a page read now, new counts to the next reader, and at once to a no-cache request', async () => {
+      const body = { tags: `suite=${suite}`, change_type: 'KeptProbe', page_size: 10 };
+      const read = async (headers: Record<string, string> = {}): Promise<ChangesReply & { age: string | undefined }> => {
+        const reply = await server.call('POST', '/api/catalog/changes', viewer, body, headers);
+        expect(reply.status, reply.text).toBe(200);
+        return { ...(reply.json as unknown as ChangesReply), age: reply.headers.get('age') ?? undefined };
+      };
+      try {
+        await addChange({ config: 'web-1', changeType: 'KeptProbe', hoursAgo: 1 });
+        const first = await read();
+        expect(first.total).toBe(1);
+        expect(first.age).toBe('0');
+        await addChange({ config: 'db-1', changeType: 'KeptProbe', hoursAgo: 2 });
+        const kept = await read();
+        expect(kept.total).toBe(1);
+        expect(kept.summary.change_types).toEqual({ KeptProbe: 1 });
+        expect(kept.changes.map((change) => change.name)).toEqual(['web-1', 'db-1']);
+        await expect.poll(async () => (await read()).total, { timeout: 5_000 }).toBe(2);
+        await addChange({ config: 'web-1', changeType: 'KeptProbe', hoursAgo: 3 });
+        expect((await read(NO_CACHE)).total).toBe(3);
+      } finally {
+        await server.pool.query(`delete from config_changes where change_type = 'KeptProbe'`);
+      }
+    });
+
     it('filters by change type, severity, config type, source, summary, creators and tags', async () => {
       const types = async (body: Record<string, unknown>): Promise<string[]> =>
         (await changes({ ...body, sort_by: 'created_at' })).changes.map((change) => `${change.name}:${change.change_type}`);

@@ -26,6 +26,7 @@ export interface JsonReply {
   text: string;
   /** The parsed body; {} for an empty one. */
   json: Record<string, unknown>;
+  headers: Headers;
 }
 
 const TEMPLATE_DB = 'opsdeck_template';
@@ -105,7 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
-      return { status: response.status, text, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+      return { status: response.status, text, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), headers: response.headers };
     },
     async close() {
       await running.close();

@@ -13,7 +13,7 @@ import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
 import { SqlParams } from '../../platform/sql-params';
 import { containsPattern, matchListCondition } from './match-list-condition';
-import { catalogWriteVersion, normalizedKey, PoolCaches } from './catalog-summary-cache';
+import { catalogWriteVersion, normalizedKey, PoolCaches, type CachedAnswer } from './catalog-summary-cache';
 
 const SORT_EXPRESSIONS: Record<CatalogChangeSort, string> = {
   created_at: 'ch.created_at',
@@ -87,23 +87,41 @@ interface CountRow {
 const countCaches = new PoolCaches<CountRow[]>();
 
 /**
- * The counts of a request over the whole catalog, shared by its pages and sort orders while nothing in the catalog is
- * written and for at most a minute (the grouped summary's cache, ADR 0053): counting a window of 200,000 changes of
- * live items costs a hundred milliseconds and more, and paging through the list asked for it again on every page.
- * A request for one item's changes is counted each time: its scope follows relationships, which do not move the
- * catalog's write version, and it counts few rows.
+ * The counts of a request over the whole catalog, shared by its pages and sort orders (the grouped summary's cache, ADR
+ * 0053): counting a window of 200,000 changes of live items costs a hundred milliseconds and more, and paging through
+ * the list asked for it again on every page. Kept while nothing in the catalog is written and for at most a minute;
+ * with `allowStale`, an out-of-date answer up to 300 s old (spec 002 §9) is served at once while one recount runs
+ * behind it, so a scraper writing every second does not make every page of the list count 2,000,000 rows again. The
+ * page itself is always read now. A request for one item's changes is counted each time: its scope follows
+ * relationships, which do not move the catalog's write version, and it counts few rows.
  */
-async function countsFor(pool: pg.Pool, request: CatalogChangesRequest, compute: () => Promise<CountRow[]>): Promise<CountRow[]> {
-  if (request.id !== undefined) return compute();
+async function countsFor(
+  pool: pg.Pool,
+  request: CatalogChangesRequest,
+  allowStale: boolean,
+  compute: () => Promise<CountRow[]>,
+): Promise<CachedAnswer<CountRow[]>> {
+  if (request.id !== undefined) return { value: await compute(), computedAt: Date.now() };
   const { page: _page, page_size: _pageSize, sort_by: _sortBy, ...filter } = request;
-  return (await countCaches.for(pool).get(normalizedKey(filter), await catalogWriteVersion(pool), compute)).value;
+  return countCaches.for(pool).get(normalizedKey(filter), await catalogWriteVersion(pool), compute, allowStale);
+}
+
+export interface CatalogChangesOptions {
+  now?: Date;
+  /** The total and counts may be a kept answer up to 300 s old, recounted behind it (the route's default). */
+  allowStale?: boolean;
 }
 
 /**
  * A page of config changes with their item's name, type and tags, the total before paging and counts per change type
- * and severity. Each folded row (one per item and fingerprint) is one change here, its sightings in `count`.
+ * and severity, and when those counts were computed. Each folded row (one per item and fingerprint) is one change
+ * here, its sightings in `count`.
  */
-export async function catalogChanges(pool: pg.Pool, request: CatalogChangesRequest, now: Date = new Date()): Promise<CatalogChangesResponse> {
+export async function catalogChanges(
+  pool: pg.Pool,
+  request: CatalogChangesRequest,
+  { now = new Date(), allowStale = false }: CatalogChangesOptions = {},
+): Promise<CachedAnswer<CatalogChangesResponse>> {
   const from = instant(request.from, now, false);
   const to = instant(request.to, now, true);
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw errors.validation('/from or /to is not a time');
@@ -151,7 +169,7 @@ export async function catalogChanges(pool: pg.Pool, request: CatalogChangesReque
       params.values,
       { readOnly: true },
     ),
-    countsFor(pool, request, () =>
+    countsFor(pool, request, allowStale, () =>
       queryWithoutJit<CountRow>(
         pool,
         `select grouping(ch.change_type) as by_severity, ch.change_type, ch.severity, count(*)::integer as n ${fromClause}
@@ -165,7 +183,7 @@ export async function catalogChanges(pool: pg.Pool, request: CatalogChangesReque
   const changeTypes: Record<string, number> = {};
   const severities: Record<string, number> = {};
   let total = 0;
-  for (const row of counts) {
+  for (const row of counts.value) {
     if (row.by_severity === 0) {
       changeTypes[row.change_type ?? 'none'] = row.n;
       total += row.n;
@@ -174,5 +192,8 @@ export async function catalogChanges(pool: pg.Pool, request: CatalogChangesReque
       severities[key] = (severities[key] ?? 0) + row.n;
     }
   }
-  return { changes: page, total, summary: { change_types: changeTypes, severities }, page: request.page, page_size: request.page_size };
+  return {
+    value: { changes: page, total, summary: { change_types: changeTypes, severities }, page: request.page, page_size: request.page_size },
+    computedAt: counts.computedAt,
+  };
 }

@@ -36,6 +36,7 @@ const DIFF = ['--- a/spec', '+++ b/spec', '@@ -1,2 +1,2 @@', ' replicas: 2', '-i
 
 let listResponse: () => Response = () => page([change], 1);
 const bodies: Record<string, unknown>[] = [];
+const cacheControls: Array<string | null> = [];
 const detailRequests: RecordedRequest[] = [];
 
 function page(changes: CatalogChange[], total: number, pageNumber = 1, pageSize = 200): Response {
@@ -45,6 +46,7 @@ function page(changes: CatalogChange[], total: number, pageNumber = 1, pageSize 
 
 setupMswServer(
   http.post('*/api/catalog/changes', async ({ request }) => {
+    cacheControls.push(request.headers.get('cache-control'));
     bodies.push((await readRequest(request)).body as Record<string, unknown>);
     return listResponse();
   }),
@@ -60,6 +62,7 @@ setupMswServer(
 
 function renderPage(path = '/catalog/changes') {
   bodies.length = 0;
+  cacheControls.length = 0;
   detailRequests.length = 0;
   return renderRoutes([{ path: '/catalog/changes', element: <CatalogChangesPage /> }], path);
 }
@@ -73,6 +76,18 @@ describe('Catalog changes page', () => {
     await screen.findByText('checkout-api');
     expect(lastBody()).toEqual({ from: 'now-2d', to: 'now', include_deleted_configs: false, page: 1, page_size: 200, sort_by: '-created_at' });
     expect(screen.getByRole('button', { name: 'Time range: Last 2 days' })).toBeInTheDocument();
+  });
+
+  it('asks for counts made now with no-cache when Refresh is pressed, and shows what it answers', async () => {
+    listResponse = () => page([change], 1);
+    renderPage();
+    await screen.findByText('checkout-api');
+    expect(cacheControls).toEqual([null]);
+    listResponse = () => page([change, { ...change, id: '55555555-5555-4555-8555-555555555555', name: 'payments-api' }], 2);
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await screen.findByText('payments-api');
+    expect(cacheControls.at(-1)).toBe('no-cache');
+    expect(lastBody()).toEqual(bodies[0]);
   });
 
   it('sends every filter of the query string, tags as a selector', async () => {

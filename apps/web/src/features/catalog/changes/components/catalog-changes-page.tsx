@@ -13,7 +13,7 @@ import { usePreference } from '@/lib/preferences/use-preference';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { CatalogTabs } from '../../components/catalog-tabs';
 import { useSearchUpdate } from '../../utils/use-search-update';
-import { useCatalogChangesQuery } from '../api/get-catalog-changes';
+import { useCatalogChangesQuery, useRefreshCatalogChanges } from '../api/get-catalog-changes';
 import { useChangeFilterOptionsQuery } from '../api/get-change-filter-options';
 import { HIDE_DELETED_CHANGES_KEY, PARAM_NAMES, changesRequestBody, parseChangesParams, timeRangeParams, type FilterName } from '../change-params';
 import { ChangesTable } from './changes-table';
@@ -32,6 +32,7 @@ export function CatalogChangesPage() {
   const [hideDeleted, setHideDeleted] = usePreference(HIDE_DELETED_CHANGES_KEY, 'yes');
   const body = useMemo(() => changesRequestBody(params, hideDeleted !== 'no'), [params, hideDeleted]);
   const changes = useCatalogChangesQuery(body);
+  const refresh = useRefreshCatalogChanges(body);
   const configTypes = useChangeFilterOptionsQuery('configTypes');
   const changeTypes = useChangeFilterOptionsQuery('changeTypes');
   const tags = useChangeFilterOptionsQuery('tags');
@@ -53,8 +54,8 @@ export function CatalogChangesPage() {
       <CatalogTabs />
       <header className="flex flex-wrap items-center gap-2">
         <h1 className="text-lg font-semibold text-gray-900">Config changes</h1>
-        <Button variant="ghost" aria-label="Refresh" onClick={() => void changes.refetch()} disabled={changes.isFetching}>
-          <RefreshCw aria-hidden="true" className="size-4" />
+        <Button variant="ghost" aria-label="Refresh" onClick={() => refresh.mutate()} disabled={changes.isFetching || refresh.isPending}>
+          <RefreshCw aria-hidden="true" className={refresh.isPending ? 'size-4 animate-spin' : 'size-4'} />
         </Button>
         <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
           <label className="flex items-center gap-1.5 text-sm text-gray-700">
