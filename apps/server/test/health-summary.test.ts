@@ -112,6 +112,40 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
     expect(page.checks_summary.every((check) => check.uptime.passed + check.uptime.failed === 30)).toBe(true);
   });
 
+  it('returns the checks of the open groups alone with groups=, still counting and grouping every check', async () => {
+    const all = await summary('timeRange=1d&groupBy=env');
+    expect(all.groups.map((group) => group.key)).toEqual(['dev', 'prod', 'staging']);
+    const prod = all.checks_summary.filter((check) => check.labels.env === 'prod');
+    expect(prod.length).toBeGreaterThan(0);
+
+    const open = await summary(`timeRange=1d&groupBy=env&groups=${encodeURIComponent(JSON.stringify(['prod']))}`);
+    expect(open.checks_summary).toEqual(prod);
+    expect(open.groups).toEqual(all.groups);
+    expect(open.counts).toEqual(all.counts);
+    expect(open.totalEntries).toBe(checkCount);
+
+    const closed = await summary(`timeRange=1d&groupBy=env&groups=${encodeURIComponent('[]')}`);
+    expect(closed.checks_summary).toEqual([]);
+    expect(closed.groups).toEqual(all.groups);
+
+    const byUptime = await summary(`timeRange=1d&groupBy=env&sortBy=uptime&groups=${encodeURIComponent(JSON.stringify(['dev', 'staging']))}`);
+    const everyByUptime = await summary('timeRange=1d&groupBy=env&sortBy=uptime');
+    expect(byUptime.checks_summary.map((check) => check.id)).toEqual(
+      everyByUptime.checks_summary.filter((check) => check.labels.env !== 'prod').map((check) => check.id),
+    );
+  });
+
+  it('refuses groups= that is not a JSON array of group keys, or comes without groupBy, with a coded 400', async () => {
+    for (const search of ['timeRange=1d&groupBy=env&groups=prod', `timeRange=1d&groupBy=env&groups=${encodeURIComponent('[1]')}`, `timeRange=1d&groups=${encodeURIComponent('["prod"]')}`]) {
+      const response = await fetch(`${server.url}/api/canary/api/summary?canary_id=${canaryId}&${search}`, { headers: { cookie: viewer } });
+      const body = (await response.json()) as { code: string; message: string; details?: unknown };
+      expect(response.status, search).toBe(400);
+      expect(body.code, search).toBe('OD_VALIDATION');
+      // The field is named in the message or in the details that list each bad field.
+      expect(`${body.message} ${JSON.stringify(body.details ?? null)}`, search).toMatch(/groups/);
+    }
+  });
+
   it('computes uptime and latency for the page alone when the range has no totals table (raw rows, odd ranges)', async () => {
     const paged = await summary('timeRange=5h&pageIndex=0&pageSize=10');
     expect(paged.timeRange).toMatchObject({ key: '5h', source: '1h' });

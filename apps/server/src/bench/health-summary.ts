@@ -26,7 +26,7 @@ export interface SummaryBenchFigures {
 export interface SummaryBenchResult {
   /** The dashboard's first request: the first page of the flat table, with counts, tabs and label values. */
   paged: SummaryBenchFigures;
-  /** Every check at once, as the grouped view asks for them. */
+  /** Every check at once, as the grouped cards ask for them (the grouped table asks for its open groups' alone). */
   unpaged: SummaryBenchFigures;
 }
 
@@ -79,7 +79,7 @@ async function measure(options: SummaryBenchOptions, search: URLSearchParams): P
 /**
  * Latency of GET /api/canary/api/summary as the health dashboard requests it (apps/web/src/features/health/api/
  * get-health-summary.ts): its first call with the default parameters (time range, Tab By namespace, first page), and
- * the unpaged call of the grouped view.
+ * the unpaged call of the grouped cards.
  */
 export async function benchHealthSummary(options: SummaryBenchOptions): Promise<SummaryBenchResult> {
   const timeRange = options.timeRange ?? '1d';

@@ -220,7 +220,7 @@ async function main(): Promise<void> {
         const summary = await benchHealthSummary({ url, cookie });
         const rows: Array<[string, SummaryBenchFigures]> = [
           ["dashboard's first page", summary.paged],
-          ['every check (grouped view)', summary.unpaged],
+          ['every check (grouped cards)', summary.unpaged],
         ];
         for (const [label, result] of rows) {
           console.log(

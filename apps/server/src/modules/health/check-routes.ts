@@ -21,6 +21,16 @@ const csv = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? null : value.split(',').map((part) => part.trim()).filter((part) => part !== '')));
 
+const groupKeysSchema = z.array(z.string().max(200)).max(1000);
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export const summaryQuerySchema = z.object({
   timeRange: z.string().default(DEFAULT_RANGE),
   check: csv.pipe(z.array(z.uuid()).nullable()),
@@ -34,6 +44,23 @@ export const summaryQuerySchema = z.object({
   /** Query-form tristate (`env=prod,!team=payments`): a value is `key=value`; `!` excludes. */
   labels: z.string().max(4000).optional(),
   groupBy: z.string().max(200).optional(),
+  /**
+   * With groupBy, a JSON array of the group keys whose checks to return (the groups the table has open); the groups and
+   * counts still cover every check. Without it every group's checks come back.
+   */
+  groups: z
+    .string()
+    .max(40_000)
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined) return null;
+      const parsed = groupKeysSchema.safeParse(parseJsonOrUndefined(text));
+      if (!parsed.success) {
+        context.addIssue({ code: 'custom', message: 'is not a JSON array of at most 1000 group keys, each at most 200 characters' });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
   tabBy: z.string().max(200).optional(),
   tab: z.string().max(200).optional(),
   sortBy: z.enum(['name', 'canary_name', 'status', 'uptime', 'latency', 'last_transition_time', 'last_runtime', 'type']).optional(),
@@ -89,6 +116,7 @@ function summaryFilters(query: SummaryQuery): SummaryFilters {
 
 /** `GET /api/canary/api/summary`: uptime and latency from a range's totals table when it has one, else computed now. */
 export async function sendHealthSummary(deps: CheckRouteDeps, query: SummaryQuery, reply: FastifyReply): Promise<FastifyReply> {
+  if (query.groups !== null && query.groupBy === undefined) throw errors.validation('/groups names groups, so it needs groupBy');
   const { minutes, since } = resolveRange(query.timeRange);
   const source = sourceFor(minutes);
   const windowKey = windowKeyFor(query.timeRange);
@@ -115,6 +143,7 @@ export async function sendHealthSummary(deps: CheckRouteDeps, query: SummaryQuer
       sortDesc: query.sortDesc === 'true',
       offset: query.pageSize === undefined ? 0 : query.pageIndex * query.pageSize,
       limit: query.pageSize ?? null,
+      groupKeys: query.groups,
     },
     { key: query.timeRange, since: since.toISOString(), source, asOf: asOf.toISOString() },
   );

@@ -34,6 +34,11 @@ export interface SummaryView {
   offset: number;
   /** Null returns every selected check. */
   limit: number | null;
+  /**
+   * With groupBy, only the checks of these groups are returned (the groups a person expanded); the groups and counts
+   * still cover every selected check. Null returns the checks of every group.
+   */
+  groupKeys: string[] | null;
 }
 
 /**
@@ -146,15 +151,15 @@ function groupKeySql(groupBy: string | null, params: SqlParams): string {
     case null:
       return 'null::text';
     case 'canary_name':
-      return 't.canary_name';
+      return 'c.name';
     case 'name':
-      return `split_part(t.name, '/', 1)`;
+      return `split_part(k.name, '/', 1)`;
     case 'description':
-      return `coalesce(t.description, '')`;
+      return `coalesce(k.description, '')`;
     case 'type':
-      return 't.type';
+      return 'k.type';
     default:
-      return `coalesce(t.labels ->> ${params.add(groupBy, 'text')}, '')`;
+      return `coalesce(k.labels ->> ${params.add(groupBy, 'text')}, '')`;
   }
 }
 
@@ -194,21 +199,38 @@ const CHECK_ROW = `lateral (
          (select u from (select coalesce(p.passed, 0) as passed, coalesce(p.failed, 0) as failed) u) as uptime,
          (select l from (select p.p95, p.p97, p.p99) l) as latency) v`;
 
+function cutOf(source: string, order: string, { offset, limit }: { offset: string; limit: string }): string {
+  return `(select x.* from ${source} x order by ${order} offset ${offset} limit ${limit}) x`;
+}
+
+/** The columns of spec 001's Check that the narrow rows of `base` leave out, read for the page's checks only. */
+const PAGE_COLUMNS = `k.id, k.name, k.canary_id, x.canary_name, k.namespace, k.agent_id, a.name as agent_name, k.type, k.icon, k.endpoint,
+       k.description, k.owner, k.labels, k.status, x.status_key, k.severity, k.last_runtime, k.next_runtime,
+       k.last_transition_time, k.created_at, k.deleted_at, x.ord`;
+
 /**
- * The page: ids and positions are cut first from narrow rows (with the statistics of every selected check only when
- * they decide the order), then only the page's checks are joined back to their columns and, unless already there,
- * their statistics.
+ * The page: cut from the narrow rows of the selected checks (with the statistics of every one of them only when they
+ * decide the order; otherwise a top-N sort, with no position numbered for the rows past the page), then joined back to
+ * the checks table for their other columns and, unless already there, their statistics.
  */
-function pageSql(stats: string, order: string, statsFirst: boolean, offset: string, limit: string): string {
-  const ranked = `select x.id, row_number() over (order by ${order}) as ord, st.passed, st.failed, st.p95, st.p97, st.p99
-                    from selected x ${stats}`;
+function pageSql(
+  source: string,
+  stats: string,
+  order: string,
+  statsFirst: boolean,
+  everyCheck: boolean,
+  bounds: () => { offset: string; limit: string },
+): string {
+  const wide = (rows: string) => `from ${rows} join checks k on k.id = x.id left join agents a on a.id = k.agent_id`;
   if (statsFirst) {
-    return `select b.*, r.ord, r.passed, r.failed, r.p95, r.p97, r.p99
-              from (${ranked} order by ord offset ${offset} limit ${limit}) r join base b on b.id = r.id`;
+    const { offset, limit } = bounds();
+    return `select ${PAGE_COLUMNS}, x.passed, x.failed, x.p95, x.p97, x.p99
+              ${wide(`(select x.id, x.canary_name, x.status_key, row_number() over (order by ${order}) as ord, st.passed, st.failed, st.p95, st.p97, st.p99
+                         from ${source} x ${stats} order by ord offset ${offset} limit ${limit}) x`)}`;
   }
-  return `select x.*, r.ord, st.passed, st.failed, st.p95, st.p97, st.p99
-            from (select x.id, row_number() over (order by ${order}) as ord from selected x order by ord offset ${offset} limit ${limit}) r
-            join base x on x.id = r.id
+  const cut = everyCheck ? `${source} x` : cutOf(source, order, bounds());
+  return `select ${PAGE_COLUMNS}, st.passed, st.failed, st.p95, st.p97, st.p99
+            ${wide(`(select x.*, row_number() over (order by ${order}) as ord from ${cut}) x`)}
             ${stats}`;
 }
 
@@ -223,41 +245,48 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
   const statusMatch = statusConditions.length === 0 ? 'true' : statusConditions.join(' and ');
   const health = healthSql(stats, params);
   const filter = filterSql(filters, params);
+  const inTab = tabbed ? `t.tab_key = ${params.add(view.tab, 'text')}` : 'true';
+  const sumOf = (condition: string) => `coalesce(sum(t.n) filter (where ${condition}), 0)`;
+  // Only what the counts, the groups and the order read: the page's own columns are read for its checks alone.
   return `with base as materialized (
-      select k.id, k.name, k.canary_id, c.name as canary_name, k.namespace, k.agent_id, a.name as agent_name, k.type, k.icon,
-             k.endpoint, k.description, k.owner, k.labels, k.status, k.severity, k.last_runtime, k.next_runtime,
-             k.last_transition_time, k.created_at, k.deleted_at, ${health.columns},
-             ${tabKeySql(view.tabBy, params)} as tab_key
+      select k.id, k.name, c.name as canary_name, k.type, k.last_runtime, k.last_transition_time, ${health.columns},
+             ${tabKeySql(view.tabBy, params)} as tab_key, ${groupKeySql(view.groupBy, params)} as group_key
         from checks k
         join canaries c on c.id = k.canary_id
         left join agents a on a.id = k.agent_id
         ${health.join}
        where ${filter.all}
-    ), in_tab as not materialized (
-      select * from base b ${tabbed ? `where b.tab_key = ${params.add(view.tab, 'text')}` : ''}
     ), selected as not materialized (
-      select t.*, ${groupKeySql(view.groupBy, params)} as group_key
-        from in_tab t
-       where ${statusMatch}
+      select t.* from base t where ${inTab} and ${statusMatch}
+    ), tally as materialized (
+      -- One pass over the checks for every count below: few rows, one per tab, status and group.
+      select t.tab_key, t.status_key, t.group_key, count(*)::integer as n from base t group by 1, 2, 3
     ), page as (
-      ${pageSql(statsJoin(stats, params), orderBy(view.sortBy, view.sortDesc), statsFirst, params.add(view.offset, 'integer'), params.add(view.limit, 'integer'))}
+      ${pageSql(
+        view.groupKeys === null ? 'selected' : `(select t.* from selected t where t.group_key = any(${params.add(view.groupKeys, 'text[]')}))`,
+        statsJoin(stats, params),
+        orderBy(view.sortBy, view.sortDesc),
+        statsFirst,
+        view.limit === null,
+        // Bound only where the SQL reads them: a parameter no statement reads has no type PostgreSQL can infer.
+        () => ({ offset: params.add(view.offset, 'integer'), limit: params.add(view.limit, 'integer') }),
+      )}
     )
     select json_build_object(
       'checks_summary', (select coalesce(json_agg(v order by p.ord), '[]'::json) from page p cross join ${CHECK_ROW}),
-      'totalEntries', (select count(*) from selected),
-      'counts', (select json_build_object('total', count(*), 'healthy', count(*) filter (where status_key = 'healthy'),
-                                          'unhealthy', count(*) filter (where status_key = 'unhealthy'),
-                                          'warning', count(*) filter (where status_key = 'warning'),
-                                          'unknown', count(*) filter (where status_key = 'unknown'))
-                   from in_tab),
+      'totalEntries', (select ${sumOf(statusMatch)} from tally t where ${inTab}),
+      'counts', (select json_build_object('total', ${sumOf('true')}, 'healthy', ${sumOf(`t.status_key = 'healthy'`)},
+                                          'unhealthy', ${sumOf(`t.status_key = 'unhealthy'`)}, 'warning', ${sumOf(`t.status_key = 'warning'`)},
+                                          'unknown', ${sumOf(`t.status_key = 'unknown'`)})
+                   from tally t where ${inTab}),
       'tabs', ${
         view.tabBy === null
           ? `'[]'::json`
           : // Every tab stays, its count what it would show: the filters of the page, the status ones included.
             `(select json_agg(json_build_object('key', x.key, 'count', x.n) order by x.o, x.key)
-                 from (select 'All' as key, count(*) filter (where ${statusMatch}) as n, 0 as o from base t
+                 from (select 'All' as key, ${sumOf(statusMatch)} as n, 0 as o from tally t
                        union all
-                       select t.tab_key, count(*) filter (where ${statusMatch}), 1 from base t group by t.tab_key) x)`
+                       select t.tab_key, ${sumOf(statusMatch)}, 1 from tally t group by t.tab_key) x)`
       },
       'groups', ${
         view.groupBy === null
@@ -267,11 +296,10 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
                                                             -- A warning passes now: with it a group is at worst mixed, never unhealthy.
                                                             'health', case when g.healthy = g.n then 'good' when g.healthy + g.warning = 0 then 'unhealthy' else 'mixed' end)
                                           order by g.group_key), '[]'::json)
-                   from (select group_key, count(*) as n, count(*) filter (where status_key = 'healthy') as healthy,
-                                count(*) filter (where status_key = 'unhealthy') as unhealthy,
-                                count(*) filter (where status_key = 'warning') as warning,
-                                count(*) filter (where status_key = 'unknown') as unknown
-                           from selected group by group_key) g)`
+                   from (select t.group_key, sum(t.n) as n, ${sumOf(`t.status_key = 'healthy'`)} as healthy,
+                                ${sumOf(`t.status_key = 'unhealthy'`)} as unhealthy, ${sumOf(`t.status_key = 'warning'`)} as warning,
+                                ${sumOf(`t.status_key = 'unknown'`)} as unknown
+                           from tally t where ${inTab} and ${statusMatch} group by t.group_key) g)`
       },
       -- Checks share few label sets: each distinct set is taken apart once.
       'labels', (select coalesce(json_object_agg(l.key, l.vals order by l.key), '{}'::json)
@@ -309,7 +337,7 @@ export async function loadCheckSummary(pool: pg.Pool, checkId: string, source: R
     pool,
     { kind: 'computed', source, since },
     { checkIds: [checkId], canaryId: null, agentId: null, types: null, query: null, labelsInclude: {}, labelsExclude: {}, includeDeleted: true },
-    { statuses: null, hidePassing: false, groupBy: null, tabBy: null, tab: null, sortBy: null, sortDesc: false, offset: 0, limit: 1 },
+    { statuses: null, hidePassing: false, groupBy: null, tabBy: null, tab: null, sortBy: null, sortDesc: false, offset: 0, limit: 1, groupKeys: null },
     {},
   );
   const parsed = JSON.parse(body) as { checks_summary?: CheckSummary[] };

@@ -12,6 +12,7 @@ export function summarySearchParams(params: HealthSummaryParams): URLSearchParam
   if (params.hidePassing) search.set('hidePassing', 'true');
   if (params.statuses.length > 0) search.set('status', params.statuses.join(','));
   if (params.groupBy !== null) search.set('groupBy', params.groupBy);
+  if (params.groupBy !== null && params.groups !== null) search.set('groups', JSON.stringify(params.groups));
   if (params.sortBy !== null) {
     search.set('sortBy', params.sortBy);
     search.set('sortDesc', String(params.sortDesc));

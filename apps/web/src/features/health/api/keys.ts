@@ -21,6 +21,8 @@ export interface HealthSummaryParams {
   pageIndex: number;
   /** Null asks for every matching check, which grouping needs to fill its groups. */
   pageSize: number | null;
+  /** With groupBy, the groups whose checks to fetch (the table's open ones); null fetches every group's checks. */
+  groups: string[] | null;
 }
 
 export type HistoryStatusFilter = 'all' | 'healthy' | 'unhealthy';

@@ -38,7 +38,7 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
       size: 420,
       cell: ({ row: { original } }) => {
         if (original.kind === 'group') {
-          const { group, expanded } = original;
+          const { group, expanded, loading } = original;
           const Icon = expanded ? ChevronDown : ChevronRight;
           return (
             <span className="flex items-center gap-1.5 font-medium">
@@ -56,6 +56,11 @@ function buildColumns(onToggleGroup: (key: string) => void): ColumnDef<HealthRow
               </button>
               <span className="truncate">{groupLabel(group.key)}</span>
               <CountBadge count={group.count} label="checks" />
+              {loading && (
+                <span role="status" className="text-xs font-normal text-gray-500">
+                  Loading checks…
+                </span>
+              )}
             </span>
           );
         }

@@ -83,11 +83,19 @@ describe('Health dashboard', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
-  it('offers the fixed Group By choices plus one per label key, and groups on the server', async () => {
+  it('offers the fixed Group By choices plus one per label key, groups on the server and fetches the checks of a group as it opens', async () => {
     const user = userEvent.setup();
-    summaryResponse = (url) =>
-      HttpResponse.json(
-        makeSummary(checks, {
+    let releaseOpened: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      releaseOpened = resolve;
+    });
+    summaryResponse = async (url) => {
+      // As the server does: the checks of the groups asked for alone, every group counted.
+      const asked = url.searchParams.get('groups');
+      const open = asked === null ? null : (JSON.parse(asked) as string[]);
+      if (open !== null && open.length > 0) await opened;
+      return HttpResponse.json(
+        makeSummary(open === null ? checks : checks.filter((check) => open.includes(check.name.split('/')[0] ?? '')), {
           labels,
           groups:
             url.searchParams.get('groupBy') === 'name'
@@ -98,6 +106,7 @@ describe('Health dashboard', () => {
               : [],
         }),
       );
+    };
     renderAtHealth(<HealthPage />);
     await screen.findByText('api/healthz');
     await user.click(screen.getByRole('combobox', { name: 'Group By' }));
@@ -106,17 +115,22 @@ describe('Health dashboard', () => {
     await user.click(screen.getByRole('option', { name: 'Name' }));
 
     await waitFor(() => expect(lastSummary().get('groupBy')).toBe('name'));
-    // Grouped rows need every member, so no page is asked for.
+    // Grouped rows are not paged; with every group closed no check is asked for.
     expect(lastSummary().has('pageSize')).toBe(false);
+    expect(lastSummary().get('groups')).toBe('[]');
     expect(currentSearch(probe()).get('groupBy')).toBe('name');
     const table = screen.getByRole('table', { name: 'Health checks' });
     expect(await within(table).findByText('api')).toBeInTheDocument();
     expect(within(table).queryByText('api/healthz')).not.toBeInTheDocument();
 
     await user.click(within(table).getByRole('button', { name: 'Expand api' }));
-    expect(within(table).getByText('api/healthz')).toBeInTheDocument();
+    await waitFor(() => expect(lastSummary().get('groups')).toBe('["api"]'));
+    expect(within(table).getByRole('status')).toHaveTextContent('Loading checks…');
+    releaseOpened();
+    expect(await within(table).findByText('api/healthz')).toBeInTheDocument();
     expect(within(table).getByText('api/backup')).toBeInTheDocument();
     expect(within(table).queryByText('web/home')).not.toBeInTheDocument();
+    expect(within(table).queryByRole('status')).not.toBeInTheDocument();
     expect(within(table).getByRole('button', { name: 'Collapse api' })).toHaveAttribute('aria-expanded', 'true');
 
     await user.click(within(table).getByText('api/healthz'));

@@ -45,7 +45,7 @@ export function HealthPage() {
   const rangeMinutes = TIME_RANGE_MINUTES[params.timeRange];
   const refresh = useRefreshRate(rangeMinutes);
   const [expanded, setExpanded] = useState<{ groupBy: string; keys: ReadonlySet<string> }>({ groupBy: params.groupBy, keys: new Set() });
-  const expandedKeys = expanded.groupBy === params.groupBy ? expanded.keys : new Set<string>();
+  const expandedKeys = useMemo(() => (expanded.groupBy === params.groupBy ? expanded.keys : new Set<string>()), [expanded, params.groupBy]);
 
   const groupBy = params.groupBy === NO_GROUPING ? null : params.groupBy;
   const pivotBy = params.pivotBy === 'none' ? null : params.pivotBy;
@@ -65,8 +65,10 @@ export function HealthPage() {
       pageIndex: groupBy === null && pivotBy === null ? params.pageIndex : 0,
       // Grouped rows and the pivot need every matching check; the flat list grows page by page as it scrolls.
       pageSize: groupBy === null && pivotBy === null ? params.pageSize : null,
+      // The grouped table shows checks under open groups only, so it asks for theirs; cards and the pivot show all.
+      groups: groupBy !== null && pivotBy === null && params.layout !== 'card' ? [...expandedKeys].sort() : null,
     }),
-    [params, groupBy, pivotBy],
+    [params, groupBy, pivotBy, expandedKeys],
   );
   const summary = useHealthSummaryQuery(summaryParams, { refreshIntervalMs: refresh.intervalMs });
   const data = summary.data ?? EMPTY_SUMMARY;
@@ -195,7 +197,7 @@ export function HealthPage() {
                 )
               ) : (
                 <HealthChecksTable
-                  rows={buildHealthRows(data.checks_summary, data.groups, groupBy, expandedKeys)}
+                  rows={buildHealthRows(data.checks_summary, data.groups, groupBy, expandedKeys, summary.isPlaceholderData)}
                   isLoading={isLoading}
                   sortBy={params.sortBy}
                   sortDesc={params.sortDesc}
