@@ -391,4 +391,77 @@ describe('health summary at scale: paging, filters and the uptime windows', () =
       expect(descending.checks_summary.map((check) => check.name)).toEqual(['never', 'steady', 'old-blip', 'recovered', 'down']);
     });
   });
+
+  describe('counts kept between requests', () => {
+    let keptCanaryId: string;
+    let ids: Record<string, string>;
+    const version = async (): Promise<string> =>
+      (await server.pool.query<{ v: string }>(`select last_value::text || ':' || is_called::text as v from health_summary_version`)).rows[0]?.v ?? '';
+
+    beforeAll(async () => {
+      const canary = await server.pool.query<{ id: string }>(
+        `insert into canaries (name, namespace, labels, schedule, spec, source) values ('kept', 'team-a', '{}', '@every 5m', '{}', 'test') returning id`,
+      );
+      keptCanaryId = canary.rows[0]?.id ?? '';
+      const checks = await server.pool.query<{ id: string; name: string }>(
+        `insert into checks (canary_id, type, name, namespace, labels, spec, status)
+         values ($1, 'http', 'one', 'team-a', '{"tier":"web"}', '{}', 'healthy'), ($1, 'http', 'two', 'team-a', '{"tier":"web"}', '{}', 'healthy')
+         returning id, name`,
+        [keptCanaryId],
+      );
+      ids = Object.fromEntries(checks.rows.map((row) => [row.name, row.id]));
+    });
+
+    it('serves counts that follow a change of health, labels, a rename and a new check at once, while a run that changes nothing keeps the version', async () => {
+      const first = await summary('timeRange=1d&tabBy=namespace&groupBy=canary_name&pageSize=1', keptCanaryId);
+      expect(first.counts).toMatchObject({ total: 2, healthy: 2, unhealthy: 0 });
+      expect(first.checks_summary).toHaveLength(1);
+
+      const before = await version();
+      await server.pool.query(`update checks set last_runtime = now(), next_runtime = now() + interval '5 minutes' where canary_id = $1`, [keptCanaryId]);
+      expect(await version()).toBe(before);
+
+      await server.pool.query(`update checks set status = 'unhealthy', last_transition_time = now() where id = $1`, [ids.one]);
+      expect(await version()).not.toBe(before);
+      const failing = await summary('timeRange=1d&tabBy=namespace&groupBy=canary_name&pageSize=1', keptCanaryId);
+      expect(failing.counts).toMatchObject({ total: 2, healthy: 1, unhealthy: 1 });
+      expect(failing.groups).toEqual([{ key: 'kept', count: 2, healthy: 1, unhealthy: 1, warning: 0, unknown: 0, health: 'mixed' }]);
+
+      expect((await summary('timeRange=1d', keptCanaryId)).labels).toEqual({ tier: ['web'] });
+      await server.pool.query(`update checks set labels = '{"tier":"db"}' where id = $1`, [ids.two]);
+      expect((await summary('timeRange=1d', keptCanaryId)).labels).toEqual({ tier: ['db', 'web'] });
+
+      expect((await summary('timeRange=1d&groupBy=canary_name', keptCanaryId)).groups.map((group) => group.key)).toEqual(['kept']);
+      await server.pool.query(`update canaries set name = 'kept-renamed' where id = $1`, [keptCanaryId]);
+      const renamed = await summary('timeRange=1d&groupBy=canary_name', keptCanaryId);
+      expect(renamed.groups.map((group) => group.key)).toEqual(['kept-renamed']);
+
+      await server.pool.query(`insert into checks (canary_id, type, name, namespace, labels, spec, status) values ($1, 'http', 'three', 'team-b', '{}', '{}', null)`, [
+        keptCanaryId,
+      ]);
+      const added = await summary('timeRange=1d&tabBy=namespace', keptCanaryId);
+      expect(added.totalEntries).toBe(3);
+      expect(added.tabs).toEqual([
+        { key: 'All', count: 3 },
+        { key: 'team-a', count: 2 },
+        { key: 'team-b', count: 1 },
+      ]);
+    });
+
+    it("moves the version when a check's failures in a window appear or clear, and not when only its totals grow", async () => {
+      await summary('timeRange=1d', keptCanaryId);
+      const row = await server.pool.query<{ window_key: string }>(`select window_key from check_uptime_windows where check_id = $1`, [ids.two]);
+      const windowKey = row.rows[0]?.window_key ?? '1d';
+      await server.pool.query(
+        `insert into check_uptime_windows (window_key, check_id, passed, failed) values ($1, $2, 5, 0)
+         on conflict (window_key, check_id) do update set passed = 5, failed = 0`,
+        [windowKey, ids.two],
+      );
+      const before = await version();
+      await server.pool.query(`update check_uptime_windows set passed = passed + 10 where window_key = $1 and check_id = $2`, [windowKey, ids.two]);
+      expect(await version()).toBe(before);
+      await server.pool.query(`update check_uptime_windows set failed = 1 where window_key = $1 and check_id = $2`, [windowKey, ids.two]);
+      expect(await version()).not.toBe(before);
+    });
+  });
 });

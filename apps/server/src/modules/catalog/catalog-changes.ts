@@ -13,7 +13,7 @@ import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
 import { SqlParams } from '../../platform/sql-params';
 import { containsPattern, matchListCondition } from './match-list-condition';
-import { catalogWriteVersion, normalizedKey, PoolCaches, type CachedAnswer } from './catalog-summary-cache';
+import { normalizedKey, PoolCaches, writeVersion, type CachedAnswer } from '../../platform/answer-cache';
 
 const SORT_EXPRESSIONS: Record<CatalogChangeSort, string> = {
   created_at: 'ch.created_at',
@@ -103,7 +103,7 @@ async function countsFor(
 ): Promise<CachedAnswer<CountRow[]>> {
   if (request.id !== undefined) return { value: await compute(), computedAt: Date.now() };
   const { page: _page, page_size: _pageSize, sort_by: _sortBy, ...filter } = request;
-  return countCaches.for(pool).get(normalizedKey(filter), await catalogWriteVersion(pool), compute, allowStale);
+  return countCaches.for(pool).get(normalizedKey(filter), await writeVersion(pool, 'catalog_write_version'), compute, allowStale);
 }
 
 export interface CatalogChangesOptions {

@@ -9,7 +9,7 @@ import {
 } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { queryWithoutJit } from '../../db/query-without-jit';
-import { catalogWriteVersion, normalizedKey, PoolCaches, type CachedAnswer } from './catalog-summary-cache';
+import { normalizedKey, PoolCaches, writeVersion, type CachedAnswer } from '../../platform/answer-cache';
 import { SqlParams } from '../../platform/sql-params';
 import { containsPattern, matchListCondition } from './match-list-condition';
 
@@ -80,7 +80,7 @@ export async function catalogSummary(
   request: CatalogSummaryRequest,
   allowStale = false,
 ): Promise<CachedAnswer<CatalogSummaryRow[]>> {
-  const version = await catalogWriteVersion(pool);
+  const version = await writeVersion(pool, 'catalog_write_version');
   return caches.for(pool).get(normalizedKey(request), version, () => computeCatalogSummary(pool, request), allowStale);
 }
 

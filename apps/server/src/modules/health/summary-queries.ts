@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { CheckSummary } from '@opsdeck/shared';
 import { queryWithoutJit } from '../../db/query-without-jit';
 import { SqlParams } from '../../platform/sql-params';
+import { normalizedKey, PoolCaches, writeVersion } from '../../platform/answer-cache';
 import { isoTimeSql } from './iso-time-sql';
 import type { RangeSource } from './time-window';
 
@@ -84,6 +85,9 @@ function statsJoin(stats: StatsSource, params: SqlParams): string {
   }
 }
 
+/** A check's health with its window's row joined as `w`: a passing check that failed in the range is a warning. */
+const WINDOW_STATUS_KEY = `case when k.status = 'healthy' and w.failed > 0 then 'warning' else coalesce(k.status, 'unknown') end`;
+
 /**
  * The health of a check (spec 001 §2.2 status=…): its stored status, except that a passing check that failed at least
  * once in the time range is a warning (recovered or flapping). The failures come from the figure uptime uses: the
@@ -94,7 +98,7 @@ function healthSql(stats: StatsSource, params: SqlParams): { join: string; colum
   if (stats.kind === 'window') {
     return {
       join: `left join check_uptime_windows w on w.window_key = ${params.add(stats.windowKey, 'text')} and w.check_id = k.id`,
-      columns: `case when k.status = 'healthy' and w.failed > 0 then 'warning' else coalesce(k.status, 'unknown') end as status_key,
+      columns: `${WINDOW_STATUS_KEY} as status_key,
              w.passed as window_passed, w.failed as window_failed, w.p95 as window_p95, w.p97 as window_p97, w.p99 as window_p99`,
     };
   }
@@ -234,47 +238,54 @@ function pageSql(
             ${stats}`;
 }
 
-function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, timeRange: Record<string, unknown>, params: SqlParams): string {
-  const statsFirst = view.sortBy === 'uptime' || view.sortBy === 'latency';
+/** What one request asks of the checks, as SQL pieces bound to one statement's parameters. */
+interface SummaryParts {
+  health: { join: string; columns: string };
+  filter: { scope: string; all: string };
+  /** The tab condition on a row `t` of base (true for All). */
+  inTab: string;
+  /** The status filters on a row `t` of base (true when none). */
+  statusMatch: string;
+}
+
+function summaryParts(stats: StatsSource, filters: SummaryFilters, view: SummaryView, params: SqlParams): SummaryParts {
   const tabbed = view.tabBy !== null && view.tab !== null && view.tab !== 'All';
   const statusConditions = [
     ...(view.statuses === null ? [] : [`t.status_key = any(${params.add(view.statuses, 'text[]')})`]),
     // Only strictly healthy checks pass: a warning failed in the range and stays in view.
     ...(view.hidePassing ? [`t.status_key <> 'healthy'`] : []),
   ];
-  const statusMatch = statusConditions.length === 0 ? 'true' : statusConditions.join(' and ');
-  const health = healthSql(stats, params);
-  const filter = filterSql(filters, params);
-  const inTab = tabbed ? `t.tab_key = ${params.add(view.tab, 'text')}` : 'true';
-  const sumOf = (condition: string) => `coalesce(sum(t.n) filter (where ${condition}), 0)`;
-  // Only what the counts, the groups and the order read: the page's own columns are read for its checks alone.
-  return `with base as materialized (
-      select k.id, k.name, c.name as canary_name, k.type, k.last_runtime, k.last_transition_time, ${health.columns},
+  return {
+    health: healthSql(stats, params),
+    filter: filterSql(filters, params),
+    inTab: tabbed ? `t.tab_key = ${params.add(view.tab, 'text')}` : 'true',
+    statusMatch: statusConditions.length === 0 ? 'true' : statusConditions.join(' and '),
+  };
+}
+
+/** Only what the counts, the groups and the order read: the page's own columns are read for its checks alone. */
+function baseCte(parts: SummaryParts, view: SummaryView, params: SqlParams): string {
+  return `base as materialized (
+      select k.id, k.name, c.name as canary_name, k.type, k.last_runtime, k.last_transition_time, ${parts.health.columns},
              ${tabKeySql(view.tabBy, params)} as tab_key, ${groupKeySql(view.groupBy, params)} as group_key
         from checks k
         join canaries c on c.id = k.canary_id
         left join agents a on a.id = k.agent_id
-        ${health.join}
-       where ${filter.all}
-    ), selected as not materialized (
-      select t.* from base t where ${inTab} and ${statusMatch}
-    ), tally as materialized (
-      -- One pass over the checks for every count below: few rows, one per tab, status and group.
+        ${parts.health.join}
+       where ${parts.filter.all}
+    )`;
+}
+
+/** One pass over the checks for every count: few rows, one per tab, status and group. */
+const TALLY_CTE = `tally as materialized (
       select t.tab_key, t.status_key, t.group_key, count(*)::integer as n from base t group by 1, 2, 3
-    ), page as (
-      ${pageSql(
-        view.groupKeys === null ? 'selected' : `(select t.* from selected t where t.group_key = any(${params.add(view.groupKeys, 'text[]')}))`,
-        statsJoin(stats, params),
-        orderBy(view.sortBy, view.sortDesc),
-        statsFirst,
-        view.limit === null,
-        // Bound only where the SQL reads them: a parameter no statement reads has no type PostgreSQL can infer.
-        () => ({ offset: params.add(view.offset, 'integer'), limit: params.add(view.limit, 'integer') }),
-      )}
-    )
-    select json_build_object(
-      'checks_summary', (select coalesce(json_agg(v order by p.ord), '[]'::json) from page p cross join ${CHECK_ROW}),
-      'totalEntries', (select ${sumOf(statusMatch)} from tally t where ${inTab}),
+    )`;
+
+/** The summary's fields besides the checks: totals, health counts, tabs, groups and label values. */
+function aggregateFields(parts: SummaryParts, view: SummaryView): string {
+  const { inTab, statusMatch, filter } = parts;
+  const sumOf = (condition: string) => `coalesce(sum(t.n) filter (where ${condition}), 0)`;
+  return `'totalEntries', (select ${sumOf(statusMatch)} from tally t where ${inTab}),
       'counts', (select json_build_object('total', ${sumOf('true')}, 'healthy', ${sumOf(`t.status_key = 'healthy'`)},
                                           'unhealthy', ${sumOf(`t.status_key = 'unhealthy'`)}, 'warning', ${sumOf(`t.status_key = 'warning'`)},
                                           'unknown', ${sumOf(`t.status_key = 'unknown'`)})
@@ -305,16 +316,112 @@ function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryVi
       'labels', (select coalesce(json_object_agg(l.key, l.vals order by l.key), '{}'::json)
                    from (select e.key, json_agg(distinct e.value order by e.value) as vals
                            from (select distinct k.labels from checks k where ${filter.scope}) d cross join lateral jsonb_each_text(d.labels) e
-                          group by e.key) l),
+                          group by e.key) l)`;
+}
+
+function selectedSource(view: SummaryView, params: SqlParams): string {
+  return view.groupKeys === null ? 'selected' : `(select t.* from selected t where t.group_key = any(${params.add(view.groupKeys, 'text[]')}))`;
+}
+
+function pageCte(stats: StatsSource, view: SummaryView, params: SqlParams): string {
+  const statsFirst = view.sortBy === 'uptime' || view.sortBy === 'latency';
+  return `page as (
+      ${pageSql(
+        selectedSource(view, params),
+        statsJoin(stats, params),
+        orderBy(view.sortBy, view.sortDesc),
+        statsFirst,
+        view.limit === null,
+        // Bound only where the SQL reads them: a parameter no statement reads has no type PostgreSQL can infer.
+        () => ({ offset: params.add(view.offset, 'integer'), limit: params.add(view.limit, 'integer') }),
+      )}
+    )`;
+}
+
+const CHECKS_JSON = `(select coalesce(json_agg(v order by p.ord), '[]'::json) from page p cross join ${CHECK_ROW})`;
+
+/** The whole summary in one statement, its checks' statistics computed now (a range without a totals table). */
+function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, timeRange: Record<string, unknown>, params: SqlParams): string {
+  const parts = summaryParts(stats, filters, view, params);
+  return `with ${baseCte(parts, view, params)}, selected as not materialized (
+      select t.* from base t where ${parts.inTab} and ${parts.statusMatch}
+    ), ${TALLY_CTE}, ${pageCte(stats, view, params)}
+    select json_build_object(
+      'checks_summary', ${CHECKS_JSON},
+      ${aggregateFields(parts, view)},
       'timeRange', ${params.add(JSON.stringify(timeRange), 'json')}
     )::text as body`;
 }
 
+/** The fields besides the checks as a JSON object: what the cache keeps while the checks' health is unchanged. */
+function aggregatesSql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, params: SqlParams): string {
+  const parts = summaryParts(stats, filters, view, params);
+  return `with ${baseCte(parts, view, params)}, ${TALLY_CTE}
+    select json_build_object(${aggregateFields(parts, view)})::text as body`;
+}
+
 /**
- * The health summary as JSON text, built by PostgreSQL in one statement: filters, tab, counts, groups and label values
- * from the checks table; uptime and latency from the totals table for every check (its failures decide warnings), or,
- * for a range without one, computed only for the checks the page (or the sort) needs. Node passes the text
- * through, so thousands of checks cost no per-row work in JavaScript.
+ * The page's checks as a JSON array. A view whose order and filters need no check's health (no status filter, not
+ * sorted by health, uptime or latency) is cut from the checks and canaries alone by a top-N sort, and only its checks
+ * read their window's totals; any other reads every check's health first, as the whole summary does.
+ */
+function pageChecksSql(stats: StatsSource & { kind: 'window' }, filters: SummaryFilters, view: SummaryView, params: SqlParams): string {
+  const healthFree = view.statuses === null && !view.hidePassing && !['status', 'uptime', 'latency'].includes(view.sortBy ?? '');
+  if (!healthFree) {
+    const parts = summaryParts(stats, filters, view, params);
+    return `with ${baseCte(parts, view, params)}, selected as not materialized (
+        select t.* from base t where ${parts.inTab} and ${parts.statusMatch}
+      ), ${pageCte(stats, view, params)}
+      select ${CHECKS_JSON}::text as body`;
+  }
+  const filter = filterSql(filters, params);
+  const tabbed = view.tabBy !== null && view.tab !== null && view.tab !== 'All';
+  const order = orderBy(view.sortBy, view.sortDesc);
+  const cut = view.limit === null ? `${selectedSource(view, params)} x` : cutOf(selectedSource(view, params), order, { offset: params.add(view.offset, 'integer'), limit: params.add(view.limit, 'integer') });
+  return `with selected as not materialized (
+      select k.id, k.name, c.name as canary_name, k.type, k.last_runtime, k.last_transition_time,
+             ${groupKeySql(view.groupBy, params)} as group_key
+        from checks k
+        join canaries c on c.id = k.canary_id
+        left join agents a on a.id = k.agent_id
+       where ${filter.all}${tabbed ? ` and ${tabKeySql(view.tabBy, params)} = ${params.add(view.tab, 'text')}` : ''}
+    ), page as (
+      select k.id, k.name, k.canary_id, x.canary_name, k.namespace, k.agent_id, a.name as agent_name, k.type, k.icon, k.endpoint,
+             k.description, k.owner, k.labels, k.status, ${WINDOW_STATUS_KEY} as status_key, k.severity, k.last_runtime,
+             k.next_runtime, k.last_transition_time, k.created_at, k.deleted_at, x.ord,
+             w.passed, w.failed, w.p95, w.p97, w.p99
+        from (select x.*, row_number() over (order by ${order}) as ord from ${cut}) x
+        join checks k on k.id = x.id
+        left join agents a on a.id = k.agent_id
+        left join check_uptime_windows w on w.window_key = ${params.add(stats.windowKey, 'text')} and w.check_id = k.id
+    )
+    select ${CHECKS_JSON}::text as body`;
+}
+
+/** The checks' counts, tabs, groups and label values of each request, kept per database (migration 0126). */
+const aggregateCaches = new PoolCaches<string>();
+
+/** One statement's JSON text. */
+async function jsonText(pool: pg.Pool, sql: string, params: SqlParams): Promise<string> {
+  // The planner cannot see through the CTEs and lateral probes and overestimates them; its cost then passes the JIT
+  // threshold, and compiling the plan would take longer than running it.
+  const rows = await queryWithoutJit<{ body: string }>(pool, sql, params.values, { readOnly: true });
+  const body = rows[0]?.body;
+  if (body === undefined) throw new Error('the health summary statement returned no row');
+  return body;
+}
+
+/**
+ * The health summary as JSON text, built by PostgreSQL: filters, tab, counts, groups and label values from the checks
+ * table; uptime and latency from the totals table for every check (its failures decide warnings), or, for a range
+ * without one, computed only for the checks the page (or the sort) needs. Node passes the text through, so thousands
+ * of checks cost no per-row work in JavaScript.
+ *
+ * For a range with a totals table the counts, tabs, groups and label values are kept between requests while the
+ * health summary's version has not moved (migration 0126: a check added, removed, relabelled or changing health, a
+ * warning appearing or clearing) and for at most a minute, so a dashboard polling a steady fleet of 10,000 checks
+ * reads its page of 50 and not every check each time; the page is always read now. A range without one is computed
+ * whole in one statement.
  */
 export async function loadSummaryJson(
   pool: pg.Pool,
@@ -323,12 +430,20 @@ export async function loadSummaryJson(
   view: SummaryView,
   timeRange: Record<string, unknown>,
 ): Promise<string> {
+  if (stats.kind === 'computed') {
+    const params = new SqlParams();
+    return jsonText(pool, summarySql(stats, filters, view, timeRange, params), params);
+  }
+  const { statuses, hidePassing, groupBy, tabBy, tab } = view;
+  const key = normalizedKey({ windowKey: stats.windowKey, filters, statuses, hidePassing, groupBy, tabBy, tab });
+  const aggregates = await aggregateCaches.for(pool).get(key, await writeVersion(pool, 'health_summary_version'), () => {
+    const params = new SqlParams();
+    return jsonText(pool, aggregatesSql(stats, filters, view, params), params);
+  });
   const params = new SqlParams();
-  const sql = summarySql(stats, filters, view, timeRange, params);
-  // The planner cannot see through the CTEs and lateral probes and overestimates them; its cost then passes the JIT
-  // threshold, and compiling the plan would take longer than running it.
-  const rows = await queryWithoutJit<{ body: string }>(pool, sql, params.values, { readOnly: true });
-  return rows[0]?.body ?? '{}';
+  const checks = await jsonText(pool, pageChecksSql(stats, filters, view, params), params);
+  // Both are JSON objects or arrays PostgreSQL wrote; the fields of the kept object go in between the checks and the range.
+  return `{"checks_summary":${checks},${aggregates.value.slice(1, -1)},"timeRange":${JSON.stringify(timeRange)}}`;
 }
 
 /** One check as the summary shows it, with uptime and latency computed now over [since, now]; null when absent. */

@@ -28,13 +28,17 @@ interface Entry<T> {
 export const SUMMARY_CACHE_DEFAULTS: SummaryCacheOptions = { maxEntries: 50, maxAgeMs: 60_000, staleMs: 300_000, now: () => Date.now() };
 
 /**
- * The catalog's write version (migration 0084): it moves on every write to config_items, config_changes and
- * config_analysis, at the statement and again at commit. Reading a sequence takes no lock and waits for no writer.
+ * The sequences whose number moves on every write an answer depends on: the catalog's (migration 0084: config_items,
+ * config_changes, config_analysis) and the health summary's (migration 0126: what its counts and groups read). A
+ * fixed list, so the name put into the statement is never a caller's text.
  */
-export async function catalogWriteVersion(pool: pg.Pool): Promise<string> {
-  const result = await pool.query<{ last_value: string; is_called: boolean }>('select last_value, is_called from catalog_write_version');
+export type WriteVersionSequence = 'catalog_write_version' | 'health_summary_version';
+
+/** The sequence's number now. Reading a sequence takes no lock and waits for no writer. */
+export async function writeVersion(pool: pg.Pool, sequence: WriteVersionSequence): Promise<string> {
+  const result = await pool.query<{ last_value: string; is_called: boolean }>(`select last_value, is_called from ${sequence}`);
   const row = result.rows[0];
-  if (row === undefined) throw new Error('catalog_write_version has no row');
+  if (row === undefined) throw new Error(`${sequence} has no row`);
   return `${row.last_value}:${String(row.is_called)}`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { normalizedKey, PoolCaches, SummaryCache, type SummaryCacheOptions } from './catalog-summary-cache';
+import { normalizedKey, PoolCaches, SummaryCache, type SummaryCacheOptions } from './answer-cache';
 
 function counted(value: string): { compute: () => Promise<string>; calls: () => number } {
   let calls = 0;
