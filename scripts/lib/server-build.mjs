@@ -24,8 +24,15 @@ export function serverBuildReason() {
  * are copied beside the bundle: the database worker (db/database.ts), the migrations and views/ (db/migrate.ts).
  */
 export function buildServer(outdir = SERVER_DIST) {
-  // Loaded only to build: an install without dev dependencies can still start a server built beforehand.
+  // Loaded only to build: an install without dev dependencies can still start a server built beforehand. Without
+  // worker threads esbuild's sync build runs its binary once and waits for it; with them it keeps an idle `esbuild
+  // --service` child for as long as this process lives, which for `npm start` is as long as the server runs. The
+  // setting is read as esbuild loads.
+  const workerThreads = process.env.ESBUILD_WORKER_THREADS;
+  process.env.ESBUILD_WORKER_THREADS = '0';
   const { buildSync } = createRequire(import.meta.url)('esbuild');
+  if (workerThreads === undefined) delete process.env.ESBUILD_WORKER_THREADS;
+  else process.env.ESBUILD_WORKER_THREADS = workerThreads;
   rmSync(outdir, { recursive: true, force: true });
   buildSync({
     entryPoints: [{ in: path.join(SERVER, 'src/cli.ts'), out: 'main' }],
