@@ -15,12 +15,16 @@ interface DemoLogins {
  * them as a block of plain text; otherwise they are log events like any other, so that stdout stays JSON lines. Both
  * are written whatever LOG_LEVEL says, as the block always was.
  */
+/** Said when a demo listens on loopback because HOST was not set. */
+const LOOPBACK_NOTE = 'The demo data has public passwords, so the server answers this machine only; set HOST=0.0.0.0 to reach it from others.';
+
 function announcer(config: Config, log: FastifyBaseLogger): { demoLogins(seeded: DemoLogins): void; running(url: string): void } {
+  const note = config.hostIsDemoDefault ? LOOPBACK_NOTE : null;
   if (config.logFormat === 'json') {
     const always = log.child({}, { level: 'info' });
     return {
       demoLogins: (seeded) => always.info({ password: seeded.password, logins: seeded.logins }, 'Demo logins'),
-      running: (url) => always.info({ url }, `Opsdeck is running at ${url}`),
+      running: (url) => always.info({ url, ...(note === null ? {} : { note }) }, `Opsdeck is running at ${url}`),
     };
   }
   return {
@@ -31,7 +35,7 @@ function announcer(config: Config, log: FastifyBaseLogger): { demoLogins(seeded:
         console.log(`  ${login.role.padEnd(10)} ${login.email}${secondFactor}`);
       }
     },
-    running: (url) => console.log(`\nOpsdeck is running at ${url}\n`),
+    running: (url) => console.log(`\nOpsdeck is running at ${url}${note === null ? '' : `\n${note}`}\n`),
   };
 }
 

@@ -91,3 +91,15 @@ describe('metrics and lease configuration', () => {
     expect(() => configWith({ OPSDECK_EVENT_LEASE_SECONDS: '0' })).toThrow(/OPSDECK_EVENT_LEASE_SECONDS/);
   });
 });
+
+describe('where the server listens', () => {
+  it('answers this machine only while it seeds the demo data, whose passwords are public, unless HOST says otherwise', () => {
+    expect(configWith({})).toMatchObject({ host: '127.0.0.1', hostIsDemoDefault: true });
+    expect(configWith({ HOST: '0.0.0.0' })).toMatchObject({ host: '0.0.0.0', hostIsDemoDefault: false });
+    expect(configWith({ OPSDECK_SEED_DEMO: 'false' })).toMatchObject({ host: '0.0.0.0', hostIsDemoDefault: false });
+  });
+
+  it('refuses an empty HOST rather than listening somewhere unsaid', () => {
+    expect(() => configWith({ HOST: '' })).toThrow(/HOST/);
+  });
+});

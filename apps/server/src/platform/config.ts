@@ -6,6 +6,9 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictMode } from './private-fil
 import { chooseLogFormat, LOG_FORMATS, type LogFormat } from './logger-format';
 import { serverPackageRoot } from './package-root';
 
+/** Where a demo listens unless HOST says otherwise. */
+export const DEMO_HOST = '127.0.0.1';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ServerRole = 'api' | 'worker' | 'all';
 
@@ -34,6 +37,11 @@ export interface Config {
   role: ServerRole;
   webDist: string;
   seedDemo: boolean;
+  /**
+   * HOST was not set and the demo data is seeded, so the server listens on loopback only: the demo's passwords are
+   * printed in the README and on the console, so a demo must not answer other machines unless someone says so.
+   */
+  hostIsDemoDefault: boolean;
   statementTimeoutMs: number;
   /** Properties with source 'local', read at start (a Java-style properties file). */
   propertiesFile: string;
@@ -85,7 +93,8 @@ export interface Config {
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: loopback while the demo data (public passwords) is seeded, every interface otherwise (hostFor).
+  HOST: z.string().min(1).optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   OPSDECK_SECRET_KEY: z.string().optional(),
@@ -201,7 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
   return {
     port: e.PORT,
-    host: e.HOST,
+    host: e.HOST ?? (e.OPSDECK_SEED_DEMO === 'true' ? DEMO_HOST : '0.0.0.0'),
+    hostIsDemoDefault: e.HOST === undefined && e.OPSDECK_SEED_DEMO === 'true',
     databaseUrl: e.DATABASE_URL,
     dataDir,
     secretKey: overrides.secretKey ?? resolveSecretKey(e.OPSDECK_SECRET_KEY, dataDir),
