@@ -29,5 +29,5 @@ describe('buildServer', () => {
     buildServer(outdir);
     expect(existsSync(path.join(outdir, 'main.js'))).toBe(true);
     expect(childCommands().filter((command) => command.includes('esbuild'))).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -22,5 +22,6 @@ describe('the web build npm start runs', () => {
     const assets = path.join(outDir, 'assets');
     const oversized = readdirSync(assets).filter((file) => file.endsWith('.js') && statSync(path.join(assets, file)).size >= CHUNK_WARNING_BYTES);
     expect(oversized).toEqual([]);
-  });
+    // A whole build: seconds alone, a minute on a busy 2-core machine.
+  }, 180_000);
 });
