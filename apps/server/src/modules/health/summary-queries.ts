@@ -276,6 +276,11 @@ function baseCte(parts: SummaryParts, view: SummaryView, params: SqlParams): str
     )`;
 }
 
+/** The checks of the tab that pass the status filters: what the page is cut from. */
+function selectedCte(parts: SummaryParts): string {
+  return `selected as not materialized (select t.* from base t where ${parts.inTab} and ${parts.statusMatch})`;
+}
+
 /** One pass over the checks for every count: few rows, one per tab, status and group. */
 const TALLY_CTE = `tally as materialized (
       select t.tab_key, t.status_key, t.group_key, count(*)::integer as n from base t group by 1, 2, 3
@@ -343,9 +348,7 @@ const CHECKS_JSON = `(select coalesce(json_agg(v order by p.ord), '[]'::json) fr
 /** The whole summary in one statement, its checks' statistics computed now (a range without a totals table). */
 function summarySql(stats: StatsSource, filters: SummaryFilters, view: SummaryView, timeRange: Record<string, unknown>, params: SqlParams): string {
   const parts = summaryParts(stats, filters, view, params);
-  return `with ${baseCte(parts, view, params)}, selected as not materialized (
-      select t.* from base t where ${parts.inTab} and ${parts.statusMatch}
-    ), ${TALLY_CTE}, ${pageCte(stats, view, params)}
+  return `with ${baseCte(parts, view, params)}, ${selectedCte(parts)}, ${TALLY_CTE}, ${pageCte(stats, view, params)}
     select json_build_object(
       'checks_summary', ${CHECKS_JSON},
       ${aggregateFields(parts, view)},
@@ -369,9 +372,7 @@ function pageChecksSql(stats: StatsSource & { kind: 'window' }, filters: Summary
   const healthFree = view.statuses === null && !view.hidePassing && !['status', 'uptime', 'latency'].includes(view.sortBy ?? '');
   if (!healthFree) {
     const parts = summaryParts(stats, filters, view, params);
-    return `with ${baseCte(parts, view, params)}, selected as not materialized (
-        select t.* from base t where ${parts.inTab} and ${parts.statusMatch}
-      ), ${pageCte(stats, view, params)}
+    return `with ${baseCte(parts, view, params)}, ${selectedCte(parts)}, ${pageCte(stats, view, params)}
       select ${CHECKS_JSON}::text as body`;
   }
   const filter = filterSql(filters, params);
