@@ -152,6 +152,31 @@ describe('secrets in canary specs', () => {
     expect(auth.seen).toContain(`Basic ${Buffer.from(`ada:${BASIC_PASSWORD}`).toString('base64')}`);
   });
 
+  it('moves a password written in an http or redis URL to a sealed field that no read returns, and the checks authenticate with it', async () => {
+    const withUserPart = (url: string, user: string, password: string) => url.replace('://', `://${user}:${encodeURIComponent(password)}@`);
+    const created = await call('POST', '/api/canary/canaries', {
+      name: 'url-passwords',
+      spec: {
+        schedule: '@every 5m',
+        http: [{ name: 'url-basic', url: withUserPart(auth.url, 'ada', BASIC_PASSWORD), responseCodes: [200] }],
+        redis: [{ name: 'url-redis', url: withUserPart(`redis://127.0.0.1:${redis.port}`, '', REDIS_PASSWORD) }],
+      },
+    });
+    expectNoPlaintext(created, BASIC_PASSWORD, REDIS_PASSWORD);
+    const canary = created.json as CanaryResponse;
+    expect(pathOf(canary.spec, 'http', 0, 'url')).toBe(auth.url);
+    expect(pathOf(canary.spec, 'redis', 0, 'url')).toBe(`redis://:$(password)@127.0.0.1:${redis.port}`);
+    const stored = await storedSpecs(canary.id);
+    expect(isEnvelope(pathOf(stored.checks.http, 'password'))).toBe(true);
+    expect(isEnvelope(pathOf(stored.checks.redis, 'password'))).toBe(true);
+    expectNoPlaintext(await call('GET', `/api/db/checks?canary_id=eq.${canary.id}`), BASIC_PASSWORD, REDIS_PASSWORD);
+
+    auth.seen.length = 0;
+    const results = await runChecks(canary.checks.map((check) => check.id));
+    expect([...results.values()].map((result) => result.pass)).toEqual([true, true]);
+    expect(auth.seen).toContain(`Basic ${Buffer.from(`ada:${BASIC_PASSWORD}`).toString('base64')}`);
+  });
+
   it('reads canary-checker\'s top-level http username and password and its exec env list, sealed at rest and scrubbed from output', async () => {
     const token = 'env-token-7b3a';
     const created = await call('POST', '/api/canary/canaries', {
@@ -269,10 +294,10 @@ describe('secrets in canary specs', () => {
     expect(rows.rowCount).toBe(0);
   });
 
-  it('refuses a password written inside a URL and says where it belongs', async () => {
+  it('refuses a password written inside a URL that also has a password field, and says where it belongs', async () => {
     const reply = await call('POST', '/api/canary/canaries', {
       name: 'sealed-url',
-      yaml: 'postgres:\n  - name: orders\n    url: postgres://app:hunter2@127.0.0.1:5432/orders\n',
+      yaml: 'postgres:\n  - name: orders\n    url: postgres://app:hunter2@127.0.0.1:5432/orders\n    password: other\n',
     });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({

@@ -217,6 +217,16 @@ describe('notification delivery', () => {
     await server.pool.query(`delete from event_queue where consumer = $1`, [NOTIFICATION_CONSUMER]);
   });
 
+  it('records each send to a connection that does not exist yet as failed, naming the connection', async () => {
+    const id = await notification({ events: ['check.failed'], custom_services: [{ connection: 'connection://default/not-created-yet' }] });
+    await checkEvent('check.failed');
+    const giving = new NotificationDeliveryConsumer({ pool: server.pool, bus: server.running.context.bus, consumer: NOTIFICATION_CONSUMER, handlers: handlers(), leaseMs: 0, backoffMs: 0, claimBatch: 1, maxAttempts: 1 });
+    await giving.drain();
+    expect(await history(id)).toMatchObject([{ status: 'failed', error: "Connection 'connection://default/not-created-yet' not found" }]);
+    await server.pool.query(`update notifications set deleted_at = now() where id = $1`, [id]);
+    await server.pool.query(`delete from event_queue where consumer = $1`, [NOTIFICATION_CONSUMER]);
+  });
+
   it('subscribes the consumer to exactly the events of live notifications', async () => {
     const subscribed = async () =>
       (await server.pool.query<{ name: string }>(`select name from event_queue_subscriptions where consumer = $1 order by name`, [NOTIFICATION_CONSUMER])).rows.map((row) => row.name);

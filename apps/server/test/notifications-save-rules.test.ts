@@ -44,6 +44,11 @@ describe('notification save rules on the data API', () => {
     expect(reply.status).toBe(201);
   });
 
+  it('saves custom services naming a connection that does not exist yet, whose sends fail naming it until it is created', async () => {
+    const reply = await post({ events: ['check.failed'], custom_services: [{ connection: 'connection://default/created-later' }] });
+    expect(reply.status).toBe(201);
+  });
+
   const refusals: Array<[string, Record<string, unknown>, string]> = [
     ['no events', { events: [], team_id: 'TEAM' }, 'OD_NOTIFICATION_EVENTS'],
     ['an unknown event', { events: ['check.exploded'], team_id: 'TEAM' }, 'OD_NOTIFICATION_EVENTS'],
@@ -53,7 +58,6 @@ describe('notification save rules on the data API', () => {
     ['two recipients', { events: ['check.failed'], team_id: 'TEAM', person_id: 'EDITOR' }, 'OD_NOTIFICATION_RECIPIENT'],
     ['no recipient', { events: ['check.failed'] }, 'OD_NOTIFICATION_RECIPIENT'],
     ['a connection of a type notifications cannot deliver to', { events: ['check.failed'], custom_services: [{ connection: 'save-rules-db' }] }, 'OD_NOTIFICATION_CONNECTION'],
-    ['a connection that does not exist', { events: ['check.failed'], custom_services: [{ connection: 'connection://default/nowhere' }] }, 'OD_NOTIFICATION_CONNECTION'],
     ['properties that are not an object', { events: ['check.failed'], team_id: 'TEAM', properties: [1] }, 'OD_NOTIFICATION_PROPERTIES'],
     ['a repeatInterval that is not a duration', { events: ['check.failed'], team_id: 'TEAM', properties: { repeatInterval: 'soon' } }, 'OD_NOTIFICATION_PROPERTIES'],
     ['a source other than the UI', { events: ['check.failed'], team_id: 'TEAM', source: 'KubernetesCRD' }, 'OD_NOTIFICATION_SOURCE'],

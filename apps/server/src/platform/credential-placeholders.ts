@@ -51,3 +51,41 @@ export function placeCredentials(url: string, username: string | null, password:
   );
   return `${userPart[1] ?? ''}//${filled}@${text.slice(userPart[0].length)}`;
 }
+
+/** A URL with a password in its user part, taken apart: what liftUrlPassword moves out of a check's URL. */
+export interface SplitUrlPassword {
+  scheme: string;
+  username: string;
+  password: string;
+  /** The URL with `$(password)` where the password stood. */
+  withPlaceholder: string;
+  /** The URL without its user part. */
+  withoutUserPart: string;
+}
+
+const USER_AND_PASSWORD = /^([a-z][a-z0-9+.-]*:)\/\/([^/?#@:]*):([^/?#@]+)@/i;
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The parts of `scheme://user:password@rest`, or null when the URL holds no password of its own. */
+export function splitUrlPassword(url: string): SplitUrlPassword | null {
+  const text = url.trim();
+  const match = USER_AND_PASSWORD.exec(text);
+  if (match === null) return null;
+  const [whole, scheme = '', user = '', password = ''] = match;
+  if (password === '$(password)') return null;
+  const rest = text.slice(whole.length);
+  return {
+    scheme: scheme.toLowerCase(),
+    username: decoded(user),
+    password: decoded(password),
+    withPlaceholder: `${scheme}//${user}:$(password)@${rest}`,
+    withoutUserPart: `${scheme}//${rest}`,
+  };
+}

@@ -399,6 +399,7 @@ export const SECRET_FIELDS: readonly SecretField[] = [
   { kind: 'canary', field: 'every key ending in password, secret, token, apiKey, accessKey, privateKey or credentials', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'env entries with a secret name (of a check or of the canary)', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'canary', field: 'tlsConfig.key (a client certificate\'s private key)', sealed: 'bound envelope', sentTo: TO_CHECK },
+  { kind: 'canary', field: 'the password of a database or http(s) URL, moved to the password field at save', sealed: 'bound envelope', sentTo: TO_CHECK },
   { kind: 'scraper', field: 'username and auth.username of a source', sealed: 'bound envelope', sentTo: TO_SOURCE },
   { kind: 'scraper', field: 'password and other secret-named keys of a source', sealed: 'bound envelope', sentTo: TO_SOURCE },
   { kind: 'scraper', field: 'headers of an http source, every header off the public list', sealed: 'bound envelope', sentTo: TO_SOURCE },

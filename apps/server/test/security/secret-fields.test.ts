@@ -70,6 +70,10 @@ const SAMPLES: Record<string, Sample> = {
   "canary: tlsConfig.key (a client certificate's private key)": canary((secret) => ({
     redis: [{ name: 'r', addr: 'cache.example.test:6380', tlsConfig: { cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', key: `-----BEGIN PRIVATE KEY-----\n${secret}\n-----END PRIVATE KEY-----` } }],
   })),
+  'canary: the password of a database or http(s) URL, moved to the password field at save': canary((secret) => ({
+    postgres: [{ name: 'p', url: `postgres://reader:${secret}@db.example.test:5432/app` }],
+    http: [{ name: 'h', url: `https://svc:${secret}-http@secret-fields.example.test/health` }],
+  })),
   'scraper: username and auth.username of a source': scraper((secret) => ({
     http: [{ type: 'Api::Status', id: '$.id', url: URL, username: secret, password: 'x-password' }],
   })),

@@ -110,7 +110,7 @@ async function plan(deps: ApplyDeps, request: ApplyRequest, document: ApplyDocum
     if (kind.schedule) given.schedule = typeof document.spec.schedule === 'string' ? document.spec.schedule : null;
     if (kind.stored === 'notification') {
       validateNotificationRows([given], 'POST');
-      await checkNotificationConnections(pool, deps.secretKey, DELIVERABLE_NOTIFICATION_TYPES, [given], planned);
+      await checkNotificationConnections(pool, DELIVERABLE_NOTIFICATION_TYPES, [given], planned);
     } else {
       await hooks.check(kind.table, [given], 'POST');
     }

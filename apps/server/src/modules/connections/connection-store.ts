@@ -258,6 +258,12 @@ export async function connectionUrlOf(pool: pg.Pool, reference: string): Promise
   return row === null ? undefined : credentialUrlOf(row);
 }
 
+/** The type of the connection a reference names, without opening its secrets; undefined when there is none. */
+export async function connectionTypeOf(pool: pg.Pool, reference: string): Promise<string | undefined> {
+  const row = await findByReference(pool, reference);
+  return row === null ? undefined : row.type;
+}
+
 async function findByReference(pool: pg.Pool, reference: string): Promise<ConnectionRow | null> {
   const ref = reference.trim().replace(/^connection:\/\//, '');
   let result: pg.QueryResult<ConnectionRow>;

@@ -4,7 +4,7 @@
  * with Test Connection, and the delivery port through which Test Connection sends a notification connection's message.
  */
 export { connectionsPlugin } from './connections-plugin';
-export { connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
+export { connectionTypeOf, connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
 export { connectionOriginMessage, credentialUrlOf, leavesConnectionOrigin, originOf, TARGET_FIELDS } from './connection-origin';
 export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
 export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';

@@ -158,9 +158,28 @@ describe('canary spec secrets', () => {
     expect(() => decryptSpecSecrets(key, foreign)).toThrow(SpecSecretError);
   });
 
-  it('refuses a URL that carries a password and names the field', () => {
-    const input = { postgres: [{ name: 'db', url: 'postgres://app:hunter2@db:5432/orders' }] };
+  it('moves the password of a database URL to the sealed password field, leaving $(password) and the host in the URL', () => {
+    const input = { kind: 'Canary', spec: { postgres: [{ name: 'db', url: 'postgres://app:hun%40ter2@db:5432/orders?sslmode=disable' }] } };
+    const sealed = encryptSpecSecrets(key, input);
+    const entry = sealed.spec.postgres[0] as Record<string, unknown>;
+    expect(entry.url).toBe('postgres://app:$(password)@db:5432/orders?sslmode=disable');
+    expect(isSecretEnvelope(entry.password)).toBe(true);
+    expect(JSON.stringify(sealed)).not.toContain('hun');
+    expect(openCheckSpec(key, CANARY, entry)).toMatchObject({ url: 'postgres://app:$(password)@db:5432/orders?sslmode=disable', password: 'hun@ter2' });
+    expect(checksFromCanarySpec(sealed).map((check) => check.endpoint)).toEqual(['postgres://app:$(password)@db:5432/orders?sslmode=disable']);
+  });
+
+  it('moves the user part of an http URL to username and a sealed password, which the check sends as Basic auth', () => {
+    const sealed = encryptSpecSecrets(key, { http: [{ name: 'basic', url: 'https://hello:world2@auth.example.com/basic-auth/hello/world2' }] });
+    const entry = sealed.http[0] as Record<string, unknown>;
+    expect(entry).toMatchObject({ url: 'https://auth.example.com/basic-auth/hello/world2', username: 'hello' });
+    expect(openCheckSpec(key, CANARY, entry)).toMatchObject({ password: 'world2' });
+  });
+
+  it('refuses a URL that carries a password it cannot move, and names the field', () => {
+    const input = { postgres: [{ name: 'db', url: 'postgres://app:hunter2@db:5432/orders', password: 'another' }] };
     expect(() => encryptSpecSecrets(key, input)).toThrow(/Put the password of postgres\[0\]\.url in a connection or in the password field, not in the URL/);
+    expect(() => encryptSpecSecrets(key, { prometheus: [{ name: 'p', url: 'https://u:p@prom.example.com', query: 'up' }] })).toThrow(/prometheus\[0\]\.url/);
     expect(encryptSpecSecrets(key, { postgres: [{ name: 'db', url: 'postgres://app@db:5432/orders' }] })).toEqual({
       postgres: [{ name: 'db', url: 'postgres://app@db:5432/orders' }],
     });

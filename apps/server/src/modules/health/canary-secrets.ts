@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { placeholderProblem, splitUrlPassword } from '../../platform/credential-placeholders';
 import { destinationOf, holdsSecrets as holdsSecretsIn, openSpec, resealLegacy, sealSpec, sealSpecOrRefuse, type SealResult, type SecretProblem, type SpecLayout } from '../../platform/secret-fields';
 
 export { holdsSecrets } from '../../platform/secret-fields';
@@ -47,13 +48,62 @@ export const CANARY_LAYOUT: SpecLayout = {
  */
 export const CHECK_LAYOUT: SpecLayout = { ...CANARY_LAYOUT, parts: (spec) => [{ path: '', value: spec }] };
 
+/** The check types whose URL goes to a driver whole, with `$(password)` filled in its user part. */
+const DRIVER_URL_TYPES = new Set(['postgres', 'mysql', 'redis', 'mongodb']);
+
+/**
+ * One check entry with the password of its URL moved to its password field, as canary-checker's fixtures write
+ * `postgres://user:secret@host/db` and `https://user:secret@host/`: the field is then sealed like any password while
+ * the URL, still showing user and host, stays the endpoint the dashboard shows. A driver URL keeps `$(password)` in
+ * its place; an http(s) URL loses its user part to username and password, which the check sends as Basic auth, as Go
+ * does with a URL's user part. An entry that already has a password field, or any other type, is left as written,
+ * and its URL is refused (OD_URL_PASSWORD).
+ */
+function liftUrlPassword(type: string, entry: unknown): unknown {
+  if (!isRecord(entry) || entry.password !== undefined || entry.authentication !== undefined) return entry;
+  const field = (['url', 'connection'] as const).find((name) => typeof entry[name] === 'string');
+  const text = field === undefined ? null : entry[field];
+  if (field === undefined || typeof text !== 'string') return entry;
+  const split = splitUrlPassword(text);
+  if (split === null) return entry;
+  if (DRIVER_URL_TYPES.has(type) && placeholderProblem(split.withPlaceholder) === null) {
+    return { ...entry, [field]: split.withPlaceholder, password: split.password };
+  }
+  if (type === 'http' && field === 'url' && (split.scheme === 'http:' || split.scheme === 'https:') && entry.username === undefined) {
+    return { ...entry, url: split.withoutUserPart, ...(split.username === '' ? {} : { username: split.username }), password: split.password };
+  }
+  return entry;
+}
+
+function liftUrlPasswords<T>(spec: T): T {
+  if (!isRecord(spec)) return spec;
+  const inner = typeof spec.kind === 'string' && isRecord(spec.spec) ? spec.spec : spec;
+  let changed = false;
+  const lifted = Object.fromEntries(
+    Object.entries(inner).map(([type, list]) => {
+      if (!Array.isArray(list)) return [type, list];
+      return [
+        type,
+        list.map((entry: unknown) => {
+          const next = liftUrlPassword(type, entry);
+          if (next !== entry) changed = true;
+          return next;
+        }),
+      ];
+    }),
+  );
+  if (!changed) return spec;
+  return (inner === spec ? lifted : { ...spec, spec: lifted }) as T;
+}
+
 /**
  * The write path: plaintext sealed for this canary, envelopes kept where they still open; one that does not open
  * where it now stands (its check's destination changed, or it was copied from elsewhere) is dropped, so the writer
- * must give that secret again. A password or credential in a URL, and an envelope of another key, are a 400.
+ * must give that secret again. A URL's password moves to the password field first (liftUrlPassword); one that cannot
+ * move, a credential in a URL's query, and an envelope of another key are a 400.
  */
 export function sealCanarySpec<T>(key: Buffer, canaryId: string, spec: T): SealResult<T> {
-  return sealSpecOrRefuse(key, CANARY_LAYOUT, canaryId, spec);
+  return sealSpecOrRefuse(key, CANARY_LAYOUT, canaryId, liftUrlPasswords(spec));
 }
 
 /** A check row written through the data API: sealed for the canary it belongs to. */

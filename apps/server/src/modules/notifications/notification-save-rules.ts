@@ -4,7 +4,7 @@ import { isRecord } from '../../platform/json-values';
 import type { Principal } from '../../platform/principal';
 import { writeHooksFor, type WriteMethod } from '../../data-api/write-hooks';
 import type { Database } from '../../db/database';
-import { resolveConnection } from '../connections';
+import { connectionTypeOf } from '../connections';
 import { notificationErrors } from './notification-errors';
 import { checkFilter } from './notification-filter';
 import { isNotificationEvent, type NotificationEvent } from './notification-events';
@@ -103,13 +103,14 @@ export function fillNotificationRows(rows: readonly Row[], method: WriteMethod, 
 }
 
 /**
- * Each custom service names an existing connection whose type a provider delivers to. `planned` holds the connections
- * an apply is about to write in the same change (`connection://namespace/name` → type), which the database does not
- * hold yet.
+ * Each custom service names a connection whose type a provider delivers to. `planned` holds the connections an apply
+ * is about to write in the same change (`connection://namespace/name` → type), which the database does not hold yet.
+ * A connection that does not exist at all is accepted, as for canaries and scrapers and as Kubernetes accepts a
+ * Notification before its Connection: each send fails naming it (in the send history) until it is created, and its
+ * type is judged then.
  */
 export async function checkNotificationConnections(
   pool: pg.Pool,
-  key: Buffer,
   deliverable: readonly string[],
   rows: readonly Row[],
   planned: ReadonlyMap<string, string> = new Map(),
@@ -118,13 +119,13 @@ export async function checkNotificationConnections(
     const services = customServicesOf(row.custom_services);
     if (services === null) continue;
     for (const service of services) {
-      let type: string;
+      let type: string | undefined;
       try {
-        type = planned.get(service.connection) ?? (await resolveConnection(pool, key, service.connection)).type;
+        type = planned.get(service.connection) ?? (await connectionTypeOf(pool, service.connection));
       } catch (error) {
         throw notificationErrors.connection(error instanceof Error ? error.message : String(error), deliverable);
       }
-      if (!deliverable.includes(type)) {
+      if (type !== undefined && !deliverable.includes(type)) {
         throw notificationErrors.connection(`connection '${service.connection}' is of type ${type}, which notifications cannot deliver to`, deliverable);
       }
     }
@@ -132,13 +133,13 @@ export async function checkNotificationConnections(
 }
 
 /** Registers the save rules on every data-API write of notifications (POST, upsert and PATCH). */
-export function registerNotificationSaveRules(db: Database, key: Buffer, deliverable: readonly string[]): void {
+export function registerNotificationSaveRules(db: Database, deliverable: readonly string[]): void {
   const hooks = writeHooksFor(db);
   hooks.registerCheck(TABLE, async (rows, method) => {
     if (method === 'DELETE') return;
     // The cheap rules first, so a bad body is refused with their codes before any connection is looked up.
     validateNotificationRows(rows, method);
-    await checkNotificationConnections(db.pool, key, deliverable, rows);
+    await checkNotificationConnections(db.pool, deliverable, rows);
   });
   hooks.register(TABLE, (rows, method) => validateNotificationRows(rows, method));
   hooks.registerTransform(TABLE, (rows, method, principal) => fillNotificationRows(rows, method, principal));

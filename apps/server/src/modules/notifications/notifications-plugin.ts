@@ -49,7 +49,7 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
 export const notificationsPlugin: DomainPlugin = {
   name: 'notifications',
   register(app, context) {
-    registerNotificationSaveRules(context.db, context.config.secretKey, DELIVERABLE_NOTIFICATION_TYPES);
+    registerNotificationSaveRules(context.db, DELIVERABLE_NOTIFICATION_TYPES);
     registerWorkers(app, context);
   },
 };
