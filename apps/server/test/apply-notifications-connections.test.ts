@@ -209,11 +209,19 @@ describe('applying Mission Control Notification and Connection resources', () =>
     expect(history.rows[1]?.reason).toMatch(/^Repeat interval: check\.failed was sent at .* inside the repeat interval of 4h$/);
   });
 
+  it("keeps Mission Control's waitFor and waitForEvalPeriod in the notification's properties, where the delivery reads them", async () => {
+    const waiting = CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: waiting').concat('  waitFor: 2m\n  waitForEvalPeriod: 30s\n');
+    const applied = await apply(waiting);
+    expect(applied.status, applied.text).toBe(200);
+    expect((await row('notifications', 'default', 'waiting'))?.properties).toEqual({ waitFor: '2m', waitForEvalPeriod: '30s' });
+  });
+
   it('refuses by name what Mission Control notifications do that this server does not, and saves nothing', async () => {
     const cases: Array<[string, string, string]> = [
       ['  repeatInterval: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.repeatInterval'],
       ['  groupBy: [label:app]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.groupBy'],
-      ['  waitFor: 2m\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.waitFor'],
+      ['  waitFor: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitFor'],
+      ['  waitForEvalPeriod: 30s\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitForEvalPeriod'],
       ['  inhibitions:\n    - direction: outgoing\n      from: Kubernetes::Node\n      to: [Kubernetes::Pod]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.inhibitions'],
       ['  fallback:\n    connection: connection://mc/slack\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.fallback'],
     ];
@@ -274,6 +282,7 @@ describe('applying Mission Control Notification and Connection resources', () =>
       'Notification deployment-health-alerts',
       'Notification match-query',
       'Notification repeating',
+      'Notification waiting',
     ]);
     const pruned = await apply(SLACK, { query: '?prune=true' });
     expect(pruned.status, pruned.text).toBe(200);

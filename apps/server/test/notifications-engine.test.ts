@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { enqueue, type QueuedEvent } from '../src/platform/event-queue';
 import type { ResolvedConnection } from '../src/modules/connections';
-import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationHandlers } from '../src/modules/notifications/notification-engine';
+import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationEngine, notificationHandlers } from '../src/modules/notifications/notification-engine';
 import { deliverNotification, type DeliverNotification, type NotificationMessage } from '../src/modules/notification-providers';
 import { TEST_SECRET_KEY } from './global-setup';
 import { startTestServer, type TestServer } from './harness';
@@ -225,6 +225,68 @@ describe('notification delivery', () => {
     expect(await history(id)).toMatchObject([{ status: 'failed', error: "Connection 'connection://default/not-created-yet' not found" }]);
     await server.pool.query(`update notifications set deleted_at = now() where id = $1`, [id]);
     await server.pool.query(`delete from event_queue where consumer = $1`, [NOTIFICATION_CONSUMER]);
+  });
+
+  describe('waitFor', () => {
+    const engine = () =>
+      notificationEngine({ pool: server.pool, secretKey: TEST_SECRET_KEY, deliver, publicUrl: 'https://opsdeck.test/', fallbackUrl: 'http://localhost:0' });
+    const setStatus = (status: string) => server.pool.query(`update checks set status = $2 where id = $1`, [checkId, status]);
+    const makeDue = (id: string) => server.pool.query(`update notification_send_history set not_before = now() - interval '1 second' where notification_id = $1 and status = 'pending'`, [id]);
+
+    afterEach(async () => {
+      await setStatus('unhealthy');
+    });
+
+    it('holds a failed check for its waitFor, then sends it to every recipient because the check is still failing', async () => {
+      const id = await notification({ events: ['check.failed'], custom_services: [{ connection: 'engine-hook' }], properties: { waitFor: '2m' } });
+      await checkEvent('check.failed');
+      await consumer().drain();
+      expect(deliveries).toHaveLength(0);
+      expect(await history(id)).toMatchObject([{ status: 'pending', recipient: 'waitFor', reason: 'Waiting 2m (waitFor): sent then only if the check is still unhealthy' }]);
+      expect(await engine().releaseWaiting()).toBe(0);
+
+      await makeDue(id);
+      expect(await engine().releaseWaiting()).toBe(1);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]?.message.title).toBe('Check api health failed');
+      expect(await history(id)).toMatchObject([{ status: 'sent', recipient: 'service:engine-hook', reason: 'Sent after waiting 2m (waitFor): the check was still unhealthy' }]);
+    });
+
+    it('records a held failure as skipped, and sends nothing, when the check passed during the wait', async () => {
+      const id = await notification({ events: ['check.failed'], custom_services: [{ connection: 'engine-hook' }], properties: { waitFor: '5m' } });
+      await checkEvent('check.failed');
+      await consumer().drain();
+      await setStatus('healthy');
+      await makeDue(id);
+      expect(await engine().releaseWaiting()).toBe(1);
+      expect(deliveries).toHaveLength(0);
+      expect(await history(id)).toMatchObject([{ status: 'skipped', recipient: 'waitFor', reason: 'Waited 5m (waitFor): the check is healthy now, so check.failed was not sent' }]);
+    });
+
+    it('keeps a held event whose sends failed, tries it again later, and leaves it failed after three releases', async () => {
+      const id = await notification({ events: ['check.failed'], custom_services: [{ connection: 'engine-hook' }], properties: { waitFor: '1m' } });
+      await checkEvent('check.failed');
+      await consumer().drain();
+      failures = 100;
+      for (let release = 1; release <= 3; release += 1) {
+        await makeDue(id);
+        expect(await engine().releaseWaiting(), `release ${release}`).toBe(1);
+      }
+      const rows = await history(id);
+      expect(rows.find((row) => row.recipient === 'waitFor')).toMatchObject({ status: 'failed', attempts: 3, error: expect.stringContaining('503') });
+      expect(rows.find((row) => row.recipient !== 'waitFor')).toMatchObject({ status: 'failed', error: 'webhook answered 503 Service Unavailable' });
+      expect(await engine().releaseWaiting()).toBe(0);
+    });
+
+    it('sends events that are not about health at once, whatever the wait', async () => {
+      const id = await notification({ events: ['check.failed', 'check.passed'], custom_services: [{ connection: 'engine-hook' }], properties: { waitFor: '2m' } });
+      const configId = (await server.pool.query<{ id: string }>(`insert into config_items (name, type, config_class) values ('wait-cfg', 'App::Thing', 'App') returning id`)).rows[0]?.id ?? '';
+      const updates = await notification({ events: ['config.updated'], custom_services: [{ connection: 'engine-hook' }], properties: { waitFor: '2m' } });
+      await enqueue(server.pool, 'config.updated', { id: configId, config_id: configId });
+      await consumer().drain();
+      expect(await history(updates)).toMatchObject([{ status: 'sent' }]);
+      expect(await history(id)).toEqual([]);
+    });
   });
 
   it('subscribes the consumer to exactly the events of live notifications', async () => {

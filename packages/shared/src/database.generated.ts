@@ -3118,7 +3118,9 @@ export type Database = {
           error: string | null;
           id: string;
           idempotency_key: string | null;
+          not_before: string | null;
           notification_id: string;
+          payload: Json | null;
           person_id: string | null;
           reason: string | null;
           recipient: string | null;
@@ -3136,7 +3138,9 @@ export type Database = {
           error?: string | null;
           id?: string;
           idempotency_key?: string | null;
+          not_before?: string | null;
           notification_id: string;
+          payload?: unknown;
           person_id?: string | null;
           reason?: string | null;
           recipient?: string | null;
@@ -3154,7 +3158,9 @@ export type Database = {
           error?: string | null;
           id?: string;
           idempotency_key?: string | null;
+          not_before?: string | null;
           notification_id?: string;
+          payload?: unknown;
           person_id?: string | null;
           reason?: string | null;
           recipient?: string | null;

@@ -28,8 +28,14 @@ export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
   },
   groupByInterval: { runs: false, note: 'grouping notifications is not run by this server' },
   groupBy: { runs: false, note: 'grouping notifications is not run by this server' },
-  waitFor: { runs: false, note: 'waiting before sending (waitFor) is not run by this server: every event is sent as it happens' },
-  waitForEvalPeriod: { runs: false, note: 'waiting before sending (waitForEvalPeriod) is not run by this server' },
+  waitFor: {
+    runs: true,
+    note: 'Stored as properties.waitFor: a health event (check.*, component.*, config.healthy/unhealthy/warning/unknown) is held that long and then sent only if the resource still has that health, else recorded as skipped; other events are sent as they happen',
+  },
+  waitForEvalPeriod: {
+    runs: true,
+    note: "Stored as properties.waitForEvalPeriod, with waitFor only: added to the wait of config events (Mission Control re-scrapes a Kubernetes item first; this server reads what its scrapers last stored)",
+  },
   inhibitions: { runs: false, note: 'inhibitions are not run by this server' },
   fallback: { runs: false, note: 'fallback recipients are not run by this server' },
 };
@@ -46,6 +52,8 @@ export const NOTIFICATION_RECIPIENT_FIELDS: Readonly<Record<string, FieldRule>> 
 };
 
 const RECIPIENTS = ['person', 'team', 'email', 'connection'] as const;
+/** The spec fields kept in the row's properties, under the same names. */
+const PROPERTY_FIELDS = ['repeatInterval', 'waitFor', 'waitForEvalPeriod'] as const;
 
 /** Where the notification save rules' details (a column) sit in the document. */
 export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
@@ -55,8 +63,9 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
   template: 'spec.template',
   custom_services: 'spec.to',
   'person_id, team_id, custom_services': 'spec.to',
-  // The only property apply sets.
-  properties: 'spec.repeatInterval',
+  'properties.repeatInterval': 'spec.repeatInterval',
+  'properties.waitFor': 'spec.waitFor',
+  'properties.waitForEvalPeriod': 'spec.waitForEvalPeriod',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -140,7 +149,7 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
     template: text(spec.template, 'spec.template', refuse),
     filter: text(spec.filter, 'spec.filter', refuse),
     template_syntax: 'gotemplate',
-    properties: spec.repeatInterval === undefined ? {} : { repeatInterval: spec.repeatInterval },
+    properties: Object.fromEntries(PROPERTY_FIELDS.filter((field) => spec[field] !== undefined && spec[field] !== '').map((field) => [field, spec[field]])),
     person_id: null,
     team_id: null,
     custom_services: null,

@@ -7,6 +7,7 @@ import { evaluateFilter } from './notification-filter';
 import { familyOf, isNotificationEvent, isStateEvent, NOTIFICATION_EVENTS, type EventFamily, type NotificationEvent } from './notification-events';
 import { DEFAULT_TEMPLATES, renderTemplate, type TemplateSyntax } from './notification-templates';
 import { resolveRecipients, type Recipient } from './recipients';
+import { claimDueWaits, currentHealth, dropWait, healthOfEvent, holdEvent, retryWait, settleWait, waitLabel, waitMsOf, type DueWait } from './notification-wait';
 
 /** The event-queue consumer name: it gets its own copy of each of the 15 events (ADR 0055). */
 export const NOTIFICATION_CONSUMER = 'notifications';
@@ -223,7 +224,10 @@ function flapWindowOf(properties: Record<string, unknown>, fallback: number): nu
  * event and recipient, so a retried event re-sends only to those not yet sent or skipped; a failure is recorded and
  * then thrown, for the queue to retry with its backoff.
  */
-export function notificationHandlers(options: NotificationEngineOptions): Record<NotificationEvent, EventHandler> {
+export function notificationEngine(options: NotificationEngineOptions): {
+  handlers: Record<NotificationEvent, EventHandler>;
+  releaseWaiting: (limit?: number) => Promise<number>;
+} {
   const { pool } = options;
   const flapWindowMs = options.flapWindowMs ?? DEFAULT_FLAP_WINDOW_MS;
   const timeoutMs = options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
@@ -359,12 +363,17 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
     };
   }
 
+  /**
+   * Sends one event of one notification to its recipients; returns the errors of the sends that failed. A health event
+   * of a notification with waitFor is held instead (notification-wait.ts), and `released` is how its release says so.
+   */
   async function notify(
     notification: NotificationRow,
     event: QueuedEvent & { name: NotificationEvent },
     resource: LoadedResource,
     eventVariable: Record<string, unknown>,
     scope: Record<string, unknown>,
+    released: { reason: string } | null = null,
   ): Promise<string[]> {
     const family = familyOf(event.name);
     const properties = notification.properties ?? {};
@@ -375,6 +384,11 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
       return [];
     }
     if (!filter.pass) return [];
+    const waitMs = waitMsOf(properties, event.name);
+    if (released === null && waitMs > 0 && resource.id !== null) {
+      await holdEvent(pool, { notificationId: notification.id, event, resourceId: resource.id, family, waitMs, label: waitLabel(properties, event.name) });
+      return [];
+    }
     let rendered: Rendered;
     try {
       rendered = await render(notification, family, scope);
@@ -411,7 +425,7 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
           await record({ ...entry, status: 'skipped', reason: recipient.reason });
           return null;
         }
-        const row = await record({ ...entry, status: 'sending', flap });
+        const row = await record({ ...entry, status: 'sending', flap, ...(released === null ? {} : { reason: released.reason }) });
         if (row.status === 'sent' || row.status === 'skipped') return null;
         if (!row.created) await pool.query(`update notification_send_history set status = 'sending', attempts = attempts + 1 where id = $1`, [row.id]);
         return send(row.id, recipient, { idempotencyKey: `${notification.id}:${event.id}:${recipient.key}`, ...rendered });
@@ -420,17 +434,59 @@ export function notificationHandlers(options: NotificationEngineOptions): Record
     return outcomes.filter((outcome): outcome is string => outcome !== null);
   }
 
+  async function scopeOf(event: QueuedEvent, resource: LoadedResource): Promise<{ eventVariable: Record<string, unknown>; scope: Record<string, unknown> }> {
+    const eventVariable: Record<string, unknown> = { id: event.id, name: event.name, created_at: event.created_at, properties: event.properties };
+    return { eventVariable, scope: { ...resource.variables, event: eventVariable, url: `${await publicUrl()}${resource.path}` } };
+  }
+
   async function handle(event: QueuedEvent): Promise<void> {
     if (!isNotificationEvent(event.name)) return;
     const typed = event as QueuedEvent & { name: NotificationEvent };
     const family = familyOf(typed.name);
     const { notifications, resource } = await loadEvent(pool, family, event);
     if (notifications.length === 0) return;
-    const eventVariable: Record<string, unknown> = { id: event.id, name: event.name, created_at: event.created_at, properties: event.properties };
-    const scope: Record<string, unknown> = { ...resource.variables, event: eventVariable, url: `${await publicUrl()}${resource.path}` };
+    const { eventVariable, scope } = await scopeOf(event, resource);
     const failures = (await Promise.all(notifications.map((notification) => notify(notification, typed, resource, eventVariable, scope)))).flat();
     if (failures.length > 0) throw new Error(`${failures.length} notification deliveries failed: ${failures[0] ?? ''}`.slice(0, ERROR_LIMIT));
   }
 
-  return Object.fromEntries(NOTIFICATION_EVENTS.map((name) => [name, handle])) as Record<NotificationEvent, EventHandler>;
+  /** One held event whose wait is over: sent if its notification still wants it and the health held, else skipped. */
+  async function release(wait: DueWait): Promise<void> {
+    const family = familyOf(wait.event.name);
+    const { notifications, resource } = await loadEvent(pool, family, wait.event);
+    const notification = notifications.find((candidate) => candidate.id === wait.notificationId);
+    const label = waitLabel(notification?.properties ?? {}, wait.event.name);
+    if (notification === undefined) {
+      await settleWait(pool, wait.id, 'skipped', `The notification no longer sends ${wait.event.name}: not sent`);
+      return;
+    }
+    const expected = healthOfEvent(wait.event.name);
+    const now = resource.id === null ? null : await currentHealth(pool, family, resource.id);
+    if (now === null) {
+      await settleWait(pool, wait.id, 'skipped', `Waited ${label} (waitFor): the ${family} no longer exists, so ${wait.event.name} was not sent`);
+      return;
+    }
+    if (now.health !== expected) {
+      await settleWait(pool, wait.id, 'skipped', `Waited ${label} (waitFor): the ${family} is ${now.health ?? 'unknown'} now, so ${wait.event.name} was not sent`);
+      return;
+    }
+    const { eventVariable, scope } = await scopeOf(wait.event, resource);
+    const failures = await notify(notification, wait.event, resource, eventVariable, scope, { reason: `Sent after waiting ${label} (waitFor): the ${family} was still ${expected}` });
+    if (failures.length === 0) await dropWait(pool, wait.id);
+    else await retryWait(pool, wait, `${failures.length} deliveries failed: ${failures[0] ?? ''}`.slice(0, ERROR_LIMIT));
+  }
+
+  /** Releases up to `limit` held events whose wait is over; returns how many it took. */
+  async function releaseWaiting(limit = 20): Promise<number> {
+    const due = await claimDueWaits(pool, limit);
+    for (const wait of due) await release(wait);
+    return due.length;
+  }
+
+  return { handlers: Object.fromEntries(NOTIFICATION_EVENTS.map((name) => [name, handle])) as Record<NotificationEvent, EventHandler>, releaseWaiting };
+}
+
+/** The delivery consumer's handlers alone (the engine without its release of held events). */
+export function notificationHandlers(options: NotificationEngineOptions): Record<NotificationEvent, EventHandler> {
+  return notificationEngine(options).handlers;
 }

@@ -37,8 +37,15 @@ export const notificationErrors = {
       'custom_services',
       `Name an existing connection (connection://namespace/name or its id) of one of the types ${supported.join(', ')}`,
     ),
-  properties: (message: string) =>
-    new AppError(400, 'OD_NOTIFICATION_PROPERTIES', `The notification's properties are not valid: ${message}`, 'properties', 'properties is a JSON object'),
+  /** `property` names the one at fault (properties.waitFor), so an apply can point at its spec field. */
+  properties: (message: string, property?: string) =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_PROPERTIES',
+      `The notification's properties are not valid: ${message}`,
+      property === undefined ? 'properties' : `properties.${property}`,
+      'properties is a JSON object',
+    ),
   source: (source: string) =>
     new AppError(
       400,

@@ -63,6 +63,9 @@ function checkRecipient(row: Row, method: WriteMethod): void {
   }
 }
 
+/** Properties that hold a duration (Mission Control's repeatInterval, waitFor and waitForEvalPeriod). */
+const DURATION_PROPERTIES = ['repeatInterval', 'waitFor', 'waitForEvalPeriod'] as const;
+
 function checkRow(row: Row, method: WriteMethod): void {
   const events = eventsOf(row, method);
   checkTexts(row, events);
@@ -70,10 +73,17 @@ function checkRow(row: Row, method: WriteMethod): void {
   if ('properties' in row && (typeof row.properties !== 'object' || row.properties === null || Array.isArray(row.properties))) {
     throw notificationErrors.properties('it must be an object');
   }
-  const repeat = isRecord(row.properties) ? row.properties.repeatInterval : undefined;
-  if (repeat !== undefined && !((typeof repeat === 'string' || typeof repeat === 'number') && parseDurationMs(repeat) !== null)) {
-    throw notificationErrors.properties('repeatInterval must be a duration, e.g. 4h or 30m');
+  for (const name of DURATION_PROPERTIES) {
+    const value = isRecord(row.properties) ? row.properties[name] : undefined;
+    if (value !== undefined && !((typeof value === 'string' || typeof value === 'number') && parseDurationMs(value) !== null)) {
+      throw notificationErrors.properties(`${name} must be a duration, e.g. 4h or 30m`, name);
+    }
   }
+  const waitFor = isRecord(row.properties) ? parseDurationMs(String(row.properties.waitFor ?? '0')) : 0;
+  if (isRecord(row.properties) && row.properties.waitForEvalPeriod !== undefined && (waitFor ?? 0) <= 0) {
+    throw notificationErrors.properties('waitForEvalPeriod adds to waitFor: set waitFor too, or leave waitForEvalPeriod out', 'waitForEvalPeriod');
+  }
+
   if ('source' in row && row.source !== null && !(typeof row.source === 'string' && UI_SOURCES.has(row.source))) {
     throw notificationErrors.source(String(row.source));
   }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import type { DomainPlugin } from '../../platform/http';
 import { consumeWhileOpen } from '../../platform/event-queue';
-import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationHandlers } from './notification-engine';
+import { PollLoop } from '../../platform/poll-loop';
+import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationEngine } from './notification-engine';
 import { registerNotificationSaveRules } from './notification-save-rules';
 import { DELIVERABLE_NOTIFICATION_TYPES, deliverNotification } from '../notification-providers';
 
@@ -14,12 +15,15 @@ import { DELIVERABLE_NOTIFICATION_TYPES, deliverNotification } from '../notifica
 const DELIVERY_LOOPS = 2;
 /** Unless OPSDECK_EVENT_LEASE_SECONDS says otherwise: five claimed events, each within the 10 s delivery timeout. */
 const DEFAULT_LEASE_SECONDS = 5 * 60;
+/** How often a worker looks for held events (waitFor) whose wait is over: waits are minutes, so seconds late is fine. */
+const RELEASE_POLL_MS = 5000;
+const RELEASE_BATCH = 20;
 
 /** Delivery calls outside services, so it runs only in worker processes and stops with the app. */
 function registerWorkers(app: FastifyInstance, context: AppContext): void {
   if (context.config.role === 'api') return;
   const log = app.log.child({ module: 'notifications' });
-  const handlers = notificationHandlers({
+  const { handlers, releaseWaiting } = notificationEngine({
     pool: context.db.pool,
     secretKey: context.config.secretKey,
     deliver: deliverNotification,
@@ -44,6 +48,16 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
       }),
   );
   consumeWhileOpen(app, consumers);
+  const releases = new PollLoop({
+    pass: async () => {
+      // A full batch means more may be due: keep going until a pass finds fewer.
+      while ((await releaseWaiting(RELEASE_BATCH)) === RELEASE_BATCH);
+    },
+    pollMs: RELEASE_POLL_MS,
+    onError: (error) => log.warn({ err: error }, 'releasing held notifications failed'),
+  });
+  app.addHook('onReady', async () => releases.start());
+  app.addHook('onClose', async () => releases.stop());
 }
 
 export const notificationsPlugin: DomainPlugin = {
