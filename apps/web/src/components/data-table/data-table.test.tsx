@@ -142,6 +142,15 @@ describe('DataTable', () => {
     expect(onPaginationChange).toHaveBeenLastCalledWith({ pageIndex: 0, pageSize: 25 });
   });
 
+  it('says it is counting under the skeleton instead of showing 0 items and page 1 of 1', () => {
+    renderTable({ data: [], isLoading: true, pagination: { pageIndex: 0, pageSize: 10, totalCount: 0, onPaginationChange: () => {} } });
+    const pager = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(pager).toHaveTextContent('Counting…');
+    expect(pager).not.toHaveTextContent('0 items');
+    expect(pager).not.toHaveTextContent('of 1');
+    expect(within(pager).getByRole('button', { name: 'Next page' })).toBeDisabled();
+  });
+
   it('keeps scroll position in sessionStorage under its key and restores it', () => {
     vi.useFakeTimers();
     const { unmount } = renderTable({ data: items(200), preferenceKey: 'things' });

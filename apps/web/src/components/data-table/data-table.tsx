@@ -325,7 +325,7 @@ export function DataTable<TData>({
         <Pagination
           pageIndex={pagination.pageIndex}
           pageSize={pagination.pageSize}
-          totalCount={pagination.totalCount}
+          totalCount={isLoading ? null : pagination.totalCount}
           onPageChange={(pageIndex) => pagination.onPaginationChange({ pageIndex, pageSize: pagination.pageSize })}
           onPageSizeChange={(pageSize) => pagination.onPaginationChange({ pageIndex: 0, pageSize })}
         />

@@ -5,7 +5,8 @@ import { PAGE_SIZE_OPTIONS } from '@opsdeck/shared';
 export interface PaginationProps {
   pageIndex: number;
   pageSize: number;
-  totalCount: number;
+  /** Rows on the server; null while the first answer is still coming, so no made-up "0 items" shows. */
+  totalCount: number | null;
   onPageChange: (pageIndex: number) => void;
   onPageSizeChange: (pageSize: number) => void;
   pageSizeOptions?: readonly number[];
@@ -24,7 +25,8 @@ const NAV_BUTTON = 'inline-flex size-7 items-center justify-center rounded text-
 
 /** Previous/next, a page-number input kept within 1..page count, and the page-size choice. */
 export function Pagination({ pageIndex, pageSize, totalCount, onPageChange, onPageSizeChange, pageSizeOptions = PAGE_SIZE_OPTIONS }: PaginationProps) {
-  const pageCount = pageCountOf(totalCount, pageSize);
+  const known = totalCount !== null;
+  const pageCount = known ? pageCountOf(totalCount, pageSize) : pageIndex + 1;
   const [pageText, setPageText] = useState(String(pageIndex + 1));
 
   useEffect(() => {
@@ -44,7 +46,7 @@ export function Pagination({ pageIndex, pageSize, totalCount, onPageChange, onPa
 
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-end gap-3 px-2 py-2 text-sm text-gray-700">
-      <span>{totalCount} items</span>
+      {known ? <span>{totalCount} items</span> : <span className="text-gray-500">Counting…</span>}
       <label className="flex items-center gap-1.5">
         Rows per page
         <select
@@ -75,9 +77,9 @@ export function Pagination({ pageIndex, pageSize, totalCount, onPageChange, onPa
             className="h-7 w-14 rounded-md px-1.5 ring-1 ring-gray-300"
           />
         </label>
-        <span>of {pageCount}</span>
+        {known && <span>of {pageCount}</span>}
       </form>
-      <button type="button" aria-label="Next page" className={NAV_BUTTON} disabled={pageIndex >= pageCount - 1} onClick={() => onPageChange(pageIndex + 1)}>
+      <button type="button" aria-label="Next page" className={NAV_BUTTON} disabled={!known || pageIndex >= pageCount - 1} onClick={() => onPageChange(pageIndex + 1)}>
         <ChevronRight aria-hidden="true" className="size-4" />
       </button>
     </nav>

@@ -160,7 +160,7 @@ export function AgentsPage() {
           <Pagination
             pageIndex={params.pageIndex}
             pageSize={params.pageSize}
-            totalCount={agents.data?.totalCount ?? 0}
+            totalCount={agents.data?.totalCount ?? null}
             pageSizeOptions={AGENT_PAGE_SIZES}
             onPageChange={(pageIndex) => update({ page: pageIndex === 0 ? null : String(pageIndex + 1) })}
             onPageSizeChange={(pageSize) => update({ pageSize: pageSize === DEFAULT_PAGE_SIZE ? null : String(pageSize), page: null })}

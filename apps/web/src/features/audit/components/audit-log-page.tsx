@@ -255,7 +255,7 @@ export function AuditLogPage() {
           <Pagination
             pageIndex={params.pageIndex}
             pageSize={params.pageSize}
-            totalCount={totalCount}
+            totalCount={log.data?.totalCount ?? null}
             pageSizeOptions={AUDIT_PAGE_SIZES}
             onPageChange={(pageIndex) => update({ [AUDIT_PARAMS.page]: pageIndex === 0 ? null : String(pageIndex + 1) }, true)}
             onPageSizeChange={(pageSize) => update({ [AUDIT_PARAMS.pageSize]: pageSize === DEFAULT_PAGE_SIZE ? null : String(pageSize) })}

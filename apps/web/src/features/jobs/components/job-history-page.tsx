@@ -172,7 +172,7 @@ export function JobHistoryPage() {
         <Pagination
           pageIndex={params.pageIndex}
           pageSize={params.pageSize}
-          totalCount={histories.data?.totalCount ?? 0}
+          totalCount={histories.data?.totalCount ?? null}
           pageSizeOptions={JOB_HISTORY_PAGE_SIZES}
           onPageChange={(pageIndex) => update({ pageIndex })}
           onPageSizeChange={(pageSize) => update({ pageSize })}

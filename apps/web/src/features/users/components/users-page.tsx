@@ -249,7 +249,7 @@ export function UsersPage() {
           <Pagination
             pageIndex={params.pageIndex}
             pageSize={params.pageSize}
-            totalCount={totalCount}
+            totalCount={users.data?.totalCount ?? null}
             pageSizeOptions={USER_PAGE_SIZES}
             onPageChange={(pageIndex) => update({ [USER_LIST_PARAMS.page]: pageIndex === 0 ? null : String(pageIndex + 1) })}
             onPageSizeChange={(pageSize) =>
