@@ -334,6 +334,37 @@ test.describe('incidents', () => {
     });
   });
 
+  test.describe('on a 390 px phone', () => {
+    const longTitle = 'Nightly backup failing (write timeout on the replica volume)';
+
+    /** The title is shown whole: nothing cut at the right edge, and more than one line tall. */
+    async function expectWholeTitle(title: Locator): Promise<void> {
+      const shape = await title.evaluate((element) => ({
+        clipped: element.scrollWidth > element.clientWidth + 1,
+        lines: element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight),
+      }));
+      expect(shape.clipped).toBe(false);
+      expect(shape.lines).toBeGreaterThan(1.5);
+    }
+
+    for (const role of ['responder', 'viewer'] as const) {
+      test(`a ${role} reads a long incident title whole, wrapped rather than cut`, async ({ browser }) => {
+        const admin = await adminApi();
+        const incidentId = await insert(admin, 'incidents', { title: longTitle, severity: 'high', type: 'availability', status: 'open' });
+        createdIncidents.push(incidentId);
+        await admin.dispose();
+        const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: storageStateFor(role), viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        await page.goto(`/incidents/${incidentId}`);
+        const title = role === 'viewer' ? page.getByRole('heading', { name: longTitle }) : page.getByRole('textbox', { name: 'Incident title' });
+        await expect(title).toBeVisible();
+        if (role === 'responder') await expect(title).toHaveValue(longTitle);
+        await expectWholeTitle(title);
+        await context.close();
+      });
+    }
+  });
+
   test.describe('as a viewer', () => {
     test.use({ storageState: storageStateFor('viewer') });
 

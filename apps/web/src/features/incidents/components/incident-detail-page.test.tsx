@@ -83,6 +83,18 @@ describe('Incident detail', () => {
     expect(requests('PATCH', 'incidents')[0]?.url.searchParams.get('id')).toBe(`eq.${INCIDENT_ID}`);
   });
 
+  it('wraps the title instead of cutting it, and keeps it on one line when Enter is pressed', async () => {
+    const user = userEvent.setup();
+    serve(incidentFixture());
+    renderDetail();
+    const title = await screen.findByRole('textbox', { name: 'Incident title' });
+    expect(title.tagName).toBe('TEXTAREA');
+    expect(title).toHaveClass('field-sizing-content', 'break-words');
+    await user.type(title, ' now{Enter}');
+    expect(title).toHaveValue('Checkout is slow now');
+    expect(title).not.toHaveFocus();
+  });
+
   it('asks for a hypothesis, then for text, before sending a comment', async () => {
     const user = userEvent.setup();
     serve(incidentFixture());

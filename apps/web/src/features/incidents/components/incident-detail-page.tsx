@@ -55,18 +55,27 @@ function TitleEditor({ incident, canWrite }: { incident: IncidentDetail; canWrit
   const updateIncident = useUpdateIncident(incident.id);
   const [title, setTitle] = useState(incident.title);
   const save = useDebouncedSave((value: string) => updateIncident.mutate({ title: value }), DEBOUNCE_MS.fieldEdit);
-  if (!canWrite) return <h1 className="min-w-0 flex-1 basis-64 truncate text-lg font-semibold text-gray-900">{incident.title}</h1>;
+  // The title wraps rather than truncates: on a phone a cut title reads as another incident ("Nightly backup failing (w").
+  if (!canWrite) return <h1 className="min-w-0 flex-1 basis-64 text-lg font-semibold break-words text-gray-900">{incident.title}</h1>;
   const isEmpty = title.trim() === '';
   return (
     <div className="min-w-0 flex-1 basis-64">
       <h1>
-        <input
+        {/* A one-line text that wraps: a textarea sized to its content, whose Enter does not start a new line. */}
+        <textarea
           aria-label="Incident title"
           aria-invalid={isEmpty || undefined}
           aria-describedby={isEmpty ? 'incident-title-error' : undefined}
           value={title}
+          rows={1}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              event.currentTarget.blur();
+            }
+          }}
           onChange={(event) => {
-            const next = event.target.value;
+            const next = event.target.value.replace(/[\r\n]+/g, ' ');
             setTitle(next);
             // The title is required: an emptied box stays open with the message, and nothing typed before it is sent.
             if (next.trim() === '') save.cancel();
@@ -74,7 +83,7 @@ function TitleEditor({ incident, canWrite }: { incident: IncidentDetail; canWrit
           }}
           onBlur={save.flush}
           className={clsx(
-            'w-full rounded px-1 py-0.5 text-lg font-semibold text-gray-900 hover:ring-1 hover:ring-gray-300 focus:outline-2 focus:outline-blue-500',
+            'field-sizing-content w-full resize-none rounded px-1 py-0.5 text-lg font-semibold break-words text-gray-900 hover:ring-1 hover:ring-gray-300 focus:outline-2 focus:outline-blue-500',
             isEmpty && 'ring-1 ring-red-500',
           )}
         />
