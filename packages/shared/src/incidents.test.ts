@@ -49,9 +49,11 @@ describe('incident status transitions', () => {
     expect(INCIDENT_STATUSES.filter(asksForDefinitionOfDone)).toEqual(['mitigated', 'resolved']);
   });
 
-  it('offers Close on an open incident and Reopen otherwise', () => {
-    expect(headerStatusAction('open')).toEqual({ label: 'Close', target: 'closed' });
-    expect(headerStatusAction('investigating')).toEqual({ label: 'Reopen', target: 'open' });
+  it('offers Close on every incident that is not closed, and Reopen on a closed one', () => {
+    for (const status of ['new', 'open', 'investigating', 'mitigated', 'resolved'] as const) {
+      expect(headerStatusAction(status), status).toEqual({ label: 'Close', target: 'closed' });
+      expect(canChangeStatus(status, 'closed'), status).toBe(true);
+    }
     expect(headerStatusAction('closed')).toEqual({ label: 'Reopen', target: 'open' });
   });
 

@@ -59,9 +59,14 @@ export function asksForDefinitionOfDone(target: IncidentStatus): boolean {
   return STATUSES_ASKING_FOR_DEFINITION_OF_DONE.includes(target);
 }
 
-/** The detail header button: Close when open, otherwise Reopen; it switches between open and closed. */
+/**
+ * The detail header button (spec 000 §4: Close when the status is open, otherwise Reopen; it switches between open and
+ * closed), read with "open" as "not closed" (ADR 0081): an incident being investigated, mitigated or resolved is still
+ * open to its responders, and offering to reopen it would read as if it had been closed. Close on every status but
+ * closed, whose button is Reopen.
+ */
 export function headerStatusAction(status: IncidentStatus): { label: 'Close' | 'Reopen'; target: IncidentStatus } {
-  return status === 'open' ? { label: 'Close', target: 'closed' } : { label: 'Reopen', target: 'open' };
+  return status === 'closed' ? { label: 'Reopen', target: 'open' } : { label: 'Close', target: 'closed' };
 }
 
 export const HYPOTHESIS_STATUSES = ['proven', 'likely', 'possible', 'unlikely', 'improbable', 'disproven'] as const;

@@ -172,7 +172,8 @@ describe('Incident detail', () => {
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
     expect(options).toEqual(['Resolved', 'Closed', 'Open']);
     await user.keyboard('{Escape}');
-    expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reopen' })).not.toBeInTheDocument();
   });
 
   it('gives a viewer the incident without any control that changes it', async () => {

@@ -211,6 +211,17 @@ describe('Playbook page', () => {
     await waitFor(() => expect(screen.getAllByText('Playbook not found')).toHaveLength(2));
   });
 
+  it('offers Edit to an editor, who writes playbooks but not connections (ADR 0083), and not to a viewer', async () => {
+    rows = [playbook(RESTART, 'restart-pod', { title: 'Restart pod' })];
+    const { unmount } = renderRoutes(routes, `/playbooks/${RESTART}`);
+    expect(await screen.findByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    unmount();
+    roles = ['viewer'];
+    renderRoutes(routes, `/playbooks/${RESTART}`);
+    expect(await screen.findByText('Restart pod')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
   it('edits with the name fixed and sends only the editable fields', async () => {
     rows = [playbook(RESTART, 'restart-pod', { title: 'Restart pod' })];
     server.use(
