@@ -17,6 +17,7 @@ let roles: string[] = ['editor'];
 let recorded: RecordedRequest[] = [];
 let configLinks: unknown[] = [];
 let teamLinks: unknown[] = [];
+let properties: Array<{ name: string; value: string }> = [];
 
 async function record(request: Request): Promise<void> {
   recorded.push(await readRequest(request));
@@ -31,6 +32,7 @@ const emptyView = (view: string) =>
 
 const server = setupMswServer(
   whoamiHandler(() => roles),
+  http.get('*/api/db/properties', () => HttpResponse.json(properties)),
   http.get('*/api/db/component_names', () => HttpResponse.json([{ id: ROOT_ID, name: 'Shop', icon: null }])),
   http.get('*/api/db/config_component_relationships', async ({ request }) => {
     await record(request);
@@ -62,6 +64,7 @@ afterEach(() => {
   recorded = [];
   configLinks = [];
   teamLinks = [];
+  properties = [];
 });
 
 function renderPanel(onOpenChange: (open: boolean) => void = () => undefined, open = true) {
@@ -90,6 +93,15 @@ describe('Topology side panel', () => {
     expect(await screen.findByRole('link', { name: 'Topology settings' })).toHaveAttribute('href', `/settings/topologies/${TOPOLOGY_ID}`);
     // No section but Details asked for anything.
     expect(recorded).toHaveLength(0);
+  });
+
+  it('leaves out the Incidents section while incidents.disable switches the incidents area off', async () => {
+    properties = [{ name: 'incidents.disable', value: 'true' }];
+    renderPanel();
+    expect(await screen.findByRole('button', { name: 'Details' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Incidents' })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Changes' })).toBeInTheDocument();
+    expect(requestsTo('incidents_by_component')).toHaveLength(0);
   });
 
   it('keeps one section open at a time and loads a section only when it is opened', async () => {
