@@ -7,7 +7,7 @@ import type { Scraper, ScraperRow } from './types';
 /** Spec 001 §9: a list shows the newest 100. */
 export const SCRAPERS_LIMIT = 100;
 
-const LIST_SELECT = 'id,name,spec,schedule,source,agent_id,agent,created_by,created_at,updated_at,last_runtime,job_last_failed,job_status,job_details';
+const LIST_SELECT = 'id,name,spec,labels,schedule,source,agent_id,agent,created_by,created_at,updated_at,last_runtime,job_last_failed,job_status,job_details';
 
 export async function getScrapers(signal?: AbortSignal): Promise<ScraperRow[]> {
   const query = db.from(SCRAPERS_LIST_VIEW).select(LIST_SELECT).is('deleted_at', null).order('created_at', { ascending: false }).limit(SCRAPERS_LIMIT);

@@ -7,8 +7,8 @@ export type { ScrapeError, ScrapeSummary, TypeSummary } from '@opsdeck/shared';
 /** A row of config_scrapers_with_status: the scraper and its latest job, its spec read as an object. */
 export type ScraperRow = ResourceOrigin &
   RowWith<
-    Pick<ViewRow<'config_scrapers_with_status'>, 'id' | 'name' | 'spec' | 'schedule' | 'last_runtime' | 'job_last_failed' | 'job_status' | 'job_details'>,
-    { spec: Record<string, unknown> | null }
+    Pick<ViewRow<'config_scrapers_with_status'>, 'id' | 'name' | 'spec' | 'labels' | 'schedule' | 'last_runtime' | 'job_last_failed' | 'job_status' | 'job_details'>,
+    { spec: Record<string, unknown> | null; labels: Record<string, string> | null }
   >;
 
 /** One scraper as its detail page edits it. */

@@ -1,7 +1,9 @@
 import type { ColumnDef } from '@tanstack/react-table';
+import { formatDate } from '@opsdeck/shared';
 import { JobDetailsJson } from '@/components/job-status/job-status-cell';
 import { resourceColumns } from '@/components/resource-columns/resource-columns';
 import { ScraperTypeIcon } from '@/components/scraper-type-icon/scraper-type-icon';
+import { TagsCell } from '@/lib/settings-resources/components/tags-cell';
 import { scrapeSummaryOf, type ScraperRow } from '../api/types';
 import { ScrapeSummaryView } from './scrape-summary';
 
@@ -16,7 +18,7 @@ const columns = resourceColumns<ScraperRow>({
   renderJobDetails: (details) => <ScrapeDetails details={details} />,
 });
 
-/** The list's columns (issue #12 item 6, as the generic list of spec 002 §2.2 without Namespace). */
+/** The list's columns (issue #12 item 6, #34 item 24): the generic list of spec 002 §2.2 without Namespace. */
 export const SCRAPER_COLUMNS: ColumnDef<ScraperRow>[] = [
   columns.name,
   columns.source,
@@ -24,6 +26,8 @@ export const SCRAPER_COLUMNS: ColumnDef<ScraperRow>[] = [
   columns.job_status,
   columns.last_runtime,
   columns.job_last_failed,
+  { id: 'tags', header: 'Tags', size: 200, cell: ({ row }) => <TagsCell labels={row.original.labels} /> },
   columns.created_at,
+  { id: 'updated_at', header: 'Updated', size: 140, cell: ({ row }) => formatDate(row.original.updated_at) },
   columns.created_by,
 ];

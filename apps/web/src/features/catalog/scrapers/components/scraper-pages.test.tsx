@@ -1,4 +1,5 @@
 import '@/components/test-support/browser-polyfills';
+import { formatDate } from '@opsdeck/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -26,6 +27,7 @@ const listRow: ScraperRow = {
   id: SCRAPER_ID,
   name: 'app-configs',
   spec: SPEC,
+  labels: { team: 'platform', env: 'prod', tier: 'back' },
   schedule: '@every 5m',
   source: 'UI',
   agent_id: null,
@@ -114,8 +116,12 @@ describe('Scrapers list page', () => {
     expect(await within(table).findByText('app-configs')).toBeInTheDocument();
     expect(within(table).getByRole('img', { name: 'File' })).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
-    expect(headers).toEqual(['Name', 'Source', 'Schedule', 'Job Status', 'Last Run', 'Last Failed', 'Created', 'Created By']);
+    expect(headers).toEqual(['Name', 'Source', 'Schedule', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
     expect(within(table).getByText('WARNING')).toBeInTheDocument();
+    expect(within(table).getByText('team: platform')).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: '+2 more' })).toBeInTheDocument();
+    expect(within(table).getByText(formatDate('2024-01-06T10:00:00Z'))).toBeInTheDocument();
+    expect(requests('GET')[0]?.url.searchParams.get('select')).toContain('labels');
     const params = requests('GET')[0]?.url.searchParams;
     expect(params?.get('deleted_at')).toBe('is.null');
     expect(params?.get('order')).toBe('created_at.desc');
