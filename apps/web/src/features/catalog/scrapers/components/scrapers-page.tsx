@@ -23,7 +23,7 @@ export const NO_SCRAPERS_MESSAGE = 'No scrapers yet';
 /** Narrow screens keep the name and the job status in view. */
 const LAYOUT = {
   grow: 'name',
-  hideBelow: { source: 640, schedule: 760, created_by: 760, last_runtime: 900, job_last_failed: 900, created_at: 1100 },
+  hideBelow: { source: 640, schedule: 760, created_by: 760, tags: 900, last_runtime: 900, job_last_failed: 900, created_at: 1100, updated_at: 1100 },
 };
 
 /** /catalog/scrapers: the scrapers with their latest run (spec 002 §2.1), and 'Add Scraper' for writers. */
