@@ -77,6 +77,18 @@ describe('teams and their members through the data API', () => {
     expect((await members(editor)).map((row) => row.person_id.email)).toEqual(['admin@opsdeck.local']);
   });
 
+  it("counts a team's members in the list view, people deleted since left out", async () => {
+    const count = async () => {
+      const reply = await server.call('GET', `/api/db/teams_with_status?id=eq.${teamId}&select=member_count`, viewer);
+      return (reply.json as unknown as Array<{ member_count: number }>)[0]?.member_count;
+    };
+    expect(await count()).toBe(1);
+    const ghost = await idOf(server, `insert into people (name, email, deleted_at) values ('Gone', 'gone@opsdeck.local', now()) returning id`);
+    await server.pool.query('insert into team_members (team_id, person_id) values ($1, $2)', [teamId, ghost]);
+    expect(await count()).toBe(1);
+    await server.pool.query('delete from team_members where person_id = $1', [ghost]);
+  });
+
   it('refuses an editor, a viewer and a responder adding or removing members, and changes nothing', async () => {
     for (const cookie of [editor, viewer, responder]) {
       const add = await server.call('POST', '/api/db/team_members', cookie, [{ team_id: teamId, person_id: vicId }]);

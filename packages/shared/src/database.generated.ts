@@ -6447,6 +6447,7 @@ export type Database = {
           job_status: 'RUNNING' | 'SUCCESS' | 'WARNING' | 'FAILED' | 'STOPPED' | null;
           job_time_start: string | null;
           last_runtime: string | null;
+          member_count: number;
           name: string;
           source: string | null;
           spec: Json;

@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { Resource } from '@opsdeck/shared';
 import type { JsonSchema } from '@/components/code-editor/code-editor';
 import type { SettingsResource, SettingsResourceInput, SettingsResourceRow } from './api/types';
@@ -85,6 +86,8 @@ export interface SettingsResourceKind {
   specSummary?: ComponentType<{ spec: Record<string, unknown> }>;
   /** The Spec tab's form in place of the generic one (a health check's form beside its YAML). */
   form?: ComponentType<ResourceFormProps>;
+  /** Columns of the kind's own, shown after the name (a team's members and channels). */
+  extraColumns?: ReadonlyArray<ColumnDef<SettingsResourceRow> & { id: string }>;
   /** The panels of tabs other than Spec and Job History. */
   panels?: Partial<Record<Exclude<SettingsTab, 'spec' | 'jobHistory'>, ComponentType<ResourcePanelProps>>>;
 }

@@ -4,9 +4,9 @@ import { hiddenColumns } from '@/lib/settings-resources/settings-resource-kind';
 import { TEAMS_KIND } from './teams-kind';
 
 describe('Teams settings kind', () => {
-  it('reads its status view and hides Schedule and Namespace (spec 002 §2.2)', () => {
+  it('reads its status view and hides Schedule and Namespace (spec 002 §2.2), and the job columns and Tags a team never fills', () => {
     expect(TEAMS_KIND.listView).toBe('teams_with_status');
-    expect([...hiddenColumns(TEAMS_KIND)]).toEqual(['schedule', 'namespace']);
+    expect([...hiddenColumns(TEAMS_KIND)]).toEqual(['schedule', 'namespace', 'job_status', 'last_runtime', 'job_last_failed', 'tags']);
   });
 
   it('gives teams the Manage Team tab first', () => {

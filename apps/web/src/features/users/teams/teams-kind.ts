@@ -13,7 +13,9 @@ export const TEAMS_KIND: SettingsResourceKind = {
   listView: 'teams_with_status',
   service: { kind: 'data-api' },
   tabs: ['manageTeam', 'spec'],
-  hiddenColumns: ['schedule', 'namespace'],
+  // Spec 002 §2.2 hides Schedule and Namespace; the job columns and Tags are left out too (#34 item 21): a team has no
+  // job and no labels, and its list shows Members and Channels instead (team-columns.tsx).
+  hiddenColumns: ['schedule', 'namespace', 'job_status', 'last_runtime', 'job_last_failed', 'tags'],
   hasNamespace: false,
   hasLabels: false,
   absentFields: ['namespace', 'labels'],

@@ -14,7 +14,7 @@ import { useCreateResource } from '../api/create-resource';
 import { usePeopleByIdsQuery } from '@/lib/api/people';
 import { useResourcesQuery } from '../api/get-resources';
 import type { SettingsResourceInput, SettingsResourceRow } from '../api/types';
-import { hiddenColumns, resourceListPath, type SettingsColumn, type SettingsResourceKind } from '../settings-resource-kind';
+import { hiddenColumns, resourceListPath, type SettingsResourceKind } from '../settings-resource-kind';
 import { ResourceForm } from './resource-form';
 import { SettingsBreadcrumb } from './settings-breadcrumb';
 import { TagsCell } from './tags-cell';
@@ -22,10 +22,11 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const EMPTY_RESOURCES_MESSAGE = 'No resources found';
 
-function allColumns(kind: SettingsResourceKind): (ColumnDef<SettingsResourceRow> & { id: SettingsColumn })[] {
+function allColumns(kind: SettingsResourceKind): (ColumnDef<SettingsResourceRow> & { id: string })[] {
   const common = resourceColumns<SettingsResourceRow>({ nameIcon: kind.nameIcon });
   return [
     common.name,
+    ...(kind.extraColumns ?? []),
     common.source,
     common.schedule,
     { id: 'namespace', header: 'Namespace', size: 120, cell: ({ row }) => row.original.namespace ?? '' },
@@ -53,7 +54,7 @@ export function ResourceListPage({ kind }: ResourceListPageProps) {
   const people = usePeopleByIdsQuery(creatorIds);
   const creators = useMemo(() => new Map((people.data ?? []).map((person) => [person.id, person])), [people.data]);
   const columns = useMemo(() => {
-    const hidden = hiddenColumns(kind);
+    const hidden: ReadonlySet<string> = hiddenColumns(kind);
     return allColumns(kind).filter((column) => !hidden.has(column.id));
   }, [kind]);
   const { can } = usePermissions();

@@ -43,7 +43,21 @@ async function record(request: Request): Promise<void> {
 setupMswServer(
   whoamiHandler(() => roles),
   http.get('*/api/db/teams', () => HttpResponse.json([team])),
-  http.get('*/api/db/teams_with_status', () => HttpResponse.json([{ ...team, job_status: null, last_runtime: null, job_last_failed: null }])),
+  http.get('*/api/db/teams_with_status', () =>
+    HttpResponse.json([
+      { ...team, job_status: null, last_runtime: null, job_last_failed: null, member_count: 3 },
+      {
+        ...team,
+        id: '66666666-6666-4666-8666-666666666666',
+        name: 'Storage',
+        member_count: 1,
+        spec: { responder_clients: { email: {}, jira: {} }, notifications: [{ connection: 'connection://default/storage-slack' }] },
+        job_status: null,
+        last_runtime: null,
+        job_last_failed: null,
+      },
+    ]),
+  ),
   http.get('*/api/db/team_members', async ({ request }) => {
     await record(request);
     return HttpResponse.json(members.map((member) => ({ team_id: TEAM_ID, person_id: member, created_at: '2024-01-07T10:00:00Z' })));
@@ -239,12 +253,19 @@ describe('the Manage Team tab', () => {
 });
 
 describe('the team settings pages', () => {
-  it('lists teams without the Schedule and Namespace columns', async () => {
+  it('lists teams with their members and channels instead of the job columns a team never fills', async () => {
     renderAt('/settings/teams');
     const table = await screen.findByRole('table', { name: 'Teams' });
     expect(await within(table).findByText('Platform')).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
-    expect(headers).toEqual(['Name', 'Source', 'Job Status', 'Last Run', 'Last Failed', 'Tags', 'Created', 'Updated', 'Created By']);
+    expect(headers).toEqual(['Name', 'Members', 'Channels', 'Source', 'Created', 'Updated', 'Created By']);
+    const storage = within(table).getByText('Storage').closest('tr');
+    if (storage === null) throw new Error('no Storage row');
+    expect(storage).toHaveTextContent('1 member');
+    expect(storage).toHaveTextContent('email (responders), jira (responders), default/storage-slack (notifications)');
+    const platform = within(table).getByText('Platform').closest('tr');
+    expect(platform).toHaveTextContent('3 members');
+    expect(platform).toHaveTextContent('None');
   });
 
   it('creates a team with a name and spec only, as the teams table has no namespace or labels', async () => {

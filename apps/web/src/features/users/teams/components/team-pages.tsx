@@ -3,6 +3,7 @@ import { ResourceDetailPage } from '@/lib/settings-resources/components/resource
 import { ResourceListPage } from '@/lib/settings-resources/components/resource-list-page';
 import type { ResourcePanelProps, SettingsResourceKind } from '@/lib/settings-resources/settings-resource-kind';
 import { TEAMS_KIND } from '../teams-kind';
+import { TEAM_COLUMNS } from './team-columns';
 import { TeamMembersTab } from './team-members-tab';
 
 function TeamMembersPanel({ resource, readOnly }: ResourcePanelProps) {
@@ -10,8 +11,8 @@ function TeamMembersPanel({ resource, readOnly }: ResourcePanelProps) {
   return <TeamMembersTab teamId={resource.id} canManage={!readOnly && can('rbac', 'write')} />;
 }
 
-/** Teams with their Manage Team tab, which only this feature can draw. */
-const TEAMS_WITH_MEMBERS: SettingsResourceKind = { ...TEAMS_KIND, panels: { manageTeam: TeamMembersPanel } };
+/** Teams with their Manage Team tab and list columns, which only this feature can draw. */
+const TEAMS_WITH_MEMBERS: SettingsResourceKind = { ...TEAMS_KIND, extraColumns: TEAM_COLUMNS, panels: { manageTeam: TeamMembersPanel } };
 
 /** /settings/teams. */
 export function TeamListPage() {
