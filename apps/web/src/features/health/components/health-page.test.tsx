@@ -324,6 +324,14 @@ describe('Health dashboard', () => {
 });
 
 describe('Health dashboard refresh rate', () => {
+  it('says what its dropdown chooses: Auto-refresh, beside the rate (None at first)', async () => {
+    renderAtHealth(<HealthPage />, '/health');
+    await screen.findByText('api/healthz');
+    const control = screen.getByRole('combobox', { name: 'Refresh rate' });
+    expect(control).toHaveTextContent('None');
+    expect(control.parentElement).toHaveTextContent(/^Auto-refresh\s*None/);
+  });
+
   it('disables 15s, 30s, 2m and 3m over a range of a day', async () => {
     const user = userEvent.setup();
     renderAtHealth(<HealthPage />, '/health?timeRange=1d');

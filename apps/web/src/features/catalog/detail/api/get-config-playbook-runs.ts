@@ -9,14 +9,14 @@ export const PLAYBOOK_RUNS_MAX_PAGE_SIZE = 1000;
 export type ConfigPlaybookRun = Pick<
   TableRow<'playbook_runs'>,
   'id' | 'status' | 'start_time' | 'end_time' | 'scheduled_time' | 'created_at' | 'created_by'
-> & { playbook: Pick<TableRow<'playbooks'>, 'id' | 'name'> | null };
+> & { playbook: Pick<TableRow<'playbooks'>, 'id' | 'name' | 'title'> | null };
 
 export interface ConfigPlaybookRunPage {
   rows: ConfigPlaybookRun[];
   totalCount: number;
 }
 
-const PLAYBOOK_RUN_SELECT = 'id,status,start_time,end_time,scheduled_time,created_at,created_by,playbook:playbook_id(id,name)';
+const PLAYBOOK_RUN_SELECT = 'id,status,start_time,end_time,scheduled_time,created_at,created_by,playbook:playbook_id(id,name,title)';
 
 /** One page of the item's runs, newest first (playbook_runs_created_at_idx serves the order). */
 export async function getConfigPlaybookRuns(configId: string, pageIndex: number, pageSize: number, signal?: AbortSignal): Promise<ConfigPlaybookRunPage> {

@@ -26,7 +26,7 @@ setupMswServer(
           scheduled_time: '2026-11-01T10:00:00Z',
           created_at: '2026-11-01T10:00:00Z',
           created_by: null,
-          playbook: { id: '60000000-0000-4000-8000-000000000001', name: 'restart-pod' },
+          playbook: { id: '60000000-0000-4000-8000-000000000001', name: 'restart-pod', title: 'Restart pod' },
         },
       ],
       { status: 206, headers: { 'Content-Range': '0-0/1' } },
@@ -52,7 +52,8 @@ describe('Config Playbooks tab', () => {
     );
     expect(await screen.findByRole('button', { name: 'Run' })).toBeInTheDocument();
     expect(menus.at(-1)).toEqual({ variant: 'button', target: { type: 'config', id: CONFIG_ID } });
-    const link = await screen.findByRole('link', { name: 'restart-pod' });
+    // The playbook's title, as its card, its menu and the runs list show it, not its name.
+    const link = await screen.findByRole('link', { name: 'Restart pod' });
     expect(link).toHaveAttribute('href', `/playbooks/runs/${RUN_ID}`);
     const row = link.closest('tr');
     expect(row).not.toBeNull();
@@ -64,7 +65,7 @@ describe('Config Playbooks tab', () => {
 
   it('shows the runs without a Run button when nothing fills the slot', async () => {
     renderWithProviders(<ConfigPlaybooksTab configId={CONFIG_ID} />);
-    expect(await screen.findByRole('link', { name: 'restart-pod' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Restart pod' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Run' })).not.toBeInTheDocument();
   });
 });

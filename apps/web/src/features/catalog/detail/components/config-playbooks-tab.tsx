@@ -55,7 +55,7 @@ function columns(names: ReadonlyMap<string, string>): ColumnDef<ConfigPlaybookRu
       size: 220,
       cell: ({ row }) => (
         <Link to={playbookRunPath(row.original.id)} className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-500">
-          {row.original.playbook?.name ?? 'Playbook run'}
+          {row.original.playbook?.title ?? row.original.playbook?.name ?? 'Playbook run'}
         </Link>
       ),
     },
