@@ -12,21 +12,31 @@ export interface SettingsPageHeaderProps {
   children?: ReactNode;
 }
 
+/**
+ * 'Settings › <title>', the page's h1 as its last step: every settings page starts with it (#34 item 22), so a person
+ * always sees which part of Settings they are in.
+ */
+export function SettingsTrail({ title }: { title: string }) {
+  return (
+    <nav aria-label="Breadcrumb">
+      <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
+        <li className="text-gray-500">Settings</li>
+        <li aria-hidden="true">
+          <ChevronRight className="size-4 text-gray-400" />
+        </li>
+        <li>
+          <h1 aria-current="page">{title}</h1>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
 /** The header of a settings page that lists records of the server's own (job history, the audit log). */
 export function SettingsPageHeader({ title, onRefresh, refreshing, children }: SettingsPageHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-2">
-      <nav aria-label="Breadcrumb">
-        <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
-          <li className="text-gray-500">Settings</li>
-          <li aria-hidden="true">
-            <ChevronRight className="size-4 text-gray-400" />
-          </li>
-          <li>
-            <h1 aria-current="page">{title}</h1>
-          </li>
-        </ol>
-      </nav>
+      <SettingsTrail title={title} />
       <Button variant="ghost" aria-label="Refresh" onClick={onRefresh} disabled={refreshing}>
         <RefreshCw aria-hidden="true" className="size-4" />
       </Button>

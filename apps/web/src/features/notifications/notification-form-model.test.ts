@@ -4,6 +4,7 @@ import { isEditableSource, notificationFormValues, parseProperties, PROPERTIES_O
 
 const stored: Notification = {
   id: 'n1',
+  name: null,
   title: 'Checkout',
   events: ['check.failed'],
   filter: 'check.type == "http"',

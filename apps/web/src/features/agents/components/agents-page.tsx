@@ -14,6 +14,7 @@ import { AGENT_PAGE_SIZES, parseAgentListParams, sortFieldOf } from '../agent-li
 import { AGENT_EDITOR_PARAMS, AgentEditorFromSearchParams } from './agent-editor-from-search-params';
 import { DeleteAgentDialogs } from './delete-agent-dialogs';
 import { withParams } from '@/lib/search-params';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 
 /** On a phone the name, status and delete stay; the rest shows once there is room for it. */
 const LAYOUT: DataTableLayout = {
@@ -132,7 +133,7 @@ export function AgentsPage() {
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
       <header className="flex items-center gap-2">
-        <h1 className="text-lg font-semibold text-gray-900">Agents</h1>
+        <SettingsTrail title="Agents" />
         <Button variant="ghost" aria-label="Refresh" onClick={() => void agents.refetch()} disabled={agents.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>

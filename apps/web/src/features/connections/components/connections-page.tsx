@@ -14,6 +14,7 @@ import type { Connection, Person } from '../api/types';
 import { connectionTypeDefinition } from '../connection-type-catalog';
 import { ConnectionPanel } from './connection-panel';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 
 type PanelState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; connection: Connection };
 
@@ -93,7 +94,7 @@ export function ConnectionsPage() {
   return (
     <section className="flex min-h-0 flex-col gap-3 p-4">
       <header className="flex items-center gap-2">
-        <h1 className="text-lg font-semibold text-gray-900">Connections</h1>
+        <SettingsTrail title="Connections" />
         <Button variant="ghost" aria-label="Refresh" onClick={() => void connections.refetch()} disabled={connections.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>

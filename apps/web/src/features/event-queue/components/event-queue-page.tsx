@@ -11,6 +11,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { useEventQueueSummaryQuery } from '../api/get-event-queue-summary';
 import { useRetryEvents } from '../api/retry-events';
 import type { EventQueueSummaryRow } from '../api/types';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 
 const rowId = (row: EventQueueSummaryRow): string => `${row.name}\u0000${row.consumer ?? ''}`;
 
@@ -76,7 +77,7 @@ export function EventQueuePage() {
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
       <header className="flex items-center gap-2">
-        <h1 className="text-lg font-semibold text-gray-900">Event Queue</h1>
+        <SettingsTrail title="Event Queue" />
         <Button variant="ghost" aria-label="Refresh" onClick={() => void summary.refetch()} disabled={summary.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>

@@ -12,6 +12,7 @@ import { useFeatureFlagsQuery } from '../api/get-feature-flags';
 import { flagSource, isLocalFlag, type FeatureFlag } from '../api/types';
 import { FeatureFlagDialog } from './feature-flag-dialog';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 
 export const LOCAL_FLAG_MESSAGE = 'Cannot edit local feature flags';
 
@@ -73,7 +74,7 @@ export function FeatureFlagsPage() {
   return (
     <section className="flex min-h-0 flex-col gap-3 p-4">
       <header className="flex items-center gap-2">
-        <h1 className="text-lg font-semibold text-gray-900">Feature Flags</h1>
+        <SettingsTrail title="Feature Flags" />
         <Button variant="ghost" aria-label="Refresh" onClick={() => void flags.refetch()} disabled={flags.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>

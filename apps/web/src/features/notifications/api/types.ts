@@ -14,7 +14,7 @@ export interface CustomService {
 export type Notification = RowWith<
   Pick<
     TableRow<'notifications'>,
-    'id' | 'title' | 'events' | 'filter' | 'person_id' | 'team_id' | 'custom_services' | 'template' | 'template_syntax' | 'properties' | 'source' | 'created_by' | 'created_at' | 'updated_at'
+    'id' | 'name' | 'title' | 'events' | 'filter' | 'person_id' | 'team_id' | 'custom_services' | 'template' | 'template_syntax' | 'properties' | 'source' | 'created_by' | 'created_at' | 'updated_at'
   >,
   { custom_services: CustomService[] | null; properties: Record<string, unknown> | null; source: string | null }
 > & { person: PersonRef | null; team: TeamRef | null; creator: PersonRef | null };
@@ -44,7 +44,11 @@ export type SendStatus = (typeof SEND_STATUSES)[number];
 export type NotificationSendHistoryRow = Pick<
   TableRow<'notification_send_history'>,
   'id' | 'notification_id' | 'status' | 'source_event' | 'resource_id' | 'person_id' | 'recipient' | 'body' | 'error' | 'reason' | 'duration_millis' | 'attempts' | 'created_at'
-> & { person: PersonRef | null };
+> & {
+  person: PersonRef | null;
+  /** The check, catalog item or component the event was about, by name; null when it is gone or not one of those. */
+  resource_name: string | null;
+};
 
 /** A stored connection a notification can send through; its type is one the delivery port knows (text in the table). */
 export type NotificationConnection = RowWith<Pick<TableRow<'connections'>, 'id' | 'name' | 'namespace' | 'type'>, { type: ConnectionType }>;

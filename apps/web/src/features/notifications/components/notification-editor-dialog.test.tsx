@@ -14,15 +14,18 @@ const ID = '22222222-2222-4222-8222-222222222222';
 let stored: Notification = notificationRow(ID);
 let writes: RecordedRequest[] = [];
 let refusal: { code: string; message: string; details: string } | null = null;
-let history: NotificationSendHistoryRow[] = [];
+/** What the server answers: the client adds each row's resource name. */
+type ServedDelivery = Omit<NotificationSendHistoryRow, 'resource_name'>;
+let history: ServedDelivery[] = [];
+const LIVE_CHECK = '66666666-6666-4666-8666-666666666666';
 
-function delivery(id: string, status: NotificationSendHistoryRow['status'], error: string | null, reason: string | null = null): NotificationSendHistoryRow {
+function delivery(id: string, status: NotificationSendHistoryRow['status'], error: string | null, reason: string | null = null, resourceId = LIVE_CHECK): ServedDelivery {
   return {
     id,
     notification_id: ID,
     status,
     source_event: 'check.failed',
-    resource_id: '66666666-6666-4666-8666-666666666666',
+    resource_id: resourceId,
     person_id: ADA.id,
     recipient: 'ada@example.com',
     body: 'Check failed',
@@ -48,6 +51,7 @@ setupMswServer(
   http.post('*/api/db/notifications', ({ request }) => recordWrite(request)),
   http.patch('*/api/db/notifications', ({ request }) => recordWrite(request)),
   http.get('*/api/db/notification_send_history', () => HttpResponse.json(history)),
+  http.get('*/api/db/checks', () => HttpResponse.json([{ id: LIVE_CHECK, name: 'api health' }])),
   http.get('*/api/db/people', () => HttpResponse.json([ADA])),
   http.get('*/api/db/teams', () => HttpResponse.json([PLATFORM])),
   http.get('*/api/db/connections', () => HttpResponse.json([HOOK])),
@@ -201,6 +205,7 @@ describe('Notification editor', () => {
       delivery('d2', 'failed', 'connection refused'),
       delivery('d3', 'skipped', null, 'Flapping: a message went out 2 minutes ago'),
       delivery('d4', 'pending', null),
+      delivery('d5', 'skipped', null, 'Repeat interval', '77777777-7777-4777-8777-777777777777'),
     ];
     renderEditor({ kind: 'edit', id: ID });
     const dialog = await screen.findByRole('dialog', { name: 'Edit Notification' });
@@ -208,8 +213,10 @@ describe('Notification editor', () => {
     const table = await within(dialog).findByRole('table', { name: 'Delivery history' });
     const failed = await within(table).findByRole('row', { name: /Failed/ });
     for (const text of ['check.failed', 'Ada Lovelace', '3', '120ms', 'connection refused']) expect(failed).toHaveTextContent(text);
-    for (const status of ['Sent', 'Skipped', 'Pending']) expect(within(table).getByText(status)).toHaveAttribute('data-status', status.toLowerCase());
-    expect(within(failed).getByRole('link', { name: 'check 66666666' })).toHaveAttribute('href', '/health?checkId=66666666-6666-4666-8666-666666666666');
-    expect(within(table).getByRole('row', { name: /Skipped/ })).toHaveTextContent('Flapping: a message went out 2 minutes ago');
+    for (const status of ['Sent', 'Skipped', 'Pending']) expect(within(table).getAllByText(status)[0]).toHaveAttribute('data-status', status.toLowerCase());
+    expect(within(failed).getByRole('link', { name: 'api health' })).toHaveAttribute('href', '/health?checkId=66666666-6666-4666-8666-666666666666');
+    // A check deleted since is named by its kind and the start of its id.
+    expect(within(table).getByRole('link', { name: 'check 77777777' })).toHaveAttribute('href', '/health?checkId=77777777-7777-4777-8777-777777777777');
+    expect(within(table).getByRole('row', { name: /Flapping/ })).toHaveTextContent('Flapping: a message went out 2 minutes ago');
   });
 });

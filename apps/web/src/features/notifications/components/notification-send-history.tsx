@@ -5,20 +5,24 @@ import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/status/query-error';
 import { SEND_HISTORY_LIMIT, useNotificationSendHistoryQuery } from '../api/get-notification-send-history';
 import type { NotificationSendHistoryRow } from '../api/types';
+import { recipientText } from '../readable';
 import { SendStatusBadge } from './send-status-badge';
 
 function recipientOf(row: NotificationSendHistoryRow): string {
   if (row.person !== null) return row.person.name;
-  return row.recipient ?? row.person_id ?? '';
+  return row.recipient === null ? (row.person_id ?? '') : recipientText(row.recipient);
 }
 
+/** The resource by name, linked; a resource gone since is named by its kind and the start of its id. */
 function ResourceLink({ row }: { row: NotificationSendHistoryRow }) {
   const { source_event: event, resource_id: id } = row;
   if (id === null) return null;
-  const label = `${event === null ? 'resource' : event.split('.')[0]} ${id.slice(0, 8)}`;
-  if (event === null || !isNotificationEvent(event)) return <span className="font-mono text-xs text-gray-600">{label}</span>;
+  const named = row.resource_name !== null;
+  const label = named ? (row.resource_name ?? '') : `${event === null ? 'resource' : event.split('.')[0]} ${id.slice(0, 8)}`;
+  const style = named ? 'break-words' : 'font-mono text-xs';
+  if (event === null || !isNotificationEvent(event)) return <span className={`${style} text-gray-600`}>{label}</span>;
   return (
-    <Link to={notificationResourcePath(event, id)} title={id} className="font-mono text-xs text-blue-700 hover:underline">
+    <Link to={notificationResourcePath(event, id)} title={id} className={`${style} text-blue-700 hover:underline`}>
       {label}
     </Link>
   );

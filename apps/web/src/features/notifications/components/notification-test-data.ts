@@ -8,6 +8,7 @@ export const HOOK = { id: '55555555-5555-4555-8555-555555555555', name: 'ops-hoo
 export function notificationRow(id: string, overrides: Partial<NotificationSummaryRow> = {}): NotificationSummaryRow {
   return {
     id,
+    name: null,
     title: 'Checkout checks',
     events: ['check.failed', 'check.passed'],
     filter: null,

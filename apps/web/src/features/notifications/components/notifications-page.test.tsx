@@ -64,13 +64,19 @@ describe('Notifications page', () => {
     expect(listRequests[0]?.searchParams.get('order')).toBe('created_at.desc');
   });
 
-  it('shows a title template as code and a notification without a title by its events', async () => {
-    rows = [notificationRow(CHECKOUT, { title: '{{ check.name }} is failing' }), notificationRow(PAGING, { title: null, events: ['config.updated'] })];
+  it('names a notification in words: by its name when its title is a template, by its events without a title, its services by connection name', async () => {
+    rows = [
+      notificationRow(CHECKOUT, { title: '{{ check.name }} is failing', name: 'checkout-failing' }),
+      notificationRow(PAGING, { title: null, events: ['config.updated'], person: null, person_id: null, custom_services: [{ connection: 'connection://mc/slack', name: '' }] }),
+    ];
     renderPage();
     const table = await screen.findByRole('table', { name: 'Notifications' });
-    const template = await within(table).findByText('{{ check.name }} is failing', {});
-    expect(template).toHaveClass('font-mono');
-    expect(within(table).getAllByText('config.updated')[0]).toBeInTheDocument();
+    const named = await within(table).findByText('checkout-failing');
+    expect(named).toHaveAttribute('title', 'Title template: {{ check.name }} is failing');
+    expect(within(table).queryByText('{{ check.name }} is failing')).not.toBeInTheDocument();
+    expect(within(table).getByText('Config updated')).toBeInTheDocument();
+    expect(within(table).getByText('slack')).toBeInTheDocument();
+    expect(within(table).queryByText(/connection:\/\//)).not.toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(3);
   });
 

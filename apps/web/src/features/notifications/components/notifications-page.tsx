@@ -11,26 +11,28 @@ import { usePermissions } from '@/lib/auth/permissions';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNotificationsSummaryQuery } from '../api/get-notifications-summary';
 import type { NotificationSummaryRow } from '../api/types';
+import { connectionName, isTemplated, notificationHeading } from '../readable';
 import { MostCommonErrorCell } from './most-common-error-cell';
 import { NotificationEditorDialog, type NotificationEditorMode } from './notification-editor-dialog';
 
-/** Who a notification goes to, in words: the person, the team, or the names of its services. */
+/** Who a notification goes to, in words: the person, the team, or the names of its services and connections. */
 export function recipientLabel(row: Pick<NotificationSummaryRow, 'person' | 'team' | 'person_id' | 'team_id' | 'custom_services'>): string {
   if (row.person !== null) return row.person.name;
   if (row.team !== null) return row.team.name;
   const services = row.custom_services ?? [];
-  if (services.length > 0) return services.map((service) => (service.name === '' ? service.connection : service.name)).join(', ');
+  if (services.length > 0) return services.map((service) => (service.name === '' ? connectionName(service.connection) : service.name)).join(', ');
   return row.person_id ?? row.team_id ?? '';
 }
 
-const TEMPLATE_MARK = /\{\{|\{%/;
-
-/** A title is the message's title template: one with Liquid in it is shown as the code it is, not as finished text. */
-function TitleCell({ title, events }: { title: string | null; events: readonly string[] }) {
-  if (title === null || title.trim() === '') return <span className="block truncate font-medium text-gray-900">{events.join(', ')}</span>;
+/**
+ * The list names a notification in words (notificationHeading); a title that is a template, filled in per message,
+ * stays readable on hover and in the editor.
+ */
+function TitleCell({ row }: { row: NotificationSummaryRow }) {
+  const heading = notificationHeading(row);
   return (
-    <span className={`block truncate text-gray-900 ${TEMPLATE_MARK.test(title) ? 'font-mono text-xs' : 'font-medium'}`} title={title}>
-      {title}
+    <span className="block truncate font-medium text-gray-900" title={isTemplated(row.title) ? `Title template: ${row.title ?? ''}` : heading}>
+      {heading}
     </span>
   );
 }
@@ -44,7 +46,7 @@ const COLUMNS: ColumnDef<NotificationSummaryRow>[] = [
     id: 'title',
     header: 'Title',
     size: 200,
-    cell: ({ row }) => <TitleCell title={row.original.title} events={row.original.events} />,
+    cell: ({ row }) => <TitleCell row={row.original} />,
   },
   {
     id: 'events',

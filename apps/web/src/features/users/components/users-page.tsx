@@ -20,6 +20,7 @@ import { USER_LIST_PARAMS, USER_PAGE_SIZES, parseUserListParams } from '../user-
 import { InviteUserDialog } from './invite-user-dialog';
 import { UpdateUserRoleDialog } from './update-user-role-dialog';
 import { withParams } from '@/lib/search-params';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 
 export const EMPTY_USERS_MESSAGE = 'No users found';
 
@@ -202,7 +203,7 @@ export function UsersPage() {
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
       <header className="flex flex-wrap items-center gap-2">
-        <h1 className="text-lg font-semibold text-gray-900">Users</h1>
+        <SettingsTrail title="Users" />
         <Button variant="ghost" aria-label="Refresh" onClick={() => void users.refetch()} disabled={users.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>
