@@ -3,6 +3,8 @@ import { Validator, type Schema } from '@cfworker/json-schema';
 import { openScraperSpec } from '../src/modules/scrapers/scraper-secrets';
 import { TEST_SECRET_KEY } from './global-setup';
 import { startTestServer, type TestServer } from './harness';
+import { parse as parseYaml } from 'yaml';
+import { SCRAPER_EXAMPLE_SPEC } from '@opsdeck/shared';
 
 const ROOT = '/srv/scrape';
 const HTTP_PASSWORD = 'http-pass-7a1c';
@@ -66,6 +68,11 @@ describe('scraper specs saved through the data API', () => {
     expect(saved.status, saved.text).toBe(201);
     const [row] = saved.json as unknown as Array<{ spec: unknown }>;
     expect(row?.spec).toEqual(missionControl);
+  });
+
+  it("accepts the Add Scraper form's example as it is, whatever the scrape roots, so the first Save succeeds", async () => {
+    const saved = await save(parseYaml(SCRAPER_EXAMPLE_SPEC) as unknown, { name: 'add-scraper-example' });
+    expect(saved.status, saved.text).toBe(201);
   });
 
   it('refuses each bad spec with a coded 400 that names the field', async () => {

@@ -595,3 +595,20 @@ export function scraperSourceFields(kind: RunnableScraperKind): ScraperFieldTabl
 export function scraperTransformFields(kind: RunnableScraperKind): ScraperFieldTable {
   return OBJECT_SOURCE_KINDS.has(kind) ? OBJECT_SOURCE_TRANSFORM_FIELDS : SCRAPER_TRANSFORM_FIELDS;
 }
+
+/**
+ * What 'Add Scraper' starts from: the smallest file scraper that names every field spec 002 §5 requires of one. Its
+ * path is relative, so it is read under each of the server's scrape roots (OPSDECK_SCRAPE_ROOTS) and the first Save is
+ * accepted whatever they are (#34 item 9); an absolute example would lie outside the roots of most installs, and the
+ * roots themselves are not shown to the people who write scrapers (docs/editor-rights.md: no server paths).
+ */
+export const SCRAPER_EXAMPLE_SPEC = `schedule: "@every 30m"
+file:
+  - type: App::Config
+    id: $.name
+    name: $.name
+    format: yaml
+    icon: file
+    paths:
+      - configs/*.yaml
+`;

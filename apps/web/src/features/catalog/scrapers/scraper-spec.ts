@@ -1,19 +1,7 @@
-import { RUNNABLE_SCRAPER_KINDS, isRunnableScraperKind, isScraperKind, scraperRequiredFields, type RequiredScraperField } from '@opsdeck/shared';
+import { RUNNABLE_SCRAPER_KINDS, SCRAPER_EXAMPLE_SPEC, isRunnableScraperKind, isScraperKind, scraperRequiredFields, type RequiredScraperField } from '@opsdeck/shared';
 
-/**
- * What 'Add Scraper' starts from: the smallest file scraper that names every field spec 002 §5 requires of one. The
- * path is a placeholder: the server reads only under its scrape roots (OPSDECK_SCRAPE_ROOTS).
- */
-export const EXAMPLE_SPEC = `schedule: "@every 30m"
-file:
-  - type: App::Config
-    id: $.name
-    name: $.name
-    format: yaml
-    icon: file
-    paths:
-      - /srv/opsdeck/scrape/configs/*.yaml
-`;
+/** What 'Add Scraper' starts from (packages/shared scrape-config.ts). */
+export const EXAMPLE_SPEC = SCRAPER_EXAMPLE_SPEC;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

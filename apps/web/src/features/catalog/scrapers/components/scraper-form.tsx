@@ -75,7 +75,7 @@ export function ScraperForm({ scraper, editable, isSaving, problem, onSubmit, on
           ariaDescribedBy={describedBy}
         />
         <p id={`${id}-hint`} className="text-xs text-gray-500">
-          {editable ? 'YAML or JSON; a Mission Control ScrapeConfig may be pasted as it is. File paths must lie under the server’s scrape roots.' : 'Read-only'}
+          {editable ? 'YAML or JSON; a Mission Control ScrapeConfig may be pasted as it is. A relative path (configs/*.yaml) is read under each of the server’s scrape roots; an absolute one must lie inside them.' : 'Read-only'}
         </p>
         {editable && hints.length > 0 && (
           <ul id={`${id}-required`} aria-label="Missing required fields" className="flex flex-col gap-0.5 text-xs text-amber-800">
