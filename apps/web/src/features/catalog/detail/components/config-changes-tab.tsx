@@ -13,8 +13,20 @@ import { DOWNSTREAM_PARAM, UPSTREAM_PARAM, directionBody, readDirections } from 
 const ITEM_CHANGES_FROM = 'now-1mo';
 const ITEM_CHANGES_RANGE: TimeRange = { type: 'relative', range: ITEM_CHANGES_FROM };
 
+/**
+ * Why the list and the tab's badge can show different numbers (#34 item 13): the badge counts this item's own changes
+ * over all time, the list adds the items the toggles name and shows one time range.
+ */
+export function changesScopeNote(ownCount: number, directions: { upstream: boolean; downstream: boolean }): string {
+  const others = [directions.upstream ? 'upstream' : null, directions.downstream ? 'downstream' : null].filter((side) => side !== null);
+  const own = `The tab's count, ${ownCount}, is this item's own changes over all time`;
+  return others.length === 0
+    ? `${own}; this list shows them in the chosen time range.`
+    : `${own}; this list also shows the changes of the items ${others.join(' and ')} of it, in the chosen time range.`;
+}
+
 /** The Changes tab: this item's changes, and with the toggles those of the items up- and downstream of it. */
-export function ConfigChangesTab({ configId }: { configId: string }) {
+export function ConfigChangesTab({ configId, ownCount }: { configId: string; ownCount: number }) {
   const [search, update] = useSearchUpdate();
   const [hideDeleted] = usePreference(HIDE_DELETED_CHANGES_KEY, 'yes');
   const directions = useMemo(() => readDirections(search), [search]);
@@ -45,6 +57,7 @@ export function ConfigChangesTab({ configId }: { configId: string }) {
           <TimeRangePicker value={params.timeRange} onChange={handleTimeRange} />
         </div>
       </div>
+      <p className="text-xs text-gray-600">{changesScopeNote(ownCount, directions)}</p>
       <ChangesTable changes={changes} page={params.page} pageSize={params.pageSize} update={update} emptyText="No changes in this time range" preferenceKey="config-changes" />
     </div>
   );

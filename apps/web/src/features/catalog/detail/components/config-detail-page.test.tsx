@@ -213,6 +213,8 @@ describe('ConfigDetailPage', () => {
     const user = userEvent.setup();
     const { router } = renderPage(`/catalog/${CONFIG_ID}/changes`);
     await waitFor(() => expect(changeBodies.at(-1)).toMatchObject({ id: CONFIG_ID, recursive: true, type_filter: 'downstream', from: 'now-1mo' }));
+    // The badge counts this item's own changes; the list says it also holds those downstream, so the two never seem to disagree.
+    expect(await screen.findByText(/this list also shows the changes of the items downstream of it/)).toHaveTextContent(/^The tab's count, \d+, is this item's own changes over all time/);
 
     await user.click(await screen.findByRole('switch', { name: 'Upstream' }));
     await waitFor(() => expect(changeBodies.at(-1)).toMatchObject({ id: CONFIG_ID, recursive: true, type_filter: 'all' }));
@@ -223,6 +225,7 @@ describe('ConfigDetailPage', () => {
 
     await user.click(screen.getByRole('switch', { name: 'Upstream' }));
     await waitFor(() => expect(changeBodies.at(-1)).toMatchObject({ id: CONFIG_ID, recursive: false }));
+    expect(screen.getByText(/this list shows them in the chosen time range/)).toBeInTheDocument();
     expect(router.state.location.search).toBe('?downstream=false');
   });
 

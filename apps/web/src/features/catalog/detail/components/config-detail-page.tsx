@@ -98,7 +98,7 @@ function TabBody({ tab, config }: { tab: ConfigPageTab; config: ConfigDetail }) 
     case 'config':
       return <ConfigContentTab config={config} />;
     case 'changes':
-      return <ConfigChangesTab configId={config.id} />;
+      return <ConfigChangesTab configId={config.id} ownCount={config.changes} />;
     case 'insights':
       return <ConfigInsightsTab configId={config.id} />;
     case 'relationships':
