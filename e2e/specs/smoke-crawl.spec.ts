@@ -135,6 +135,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
       const discovered = await discoverDetailTargets(page.request, areas, roleIndex === 0 ? 'every' : 'sample');
       problems.push(...discovered.problems);
       const targets: CrawlTarget[] = [...areas.map(navigationTarget), ...discovered.targets, ...ACCOUNT_TARGETS];
+      const settingsPages = new Set(navigation.settings.map((route) => route.path).filter((address) => address.startsWith('/settings/')));
       expect(discovered.targets.length, 'the demo data offers entities to open').toBeGreaterThan(0);
 
       for (const [index, target] of targets.entries()) {
@@ -175,6 +176,12 @@ for (const [roleIndex, role] of ROLES.entries()) {
         const expected = target.title;
         const titled = name !== null && (typeof expected === 'string' ? name === expected || (!offered && name === 'Unauthorized') : expected.test(name));
         if (!titled) problems.push(`${target.name}: the title is '${title}', not '${String(expected)}${TITLE_SUFFIX}'`);
+        // Every settings page says where in Settings it is (#34 item 22); a row's dialog covers its page, so the pages alone.
+        if (target.navigation !== undefined && settingsPages.has(target.path) && name !== 'Unauthorized') {
+          const trail = page.getByRole('navigation', { name: 'Breadcrumb' }).first();
+          const text = (await trail.count()) === 0 ? '' : await trail.innerText();
+          if (!text.startsWith('Settings')) problems.push(`${target.name}: no 'Settings ›' breadcrumb`);
+        }
 
         for (const viewport of VIEWPORTS) {
           await page.setViewportSize(viewport);

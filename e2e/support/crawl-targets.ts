@@ -203,10 +203,13 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
       },
     ],
   },
-  // Each notification opens its editor in a dialog; one without a title is shown by its events.
-  '/settings/notifications': eachRow('/api/db/notifications?select=id,title,events&deleted_at=is.null&order=created_at.desc', (row, area) => {
-    const events = Array.isArray(row['events']) ? row['events'].join(', ') : '';
-    const label = typeof row['title'] === 'string' && row['title'] !== '' ? row['title'] : events;
+  // Each notification opens its editor in a dialog. The list names it by a plain title, else by its name, else by its
+  // events in words ('check.failed' → 'Check failed'), as the page's notificationHeading does.
+  '/settings/notifications': eachRow('/api/db/notifications?select=id,title,name,events&deleted_at=is.null&order=created_at.desc', (row, area) => {
+    const title = typeof row['title'] === 'string' && row['title'].trim() !== '' && !/\{\{|\{%/.test(row['title']) ? row['title'] : null;
+    const name = typeof row['name'] === 'string' && row['name'].trim() !== '' ? row['name'] : null;
+    const events = Array.isArray(row['events']) ? row['events'].map((event) => String(event).split('.').join(' ').replace(/^./, (first) => first.toUpperCase())).join(', ') : '';
+    const label = title ?? name ?? events;
     return { name: `notification ${label}`, path: area.path, opening: { kind: 'row', rowText: label }, title: area.label };
   }),
   '/settings/topologies': eachRow(
