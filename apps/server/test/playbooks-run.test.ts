@@ -268,6 +268,31 @@ describe('playbook runs: requests, the worker, cancel, approval and crash recove
     });
   });
 
+  describe('the targets a run may take', () => {
+    it("lists only the checks the playbook's selectors offer it on, by name, narrowed by what is typed", async () => {
+      const canary = await server.pool.query<{ id: string }>(`insert into canaries (name, namespace) values ('picker-canary', 'payments') returning id`);
+      const canaryId = canary.rows[0]?.id;
+      await server.pool.query(
+        `insert into checks (canary_id, type, name, labels) values
+           ($1, 'http', 'picker api', '{"team": "payments"}'), ($1, 'http', 'picker web', '{"team": "web"}'), ($1, 'tcp', 'picker db', '{"team": "payments"}')`,
+        [canaryId],
+      );
+      const playbook = await createPlaybook({ checks: [{ types: ['http'], labelSelector: 'team=payments' }], actions: [echo('one')] });
+      const targets = async (query: string) => {
+        const reply = await server.call('GET', `/api/playbook/${playbook}/targets?${query}`, cookies.viewer);
+        expect(reply.status, reply.text).toBe(200);
+        return (reply.json as unknown as Array<{ name: string; detail: string | null }>).map((option) => `${option.name} (${option.detail ?? ''})`);
+      };
+      expect(await targets('type=check&search=picker')).toEqual(['picker api (http)']);
+      expect(await targets('type=check&search=web')).toEqual([]);
+      expect(await targets('type=component&search=picker')).toEqual([]);
+      const refused = await server.call('GET', `/api/playbook/${playbook}/targets?type=canary`, cookies.viewer);
+      expect(refused.status).toBe(400);
+      const missing = await server.call('GET', `/api/playbook/${randomUUID()}/targets?type=check`, cookies.viewer);
+      expect(missing.status).toBe(404);
+    });
+  });
+
   describe('running', () => {
     it('runs the actions in order to completed, each reading the earlier results, with job_history and an event', async () => {
       const playbook = await createPlaybook({

@@ -16,7 +16,7 @@ import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { secretEnvelopesFor } from '../../platform/sealed-redaction';
 import { parsePlaybookSpec } from './spec';
-import { targetMatches } from './selectors';
+import { matchingTargets, targetMatches } from './selectors';
 import { loadPlaybookRun, loadPlaybookRunAction } from './run-queries';
 import {
   approvePlaybookRun,
@@ -167,6 +167,8 @@ const runSchema = z.object({
 });
 
 const idParams = z.object({ id: idText });
+/** As many as a picker lists; typing narrows a longer list. */
+const TARGET_OPTIONS_LIMIT = 50;
 
 /** A parameter as the schema above describes it: the spec's interfaces are spread into plain objects. */
 function answerParameter(parameter: PlaybookParameter): z.input<typeof parameterSchema> {
@@ -230,6 +232,27 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
       const user = await loadPerson(pool, request.principal?.personId ?? null);
       const params = await parametersFor(playbook, spec, target, user);
       return { params: params.map(answerParameter) };
+    },
+  );
+
+  app.get(
+    '/api/playbook/:id/targets',
+    {
+      config: { permission: READ_PLAYBOOKS },
+      schema: {
+        tags: ['playbooks'],
+        summary: "Up to 50 live catalog items, components or checks the playbook's selectors offer it on, whose name holds search, by name",
+        params: idParams,
+        querystring: z.object({ type: z.enum(['config', 'component', 'check']), search: z.string().max(200).default('') }),
+        response: { 200: z.array(z.object({ id: z.string(), name: z.string(), detail: z.string().nullable() })), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const playbook = await loadLivePlaybook(pool, request.params.id);
+      if (playbook === null) throw playbookErrors.notFound();
+      const spec = parsePlaybookSpec(playbook.spec);
+      const targets = await matchingTargets(pool, spec, request.query.type, request.query.search, TARGET_OPTIONS_LIMIT);
+      return targets.map((target) => ({ id: target.id, name: target.name, detail: target.kind }));
     },
   );
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { PlaybookResourceSelector } from '@opsdeck/shared';
+import type { PlaybookResourceSelector, PlaybookTargetType } from '@opsdeck/shared';
 import { silentDynamicDb } from '@/lib/api/db';
+import { requestJson } from '@/lib/api/http';
 import { playbookKeys } from './keys';
 
 /** What a picker can choose: a run's target or a team, people, component, config or check parameter. */
@@ -57,10 +58,23 @@ export interface ResourceSearch {
   search: string;
   /** Only these types (configs, components and checks). */
   types: string[] | null;
+  /**
+   * The playbook whose run target is being picked: the server then lists only the resources its selectors offer it on
+   * (GET /api/playbook/{id}/targets), as a run would accept them.
+   */
+  targetOf?: string;
+}
+
+function isTargetKind(kind: PlaybookResourceKind): kind is PlaybookTargetType {
+  return kind === 'config' || kind === 'component' || kind === 'check';
 }
 
 /** Live resources of a kind whose name contains the search, by name, at most RESOURCE_SEARCH_LIMIT. */
-export async function searchPlaybookResources({ kind, search, types }: ResourceSearch, signal?: AbortSignal): Promise<PlaybookResourceOption[]> {
+export async function searchPlaybookResources({ kind, search, types, targetOf }: ResourceSearch, signal?: AbortSignal): Promise<PlaybookResourceOption[]> {
+  if (targetOf !== undefined && isTargetKind(kind)) {
+    const query = new URLSearchParams({ type: kind, search: search.trim() });
+    return requestJson<PlaybookResourceOption[]>(`/api/playbook/${encodeURIComponent(targetOf)}/targets?${query}`, { signal, silent: true });
+  }
   const source = SOURCES[kind];
   let query = silentDynamicDb.from(source.table).select(columns(kind)).is('deleted_at', null);
   const text = search.trim();
@@ -81,7 +95,7 @@ export async function getPlaybookResource(kind: PlaybookResourceKind, id: string
 
 export function useResourceSearchQuery(search: ResourceSearch, enabled: boolean) {
   return useQuery({
-    queryKey: [...playbookKeys.all, 'resources', search.kind, search.search.trim(), search.types],
+    queryKey: [...playbookKeys.all, 'resources', search.kind, search.search.trim(), search.types, search.targetOf ?? null],
     queryFn: ({ signal }) => searchPlaybookResources(search, signal),
     placeholderData: keepPreviousData,
     enabled,

@@ -18,6 +18,8 @@ export interface ResourcePickerProps {
   kind: PlaybookResourceKind;
   /** Only resources of these types; null for any. */
   types: string[] | null;
+  /** Set when picking this playbook's run target: only what its selectors offer it on is listed. */
+  targetOf?: string;
   value: string | null;
   onChange: (id: string | null) => void;
   disabled?: boolean;
@@ -32,13 +34,13 @@ export interface ResourcePickerProps {
  * A searchable single choice over live resources (the ARIA combobox pattern): typing narrows the list by name, the
  * arrows move through it, Enter picks, Escape closes. The list is asked only while open.
  */
-export function ResourcePicker({ id, kind, types, value, onChange, disabled, invalid = false, describedBy, required, placeholder = 'Search by name…' }: ResourcePickerProps) {
+export function ResourcePicker({ id, kind, types, targetOf, value, onChange, disabled, invalid = false, describedBy, required, placeholder = 'Search by name…' }: ResourcePickerProps) {
   const listId = useId();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const search = useDebouncedValue(text, DEBOUNCE_MS.search);
-  const matches = useResourceSearchQuery({ kind, search, types }, open);
+  const matches = useResourceSearchQuery({ kind, search, types, ...(targetOf === undefined ? {} : { targetOf }) }, open);
   // A value picked here is named by its option; one given from outside (a preselected target) is looked up.
   const [picked, setPicked] = useState<PlaybookResourceOption | null>(null);
   const known = picked !== null && picked.id === value ? picked : null;

@@ -37,6 +37,14 @@ const server = setupMswServer(
       { id: OTHER_POD_ID, name: 'orders-pod', type: 'Kubernetes::Pod' },
     ]);
   }),
+  // The target picker asks the server for the targets the playbook's selectors offer it on.
+  http.get('*/api/playbook/:id/targets', async ({ request }) => {
+    configSearches.push(await readRequest(request));
+    return HttpResponse.json([
+      { id: POD_ID, name: 'payments-pod', detail: 'Kubernetes::Pod' },
+      { id: OTHER_POD_ID, name: 'orders-pod', detail: 'Kubernetes::Pod' },
+    ]);
+  }),
   http.post('*/api/playbook/:id/params', async ({ request }) => {
     paramsRequests.push(await readRequest(request));
     return HttpResponse.json({ params });
@@ -84,9 +92,10 @@ describe('Run Playbook modal', () => {
     const picker = within(dialog).getByRole('combobox', { name: /Catalog Item/ });
     await user.click(picker);
     await user.type(picker, 'pay');
-    await waitFor(() => expect(configSearches.at(-1)?.url.searchParams.get('name')).toBe('ilike.*pay*'));
-    expect(configSearches.at(-1)?.url.searchParams.get('type')).toBe('in.(Kubernetes::Pod)');
-    expect(configSearches.at(-1)?.url.searchParams.get('deleted_at')).toBe('is.null');
+    await waitFor(() => expect(configSearches.at(-1)?.url.searchParams.get('search')).toBe('pay'));
+    // Only the items this playbook is offered on: the server judges them by its selectors, as a run is judged.
+    expect(configSearches.at(-1)?.url.pathname).toBe(`/api/playbook/${PLAYBOOK_ID}/targets`);
+    expect(configSearches.at(-1)?.url.searchParams.get('type')).toBe('config');
     await user.click(await within(dialog).findByRole('option', { name: /payments-pod/ }));
     await waitFor(() => expect(picker).toHaveValue('payments-pod'));
     expect(await within(dialog).findByRole('textbox', { name: 'replicas' })).toHaveValue('3');

@@ -223,6 +223,7 @@ export function RunPlaybookModal({ playbook, target, onClose }: RunPlaybookModal
                 id={pickerId}
                 kind={targetType}
                 types={selectorTypes(selectorsOf(playbook.spec, targetType))}
+                targetOf={playbook.id}
                 value={targetId}
                 onChange={(id) => handleTarget(targetType, id)}
                 disabled={target !== undefined || run.isPending}
