@@ -98,6 +98,19 @@ describe('Action plan', () => {
     expect(state.recorded.filter((request) => request.method === 'DELETE')).toEqual([]);
   });
 
+  it('offers the root hypothesis the same Delete dialog, where it may be disproven but not deleted (ADR 0084)', async () => {
+    serveTree();
+    const user = await openActionPlan();
+    await user.click(screen.getByRole('button', { name: 'Delete Checkout is slow' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete hypothesis' });
+    expect(dialog).toHaveTextContent("is the incident's root hypothesis");
+    expect(within(dialog).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Disprove' }));
+    await waitFor(() => expect(requests('PATCH', 'hypotheses')[0]?.body).toEqual({ status: 'disproven' }));
+    expect(requests('PATCH', 'hypotheses')[0]?.url.searchParams.get('id')).toBe(`eq.${ROOT_ID}`);
+    expect(state.recorded.filter((request) => request.method === 'DELETE')).toEqual([]);
+  });
+
   it('opens every hypothesis comment with comments=true and shows mentions by name', async () => {
     serveTree();
     await openActionPlan('&comments=true');

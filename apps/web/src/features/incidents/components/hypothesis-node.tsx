@@ -82,6 +82,7 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
     updateHypothesis.mutate({ id: hypothesis.id, changes: { status: DISPROVEN_STATUS } });
   };
 
+  const isRoot = hypothesis.type === 'root';
   const handleDelete = () => deleteHypothesis.mutate(hypothesis.id, { onSettled: () => setIsDeleting(false) });
 
   return (
@@ -109,7 +110,7 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
             <h3 className="flex-1 text-sm font-medium text-gray-900">{heading}</h3>
           )}
           <Dropdown label={`Status of ${heading}`} options={STATUS_OPTIONS} value={status} onChange={handleStatus} disabled={!canWrite} className="min-w-28" />
-          {canWrite && hypothesis.type !== 'root' && (
+          {canWrite && (
             <Button variant="ghost" className="px-1.5" aria-label={`Delete ${heading}`} title="Delete" onClick={() => setIsDeleting(true)}>
               <Trash2 aria-hidden="true" className="size-4" />
             </Button>
@@ -191,14 +192,18 @@ export function HypothesisNode({ node, commentsByHypothesis, canWrite, expandAll
               <Button variant="secondary" onClick={handleDisprove} disabled={deleteHypothesis.isPending}>
                 Disprove
               </Button>
-              <Button variant="danger" onClick={handleDelete} isPending={deleteHypothesis.isPending}>
-                Delete
-              </Button>
+              {isRoot ? null : (
+                <Button variant="danger" onClick={handleDelete} isPending={deleteHypothesis.isPending}>
+                  Delete
+                </Button>
+              )}
             </>
           }
         >
           <p className="text-sm text-gray-700">
-            Delete &apos;{heading}&apos; with its evidence, comments and the hypotheses under it, or keep it and mark it disproven?
+            {isRoot
+              ? `'${heading}' is the incident's root hypothesis: it holds the incident's comments and evidence and stays with the incident (ADR 0084). Mark it disproven instead?`
+              : `Delete '${heading}' with its evidence, comments and the hypotheses under it, or keep it and mark it disproven?`}
           </p>
         </Dialog>
       )}
