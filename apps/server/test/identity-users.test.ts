@@ -16,6 +16,7 @@ interface SummaryRow {
   email: string;
   roles: string[];
   state: string;
+  invited: boolean;
 }
 
 const LINK = /https?:\/\/\S+/;
@@ -84,11 +85,12 @@ describe('user management', () => {
       const since = sink.mails.length;
       const reply = await invite(admin, { firstName: ' Grace ', lastName: 'Hopper', email: 'Grace@Example.test', role: 'responder' });
       expect(reply.status).toBe(200);
-      expect(reply.json).toEqual({ id: expect.any(String), existing: false });
+      // Mail leaves the server, so the link goes only by mail.
+      expect(reply.json).toEqual({ id: expect.any(String), existing: false, link: null });
       const id = String(reply.json.id);
 
       const row = await summary(admin, id);
-      expect(row).toMatchObject({ id, name: 'Grace Hopper', email: 'grace@example.test', roles: ['responder'], state: 'active' });
+      expect(row).toMatchObject({ id, name: 'Grace Hopper', email: 'grace@example.test', roles: ['responder'], state: 'active', invited: true });
       const identity = await server.pool.query<{ traits: unknown }>('select traits from identities where id = $1', [id]);
       expect(identity.rows[0]?.traits).toEqual({ email: 'grace@example.test', name: { first: 'Grace', last: 'Hopper' } });
 
@@ -291,6 +293,33 @@ describe('user management', () => {
       expect(reply.json).toMatchObject({ code: 'PGRST117' });
       expect(reply.status).toBe(405);
     });
+  });
+});
+
+describe('an invitation on a server without a mail server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers the admin the link the mail would carry, which opens the invitee\'s password page, and lists them as invited', async () => {
+    const admin = await server.cookieFor('admin');
+    const reply = await server.call('POST', '/api/auth/invite_user', admin, { firstName: 'Link', lastName: 'Only', email: 'link.only@example.test', role: 'viewer' });
+    expect(reply.status, reply.text).toBe(200);
+    const link = (reply.json as unknown as { link: { url: string; expiresAt: string } | null }).link;
+    expect(link?.url.startsWith(server.url)).toBe(true);
+    expect(Date.parse(link?.expiresAt ?? '')).toBeGreaterThan(Date.now());
+    const id = String(reply.json.id);
+    const listed = await server.call('GET', `/api/db/identities_summary?id=eq.${id}&select=state,invited`, admin);
+    expect(listed.json).toEqual([{ state: 'active', invited: true }]);
+    const opened = await fetch(link?.url ?? '', { redirect: 'manual' });
+    expect([302, 303]).toContain(opened.status);
+    expect(opened.headers.get('location')).toContain('/profile-settings');
+    const demo = await server.call('GET', `/api/db/identities_summary?email=eq.admin@opsdeck.local&select=invited`, admin);
+    expect(demo.json).toEqual([{ invited: false }]);
   });
 });
 

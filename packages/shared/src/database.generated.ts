@@ -5762,6 +5762,7 @@ export type Database = {
           created_at: string;
           email: string | null;
           id: string;
+          invited: boolean | null;
           name: string;
           roles: string[];
           state: 'active' | 'inactive';

@@ -45,7 +45,15 @@ export const inviteUserBodySchema = z.object({
 export type InviteUserBody = z.infer<typeof inviteUserBodySchema>;
 
 /** The invited person's id; `existing` when the e-mail belonged to a user already, who was only given the role. */
-export const inviteUserResponseSchema = z.object({ id: z.string(), existing: z.boolean() });
+/**
+ * `link` is the invitation link itself, answered only while no mail server is configured (the message then reaches
+ * nothing but the server log): the admin who invited gives it to the person (#34 item 19).
+ */
+export const inviteUserResponseSchema = z.object({
+  id: z.string(),
+  existing: z.boolean(),
+  link: z.object({ url: z.string(), expiresAt: z.string() }).nullable().optional(),
+});
 export type InviteUserResponse = z.infer<typeof inviteUserResponseSchema>;
 
 /** POST /api/rbac/{id}/update_role: the person's roles afterwards, replacing the ones they had. */
@@ -63,6 +71,8 @@ export interface UserSummary {
   avatar: string | null;
   roles: string[];
   state: 'active' | 'inactive';
+  /** No credential yet: the invitation's link has not been used to set a password. */
+  invited: boolean;
   created_at: string;
   updated_at: string;
 }

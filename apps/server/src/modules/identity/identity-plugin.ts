@@ -109,12 +109,14 @@ export const identityPlugin: DomainPlugin = {
               expiresAt: link.expiresAt,
             }),
           );
+          // Without a mail server the message reaches only the server log, which the admin may not read: the link is
+          // answered to them, and to nobody else (INVITE is admin-only), so they can hand it over.
+          return { id: invited.id, existing: false, link: courier.delivers ? null : { url: link.url, expiresAt: link.expiresAt } };
         } catch (error) {
           request.log.warn({ err: error }, 'invitation mail failed; the invited user was removed again');
           await removeInvitedUser(pool, invited.id);
           throw identityErrors.invitationNotSent(error instanceof Error ? error.message : String(error));
         }
-        return { id: invited.id, existing: false };
       },
     );
 

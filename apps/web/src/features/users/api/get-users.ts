@@ -26,7 +26,7 @@ export interface UserListPage {
   totalCount: number;
 }
 
-export const USER_LIST_SELECT = 'id,name,email,avatar,roles,state,created_at,updated_at';
+export const USER_LIST_SELECT = 'id,name,email,avatar,roles,state,invited,created_at,updated_at';
 
 /** The data API's answer to an offset past the last row (416). */
 const RANGE_NOT_SATISFIABLE = 'PGRST103';
@@ -55,7 +55,8 @@ export async function getUsers(query: UserListQuery, signal?: AbortSignal): Prom
     .range(start, start + query.pageSize - 1);
   try {
     const { data, count } = await (signal ? request.abortSignal(signal) : request).throwOnError();
-    return { rows: data, totalCount: count ?? data.length };
+    // A view's columns read as nullable; an account is invited only when the view says so.
+    return { rows: data.map((row) => ({ ...row, invited: row.invited === true })), totalCount: count ?? data.length };
   } catch (error) {
     if (start === 0 || !isRangeNotSatisfiable(error)) throw error;
     const first = usersMatching(query.search).order('id', { ascending: true }).limit(1);

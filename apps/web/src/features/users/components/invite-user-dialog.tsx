@@ -1,8 +1,11 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { EMAIL_PATTERN, isRole, USER_EMAIL_MAX_LENGTH, USER_FORM_MESSAGES, USER_NAME_MAX_LENGTH, type Role } from '@opsdeck/shared';
+import { EMAIL_PATTERN, formatDate, isRole, USER_EMAIL_MAX_LENGTH, USER_FORM_MESSAGES, USER_NAME_MAX_LENGTH, type Role } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
+import { CopyButton } from '@/components/button/copy-button';
+import { inputClass } from '@/components/forms/styles';
 import { Dialog } from '@/components/dialog/dialog';
 import { SelectField } from '@/components/forms/select-field';
 import { TextField } from '@/components/forms/text-field';
@@ -31,6 +34,8 @@ export interface InviteUserDialogProps {
 /** 'Invite User' (spec 002 §2.2): a new address gets an account and a mail to set a password; a known one the role. */
 export function InviteUserDialog({ open, onOpenChange }: InviteUserDialogProps) {
   const inviteUser = useInviteUser();
+  // Without a mail server the invitation is the link itself, for the admin to hand over (#34 item 19).
+  const [handOver, setHandOver] = useState<{ name: string; url: string; expiresAt: string } | null>(null);
   const { control, handleSubmit } = useForm<InviteFormValues>({
     resolver: zodResolver(schema),
     defaultValues: { firstName: '', lastName: '', email: '', role: '' },
@@ -41,9 +46,38 @@ export function InviteUserDialog({ open, onOpenChange }: InviteUserDialogProps) 
     if (!isRole(role)) return;
     inviteUser.mutate(
       { firstName: values.firstName.trim(), lastName: values.lastName.trim(), email: values.email.trim(), role },
-      { onSuccess: () => onOpenChange(false) },
+      {
+        onSuccess: (result) => {
+          if (result.link === null || result.link === undefined) onOpenChange(false);
+          else setHandOver({ name: `${values.firstName.trim()} ${values.lastName.trim()}`, ...result.link });
+        },
+      },
     );
   };
+
+  if (handOver !== null) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={onOpenChange}
+        title="Invite User"
+        size="small"
+        expandable={false}
+        footer={<Button onClick={() => onOpenChange(false)}>Done</Button>}
+      >
+        <div className="flex flex-col gap-2 text-sm text-gray-700">
+          <p>
+            No mail server is configured (OPSDECK_SMTP_URL), so no mail was sent. Give {handOver.name} this link to set a password; it works once,
+            until {formatDate(handOver.expiresAt, 'datetime')}.
+          </p>
+          <div className="flex items-center gap-2">
+            <input aria-label="Invitation link" readOnly value={handOver.url} onFocus={(event) => event.currentTarget.select()} className={`${inputClass} flex-1 font-mono text-xs`} />
+            <CopyButton text={handOver.url} label="Copy invitation link" />
+          </div>
+        </div>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog

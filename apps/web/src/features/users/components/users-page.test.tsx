@@ -25,6 +25,7 @@ const users: UserSummary[] = [
     avatar: null,
     roles: ['admin'],
     state: 'active',
+    invited: false,
     created_at: '2024-01-05T10:00:00Z',
     updated_at: '2024-01-05T10:00:00Z',
   },
@@ -35,6 +36,7 @@ const users: UserSummary[] = [
     avatar: null,
     roles: ['viewer'],
     state: 'inactive',
+    invited: false,
     created_at: '2024-02-05T10:00:00Z',
     updated_at: '2024-02-05T10:00:00Z',
   },
@@ -159,7 +161,7 @@ describe('Users page', () => {
     if (row === null) throw new Error('no row for Bart');
     expect(within(row).getByText('viewer')).toBeInTheDocument();
     expect(within(row).getByText('Inactive')).toBeInTheDocument();
-    expect(sent('GET', '/identities_summary')[0]?.url.searchParams.get('select')).toBe('id,name,email,avatar,roles,state,created_at,updated_at');
+    expect(sent('GET', '/identities_summary')[0]?.url.searchParams.get('select')).toBe('id,name,email,avatar,roles,state,invited,created_at,updated_at');
   });
 
   it('asks the server for the first page of 50 by name with the exact count, and shows that count', async () => {
@@ -290,6 +292,48 @@ describe('Users page', () => {
     expect(sent('POST', '/invite_user')[0]?.body).toEqual({ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.test', role: 'responder' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite User' })).not.toBeInTheDocument());
     await waitFor(() => expect(sent('GET', '/identities_summary')).toHaveLength(2));
+  });
+
+  it('shows an invitee who has not used the invitation link yet as Invited, not Active', async () => {
+    users.push({
+      id: '33333333-3333-4333-8333-333333333333',
+      name: 'Grace Invitee',
+      email: 'grace.invitee@example.test',
+      avatar: null,
+      roles: ['viewer'],
+      state: 'active',
+      invited: true,
+      created_at: '2024-03-05T10:00:00Z',
+      updated_at: '2024-03-05T10:00:00Z',
+    });
+    try {
+      const table = await openTable();
+      const row = within(table).getByText('grace.invitee@example.test').closest('tr');
+      if (row === null) throw new Error('no row for Grace');
+      expect(within(row).getByText('Invited')).toBeInTheDocument();
+      expect(within(row).queryByText('Active')).not.toBeInTheDocument();
+    } finally {
+      users.pop();
+    }
+  });
+
+  it('hands the admin the invitation link to copy when no mail server sends it', async () => {
+    inviteAnswer = () => HttpResponse.json({ id: LONG_ID, existing: false, link: { url: 'http://opsdeck.test/self-service/recovery/link?token=abc', expiresAt: '2030-01-01T00:00:00Z' } });
+    const user = userEvent.setup({ delay: null });
+    await openTable();
+    await user.click(screen.getByRole('button', { name: 'Invite User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
+    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Grace');
+    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Hopper');
+    await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), 'grace@example.test');
+    await choose(/Role/, 'Responder');
+    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+
+    expect(await within(dialog).findByRole('textbox', { name: 'Invitation link' })).toHaveValue('http://opsdeck.test/self-service/recovery/link?token=abc');
+    expect(dialog).toHaveTextContent('No mail server is configured');
+    expect(within(dialog).getByRole('button', { name: 'Copy invitation link' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite User' })).not.toBeInTheDocument());
   });
 
   it('gives an existing user the role without a confirmation toast', async () => {

@@ -38,11 +38,17 @@ interface UserActions {
   busyId: string | null;
 }
 
-function StateBadge({ state }: { state: UserSummary['state'] }) {
-  const active = state === 'active';
+/** Active, Inactive, or Invited for an active account whose invitation link has not been used yet (#34 item 19). */
+function StateBadge({ user }: { user: Pick<UserSummary, 'state' | 'invited'> }) {
+  const active = user.state === 'active';
+  const invited = active && user.invited;
+  const tone = invited ? 'bg-blue-100 text-blue-800' : active ? 'bg-green-100 text-green-800' : 'bg-gray-100 text-gray-600';
   return (
-    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${active ? 'bg-green-100 text-green-800' : 'bg-gray-100 text-gray-600'}`}>
-      {active ? 'Active' : 'Inactive'}
+    <span
+      className={`rounded px-1.5 py-0.5 text-xs font-medium ${tone}`}
+      title={invited ? 'Invited: the invitation link has not been used to set a password yet' : undefined}
+    >
+      {invited ? 'Invited' : active ? 'Active' : 'Inactive'}
     </span>
   );
 }
@@ -77,7 +83,7 @@ function columns(actions: UserActions | null): ColumnDef<UserSummary>[] {
         </span>
       ),
     },
-    { id: 'state', accessorKey: 'state', header: 'State', size: 100, cell: ({ row }) => <StateBadge state={row.original.state} /> },
+    { id: 'state', accessorKey: 'state', header: 'State', size: 100, cell: ({ row }) => <StateBadge user={row.original} /> },
     {
       id: 'created_at',
       accessorKey: 'created_at',
