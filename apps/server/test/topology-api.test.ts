@@ -250,7 +250,8 @@ describe('GET /api/topology', () => {
 
     const roots = await topology('?type=cluster');
     expect(names(roots.components)).toEqual(['Beta']);
-    expect(roots.types).toEqual(['cluster', 'system']);
+    // Without an id the Type filter offers every live component's type, since it reaches every depth.
+    expect(roots.types).toEqual(['cluster', 'container', 'database', 'pod', 'service', 'system']);
     expect(roots.tags).toEqual({ env: ['prod', 'staging'] });
     expect(roots.healthStatuses).toEqual(['warning', 'healthy']);
     expect(roots.teams).toEqual([]);
@@ -267,6 +268,13 @@ describe('GET /api/topology', () => {
     expect(await cards(`agent_id=${tree.agent}`)).toEqual(['db']);
     expect(await cards('agent_id=local')).toEqual(['worker', 'api', 'cache']);
     expect(await cards('type=service&status=healthy')).toEqual(['api']);
+  });
+
+  it('answers every live component of a type, at any depth, for a type without id (the Type links of components)', async () => {
+    expect(names((await topology('?type=service')).components)).toEqual(['worker', 'api', 'cache']);
+    expect(names((await topology('?type=pod')).components)).toEqual(['pod-b', 'pod-a']);
+    expect(names((await topology('?type=pod&status=healthy')).components)).toEqual(['pod-a']);
+    expect(names((await topology('?type=system')).components)).toEqual(['Alpha']);
   });
 
   it('filters the roots without id', async () => {

@@ -214,23 +214,29 @@ function filterConditions(filters: TopologyFilters, params: SqlParams): string {
 
 /**
  * The card level: the roots of live topologies without an id, the live children of the component with one (whose
- * topology must be live too). `anchor` is that component.
+ * topology must be live too). `anchor` is that component. Without an id, a type filter reaches every depth (spec 001
+ * §7: `type` returns components): a component's Type link, /topology?type=Service, lists every Service, not only the
+ * roots of that type (#34 item 25).
  */
-function levelSql(filters: TopologyFilters, params: SqlParams): string {
+function levelSql(filters: TopologyFilters, params: SqlParams, everyDepth = false): string {
   return filters.id === null
     ? `level as (select c.id, c.type, c.labels, c.status, c.agent_id
                    from components c join topologies t on t.id = c.topology_id
-                  where c.parent_id is null and c.deleted_at is null and t.deleted_at is null)`
+                  where ${everyDepth ? '' : 'c.parent_id is null and '}c.deleted_at is null and t.deleted_at is null)`
     : `anchor as (select c.id from components c left join topologies t on t.id = c.topology_id
                    where c.id = ${params.add(filters.id, 'uuid')} and c.deleted_at is null and t.deleted_at is null),
        level as (select c.id, c.type, c.labels, c.status, c.agent_id
                    from components c join anchor a on c.parent_id = a.id where c.deleted_at is null)`;
 }
 
-/** healthStatuses, tags, teams and types of the unfiltered card level, as a JSON object. */
+/**
+ * healthStatuses, tags, teams and types of the unfiltered card level, as a JSON object. Without an id the types are
+ * those of every live component, as a type filter there reaches every depth.
+ */
 function facetsSql(filters: TopologyFilters, params: SqlParams): string {
+  const typed = filters.id === null ? 'every_component' : 'level';
   return `
-with ${levelSql(filters, params)}
+with ${levelSql(filters, params)}${filters.id === null ? `, ${levelSql(filters, params, true).replace(/^level as/, 'every_component as')}` : ''}
 select json_build_object(
   'healthStatuses', (select coalesce(json_agg(s.status order by ${statusRankSql('s.status')}), '[]'::json)
                        from (select distinct l.status from level l) s),
@@ -242,7 +248,7 @@ select json_build_object(
   'teams', (select coalesce(json_agg(distinct t.name order by t.name), '[]'::json)
               from level l join team_components tc on tc.component_id = l.id
               join teams t on t.id = tc.team_id and t.deleted_at is null),
-  'types', (select coalesce(json_agg(distinct l.type order by l.type), '[]'::json) from level l where l.type is not null)
+  'types', (select coalesce(json_agg(distinct l.type order by l.type), '[]'::json) from ${typed} l where l.type is not null)
 ) as body`;
 }
 
@@ -250,7 +256,7 @@ type TopologyFacets = Omit<TopologyResponse, 'components'>;
 
 /** The card level after the filters. */
 function cardsSql(filters: TopologyFilters, params: SqlParams): string {
-  return `${levelSql(filters, params)},
+  return `${levelSql(filters, params, filters.type !== null)},
 cards as (select l.id from level l where ${filterConditions(filters, params)})`;
 }
 
