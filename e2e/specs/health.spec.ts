@@ -221,6 +221,34 @@ test.describe('health dashboard', () => {
   });
 });
 
+test.describe('health dashboard on a 390 px phone', () => {
+  test.use({ storageState: storageStateFor('admin'), viewport: { width: 390, height: 844 } });
+
+  test('shows checks on the first screen, with the filters folded behind one button', async ({ page }) => {
+    await gotoHealth(page);
+    const filterByLabel = page.getByRole('heading', { name: 'Filter by Label' });
+    await expect(filterByLabel).toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Group By' })).toBeHidden();
+    const firstRow = checksTable(page).getByRole('row').nth(1);
+    await expect(firstRow).toBeVisible();
+    const box = await firstRow.boundingBox();
+    expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(844);
+
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(filterByLabel).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Group By' })).toBeVisible();
+  });
+
+  test('keeps the filters in view and offers no Filters button on a wide screen', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await gotoHealth(page);
+    await expect(page.getByRole('heading', { name: 'Filter by Label' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Filters/ })).toBeHidden();
+  });
+});
+
 test.describe('health dashboard for a viewer', () => {
   test.use({ storageState: storageStateFor('viewer') });
 

@@ -69,6 +69,21 @@ describe('GET /api/search', () => {
     expect(byKind.get('incident')?.subtitle).toMatch(/^INC-\d+ · open · low$/);
   });
 
+  it('tells same-named catalog items apart by their namespace and cluster in the subtitle', async () => {
+    const inserted = await server.pool.query<{ id: string }>(
+      `insert into config_items (name, type, config_class, health, tags) values
+         ('qzxcart', 'Kubernetes::Deployment', 'Kubernetes', 'healthy', '{"namespace": "shop", "cluster": "eu-1"}'),
+         ('qzxcart', 'Kubernetes::Deployment', 'Kubernetes', 'healthy', '{"namespace": "shop", "cluster": "us-1"}')
+       returning id`,
+    );
+    try {
+      const subtitles = (await items('qzxcart')).map((item) => item.subtitle).sort();
+      expect(subtitles).toEqual(['Kubernetes::Deployment · shop · eu-1 · healthy', 'Kubernetes::Deployment · shop · us-1 · healthy']);
+    } finally {
+      await server.pool.query('delete from config_items where id = any($1::uuid[])', [inserted.rows.map((row) => row.id)]);
+    }
+  });
+
   it('finds an incident by its display id', async () => {
     const { rows } = await server.pool.query<{ incident_id: string }>('select incident_id from incidents where id = $1', [SEARCH_ID.incidentOpen]);
     const displayId = rows[0]?.incident_id ?? '';

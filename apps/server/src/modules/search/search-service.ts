@@ -62,7 +62,7 @@ const SOURCES: readonly KindSource[] = [
     names: ['c.name'],
     grams: 'search_name_grams(c.name)',
     title: 'c.name',
-    subtitle: `concat_ws(' · ', c.type, c.status)`,
+    subtitle: `concat_ws(' · ', c.type, c.namespace, c.status)`,
     attention: `c.status = 'unhealthy'`,
     time: 'c.updated_at',
     url: (id) => `/topology/${id}`,
@@ -74,7 +74,8 @@ const SOURCES: readonly KindSource[] = [
     names: ['c.name'],
     grams: 'search_name_grams(c.name)',
     title: 'c.name',
-    subtitle: `concat_ws(' · ', c.type, c.health)`,
+    // Namespace and cluster tell same-named items apart (three `cart` Deployments; #34 item 11).
+    subtitle: `concat_ws(' · ', c.type, c.tags ->> 'namespace', c.tags ->> 'cluster', c.health)`,
     attention: `c.health = 'unhealthy'`,
     time: 'c.updated_at',
     url: (id) => `/catalog/${id}`,

@@ -20,13 +20,21 @@ function KeyValues({ values }: { values: Record<string, string> | null }) {
   );
 }
 
+/** The namespace and cluster of an item, which tell same-named items apart (three `cart` Deployments; #34 item 11). */
+export function itemPlace(tags: Record<string, string> | null): string | null {
+  const place = [tags?.namespace, tags?.cluster].filter((part): part is string => typeof part === 'string' && part !== '');
+  return place.length === 0 ? null : place.join(' · ');
+}
+
 function NameCell({ item }: { item: ConfigListItem }) {
   const stale = item.deleted_at === null && isStale(item.last_scraped_time);
+  const place = itemPlace(item.tags);
   return (
     <span className="flex min-w-0 items-center gap-1.5">
-      <span className="truncate" title={item.name}>
+      <span className="truncate" title={place === null ? item.name : `${item.name} (${place})`}>
         {item.name}
       </span>
+      {place !== null && <span className="max-w-[45%] shrink truncate text-xs text-gray-500">{place}</span>}
       {item.deleted_at !== null && (
         <span className="shrink-0 rounded bg-gray-200 px-1 text-xs font-medium text-gray-600" title={`Deleted ${formatRelativeTime(item.deleted_at)} ago`}>
           Deleted

@@ -181,6 +181,19 @@ describe('Catalog page', () => {
     expect(currentUrl().searchParams.get('sortOrder')).toBe('desc');
   });
 
+  it('tells same-named items apart by the namespace and cluster shown beside their names', async () => {
+    respondWithItems([
+      makeItem({ id: 'c0000000-0000-4000-8000-000000000011', name: 'cart', tags: { namespace: 'shop', cluster: 'eu-1' } }),
+      makeItem({ id: 'c0000000-0000-4000-8000-000000000012', name: 'cart', tags: { namespace: 'shop', cluster: 'us-1' } }),
+    ]);
+    renderCatalog('/catalog?configType=Kubernetes::Pod');
+    const items = await screen.findByRole('table', { name: 'Catalog items' });
+    await within(items).findAllByText('cart');
+    expect(within(items).getByText('shop · eu-1')).toBeInTheDocument();
+    expect(within(items).getByText('shop · us-1')).toBeInTheDocument();
+    expect(within(items).getAllByTitle(/^cart \(shop · /)).toHaveLength(2);
+  });
+
   it('opens a group from the summary: sets configType and labels, clears groupBy and lists the items', async () => {
     const user = userEvent.setup();
     summaryResponse = () => HttpResponse.json([makeSummaryRow({ config_class: undefined, labels: { app: 'api' } })]);

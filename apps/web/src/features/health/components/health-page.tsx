@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { LayoutGrid, Table2, X } from 'lucide-react';
+import { LayoutGrid, SlidersHorizontal, Table2, X } from 'lucide-react';
 import { TIME_RANGE_KEYS, TIME_RANGE_MINUTES, relativeTimeRange, tristateToQueryFilter, decodeTristate, isTimeRangeKey, type TimeRange } from '@opsdeck/shared';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
@@ -10,7 +10,7 @@ import { useHealthSummaryQuery } from '../api/get-health-summary';
 import type { HealthSummaryParams } from '../api/keys';
 import type { HealthSummary } from '../api/types';
 import { ALL_TAB, NO_GROUPING, groupByOptions, tabByOptions } from '../utils/grouping';
-import { buildPivotMatrix, parsePivotOption, PIVOT_CELL_OPTIONS, pivotByOptions, pivotOptionValue, type PivotCellType } from '../utils/pivot';
+import { buildPivotMatrix, NO_PIVOT, parsePivotOption, PIVOT_CELL_OPTIONS, pivotByOptions, pivotOptionValue, type PivotCellType } from '../utils/pivot';
 import { useRefreshRate } from '../utils/refresh-rate';
 import { useHealthPageParams, type HealthLayout } from '../utils/use-health-page-params';
 import { CheckDetailModal } from './check-detail-modal';
@@ -45,6 +45,10 @@ export function HealthPage() {
   const rangeMinutes = TIME_RANGE_MINUTES[params.timeRange];
   const refresh = useRefreshRate(rangeMinutes);
   const [expanded, setExpanded] = useState<{ groupBy: string; keys: ReadonlySet<string> }>({ groupBy: params.groupBy, keys: new Set() });
+  // On a phone the filters fold behind one button, so the first screen shows checks rather than filters (#34 item 15).
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const foldedOnPhone = filtersOpen ? '' : 'max-md:hidden';
+  const activeFilters = (params.hidePassing ? 1 : 0) + Object.keys(decodeTristate(params.labels)).length + (params.groupBy !== NO_GROUPING ? 1 : 0) + (params.pivotBy !== NO_PIVOT ? 1 : 0);
   const expandedKeys = useMemo(() => (expanded.groupBy === params.groupBy ? expanded.keys : new Set<string>()), [expanded, params.groupBy]);
 
   const groupBy = params.groupBy === NO_GROUPING ? null : params.groupBy;
@@ -132,6 +136,7 @@ export function HealthPage() {
         </div>
       </header>
       <div className="flex min-h-0 flex-1 flex-col gap-4 xl:flex-row">
+        <div className={`${foldedOnPhone} xl:contents`}>
         <HealthFilterPanel
           hidePassing={params.hidePassing}
           onHidePassingChange={(hidePassing) => update({ hidePassing: String(hidePassing), pageSize: null })}
@@ -139,18 +144,28 @@ export function HealthPage() {
           labelSelection={params.labels}
           onLabelSelectionChange={(labels) => update({ labels, pageSize: null })}
         />
+        </div>
         <section aria-label="Checks" className="flex min-w-0 flex-1 flex-col">
           <FilterBar label="Check search and grouping">
             <SearchInput value={params.query} onChange={(query) => update({ query, pageSize: null })} placeholder="Search by name, description, or endpoint" />
-            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+            <button
+              type="button"
+              aria-expanded={filtersOpen}
+              onClick={() => setFiltersOpen((open) => !open)}
+              className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-sm text-gray-700 ring-1 ring-gray-300 hover:bg-gray-50 md:hidden"
+            >
+              <SlidersHorizontal aria-hidden="true" className="size-4" />
+              Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+            </button>
+            <label className={`${foldedOnPhone} flex items-center gap-1.5 text-sm text-gray-700`}>
               Group By
               <Dropdown label="Group By" options={groupByOptions(labelKeys)} value={params.groupBy} onChange={(value) => update({ groupBy: value })} />
             </label>
-            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+            <label className={`${foldedOnPhone} flex items-center gap-1.5 text-sm text-gray-700`}>
               Tab By
               <Dropdown label="Tab By" options={tabByOptions(labelKeys)} value={params.tabBy} onChange={(value) => update({ tabBy: value, tab: null, pageSize: null })} />
             </label>
-            <label className="flex items-center gap-1.5 text-sm text-gray-700">
+            <label className={`${foldedOnPhone} flex items-center gap-1.5 text-sm text-gray-700`}>
               Pivot By
               <Dropdown label="Pivot By" options={pivotByOptions(labelKeys)} value={pivotOptionValue(params.pivotBy, params.pivotLabel)} onChange={handlePivotBy} />
             </label>
