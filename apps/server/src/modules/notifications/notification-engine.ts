@@ -84,6 +84,13 @@ export interface NotificationEngineOptions {
   onDelivery?: (result: 'sent' | 'failed') => void;
 }
 
+/** What Send test did for one recipient: sent, failed with the provider's error, or skipped with why. */
+export interface TestSend {
+  recipient: string;
+  status: 'sent' | 'failed' | 'skipped';
+  detail: string | null;
+}
+
 interface NotificationRow {
   id: string;
   title: string | null;
@@ -227,6 +234,7 @@ function flapWindowOf(properties: Record<string, unknown>, fallback: number): nu
 export function notificationEngine(options: NotificationEngineOptions): {
   handlers: Record<NotificationEvent, EventHandler>;
   releaseWaiting: (limit?: number) => Promise<number>;
+  sendTest: (notificationId: string) => Promise<TestSend[] | null>;
 } {
   const { pool } = options;
   const flapWindowMs = options.flapWindowMs ?? DEFAULT_FLAP_WINDOW_MS;
@@ -476,6 +484,53 @@ export function notificationEngine(options: NotificationEngineOptions): {
     else await retryWait(pool, wait, `${failures.length} deliveries failed: ${failures[0] ?? ''}`.slice(0, ERROR_LIMIT));
   }
 
+  /**
+   * Send test (#34 item 18): one plainly worded message to each recipient of the notification, through the same
+   * connections and providers as a real one, so its author sees at once whether the messages arrive. Nothing is
+   * recorded in the send history (its counts stay those of real events), and nothing is sent anywhere the
+   * notification does not already send to.
+   */
+  async function sendTest(notificationId: string): Promise<TestSend[] | null> {
+    const found = await pool.query<NotificationRow & { name: string | null }>(
+      `select id, name, title, events, filter, template, template_syntax, person_id, team_id, custom_services, properties
+         from notifications where id = $1 and deleted_at is null`,
+      [notificationId],
+    );
+    const notification = found.rows[0];
+    if (notification === undefined) return null;
+    const label = notification.name ?? (notification.title !== null && !/\{\{|\{%/.test(notification.title) ? notification.title : notification.events.join(', '));
+    const message = {
+      title: `Test of the notification ${label}`,
+      body: [
+        `This is a test message of the Opsdeck notification "${label}", sent from its editor.`,
+        `It is sent for: ${notification.events.join(', ')}. Health events go out when a check, component or catalog item changes health, not again while it stays the same.`,
+      ].join('\n\n'),
+      url: `${await publicUrl()}/settings/notifications`,
+    };
+    const recipients = await resolveRecipients(pool, { ...notification, properties: notification.properties ?? {} });
+    return Promise.all(
+      recipients.map(async (recipient): Promise<TestSend> => {
+        if (recipient.kind === 'unreachable') return { recipient: recipient.key, status: 'skipped', detail: recipient.reason };
+        try {
+          const resolved = await connection(recipient.kind === 'email' ? await emailConnection(recipient.connection) : recipient.service.connection);
+          await options.deliver(
+            resolved,
+            {
+              ...message,
+              idempotencyKey: `${notification.id}:test:${Date.now()}:${recipient.key}`,
+              to: recipient.kind === 'email' ? [recipient.email] : addressesOf(recipient.service.options),
+              options: recipient.kind === 'service' ? recipient.service.options : {},
+            },
+            { signal: AbortSignal.timeout(timeoutMs) },
+          );
+          return { recipient: recipient.key, status: 'sent', detail: null };
+        } catch (error) {
+          return { recipient: recipient.key, status: 'failed', detail: messageOf(error) };
+        }
+      }),
+    );
+  }
+
   /** Releases up to `limit` held events whose wait is over; returns how many it took. */
   async function releaseWaiting(limit = 20): Promise<number> {
     const due = await claimDueWaits(pool, limit);
@@ -483,7 +538,7 @@ export function notificationEngine(options: NotificationEngineOptions): {
     return due.length;
   }
 
-  return { handlers: Object.fromEntries(NOTIFICATION_EVENTS.map((name) => [name, handle])) as Record<NotificationEvent, EventHandler>, releaseWaiting };
+  return { handlers: Object.fromEntries(NOTIFICATION_EVENTS.map((name) => [name, handle])) as Record<NotificationEvent, EventHandler>, releaseWaiting, sendTest };
 }
 
 /** The delivery consumer's handlers alone (the engine without its release of held events). */

@@ -1,4 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errors } from '../../platform/errors';
+import { errorResponses } from '../../platform/openapi';
 import type { AppContext } from '../../platform/context';
 import type { DomainPlugin } from '../../platform/http';
 import { consumeWhileOpen } from '../../platform/event-queue';
@@ -60,10 +64,46 @@ function registerWorkers(app: FastifyInstance, context: AppContext): void {
   app.addHook('onClose', async () => releases.stop());
 }
 
+const testSendSchema = z.object({
+  recipient: z.string().describe("The recipient key, as the send history names it (service:<connection>, email:<address>)"),
+  status: z.enum(['sent', 'failed', 'skipped']),
+  detail: z.string().nullable().describe("The provider's error, or why the recipient was skipped"),
+});
+
+/** POST /api/notifications/{id}/test: Send test from the editor, answered per recipient (#34 item 18). */
+function registerTestRoute(scoped: FastifyInstance, context: AppContext): void {
+  const app = scoped.withTypeProvider<ZodTypeProvider>();
+  const { sendTest } = notificationEngine({
+    pool: context.db.pool,
+    secretKey: context.config.secretKey,
+    deliver: deliverNotification,
+    fallbackUrl: `http://localhost:${context.config.port}`,
+    ...(context.config.publicUrl === null ? {} : { publicUrl: context.config.publicUrl }),
+  });
+  app.post(
+    '/api/notifications/:id/test',
+    {
+      config: { permission: { resource: 'notifications', action: 'write' } },
+      schema: {
+        tags: ['notifications'],
+        summary: "Send a test message to each recipient of the notification, through its connections; nothing enters the send history",
+        params: z.object({ id: z.uuid() }),
+        response: { 200: z.object({ results: z.array(testSendSchema) }), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const results = await sendTest(request.params.id);
+      if (results === null) throw errors.notFound('Notification');
+      return { results };
+    },
+  );
+}
+
 export const notificationsPlugin: DomainPlugin = {
   name: 'notifications',
   register(app, context) {
     registerNotificationSaveRules(context.db, DELIVERABLE_NOTIFICATION_TYPES);
     registerWorkers(app, context);
+    registerTestRoute(app, context);
   },
 };

@@ -51,6 +51,9 @@ export function EventsField({ control, disabled }: EventsFieldProps) {
           </label>
         ))}
       </div>
+      <p className="text-xs text-gray-500">
+        Health events are sent when a check, component or catalog item changes health, not again while it stays the same. Send test sends a test message now.
+      </p>
       {error && (
         <p id={ERROR_ID} role="alert" className="text-xs text-red-600">
           {error}

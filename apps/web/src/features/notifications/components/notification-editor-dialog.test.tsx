@@ -52,6 +52,15 @@ setupMswServer(
   http.patch('*/api/db/notifications', ({ request }) => recordWrite(request)),
   http.get('*/api/db/notification_send_history', () => HttpResponse.json(history)),
   http.get('*/api/db/checks', () => HttpResponse.json([{ id: LIVE_CHECK, name: 'api health' }])),
+  http.post('*/api/notifications/:id/test', async ({ request }) => {
+    writes.push(await readRequest(request));
+    return HttpResponse.json({
+      results: [
+        { recipient: 'service:connection://default/ops-hook', status: 'sent', detail: null },
+        { recipient: 'email:ada@example.com', status: 'failed', detail: 'connect ECONNREFUSED 127.0.0.1:25' },
+      ],
+    });
+  }),
   http.get('*/api/db/people', () => HttpResponse.json([ADA])),
   http.get('*/api/db/teams', () => HttpResponse.json([PLATFORM])),
   http.get('*/api/db/connections', () => HttpResponse.json([HOOK])),
@@ -196,6 +205,16 @@ describe('Notification editor', () => {
     expect(note).toHaveTextContent('comes from apply');
     expect(note).toHaveTextContent('Go templates');
     expect(within(dialog).getByText(/Markdown with Go template actions/)).toBeInTheDocument();
+  });
+
+  it('sends a test to every recipient from Send test and says how each went, with the hint that only changes of health fire', async () => {
+    const user = userEvent.setup();
+    renderEditor({ kind: 'edit', id: ID });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Notification' });
+    expect(await within(dialog).findByText(/not again while it stays the same/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText('Test sent. ops-hook: sent; ada@example.com: failed (connect ECONNREFUSED 127.0.0.1:25)')).toBeInTheDocument();
+    expect(writes.at(-1)?.url.pathname).toBe(`/api/notifications/${ID}/test`);
   });
 
   it('lists the deliveries with their status, event, a link to the resource, recipient, attempts, duration, error and skip reason', async () => {

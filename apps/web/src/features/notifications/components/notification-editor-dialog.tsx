@@ -4,6 +4,7 @@ import { Dialog } from '@/components/dialog/dialog';
 import { QueryError } from '@/components/status/query-error';
 import { useNotificationQuery } from '../api/get-notification';
 import { useSaveNotification } from '../api/save-notification';
+import { useSendTestNotification } from '../api/send-test-notification';
 import { isEditableSource, notificationFormValues, toNotificationInput, type NotificationFormValues } from '../notification-form-model';
 import { NotificationForm } from './notification-form';
 import { NotificationSendHistory } from './notification-send-history';
@@ -24,11 +25,29 @@ interface FooterProps {
   isSaving: boolean;
   showSave: boolean;
   onClose: () => void;
+  /** Send test, for a saved notification its viewer may write (#34 item 18). */
+  testId?: string;
 }
 
-function EditorFooter({ isSaving, showSave, onClose }: FooterProps) {
+function SendTestButton({ id }: { id: string }) {
+  const sendTest = useSendTestNotification();
+  return (
+    <Button
+      variant="secondary"
+      className="mr-auto"
+      title="Sends a test message to each recipient now. Real messages go out when a resource changes health, not while it stays the same."
+      onClick={() => sendTest.mutate(id)}
+      isPending={sendTest.isPending}
+    >
+      Send test
+    </Button>
+  );
+}
+
+function EditorFooter({ isSaving, showSave, onClose, testId }: FooterProps) {
   return (
     <>
+      {testId !== undefined && <SendTestButton id={testId} />}
       <Button variant="secondary" onClick={onClose} disabled={isSaving}>
         {showSave ? 'Cancel' : 'Close'}
       </Button>
@@ -108,7 +127,7 @@ function EditNotification({ id, canWrite, onClose }: { id: string; canWrite: boo
       onOpenChange={(open) => !open && onClose()}
       title="Edit Notification"
       size="large"
-      footer={<EditorFooter isSaving={isSaving} showSave={editable} onClose={onClose} />}
+      footer={<EditorFooter isSaving={isSaving} showSave={editable} onClose={onClose} {...(canWrite && notification.data !== undefined ? { testId: id } : {})} />}
     >
       {body}
     </Dialog>
