@@ -112,6 +112,22 @@ test.describe('catalog', () => {
       await expect(page).toHaveURL(/incoming=true/);
       const graph = page.getByLabel('Relationship graph');
       await expect(graph.locator('a[aria-current="page"]')).toContainText(APP);
+      // Fitted whole: every node lies inside the canvas, and Fit View brings it back after a zoom (#34 item 7).
+      const outside = async (): Promise<number> => {
+        const canvas = await graph.boundingBox();
+        if (canvas === null) return -1;
+        let count = 0;
+        for (const node of await graph.locator('.react-flow__node').all()) {
+          const box = await node.boundingBox();
+          if (box === null || box.x < canvas.x - 1 || box.y < canvas.y - 1 || box.x + box.width > canvas.x + canvas.width + 1 || box.y + box.height > canvas.y + canvas.height + 1) count += 1;
+        }
+        return count;
+      };
+      await expect.poll(outside).toBe(0);
+      await graph.getByRole('button', { name: /zoom in/i }).click();
+      await graph.getByRole('button', { name: /zoom in/i }).click();
+      await graph.getByRole('button', { name: /fit view/i }).click();
+      await expect.poll(outside).toBe(0);
       const neighbour = graph.locator('a:not([aria-current])').first();
       const target = await neighbour.getAttribute('href');
       expect(target).toMatch(/^\/catalog\/[0-9a-f-]{36}\/relationships/);

@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
+import { Controls, Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { clsx } from 'clsx';
 import { ChevronDown, ChevronRight } from 'lucide-react';
@@ -15,6 +15,12 @@ import {
   type ItemGraphNode,
 } from '../graph/build-relationship-graph';
 import type { GraphCurve, GraphLayoutDirection } from '../relationship-params';
+
+/**
+ * The graph opens fitted whole (#34 item 7): at 1440 px the item's neighbours were cut at the edges, and on a phone the
+ * item itself sat mostly off-screen, when the view centred the item at full size. Never larger than life.
+ */
+const WHOLE_GRAPH = { padding: 0.1, maxZoom: 1 } as const;
 
 /** Spec 002 §9: a group click zooms with this animation. */
 const ZOOM_DURATION_MS = 300;
@@ -135,13 +141,21 @@ function GraphCanvas({ root, related, direction, curve }: RelationshipsGraphProp
     void fitView({ nodes: focus.ids.map((id) => ({ id })), duration: ZOOM_DURATION_MS, maxZoom: 1 });
   }, [focus, fitView]);
 
-  // A new layout direction moves every node: bring the current item back to the middle.
+  // Other relations (the Incoming and Outgoing toggles) or another item: the graph is new, so it is fitted whole again.
+  const shown = useRef({ root: root.id, related });
+  useEffect(() => {
+    if (shown.current.root === root.id && shown.current.related === related) return;
+    shown.current = { root: root.id, related };
+    void fitView(WHOLE_GRAPH);
+  }, [root.id, related, fitView]);
+
+  // A new layout direction moves every node: fit the whole graph again.
   const firstDirection = useRef(direction);
   useEffect(() => {
     if (firstDirection.current === direction) return;
     firstDirection.current = direction;
-    void fitView({ nodes: [{ id: root.id }], duration: ZOOM_DURATION_MS, maxZoom: 1 });
-  }, [direction, fitView, root.id]);
+    void fitView({ ...WHOLE_GRAPH, duration: ZOOM_DURATION_MS });
+  }, [direction, fitView]);
 
   return (
     <ReactFlow
@@ -153,11 +167,14 @@ function GraphCanvas({ root, related, direction, curve }: RelationshipsGraphProp
       nodesFocusable={false}
       edgesFocusable={false}
       fitView
-      fitViewOptions={{ nodes: [{ id: root.id }], maxZoom: 1 }}
+      fitViewOptions={WHOLE_GRAPH}
       minZoom={0.1}
       proOptions={{ hideAttribution: true }}
       aria-label="Relationship graph"
-    />
+    >
+      {/* Zoom and Fit View: after panning or opening groups, one click shows the whole graph again. */}
+      <Controls showInteractive={false} position="top-right" fitViewOptions={{ ...WHOLE_GRAPH, duration: ZOOM_DURATION_MS }} />
+    </ReactFlow>
   );
 }
 
