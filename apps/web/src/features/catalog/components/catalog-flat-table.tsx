@@ -1,9 +1,13 @@
+import { useMemo, useRef } from 'react';
 import { formatRelativeTime } from '@opsdeck/shared';
+import { useWidth } from '@/components/data-table/use-width';
+import { usePreference } from '@/lib/preferences/use-preference';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { HealthDot } from '@/components/status/health-dot';
 import type { ConfigListItem } from '../api/types';
 import { formatCost, isStale } from '../utils/catalog-format';
 import { CatalogVirtualTable, type CatalogColumn, type CatalogTableSort } from './catalog-virtual-table';
+import { ColumnChooser, NO_COLUMN_CHOICE, parseColumnChoice } from './column-chooser';
 import { CostCell } from './cost-cell';
 
 function KeyValues({ values }: { values: Record<string, string> | null }) {
@@ -120,12 +124,32 @@ export interface CatalogFlatTableProps {
   onEndReached: () => void;
 }
 
-/** The config items themselves (spec 002 §2.1); deleted ones greyed and marked, stale ones flagged. */
+/** The preference that keeps the column choice (columns on or off at every width). */
+export const CATALOG_COLUMNS_KEY = 'catalog.table.columns';
+
+/**
+ * The config items themselves (spec 002 §2.1); deleted ones greyed and marked, stale ones flagged. All of spec 002's
+ * columns are there; the narrower the table the fewer show, and Columns turns any on or off (#34 item 23).
+ */
 export function CatalogFlatTable({ rows, isLoading, sort, onOpen, onEndReached }: CatalogFlatTableProps) {
+  const [stored, setStored] = usePreference(CATALOG_COLUMNS_KEY, '');
+  const choice = useMemo(() => parseColumnChoice(stored), [stored]);
+  const frame = useRef<HTMLDivElement>(null);
+  const width = useWidth(frame);
+  // A column chosen on shows at every width; one chosen off is left out; the rest keep their hideBelow.
+  const chosen = useMemo(
+    () => columns.filter((column) => !choice.hidden.includes(column.id)).map((column) => (choice.shown.includes(column.id) ? { ...column, hideBelow: undefined } : column)),
+    [choice],
+  );
+  const optional = columns.filter((column) => column.id !== 'name');
   return (
-    <CatalogVirtualTable
+    <div ref={frame} className="flex min-h-0 flex-1 flex-col gap-1">
+      <div className="flex justify-end">
+        <ColumnChooser columns={optional} choice={choice} width={width} onChange={(next) => setStored(next === NO_COLUMN_CHOICE ? null : JSON.stringify(next))} />
+      </div>
+      <CatalogVirtualTable
       label="Catalog items"
-      columns={columns}
+      columns={chosen}
       rows={rows}
       getRowId={(item) => item.id}
       onRowClick={onOpen}
@@ -136,5 +160,6 @@ export function CatalogFlatTable({ rows, isLoading, sort, onOpen, onEndReached }
       rowClassName={(item) => (item.deleted_at === null ? 'text-gray-800' : 'text-gray-400')}
       onEndReached={onEndReached}
     />
+    </div>
   );
 }

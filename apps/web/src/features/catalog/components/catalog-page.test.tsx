@@ -181,6 +181,22 @@ describe('Catalog page', () => {
     expect(currentUrl().searchParams.get('sortOrder')).toBe('desc');
   });
 
+  it('turns columns off and on from Columns and keeps the choice', async () => {
+    const user = userEvent.setup();
+    respondWithItems([makeItem({})]);
+    renderCatalog('/catalog?configType=Kubernetes::Pod');
+    const items = await screen.findByRole('table', { name: 'Catalog items' });
+    expect(await within(items).findByText('api-7d9f')).toBeInTheDocument();
+    expect(within(items).getByRole('columnheader', { name: 'Type' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    const chooser = await screen.findByRole('dialog', { name: 'Columns' });
+    await user.click(within(chooser).getByRole('checkbox', { name: 'Type' }));
+    expect(within(items).queryByRole('columnheader', { name: 'Type' })).not.toBeInTheDocument();
+    expect(localStorage.getItem('catalog.table.columns') ?? '').toContain('"hidden":["type"]');
+    await user.click(within(chooser).getByRole('button', { name: 'Reset to fit the width' }));
+    expect(within(items).getByRole('columnheader', { name: 'Type' })).toBeInTheDocument();
+  });
+
   it('tells same-named items apart by the namespace and cluster shown beside their names', async () => {
     respondWithItems([
       makeItem({ id: 'c0000000-0000-4000-8000-000000000011', name: 'cart', tags: { namespace: 'shop', cluster: 'eu-1' } }),
