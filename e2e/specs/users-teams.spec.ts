@@ -84,7 +84,8 @@ test.describe('users', () => {
     await expect(table.getByRole('row').filter({ hasText: 'admin@opsdeck.local' })).toHaveCount(0);
     const row = table.getByRole('row').filter({ hasText: invitee.email });
     await expect(row).toContainText('responder');
-    await expect(row).toContainText('Active');
+    // Invited until the link is used to set a password (#34 item 19).
+    await expect(row).toContainText('Invited');
 
     // The invitation signs the person in, in a browser of their own, and takes them to choose a password.
     const mail = await waitForMail(invitee.email, since);

@@ -320,6 +320,10 @@ describe('an invitation on a server without a mail server', () => {
     expect(opened.headers.get('location')).toContain('/profile-settings');
     const demo = await server.call('GET', `/api/db/identities_summary?email=eq.admin@opsdeck.local&select=invited`, admin);
     expect(demo.json).toEqual([{ invited: false }]);
+    // The first credential (here a password, as the profile page sets it) ends the invitation.
+    await server.pool.query(`insert into identity_credentials (identity_id, type, identifiers) values ($1, 'password', '{}')`, [id]);
+    const after = await server.call('GET', `/api/db/identities_summary?id=eq.${id}&select=invited`, admin);
+    expect(after.json).toEqual([{ invited: false }]);
   });
 });
 

@@ -39,6 +39,7 @@ const BODYLESS_WRITES: string[] = [
   'POST /api/playbook/run/{id}/cancel',
   'POST /api/playbook/run/approve/{playbook_id}/{run_id}',
   'POST /api/kubeconfig',
+  'POST /api/notifications/{id}/test',
 ];
 
 /** Routes kept only to refuse old callers with a hint (GET of what is now minted by POST): no success answer. */

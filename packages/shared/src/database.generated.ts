@@ -2478,6 +2478,7 @@ export type Database = {
         Row: {
           created_at: string;
           id: string;
+          invited_at: string | null;
           schema_id: string;
           state: 'active' | 'inactive';
           traits: Json;
@@ -2486,6 +2487,7 @@ export type Database = {
         Insert: {
           created_at?: string;
           id: string;
+          invited_at?: string | null;
           schema_id?: string;
           state?: 'active' | 'inactive';
           traits?: unknown;
@@ -2494,6 +2496,7 @@ export type Database = {
         Update: {
           created_at?: string;
           id?: string;
+          invited_at?: string | null;
           schema_id?: string;
           state?: 'active' | 'inactive';
           traits?: unknown;

@@ -53,7 +53,8 @@ export async function createInvitedUser(pool: pg.Pool, user: NewUser): Promise<I
       }
     }
     if (existing === null) throw new Error('a person with this e-mail was neither found nor created');
-    await client.query('insert into identities (id, traits) values ($1, $2::jsonb) on conflict (id) do nothing', [existing.id, traitsOf(user)]);
+    // A new identity is stamped invited until its first credential (migration 0128); an existing one keeps its state.
+    await client.query('insert into identities (id, traits, invited_at) values ($1, $2::jsonb, now()) on conflict (id) do nothing', [existing.id, traitsOf(user)]);
     await client.query('insert into person_roles (person_id, role) values ($1, $2) on conflict do nothing', [existing.id, user.role]);
     return { id: existing.id, name: existing.name, existing: !created };
   });
