@@ -55,16 +55,29 @@ export function InviteUserDialog({ open, onOpenChange }: InviteUserDialogProps) 
     );
   };
 
-  if (handOver !== null) {
-    return (
-      <Dialog
-        open={open}
-        onOpenChange={onOpenChange}
-        title="Invite User"
-        size="small"
-        expandable={false}
-        footer={<Button onClick={() => onOpenChange(false)}>Done</Button>}
-      >
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Invite User"
+      size="small"
+      expandable={false}
+      footer={
+        handOver !== null ? (
+          <Button onClick={() => onOpenChange(false)}>Done</Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={inviteUser.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" form="invite-user-form" isPending={inviteUser.isPending}>
+              Invite
+            </Button>
+          </>
+        )
+      }
+    >
+      {handOver !== null ? (
         <div className="flex flex-col gap-2 text-sm text-gray-700">
           <p>
             No mail server is configured (OPSDECK_SMTP_URL), so no mail was sent. Give {handOver.name} this link to set a password; it works once,
@@ -75,34 +88,14 @@ export function InviteUserDialog({ open, onOpenChange }: InviteUserDialogProps) 
             <CopyButton text={handOver.url} label="Copy invitation link" />
           </div>
         </div>
-      </Dialog>
-    );
-  }
-
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Invite User"
-      size="small"
-      expandable={false}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={inviteUser.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="invite-user-form" isPending={inviteUser.isPending}>
-            Invite
-          </Button>
-        </>
-      }
-    >
-      <form id="invite-user-form" noValidate onSubmit={handleSubmit(handleValid)} className="flex flex-col gap-3">
-        <TextField control={control} name="firstName" label="First Name" required autoFocus />
-        <TextField control={control} name="lastName" label="Last Name" required />
-        <TextField control={control} name="email" label="Email" type="email" required />
-        <SelectField control={control} name="role" label="Role" options={ROLE_OPTIONS} required placeholder="Select a role…" />
-      </form>
+      ) : (
+        <form id="invite-user-form" noValidate onSubmit={handleSubmit(handleValid)} className="flex flex-col gap-3">
+          <TextField control={control} name="firstName" label="First Name" required autoFocus />
+          <TextField control={control} name="lastName" label="Last Name" required />
+          <TextField control={control} name="email" label="Email" type="email" required />
+          <SelectField control={control} name="role" label="Role" options={ROLE_OPTIONS} required placeholder="Select a role…" />
+        </form>
+      )}
     </Dialog>
   );
 }

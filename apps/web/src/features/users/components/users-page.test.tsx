@@ -151,6 +151,18 @@ async function choose(name: RegExp, option: string | RegExp) {
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
+/** Opens Invite User, fills it in and presses Invite; the dialog, for what the test looks at next. */
+async function invite(user: ReturnType<typeof userEvent.setup>, person: { first: string; last: string; email: string; role: string }): Promise<HTMLElement> {
+  await user.click(screen.getByRole('button', { name: 'Invite User' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
+  await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), person.first);
+  await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), person.last);
+  await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), person.email);
+  await choose(/Role/, person.role);
+  await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+  return dialog;
+}
+
 describe('Users page', () => {
   it('lists users with their name, email, roles, state and creation date, read from identities_summary', async () => {
     const table = await openTable();
@@ -280,13 +292,7 @@ describe('Users page', () => {
   it('invites a user with the chosen role and says so', async () => {
     const user = userEvent.setup({ delay: null });
     await openTable();
-    await user.click(screen.getByRole('button', { name: 'Invite User' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
-    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Grace');
-    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Hopper');
-    await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), 'grace@example.test');
-    await choose(/Role/, 'Responder');
-    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    await invite(user, { first: 'Grace', last: 'Hopper', email: 'grace@example.test', role: 'Responder' });
 
     expect(await screen.findByText('Grace Hopper invited successfully')).toBeInTheDocument();
     expect(sent('POST', '/invite_user')[0]?.body).toEqual({ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.test', role: 'responder' });
@@ -321,13 +327,7 @@ describe('Users page', () => {
     inviteAnswer = () => HttpResponse.json({ id: LONG_ID, existing: false, link: { url: 'http://opsdeck.test/self-service/recovery/link?token=abc', expiresAt: '2030-01-01T00:00:00Z' } });
     const user = userEvent.setup({ delay: null });
     await openTable();
-    await user.click(screen.getByRole('button', { name: 'Invite User' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
-    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Grace');
-    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Hopper');
-    await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), 'grace@example.test');
-    await choose(/Role/, 'Responder');
-    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    const dialog = await invite(user, { first: 'Grace', last: 'Hopper', email: 'grace@example.test', role: 'Responder' });
 
     expect(await within(dialog).findByRole('textbox', { name: 'Invitation link' })).toHaveValue('http://opsdeck.test/self-service/recovery/link?token=abc');
     expect(dialog).toHaveTextContent('No mail server is configured');
@@ -340,13 +340,7 @@ describe('Users page', () => {
     inviteAnswer = () => HttpResponse.json({ id: ADA_ID, existing: true });
     const user = userEvent.setup({ delay: null });
     await openTable();
-    await user.click(screen.getByRole('button', { name: 'Invite User' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
-    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Ada');
-    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Admin');
-    await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), 'admin@opsdeck.local');
-    await choose(/Role/, 'Editor');
-    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    await invite(user, { first: 'Ada', last: 'Admin', email: 'admin@opsdeck.local', role: 'Editor' });
 
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite User' })).not.toBeInTheDocument());
     expect(sent('POST', '/invite_user')).toHaveLength(1);
@@ -358,13 +352,7 @@ describe('Users page', () => {
       HttpResponse.json({ code: 'OD_INVITE_MAIL', message: 'The invitation mail could not be sent, so the user was not created', details: null, hint: null }, { status: 502 });
     const user = userEvent.setup({ delay: null });
     await openTable();
-    await user.click(screen.getByRole('button', { name: 'Invite User' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
-    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'No');
-    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Mail');
-    await user.type(within(dialog).getByRole('textbox', { name: /Email/ }), 'no.mail@example.test');
-    await choose(/Role/, 'Viewer');
-    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    await invite(user, { first: 'No', last: 'Mail', email: 'no.mail@example.test', role: 'Viewer' });
     expect(await screen.findByText('The invitation mail could not be sent, so the user was not created')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Invite User' })).toBeInTheDocument();
   });

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { ChevronRight } from 'lucide-react';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 import { resourceListPath, type SettingsResourceKind } from '../settings-resource-kind';
 
 export interface SettingsBreadcrumbProps {
@@ -10,6 +11,7 @@ export interface SettingsBreadcrumbProps {
 }
 
 export function SettingsBreadcrumb({ kind, current }: SettingsBreadcrumbProps) {
+  if (current === undefined) return <SettingsTrail title={kind.title} />;
   return (
     <nav aria-label="Breadcrumb">
       <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
@@ -18,24 +20,16 @@ export function SettingsBreadcrumb({ kind, current }: SettingsBreadcrumbProps) {
           <ChevronRight className="size-4 text-gray-400" />
         </li>
         <li>
-          {current === undefined ? (
-            <h1 aria-current="page">{kind.title}</h1>
-          ) : (
-            <Link to={resourceListPath(kind)} className="text-blue-700 hover:underline">
-              {kind.title}
-            </Link>
-          )}
+          <Link to={resourceListPath(kind)} className="text-blue-700 hover:underline">
+            {kind.title}
+          </Link>
         </li>
-        {current !== undefined && (
-          <>
-            <li aria-hidden="true">
-              <ChevronRight className="size-4 text-gray-400" />
-            </li>
-            <li>
-              <h1 aria-current="page">{current}</h1>
-            </li>
-          </>
-        )}
+        <li aria-hidden="true">
+          <ChevronRight className="size-4 text-gray-400" />
+        </li>
+        <li>
+          <h1 aria-current="page">{current}</h1>
+        </li>
       </ol>
     </nav>
   );
