@@ -33,6 +33,6 @@ export function ensureWebBuild() {
   if (reason === null) return;
   console.log(`Building the web app (${reason})…`);
   // Warnings and errors only: the size of every asset is for whoever runs `npm run build` on purpose.
-  const result = spawnSync('npm', ['run', 'build', '-w', 'apps/web', '--', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', '-s', 'build', '-w', 'apps/web', '--', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`web build failed (exit ${result.status ?? result.signal})`);
 }

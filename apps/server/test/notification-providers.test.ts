@@ -186,7 +186,7 @@ describe('notification providers', () => {
     expect(body.text).toContain('*api-health*');
     expect(body.text).toContain('<https://runbooks.example.com/api|the runbook>');
     expect(body.text).toContain('<https://opsdeck.example.com/health/checks/1|Open in Opsdeck>');
-    expect(body.text).toContain('&lt;script>alert(1)&lt;/script>');
+    expect(body.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(receipt).toEqual({ providerMessageId: '1700000000.000100' });
   });
 

@@ -1,6 +1,5 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
-import { slackifyMarkdown } from 'slackify-markdown';
 
 /** Raw HTML in a message body is shown as text, never passed through: bodies quote event data written by others. */
 const markdown = new MarkdownIt({ html: false, linkify: true });
@@ -13,13 +12,114 @@ export function markdownToHtml(body: string): string {
   return markdown.render(body);
 }
 
-/** Slack's mrkdwn, which Google Chat's text format shares (*bold*, _italic_, `code`, <url|text>). */
+/**
+ * Slack's mrkdwn, which Google Chat's text format shares: *bold*, _italic_, ~strike~, <url|text> links and ```
+ * fences. Every text run is escaped, so a body quoting event data (raw HTML, a '<!channel>') can never become a Slack
+ * control sequence.
+ */
 export function markdownToSlack(body: string): string {
-  // Raw HTML and code come through with a bare '<', which Slack would read as the start of a control sequence; only
-  // the <url|text> links the converter wrote may keep theirs.
-  return slackifyMarkdown(body)
-    .trimEnd()
-    .replace(/<(?![a-z][a-z0-9+.-]*:[^<>\s|]*(?:\|[^<>]*)?>)/gi, '&lt;');
+  const blocks: string[] = [];
+  const lists: { ordered: boolean; next: number }[] = [];
+  let quoteDepth = 0;
+  let pendingPrefix = '';
+  let tableRow: string[] | null = null;
+  const push = (text: string, tight: boolean): void => {
+    const quoted = quoteDepth > 0 ? text.replace(/^/gm, '> '.repeat(quoteDepth)) : text;
+    blocks.push(blocks.length === 0 ? quoted : `${tight ? '\n' : '\n\n'}${quoted}`);
+  };
+  let lastWasItem = false;
+  let headingOpen = false;
+  for (const token of markdown.parse(body, {})) {
+    switch (token.type) {
+      case 'bullet_list_open':
+      case 'ordered_list_open':
+        lists.push({ ordered: token.type === 'ordered_list_open', next: Number(token.attrGet('start') ?? 1) });
+        break;
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+        lists.pop();
+        break;
+      case 'list_item_open': {
+        const list = lists.at(-1);
+        const marker = list?.ordered === true ? `${list.next++}. ` : '• ';
+        pendingPrefix = `${'    '.repeat(Math.max(0, lists.length - 1))}${marker}`;
+        break;
+      }
+      case 'blockquote_open':
+        quoteDepth += 1;
+        break;
+      case 'blockquote_close':
+        quoteDepth -= 1;
+        break;
+      case 'heading_open':
+        headingOpen = true;
+        break;
+      case 'heading_close':
+        headingOpen = false;
+        break;
+      case 'tr_open':
+        tableRow = [];
+        break;
+      case 'tr_close':
+        push((tableRow ?? []).join(' | '), true);
+        tableRow = null;
+        lastWasItem = false;
+        break;
+      case 'inline': {
+        const text = slackInline(token.children ?? []);
+        if (tableRow !== null) {
+          tableRow.push(text);
+          break;
+        }
+        const line = headingOpen && text !== '' ? `*${text}*` : text;
+        push(`${pendingPrefix}${line}`, lastWasItem && pendingPrefix !== '');
+        lastWasItem = pendingPrefix !== '';
+        pendingPrefix = '';
+        break;
+      }
+      case 'fence':
+      case 'code_block':
+        push(`\`\`\`\n${escapeSlack(token.content.replace(/\n$/, ''))}\n\`\`\``, false);
+        lastWasItem = false;
+        break;
+      case 'hr':
+        push('───', false);
+        lastWasItem = false;
+        break;
+      default:
+        break;
+    }
+  }
+  return blocks.join('').trim();
+}
+
+const SLACK_MARKS: Readonly<Record<string, string>> = { strong: '*', em: '_', s: '~' };
+
+function slackInline(tokens: readonly Token[]): string {
+  let text = '';
+  const links: { href: string; start: number }[] = [];
+  for (const token of tokens) {
+    const [tag, edge] = token.type.split(/_(?=open$|close$)/);
+    const mark = tag === undefined ? undefined : SLACK_MARKS[tag];
+    if (mark !== undefined && (edge === 'open' || edge === 'close')) text += mark;
+    else if (token.type === 'text') text += escapeSlack(token.content);
+    else if (token.type === 'code_inline') text += `\`${escapeSlack(token.content)}\``;
+    else if (token.type === 'softbreak' || token.type === 'hardbreak') text += '\n';
+    else if (token.type === 'image') text += slackLink(String(token.attrGet('src') ?? ''), escapeSlack(token.content));
+    else if (token.type === 'link_open') links.push({ href: String(token.attrGet('href') ?? ''), start: text.length });
+    else if (token.type === 'link_close') {
+      const link = links.pop();
+      if (link !== undefined) text = text.slice(0, link.start) + slackLink(link.href, text.slice(link.start));
+    }
+  }
+  return text;
+}
+
+/** A link whose shown text is its own target (an autolinked URL) is written once. */
+function slackLink(href: string, label: string): string {
+  if (href === '') return label;
+  const target = href.replace(/[<>|]/g, encodeURIComponent);
+  return label === '' || label === escapeSlack(href) ? `<${target}>` : `<${target}|${label}>`;
 }
 
 /** Plain text (a title) for Slack or Google Chat, where &, < and > are control characters. */
