@@ -25,7 +25,7 @@ import { reportLogsBrowser } from './logs-browser';
 import { reportIdentity } from './identity';
 import { reportAlerts } from './alerts';
 import { benchScrapers } from './scrapers';
-import { benchStartup, IDLE_SETTLE_MS, type StartupRun } from './startup';
+import { benchBuilds, benchStartup, FIRST_START_GOAL_MS, IDLE_SETTLE_MS, type StartupRun } from './startup';
 import { benchTopology } from './topology';
 import { benchSearch } from './search';
 import { benchScaleRatio, P95_GOAL_MS, RATIO_GOAL } from './scale-ratio';
@@ -81,6 +81,12 @@ async function reportStartup(): Promise<void> {
   );
   console.log(startupLine('empty data folder (migrations, demo seed)', figures.emptyFolder));
   console.log(startupLine('existing data folder', figures.existingFolder));
+  const builds = benchBuilds();
+  const firstStart = builds.serverMs + builds.webMs + median(figures.emptyFolder.map((run) => run.healthyMs));
+  console.log(
+    `First \`npm start\` of a fresh clone: server build ${ms(builds.serverMs)} + web build ${ms(builds.webMs)} + cold start on an empty ` +
+      `folder = ${(firstStart / 1000).toFixed(1)} s   (goal: < ${FIRST_START_GOAL_MS / 1000} s: ${firstStart < FIRST_START_GOAL_MS ? 'met' : 'NOT met'})`,
+  );
 }
 
 /**

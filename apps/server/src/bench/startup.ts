@@ -1,4 +1,4 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -99,5 +99,36 @@ export async function benchStartup(options: { runs?: number } = {}): Promise<Sta
     return { emptyFolder, existingFolder };
   } finally {
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The first `npm start` of a fresh clone must be serving within this, builds, migrations and demo seed included. */
+export const FIRST_START_GOAL_MS = 30_000;
+
+export interface BuildFigures {
+  serverMs: number;
+  webMs: number;
+}
+
+function timedBuild(what: string, command: string, args: string[], cwd: string): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the ${what} build failed:\n${result.stdout}${result.stderr}`);
+  return performance.now() - started;
+}
+
+/**
+ * The two builds a first `npm start` runs (scripts/lib/*-build.mjs), each into a throw-away folder so the bench leaves
+ * the built app alone.
+ */
+export function benchBuilds(): BuildFigures {
+  const root = path.resolve(serverPackageRoot(import.meta.url), '../..');
+  const outdir = mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-build-'));
+  try {
+    const serverMs = timedBuild('server', process.execPath, ['scripts/build-server.mjs', '--outdir', path.join(outdir, 'server')], root);
+    const webMs = timedBuild('web', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', path.join(outdir, 'web'), '--emptyOutDir', '--logLevel', 'warn'], path.join(root, 'apps/web'));
+    return { serverMs, webMs };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
   }
 }
