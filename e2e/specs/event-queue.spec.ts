@@ -39,7 +39,7 @@ test.describe('event queue', () => {
       await row.getByRole('cell').first().click();
       const dialog = page.getByRole('dialog', { name: 'Most Common Error for check.failed' });
       await expect(dialog).toBeVisible();
-      await expect(dialog).toContainText('connect ECONNREFUSED 127.0.0.1:9');
+      await expect(dialog).toContainText('Seeded demo failure: POST https://hooks.example.com/opsdeck: connect ECONNREFUSED');
     });
 
     test('Retry makes the failed events of a name pending again', async ({ page, request }) => {

@@ -21,6 +21,7 @@ import { searchPlugin } from './modules/search';
 import { auditPlugin } from './modules/audit';
 import { apiTokensPlugin } from './modules/api-tokens';
 import { applyPlugin } from './modules/apply';
+import { demoInboxPlugin } from './modules/demo-inbox';
 
 /** Each domain registers its routes as one plugin; the order does not matter. */
-export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin, searchPlugin, metricsPlugin, auditPlugin, apiTokensPlugin, alertsPlugin, incidentRulesPlugin, applyPlugin];
+export const domainPlugins: DomainPlugin[] = [authPlugin, dataApiPlugin, incidentsPlugin, healthPlugin, connectionsPlugin, agentsPlugin, catalogPlugin, scrapersPlugin, topologyPlugin, playbooksPlugin, eventsPlugin, agentPushPlugin, notificationsPlugin, logsPlugin, identityPlugin, searchPlugin, metricsPlugin, auditPlugin, apiTokensPlugin, alertsPlugin, incidentRulesPlugin, applyPlugin, demoInboxPlugin];

@@ -87,9 +87,9 @@ describe('playbook demo data', () => {
     expect(new Set(actions.map((action) => action.status))).toEqual(new Set(['completed', 'failed', 'skipped', 'cancelled', 'sleeping']));
     expect(actions.some((action) => action.status === 'completed' && String(action.result?.stdout ?? '').includes('CrashLoopBackOff'))).toBe(true);
     const failed = actions.find((action) => action.status === 'failed' && action.result?.exitCode !== undefined);
-    expect(failed?.error).toBe('exit code 1');
+    expect(failed?.error).toBe('Seeded demo failure: exit code 1');
     expect(failed?.result?.stderr).toMatch(/not found/);
-    expect(actions.find((action) => action.name === 'sessions' && action.status === 'failed')?.error).toMatch(/ECONNREFUSED/);
+    expect(actions.find((action) => action.name === 'sessions' && action.status === 'failed')?.error).toMatch(/^Seeded demo failure: .*ECONNREFUSED/);
     const sleeping = actions.find((action) => action.status === 'sleeping');
     // Measured from when the demo was seeded (the template database is seeded once per test run, which may be long
     // before this test runs on a busy machine), not from now.

@@ -116,7 +116,7 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await seedAgentsDemo(client, { adminId: admin });
     await seedJobsDemo(client);
     await seedEventsDemo(client);
-    await seedNotificationsDemo(client, { adminId: admin, teamId: teamIds[0] ?? '' });
+    await seedNotificationsDemo(client, { adminId: admin, teamId: teamIds[0] ?? '', serverUrl: options.serverUrl });
     await seedLogsDemo(client, { adminId: admin, dataDir: options.dataDir });
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');

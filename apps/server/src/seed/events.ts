@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { seededFailure } from './seeded-failure';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -13,12 +14,12 @@ interface DemoFailure {
   minutesAgo: number;
 }
 
-const REFUSED = 'POST http://127.0.0.1:9/hooks/opsdeck: connect ECONNREFUSED 127.0.0.1:9';
+const REFUSED = seededFailure('POST https://hooks.example.com/opsdeck: connect ECONNREFUSED 192.0.2.10:443');
 
 const FAILURES: readonly DemoFailure[] = [
   { name: 'check.failed', error: REFUSED, attempts: 5, minutesAgo: 240 },
   { name: 'check.failed', error: REFUSED, attempts: 5, minutesAgo: 95 },
-  { name: 'check.failed', error: 'POST http://127.0.0.1:9/hooks/opsdeck: 503 Service Unavailable', attempts: 4, minutesAgo: 30 },
+  { name: 'check.failed', error: seededFailure('POST https://hooks.example.com/opsdeck: 503 Service Unavailable'), attempts: 4, minutesAgo: 30 },
   { name: 'config.unhealthy', error: REFUSED, attempts: 5, minutesAgo: 12 },
 ];
 

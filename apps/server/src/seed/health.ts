@@ -57,11 +57,11 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
         ],
         exec: [
           { name: 'host/disk-space', script: 'df -P / | awk \'NR==2 { print "root filesystem " $5 " used" }\'', timeout: '10s' },
-          { name: 'backup/nightly-job', script: 'echo "backup job failed: no space left on device" >&2; exit 1', description: 'Always failing demo job' },
+          { name: 'backup/nightly-job', script: 'echo "backup job failed: no space left on device" >&2; exit 1', description: 'Fails on purpose in the demo, so an incident can be opened from a failing check' },
         ],
         folder: [
           { name: 'host/tmp-folder', path: os.tmpdir(), description: 'The temporary folder exists' },
-          { name: 'backup/archive-folder', path: '/var/backups/opsdeck', maxAge: '1d', description: 'Fails: no backups are written here' },
+          { name: 'backup/archive-folder', path: '/var/backups/opsdeck', maxAge: '1d', description: 'Fails on purpose in the demo: no backups are written here' },
         ],
       },
     },
@@ -73,7 +73,7 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
       schedule: '@every 5m',
       spec: {
         icmp: [{ name: 'network/loopback', endpoint: '127.0.0.1', packetCount: 2, packetLossThreshold: 50 }],
-        tcp: [{ name: 'network/legacy-service', endpoint: '127.0.0.1:1', description: 'Fails: nothing listens on port 1', thresholdMillis: 500 }],
+        tcp: [{ name: 'network/legacy-service', endpoint: '127.0.0.1:1', description: 'Fails on purpose in the demo: nothing listens on port 1', thresholdMillis: 500 }],
       },
     },
   ];

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type pg from 'pg';
+import { seededFailure } from './seeded-failure';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -21,7 +22,7 @@ interface DemoJob {
   agent?: string;
 }
 
-const AWS_DENIED = 'aws: AccessDenied: not authorized to perform ec2:DescribeInstances';
+const AWS_DENIED = seededFailure('aws: AccessDenied: not authorized to perform ec2:DescribeInstances');
 
 /**
  * Past runs the live schedulers would not produce in a fresh demo: long ones (the run duration filter starts at 15 s),
@@ -34,12 +35,12 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     resourceType: 'config_scraper',
     resource: { table: 'config_scrapers', name: 'demo-estate' },
     status: 'FAILED',
-    startedMinutesAgo: 180,
+    startedMinutesAgo: 360,
     durationMillis: 25_400,
     successCount: 3,
     errorCount: 3,
     details: {
-      errors: [AWS_DENIED, AWS_DENIED, 'azure: subscription 7f0c… not found'],
+      errors: [AWS_DENIED, AWS_DENIED, seededFailure('azure: subscription 7f0c… not found')],
       scrape_summary: { types: { 'AWS::EC2::Instance': { added: 0, updated: 3, unchanged: 0, deleted: 0 } }, changes: 3, insights: { opened: 0, resolved: 0 }, errors: [] },
     },
   },
@@ -48,7 +49,7 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     resourceType: 'config_scraper',
     resource: { table: 'config_scrapers', name: 'demo-estate' },
     status: 'SUCCESS',
-    startedMinutesAgo: 360,
+    startedMinutesAgo: 180,
     durationMillis: 42_100,
     successCount: 18,
     errorCount: 0,
@@ -70,7 +71,7 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     durationMillis: 18_250,
     successCount: 12,
     errorCount: 1,
-    details: { errors: ['lookup configs matched nothing for component payments-db'], summary: { components: 12 } },
+    details: { errors: [seededFailure('lookup configs matched nothing for component payments-db')], summary: { components: 12 } },
   },
   {
     name: 'Topology',
@@ -92,7 +93,7 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     durationMillis: 65_000,
     successCount: 1,
     errorCount: 1,
-    details: { errors: ['rollout: deadline exceeded waiting for 3 replicas'] },
+    details: { errors: [seededFailure('rollout: deadline exceeded waiting for 3 replicas')] },
   },
   {
     name: 'Canary',
@@ -103,7 +104,7 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     durationMillis: 8_300,
     successCount: 2,
     errorCount: 1,
-    details: { errors: ['backup/nightly-job: backup job failed: no space left on device'], summary: { canary: 'platform-basics', checks: 3 } },
+    details: { errors: [seededFailure('backup/nightly-job: backup job failed: no space left on device')], summary: { canary: 'platform-basics', checks: 3 } },
   },
   {
     name: 'RetentionCleanup',

@@ -1,17 +1,24 @@
 import type pg from 'pg';
+import { DEMO_INBOX_HOOKS_PATH, DEMO_INBOX_SOURCE } from '../modules/demo-inbox';
+import { seededFailure } from './seeded-failure';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
-/** Demo connections on the discard port of loopback: the demo shows deliveries without reaching anything. */
+/**
+ * The demo's connections deliver to the demo inbox (ADR 0085), so a new install shows notifications arriving; the
+ * inbox keeps them pointed at itself when the server's port or its mail port changes.
+ */
 export const DEMO_WEBHOOK_CONNECTION = 'demo-webhook';
 export const DEMO_EMAIL_CONNECTION = 'demo-smtp';
 
-const REFUSED = 'connect ECONNREFUSED 127.0.0.1:9';
+const REFUSED = seededFailure('connect ECONNREFUSED 192.0.2.25:25');
 
 export interface NotificationsDemoOptions {
   adminId: string;
   /** The team whose members get the failing-check emails. */
   teamId: string;
+  /** Where this server answers; the inbox's webhook lives under it. */
+  serverUrl: string;
 }
 
 type HistoryStatus = 'pending' | 'sent' | 'failed' | 'skipped';
@@ -32,16 +39,15 @@ const CHECK_DELIVERIES: readonly DemoDelivery[] = [
   { status: 'sent', event: 'check.passed', minutesAgo: 240, attempts: 1, durationMillis: 388 },
   { status: 'skipped', event: 'check.failed', minutesAgo: 238, attempts: 0, reason: 'Flapping: check.passed was sent inside the flap window of 300 s' },
   { status: 'skipped', event: 'check.passed', minutesAgo: 237, attempts: 0, reason: 'Flapping: check.passed was sent inside the flap window of 300 s' },
-  { status: 'failed', event: 'check.failed', minutesAgo: 90, attempts: 5, error: `SMTP ${REFUSED}`, durationMillis: 10_000 },
+  { status: 'failed', event: 'check.failed', minutesAgo: 90, attempts: 5, error: REFUSED, durationMillis: 10_000 },
   { status: 'pending', event: 'check.failed', minutesAgo: 1, attempts: 0 },
 ];
 
-/** Config changes to the webhook: a few sent, two refused, one pending. */
+/** Config changes to the webhook: a few sent, one refused, one pending. */
 const CONFIG_DELIVERIES: readonly DemoDelivery[] = [
   { status: 'sent', event: 'config.updated', minutesAgo: 180, attempts: 1, durationMillis: 95 },
   { status: 'sent', event: 'config.deleted', minutesAgo: 150, attempts: 2, durationMillis: 120 },
-  { status: 'failed', event: 'config.updated', minutesAgo: 60, attempts: 5, error: `POST http://127.0.0.1:9/hooks/opsdeck: ${REFUSED}`, durationMillis: 3 },
-  { status: 'failed', event: 'config.deleted', minutesAgo: 20, attempts: 3, error: 'POST http://127.0.0.1:9/hooks/opsdeck: 503 Service Unavailable', durationMillis: 41 },
+  { status: 'failed', event: 'config.deleted', minutesAgo: 20, attempts: 3, error: seededFailure('POST https://hooks.example.com/opsdeck: 503 Service Unavailable'), durationMillis: 41 },
   { status: 'pending', event: 'config.updated', minutesAgo: 2, attempts: 1 },
 ];
 
@@ -105,11 +111,11 @@ async function insertHistory(
  */
 export async function seedNotificationsDemo(client: Queryable, options: NotificationsDemoOptions): Promise<number> {
   await client.query(
-    `insert into connections (name, namespace, type, url, properties, created_by) values
-       ($1, 'default', 'generic_webhook', 'http://127.0.0.1:9/hooks/opsdeck', '{}', $3),
-       ($2, 'default', 'email', 'smtp://127.0.0.1:9', '{"from": "opsdeck@opsdeck.local"}', $3)
+    `insert into connections (name, namespace, type, url, properties, source, created_by) values
+       ($1, 'default', 'generic_webhook', $4, '{}', $5, $3),
+       ($2, 'default', 'email', '127.0.0.1:25', '{"from": "opsdeck@opsdeck.local"}', $5, $3)
      on conflict (namespace, name) where deleted_at is null do nothing`,
-    [DEMO_WEBHOOK_CONNECTION, DEMO_EMAIL_CONNECTION, options.adminId],
+    [DEMO_WEBHOOK_CONNECTION, DEMO_EMAIL_CONNECTION, options.adminId, `${options.serverUrl}${DEMO_INBOX_HOOKS_PATH}/opsdeck`, DEMO_INBOX_SOURCE],
   );
   const check = await client.query<{ id: string; name: string }>('select id, name from checks where deleted_at is null order by name limit 1');
   const config = await client.query<{ id: string; name: string }>('select id, name from config_items where deleted_at is null order by name limit 1');

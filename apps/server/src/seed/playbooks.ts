@@ -2,6 +2,8 @@ import type pg from 'pg';
 import type { PlaybookActionResult, PlaybookActionStatus, PlaybookRunStatus, PlaybookSpec, Role } from '@opsdeck/shared';
 import { encryptSecret } from '../platform/secrets';
 import { requestPlaybookRun } from '../modules/playbooks';
+import { DEMO_INBOX_HOOKS_PATH, DEMO_INBOX_SOURCE } from '../modules/demo-inbox';
+import { seededFailure } from './seeded-failure';
 
 export interface PlaybooksDemoContext {
   peopleByRole: Partial<Record<Role, string>>;
@@ -15,10 +17,7 @@ export interface PlaybooksDemoContext {
 export const DEMO_PLAYBOOK_NAME = 'pod-diagnostics';
 /** The postgres connection of the sql playbook: a reporting replica that is not the console's own database. */
 export const DEMO_SQL_CONNECTION = 'payments-replica';
-/**
- * The notification connection of the paging playbook: a generic webhook on a loopback port nothing listens on, so a
- * run fails at once with the reason ('connect ECONNREFUSED') until someone points it at their own endpoint.
- */
+/** The notification connection of the paging playbook: a generic webhook into the demo inbox (ADR 0085). */
 export const DEMO_NOTIFICATION_CONNECTION = 'ops-alerts';
 
 interface DemoPlaybook {
@@ -100,9 +99,12 @@ function podDiagnostics(): DemoPlaybook {
               'set -euo pipefail',
               'echo "Pod $PARAM_POD in namespace $PARAM_NAMESPACE on cluster $CLUSTER (catalog item $CONFIG_ID)"',
               'echo "Looking at: $PARAM_FOCUS; last $PARAM_TAIL log lines; previous container: $PARAM_PREVIOUS"',
-              'if ! command -v kubectl >/dev/null 2>&1; then',
-              '  echo "kubectl is not installed on this host" >&2',
-              '  exit 1',
+              // The demo's pods live in no real cluster: without one the run still shows what the catalog knows.
+              'if ! command -v kubectl >/dev/null 2>&1 || [ -z "${KUBECONFIG:-}" ]; then',
+              '  echo "No Kubernetes cluster is reachable from this host (kubectl is missing or has no KUBECONFIG),"',
+              '  echo "so this is the pod as the catalog last saw it: status ${POD_STATUS:-unknown}, health ${POD_HEALTH:-unknown}."',
+              '  echo "Give the describe action a kubernetes connection to look at the live pod."',
+              '  exit 0',
               'fi',
               'kubectl -n "$PARAM_NAMESPACE" describe pod "$PARAM_POD"',
               'case "$PARAM_FOCUS" in',
@@ -111,7 +113,11 @@ function podDiagnostics(): DemoPlaybook {
               '  top) kubectl -n "$PARAM_NAMESPACE" top pod "$PARAM_POD" ;;',
               'esac',
             ].join('\n'),
-            env: [{ name: 'CLUSTER', value: '{{ config.tags.cluster }}' }],
+            env: [
+              { name: 'CLUSTER', value: '{{ config.tags.cluster }}' },
+              { name: 'POD_STATUS', value: '{{ config.status }}' },
+              { name: 'POD_HEALTH', value: '{{ config.health }}' },
+            ],
           },
         },
         {
@@ -491,7 +497,7 @@ function demoRuns(targets: DemoTargets, serverUrl: string): DemoRun[] {
           status: 'failed',
           startedAfter: 0,
           seconds: 2,
-          error: 'exit code 1',
+          error: seededFailure('exit code 1'),
           result: {
             stdout: `Pod ${healthyPod.name} in namespace ${healthyPod.namespace} on cluster prod-eu\nLooking at: logs; last 100 log lines; previous container: true\n`,
             stderr: `Error from server (BadRequest): previous terminated container "${healthyPod.app}" in pod "${healthyPod.name}" not found\n`,
@@ -557,7 +563,7 @@ function demoRuns(targets: DemoTargets, serverUrl: string): DemoRun[] {
       minutesAgo: 50 * 60,
       startedAfter: 0,
       endedAfter: 0,
-      actions: [{ status: 'failed', startedAfter: 0, seconds: 1, error: 'connect ECONNREFUSED 127.0.0.1:5432', result: {} }],
+      actions: [{ status: 'failed', startedAfter: 0, seconds: 1, error: seededFailure('connect ECONNREFUSED 127.0.0.1:5432'), result: {} }],
     },
     {
       playbook: DEMO_PLAYBOOK_NAME,
@@ -690,10 +696,10 @@ async function seedConnections(client: pg.PoolClient, ctx: PlaybooksDemoContext,
     [DEMO_SQL_CONNECTION, encryptSecret(ctx.secretKey, 'opsdeck-demo'), createdBy],
   );
   await client.query(
-    `insert into connections (name, namespace, type, url, properties, created_by)
-     values ($1, 'default', 'generic_webhook', 'http://127.0.0.1:9/hooks/ops-alerts', '{"contentType": "application/json"}', $2)
+    `insert into connections (name, namespace, type, url, properties, source, created_by)
+     values ($1, 'default', 'generic_webhook', $2, '{"contentType": "application/json"}', $3, $4)
      on conflict (namespace, name) where deleted_at is null do nothing`,
-    [DEMO_NOTIFICATION_CONNECTION, createdBy],
+    [DEMO_NOTIFICATION_CONNECTION, `${ctx.serverUrl}${DEMO_INBOX_HOOKS_PATH}/ops-alerts`, DEMO_INBOX_SOURCE, createdBy],
   );
 }
 

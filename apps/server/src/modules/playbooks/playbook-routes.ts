@@ -16,6 +16,7 @@ import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { secretEnvelopesFor } from '../../platform/sealed-redaction';
 import { parsePlaybookSpec } from './spec';
+import { playbookPreflight } from './preflight';
 import { matchingTargets, targetMatches } from './selectors';
 import { loadPlaybookRun, loadPlaybookRunAction } from './run-queries';
 import {
@@ -253,6 +254,29 @@ export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppCont
       const spec = parsePlaybookSpec(playbook.spec);
       const targets = await matchingTargets(pool, spec, request.query.type, request.query.search, TARGET_OPTIONS_LIMIT);
       return targets.map((target) => ({ id: target.id, name: target.name, detail: target.kind }));
+    },
+  );
+
+  app.get(
+    '/api/playbook/:id/preflight',
+    {
+      // Who may run a playbook may ask what it needs: the answer probes the database of each SQL action (a TCP
+      // connect to the stored host and port, no credentials sent).
+      config: { permission: WRITE_RUNS },
+      schema: {
+        tags: ['playbooks'],
+        summary: "What the playbook's actions need from this host before it is run, and whether the host has it now",
+        description:
+          'Looks for well-known command-line tools (kubectl, helm, aws, psql…) that scripts call without testing for them, kubectl without a cluster, and ' +
+          'SQL connections whose database does not answer. A need that is not met is worded as one sentence for the Run dialog.',
+        params: idParams,
+        response: { 200: z.object({ needs: z.array(z.object({ action: z.string(), met: z.boolean(), message: z.string() })) }), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const playbook = await loadLivePlaybook(pool, request.params.id);
+      if (playbook === null) throw playbookErrors.notFound();
+      return { needs: await playbookPreflight(pool, parsePlaybookSpec(playbook.spec)) };
     },
   );
 

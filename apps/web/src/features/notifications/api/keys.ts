@@ -6,4 +6,5 @@ export const notificationsKeys = {
   people: () => [...notificationsKeys.all, 'people'] as const,
   teams: () => [...notificationsKeys.all, 'teams'] as const,
   connections: () => [...notificationsKeys.all, 'connections'] as const,
+  demoInbox: () => [...notificationsKeys.all, 'demo-inbox'] as const,
 };

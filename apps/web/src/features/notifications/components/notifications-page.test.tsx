@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
 import { afterEach, describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
@@ -16,6 +16,7 @@ let roles = ['admin'];
 let rows: NotificationSummaryRow[] = [];
 let listFails = false;
 let listRequests: URL[] = [];
+let demoInboxOn = false;
 
 setupMswServer(
   whoamiHandler(() => roles),
@@ -30,6 +31,7 @@ setupMswServer(
   http.get('*/api/db/people', () => HttpResponse.json([ADA])),
   http.get('*/api/db/teams', () => HttpResponse.json([PLATFORM])),
   http.get('*/api/db/connections', () => HttpResponse.json([])),
+  http.get('*/api/demo-inbox', () => HttpResponse.json({ enabled: demoInboxOn, smtp: null, webhook: null, keep: 500, messages: [] })),
 );
 
 afterEach(() => {
@@ -37,6 +39,7 @@ afterEach(() => {
   rows = [];
   listFails = false;
   listRequests = [];
+  demoInboxOn = false;
 });
 
 function renderPage() {
@@ -119,5 +122,17 @@ describe('Notifications page', () => {
     renderPage();
     expect(await screen.findByText('Notifications could not be loaded: Internal server error')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('links to the demo inbox only on a server that runs one', async () => {
+    demoInboxOn = true;
+    renderPage();
+    expect(await screen.findByRole('link', { name: 'Demo inbox' })).toHaveAttribute('href', '/settings/notifications/inbox');
+  });
+
+  it('offers no demo inbox on a server without the demo data', async () => {
+    renderPage();
+    await screen.findByText('No notifications yet');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Demo inbox' })).toBeNull());
   });
 });

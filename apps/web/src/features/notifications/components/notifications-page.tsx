@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { ChevronRight, Plus, RefreshCw } from 'lucide-react';
+import { ChevronRight, Inbox, Plus, RefreshCw } from 'lucide-react';
 import { formatDate, formatDuration } from '@opsdeck/shared';
 import { Avatar } from '@/components/avatar/avatar';
 import { Button } from '@/components/button/button';
@@ -9,6 +9,7 @@ import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useDemoInboxQuery } from '../api/demo-inbox';
 import { useNotificationsSummaryQuery } from '../api/get-notifications-summary';
 import type { NotificationSummaryRow } from '../api/types';
 import { connectionName, isTemplated, notificationHeading } from '../readable';
@@ -95,6 +96,7 @@ export function NotificationsPage() {
   const { can } = usePermissions();
   const canWrite = can('notifications', 'write');
   const [editor, setEditor] = useState<NotificationEditorMode | null>(null);
+  const demoInbox = useDemoInboxQuery();
 
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
@@ -118,6 +120,15 @@ export function NotificationsPage() {
         <Button variant="ghost" aria-label="Refresh" onClick={() => void summary.refetch()} disabled={summary.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>
+        {demoInbox.data?.enabled === true && (
+          <Link
+            to="/settings/notifications/inbox"
+            className="inline-flex items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-800 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-500"
+          >
+            <Inbox aria-hidden="true" className="size-4" />
+            Demo inbox
+          </Link>
+        )}
         {canWrite && (
           <Button onClick={() => setEditor({ kind: 'create' })}>
             <Plus aria-hidden="true" className="size-4" />

@@ -9,4 +9,5 @@ export const playbookKeys = {
   params: (playbookId: string, target: { type: PlaybookTargetType; id: string } | null) => [...playbookKeys.all, 'params', playbookId, target] as const,
   runs: (query: Record<string, string | number | null>) => [...playbookKeys.all, 'runs', query] as const,
   run: (id: string) => [...playbookKeys.all, 'run', id] as const,
+  preflight: (playbookId: string) => [...playbookKeys.all, 'preflight', playbookId] as const,
 };

@@ -33,6 +33,7 @@ setupMswServer(
     return HttpResponse.json(offered);
   }),
   http.get('*/api/db/checks', () => HttpResponse.json([{ id: CHECK_ID, name: 'checkout-api', type: 'http' }])),
+  http.get('*/api/playbook/:id/preflight', () => HttpResponse.json({ needs: [] })),
 );
 
 afterEach(() => {

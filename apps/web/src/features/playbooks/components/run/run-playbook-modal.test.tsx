@@ -53,6 +53,7 @@ const server = setupMswServer(
     runRequests.push(await readRequest(request));
     return HttpResponse.json({ run_id: RUN_ID }, { status: 201 });
   }),
+  http.get('*/api/playbook/:id/preflight', () => HttpResponse.json({ needs: [{ action: 'restart', met: true, message: 'kubectl is installed' }] })),
 );
 
 afterEach(() => {
@@ -317,5 +318,22 @@ describe('Run Playbook modal', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Run Playbook: Restart pod' });
     await user.click(within(dialog).getByRole('button', { name: 'Run' }));
     expect(await screen.findByText('Unable to run the playbook')).toBeInTheDocument();
+  });
+
+  it('says before the run, in one sentence per need, what this server lacks for the playbook', async () => {
+    server.use(
+      http.get('*/api/playbook/:id/preflight', () =>
+        HttpResponse.json({
+          needs: [
+            { action: 'restart', met: false, message: 'kubectl is not installed on this host' },
+            { action: 'query', met: true, message: 'The database of default/replica answers at db:5432' },
+          ],
+        }),
+      ),
+    );
+    renderModal(playbookWith({}));
+    const note = await screen.findByRole('note', { name: 'Before you run' });
+    expect(note).toHaveTextContent('kubectl is not installed on this host (action restart)');
+    expect(note).not.toHaveTextContent('answers at');
   });
 });

@@ -9,6 +9,7 @@ import { isApiError, messageFromBody } from '@/lib/api/api-error';
 import { showErrorToast } from '@/lib/api/guarded-fetch';
 import { playbookRunPath, type PlaybookRunTargetRef } from '@/lib/playbook-run/playbook-run-slot';
 import { usePlaybookParamsQuery } from '../../api/get-playbook-params';
+import { usePlaybookPreflightQuery, type PreflightNeed } from '../../api/get-playbook-preflight';
 import { useRunPlaybookMutation } from '../../api/run-playbook';
 import { selectorTypes } from '../../api/search-playbook-resources';
 import { PlaybookParamsForm, initialParameterValue } from './playbook-params-form';
@@ -88,6 +89,27 @@ function ParametersSection({
 }
 
 /**
+ * What the host lacks for this playbook, said before the run rather than after (#34): the run may still be started,
+ * as the need can be met by the time an approval comes through, or the action may not be reached.
+ */
+export function PreflightNotice({ needs }: { needs: readonly PreflightNeed[] }) {
+  const unmet = needs.filter((need) => !need.met);
+  if (unmet.length === 0) return null;
+  return (
+    <div role="note" aria-label="Before you run" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      <p className="font-medium">Before you run: this playbook is likely to fail on this server</p>
+      <ul className="mt-1 list-disc pl-5">
+        {unmet.map((need) => (
+          <li key={`${need.action}:${need.message}`}>
+            {need.message} <span className="text-amber-800">(action {need.action})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
  * Run Playbook (spec 001 §2.4, §4, §5): pick the resource the playbook runs on, fill its parameters (defaults resolved
  * for that resource), run, and land on the run's page. Run stays disabled until the form is valid.
  */
@@ -106,6 +128,7 @@ export function RunPlaybookModal({ playbook, target, onClose }: RunPlaybookModal
   const paramsEnabled = specParameters.length > 0 && (!needsTarget || chosenTarget !== null);
   const params = usePlaybookParamsQuery(playbook.id, chosenTarget, paramsEnabled);
   const run = useRunPlaybookMutation();
+  const preflight = usePlaybookPreflightQuery(playbook.id);
 
   const parameters = useMemo(() => (specParameters.length === 0 ? [] : (params.data ?? [])), [specParameters.length, params.data]);
   const values = useMemo(
@@ -197,6 +220,7 @@ export function RunPlaybookModal({ playbook, target, onClose }: RunPlaybookModal
       }
     >
       <form id={formId} noValidate aria-label="Run playbook" onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <PreflightNotice needs={preflight.data ?? []} />
         {targetType !== null && (
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             {target === undefined && offered.length > 1 && (
