@@ -53,7 +53,7 @@ test.describe('logs', () => {
 
     // The component now offers the new backend; the search narrows the lines to the needle.
     await page.goto(`/logs?topologyId=${component.id}`);
-    await expect(page.getByRole('combobox', { name: 'Component' })).toHaveValue(component.name);
+    await expect(page.getByRole('combobox', { name: 'Component or config item' })).toHaveValue(component.name);
     await page.getByRole('combobox', { name: 'Log selector' }).click();
     await page.getByRole('option', { name: `${backendName} (file)` }).click();
     await expect(page).toHaveURL(new RegExp(`logsSelector=${backendName}`));
@@ -98,5 +98,50 @@ test.describe('logs', () => {
     if (component === undefined) throw new Error('the demo has no component with logs');
     await page.goto(`/logs?topologyId=${component.id}&query=${encodeURIComponent('no line says this 7f3a')}`);
     await expect(page.getByText('There are no logs matching the search query')).toBeVisible();
+  });
+
+  test("a demo deployment, which the demo backend's config routes serve, is picked on /logs by its name and cluster, and its catalog page links to its logs", async ({ page }) => {
+    const listed = await page.request.get('/api/db/config_items_with_logs?select=id,name,tags&type=eq.Kubernetes::Deployment&name=eq.checkout&order=id', { headers: HEADERS });
+    expect(listed.ok()).toBe(true);
+    const items = (await listed.json()) as { id: string; name: string; tags: Record<string, string> }[];
+    const item = items.find((row) => row.tags.cluster !== undefined);
+    if (item === undefined) throw new Error('the demo has no checkout deployment with logs');
+    const place = `${item.tags.cluster ?? ''} / ${item.tags.namespace ?? ''}`;
+
+    await page.goto('/logs');
+    const picker = page.getByRole('combobox', { name: 'Component or config item' });
+    await expect(picker).toBeEnabled();
+    await picker.fill('checkout');
+    await page.getByRole('group', { name: 'Config items' }).getByRole('option').filter({ hasText: place }).click();
+    await expect(page).toHaveURL(new RegExp(`topologyId=${item.id}`));
+    await expect(picker).toHaveValue(`checkout (${place})`);
+    const grid = page.getByRole('grid', { name: 'Log lines of checkout' });
+    await expect(grid.getByRole('row').nth(1)).toBeVisible();
+    // The volume above the lines says in words what its bars draw.
+    await expect(page.getByRole('figure', { name: 'Log volume' }).getByRole('img')).toHaveAttribute('aria-label', /^Log volume: [\d,]+ lines? from .+ per bar/);
+
+    await page.goto(`/catalog/${item.id}`);
+    await page.getByRole('link', { name: 'View logs' }).click();
+    await expect(page).toHaveURL(new RegExp(`/logs\\?topologyId=${item.id}`));
+    await expect(page.getByRole('grid', { name: 'Log lines of checkout' }).getByRole('row').nth(1)).toBeVisible();
+  });
+
+  test('at 390 px a search marks its matches in lines that wrap, with no sideways scroll', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const listed = await page.request.get('/api/db/components_with_logs?select=id&name=eq.checkout&type=eq.Service&limit=1', { headers: HEADERS });
+    const [component] = (await listed.json()) as { id: string }[];
+    if (component === undefined) throw new Error('the demo has no checkout service with logs');
+    await page.goto(`/logs?topologyId=${component.id}&query=order&start=1d`);
+    const grid = page.getByRole('grid');
+    await expect(grid.locator('mark').first()).toBeVisible();
+    const marked = await grid.locator('mark').allTextContents();
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked.every((text) => text.toLowerCase() === 'order')).toBe(true);
+    await expect(page.getByRole('columnheader')).toHaveText(['Time, message and labels']);
+    const overflow = await grid.evaluate((table) => {
+      const scroller = table.parentElement;
+      return { table: scroller === null ? 0 : scroller.scrollWidth - scroller.clientWidth, page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+    });
+    expect(overflow).toEqual({ table: 0, page: 0 });
   });
 });

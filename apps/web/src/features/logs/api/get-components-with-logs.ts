@@ -33,11 +33,3 @@ export async function getComponentWithLogs(id: string, signal?: AbortSignal): Pr
 export function useComponentsWithLogsQuery() {
   return useQuery({ queryKey: logsKeys.components(), queryFn: ({ signal }) => getComponentOptions(signal) });
 }
-
-export function useComponentWithLogsQuery(id: string | null) {
-  return useQuery({
-    queryKey: logsKeys.component(id ?? ''),
-    queryFn: ({ signal }) => getComponentWithLogs(id ?? '', signal),
-    enabled: id !== null,
-  });
-}

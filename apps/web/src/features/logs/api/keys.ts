@@ -1,4 +1,4 @@
-/** What `GET /api/logs` is asked: the component, one of its selectors, the search text and the time range. */
+/** What `GET /api/logs` is asked: the component or config item, one of its selectors, the search text and the time range. */
 export interface LogsQuery {
   id: string;
   name: string;
@@ -10,7 +10,9 @@ export interface LogsQuery {
 export const logsKeys = {
   all: ['logs'] as const,
   components: () => [...logsKeys.all, 'components'] as const,
-  component: (id: string) => [...logsKeys.all, 'component', id] as const,
+  /** The component or config item a link names, with its selectors. */
+  subject: (id: string) => [...logsKeys.all, 'subject', id] as const,
+  configItems: (search: string) => [...logsKeys.all, 'config-items', search] as const,
   /** The first page of an answer or all of it (see useLogsQuery). */
   lines: (query: LogsQuery, part: 'first' | 'all') => [...logsKeys.all, 'lines', query, part] as const,
 };

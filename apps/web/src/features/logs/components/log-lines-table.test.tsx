@@ -18,7 +18,7 @@ function makeLines(count: number): LogLine[] {
 }
 
 /** The table with the selection kept as the page keeps it. */
-function Harness({ lines, onLabelClick = vi.fn() }: { lines: readonly LogLine[]; onLabelClick?: (key: string, value: string) => void }) {
+function Harness({ lines, onLabelClick = vi.fn(), highlight }: { lines: readonly LogLine[]; onLabelClick?: (key: string, value: string) => void; highlight?: string }) {
   const [selection, setSelection] = useState(EMPTY_SELECTION);
   return (
     <>
@@ -30,6 +30,7 @@ function Harness({ lines, onLabelClick = vi.fn() }: { lines: readonly LogLine[];
         onSelectRange={(index, from) => setSelection((previous) => selectRange(previous, lines, index, from))}
         onLabelClick={onLabelClick}
         label="Log lines"
+        highlight={highlight}
       />
     </>
   );
@@ -38,9 +39,27 @@ function Harness({ lines, onLabelClick = vi.fn() }: { lines: readonly LogLine[];
 const bodyRows = () => within(screen.getByRole('grid', { name: 'Log lines' })).getAllByRole('row').filter((row) => row.closest('tbody') && !row.hasAttribute('aria-hidden'));
 const selected = () => screen.getByTestId('selected').textContent?.split(',').filter((id) => id !== '') ?? [];
 
+const PolyfilledResizeObserver = window.ResizeObserver;
+
+/** Every observed element reports `width`: the layout jsdom does not do, for the table's measured width. */
+function observeWidth(width: number): void {
+  class FixedWidthObserver {
+    constructor(private readonly callback: ResizeObserverCallback) {}
+    observe(target: Element): void {
+      const entry = { target, contentRect: new DOMRect(0, 0, width, 600) } as unknown as ResizeObserverEntry;
+      this.callback([entry], this as unknown as ResizeObserver);
+    }
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  // Assigned: the polyfill's property is writable but not configurable.
+  window.ResizeObserver = FixedWidthObserver as unknown as typeof ResizeObserver;
+}
+
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+  window.ResizeObserver = PolyfilledResizeObserver;
 });
 
 describe('LogLinesTable', () => {
@@ -120,5 +139,64 @@ describe('LogLinesTable', () => {
     render(<Harness lines={makeLines(3)} />);
     expect(screen.getByRole('separator', { name: 'Resize Time column' })).toHaveAttribute('aria-valuenow', '200');
     expect(screen.getByRole('grid')).toHaveStyle({ width: '920px' });
+  });
+
+  it('colours each line by its level with a bar down its first cell, and names the level for screen readers', () => {
+    const lines: LogLine[] = [
+      { id: 'e', timestamp: '2024-01-01T12:00:03Z', message: 'boom', labels: { level: 'error' } },
+      { id: 'w', timestamp: '2024-01-01T12:00:02Z', message: 'slow', labels: { level: 'WARNING' } },
+      { id: 'i', timestamp: '2024-01-01T12:00:01Z', message: 'ok', labels: { level: 'info' } },
+      { id: 'n', timestamp: '2024-01-01T12:00:00Z', message: 'plain', labels: {} },
+    ];
+    render(<Harness lines={lines} />);
+    const [error, warn, info, plain] = bodyRows();
+    expect(error).toHaveAttribute('data-level', 'error');
+    expect(error?.querySelector('td')).toHaveClass('shadow-[inset_4px_0_0_0_var(--color-red-500)]');
+    expect(within(error ?? document.body).getByText('Error')).toHaveClass('sr-only');
+    expect(warn?.querySelector('td')).toHaveClass('shadow-[inset_4px_0_0_0_var(--color-amber-500)]');
+    expect(info?.querySelector('td')).toHaveClass('shadow-[inset_4px_0_0_0_var(--color-green-500)]');
+    expect(plain).not.toHaveAttribute('data-level');
+    expect(plain?.querySelector('td')?.className).not.toMatch(/shadow-/);
+  });
+
+  it('marks each occurrence of the searched text in a message, and shows markup in a message as text', () => {
+    const lines: LogLine[] = [
+      { id: 'a', timestamp: null, message: 'Timeout calling payments; retry after timeout', labels: {} },
+      { id: 'b', timestamp: null, message: '<b>timeout</b> in <script>alert(1)</script>', labels: {} },
+    ];
+    const { container } = render(<Harness lines={lines} highlight="timeout" />);
+    const [first, second] = bodyRows();
+    expect([...(first?.querySelectorAll('mark') ?? [])].map((mark) => mark.textContent)).toEqual(['Timeout', 'timeout']);
+    expect(first).toHaveTextContent('Timeout calling payments; retry after timeout');
+    expect([...(second?.querySelectorAll('mark') ?? [])].map((mark) => mark.textContent)).toEqual(['timeout']);
+    expect(second).toHaveTextContent('<b>timeout</b> in <script>alert(1)</script>');
+    expect(container.querySelector('b, script')).toBeNull();
+  });
+
+  it('marks nothing without a search', () => {
+    const { container } = render(<Harness lines={makeLines(3)} />);
+    expect(container.querySelector('mark')).toBeNull();
+  });
+
+  it('puts time, message and labels in one cell the width of a phone, so a long line wraps instead of scrolling sideways', () => {
+    localStorage.setItem(LOG_COLUMN_SIZES_STORAGE_KEY, JSON.stringify({ time: 200, message: 900, labels: 300 }));
+    observeWidth(358);
+    const long = `GET /api/checkout?cart=${'x'.repeat(300)} answered 502`;
+    render(<Harness lines={[{ id: 'l', timestamp: '2024-01-01T12:00:00Z', message: long, labels: { app: 'web' } }]} />);
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Time, message and labels']);
+    expect(screen.queryByRole('separator')).not.toBeInTheDocument();
+    expect(screen.getByRole('grid')).toHaveStyle({ width: '100%' });
+    const [row] = bodyRows();
+    const cells = row?.querySelectorAll('td') ?? [];
+    expect(cells).toHaveLength(1);
+    expect(within(cells[0] as HTMLElement).getByRole('time')).toBeInTheDocument();
+    expect(within(cells[0] as HTMLElement).getByText(long)).toHaveClass('whitespace-pre-wrap', 'wrap-anywhere');
+    expect(within(cells[0] as HTMLElement).getByRole('button', { name: 'app=web' })).toBeInTheDocument();
+  });
+
+  it('keeps the three columns where they fit', () => {
+    observeWidth(1200);
+    render(<Harness lines={makeLines(2)} />);
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Time', 'Message', 'Labels']);
   });
 });

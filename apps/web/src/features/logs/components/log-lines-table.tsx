@@ -3,7 +3,9 @@ import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } 
 import { clsx } from 'clsx';
 import { formatDate, isZeroDate, type LogLine } from '@opsdeck/shared';
 import { useWidth } from '@/components/data-table/use-width';
+import { splitMatches } from '../utils/highlight-matches';
 import { LOG_COLUMNS, minColumnWidth, useLogColumnSizes, type LogColumn, type LogColumnId } from '../utils/log-columns';
+import { LEVEL_EDGE_CLASSES, LEVEL_NAMES, lineLevel } from '../utils/log-levels';
 
 /** Spec 000 §2: rows are estimated at 62 px and ten are rendered beyond each edge of the view. */
 export const LOG_ROW_ESTIMATE_PX = 62;
@@ -12,6 +14,13 @@ export const LOG_ROW_OVERSCAN = 10;
 const PAGE_STEP = 10;
 /** How far an arrow key on a column's resize handle moves its edge. */
 const RESIZE_STEP_PX = 16;
+/**
+ * Narrower than the three columns' minimums together (a phone), a line is one cell: its time, then its message
+ * wrapped to the width, then its labels. Side by side the columns would need a horizontal scroll to read a line.
+ */
+export const STACKED_BELOW_PX = LOG_COLUMNS.reduce((sum, column) => sum + column.minPx, 0);
+const STACKED_COLUMNS = LOG_COLUMNS.filter((column) => column.id === 'message');
+const STACKED_HEADER = 'Time, message and labels';
 
 export interface LogLinesTableProps {
   lines: readonly LogLine[];
@@ -22,6 +31,8 @@ export interface LogLinesTableProps {
   onLabelClick: (key: string, value: string) => void;
   label: string;
   describedBy?: string;
+  /** The searched text: its occurrences in each message are marked. */
+  highlight?: string;
 }
 
 function formatLogTime(timestamp: string | null): string {
@@ -47,18 +58,64 @@ interface LogRowProps {
   onRowKeyDown: (index: number, event: KeyboardEvent<HTMLTableRowElement>) => void;
   onRowFocus: (index: number) => void;
   onLabelClick: (key: string, value: string) => void;
+  highlight: string;
+  stacked: boolean;
+}
+
+/** The message with each occurrence of the search in <mark>: the text is split, never read as markup. */
+function MessageText({ message, highlight }: { message: string; highlight: string }) {
+  const parts = splitMatches(message, highlight);
+  if (parts.length === 1 && parts[0]?.match === false) return message;
+  return parts.map((part, index) =>
+    part.match ? (
+      // The parts of one message in order: the index is a part's identity.
+      <mark key={index} className="rounded-sm bg-yellow-200 text-inherit">
+        {part.text}
+      </mark>
+    ) : (
+      part.text
+    ),
+  );
 }
 
 /**
  * One line. Memoized on its props, which stay the same object for every row but the ones whose selection or focus
  * changed, so a click or a scroll re-renders a handful of rows rather than the window.
  */
-const LogRow = memo(function LogRow({ line, index, selected, tabbable, measure, onRowClick, onRowKeyDown, onRowFocus, onLabelClick }: LogRowProps) {
+const LogRow = memo(function LogRow({ line, index, selected, tabbable, measure, onRowClick, onRowKeyDown, onRowFocus, onLabelClick, highlight, stacked }: LogRowProps) {
   const labels = Object.entries(line.labels);
+  const level = lineLevel(line);
+  const time = line.timestamp !== null && <time dateTime={line.timestamp}>{formatLogTime(line.timestamp)}</time>;
+  const message = <MessageText message={line.message} highlight={highlight} />;
+  const chips = labels.length > 0 && (
+    <ul aria-label="Labels" className="flex flex-wrap gap-1">
+      {labels.map(([key, value]) => (
+        <li key={key} className="min-w-0 max-w-full">
+          <button
+            type="button"
+            tabIndex={tabbable ? 0 : -1}
+            title={`Show only lines with ${key}=${value}`}
+            onClick={(event) => {
+              // The chip filters; it must not also select the line.
+              event.stopPropagation();
+              onLabelClick(key, value);
+            }}
+            className="max-w-full truncate rounded bg-gray-100 px-1.5 py-0.5 text-left font-mono text-[0.6875rem] text-gray-700 hover:bg-blue-100 hover:text-blue-800 focus-visible:outline-2 focus-visible:outline-blue-500"
+          >
+            {key}={value}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+  // The level's colour is a bar down the line's first cell, as log explorers draw it; its name is in the labels.
+  const levelEdge = level === null ? undefined : LEVEL_EDGE_CLASSES[level];
+  const messageClass = 'font-mono text-xs whitespace-pre-wrap wrap-anywhere text-gray-900';
   return (
     <tr
       ref={measure}
       data-index={index}
+      data-level={level ?? undefined}
       aria-rowindex={index + 2}
       aria-selected={selected}
       tabIndex={tabbable ? 0 : -1}
@@ -72,33 +129,27 @@ const LogRow = memo(function LogRow({ line, index, selected, tabbable, measure, 
         selected ? 'bg-blue-50 hover:bg-blue-100' : 'hover:bg-gray-50',
       )}
     >
-      <td className="px-3 py-1.5 font-mono text-xs whitespace-nowrap text-gray-600">
-        {line.timestamp !== null && <time dateTime={line.timestamp}>{formatLogTime(line.timestamp)}</time>}
-      </td>
-      <td className="px-3 py-1.5 font-mono text-xs break-words whitespace-pre-wrap text-gray-900">{line.message}</td>
-      <td className="px-3 py-1.5">
-        {labels.length > 0 && (
-          <ul aria-label="Labels" className="flex flex-wrap gap-1">
-            {labels.map(([key, value]) => (
-              <li key={key} className="min-w-0">
-                <button
-                  type="button"
-                  tabIndex={tabbable ? 0 : -1}
-                  title={`Show only lines with ${key}=${value}`}
-                  onClick={(event) => {
-                    // The chip filters; it must not also select the line.
-                    event.stopPropagation();
-                    onLabelClick(key, value);
-                  }}
-                  className="max-w-full truncate rounded bg-gray-100 px-1.5 py-0.5 text-left font-mono text-[0.6875rem] text-gray-700 hover:bg-blue-100 hover:text-blue-800 focus-visible:outline-2 focus-visible:outline-blue-500"
-                >
-                  {key}={value}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </td>
+      {stacked ? (
+        <td className={clsx('px-3 py-1.5', levelEdge)}>
+          <div className="flex min-w-0 flex-col gap-1">
+            <span className="font-mono text-xs text-gray-600">
+              {time}
+              {level !== null && <span className="sr-only"> {LEVEL_NAMES[level]}</span>}
+            </span>
+            <span className={messageClass}>{message}</span>
+            {chips}
+          </div>
+        </td>
+      ) : (
+        <>
+          <td className={clsx('px-3 py-1.5 font-mono text-xs whitespace-nowrap text-gray-600', levelEdge)}>
+            {time}
+            {level !== null && <span className="sr-only"> {LEVEL_NAMES[level]}</span>}
+          </td>
+          <td className={clsx('px-3 py-1.5', messageClass)}>{message}</td>
+          <td className="px-3 py-1.5">{chips}</td>
+        </>
+      )}
     </tr>
   );
 });
@@ -153,10 +204,13 @@ function ResizeHandle({ column, width, onResize }: ResizeHandleProps) {
  * scroll like a hundred. Rows are measured once rendered, so a long message wraps instead of being cut.
  * Keyboard: the arrows, Home, End and the page keys move between lines, Space selects, Shift extends a range.
  */
-export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange, onLabelClick, label, describedBy }: LogLinesTableProps) {
+export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange, onLabelClick, label, describedBy, highlight = '' }: LogLinesTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(scrollRef);
   const { widths, resize } = useLogColumnSizes(width);
+  // 0 until measured (and in jsdom): the columns, until a real width says the screen is narrow.
+  const stacked = width > 0 && width < STACKED_BELOW_PX;
+  const columns = stacked ? STACKED_COLUMNS : LOG_COLUMNS;
   const [active, setActive] = useState(0);
   const focusPending = useRef(false);
 
@@ -236,7 +290,8 @@ export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange,
   const renderedIndexes = virtualRows.map((row) => row.index);
   // Tab reaches the line last used when it is on screen, or the first line in view.
   const tabStop = renderedIndexes.includes(activeIndex) ? activeIndex : (renderedIndexes[0] ?? 0);
-  const totalWidth = LOG_COLUMNS.reduce((sum, column) => sum + widths[column.id], 0);
+  // Stacked, the one cell is the view's width whatever widths were saved on a wider screen.
+  const totalWidth = stacked ? '100%' : LOG_COLUMNS.reduce((sum, column) => sum + widths[column.id], 0);
   const paddingTop = virtualRows[0]?.start ?? 0;
   const paddingBottom = virtualRows.length > 0 ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0) : 0;
 
@@ -252,16 +307,16 @@ export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange,
         className="table-fixed border-collapse text-sm"
       >
         <colgroup>
-          {LOG_COLUMNS.map((column) => (
-            <col key={column.id} style={{ width: widths[column.id] }} />
+          {columns.map((column) => (
+            <col key={column.id} style={{ width: stacked ? '100%' : widths[column.id] }} />
           ))}
         </colgroup>
         <thead className="sticky top-0 z-10 bg-gray-50">
           <tr aria-rowindex={1}>
-            {LOG_COLUMNS.map((column) => (
+            {columns.map((column) => (
               <th key={column.id} scope="col" className="relative border-b border-gray-200 bg-gray-50 px-3 py-2 text-left text-xs font-semibold text-gray-600">
-                {column.header}
-                <ResizeHandle column={column} width={widths[column.id]} onResize={resize} />
+                {stacked ? STACKED_HEADER : column.header}
+                {!stacked && <ResizeHandle column={column} width={widths[column.id]} onResize={resize} />}
               </th>
             ))}
           </tr>
@@ -269,7 +324,7 @@ export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange,
         <tbody>
           {paddingTop > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={LOG_COLUMNS.length} style={{ height: paddingTop, padding: 0 }} />
+              <td colSpan={columns.length} style={{ height: paddingTop, padding: 0 }} />
             </tr>
           )}
           {virtualRows.map((virtualRow) => {
@@ -287,12 +342,14 @@ export function LogLinesTable({ lines, selectedIds, onToggleLine, onSelectRange,
                 onRowKeyDown={handleRowKeyDown}
                 onRowFocus={handleRowFocus}
                 onLabelClick={onLabelClick}
+                highlight={highlight}
+                stacked={stacked}
               />
             );
           })}
           {paddingBottom > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={LOG_COLUMNS.length} style={{ height: paddingBottom, padding: 0 }} />
+              <td colSpan={columns.length} style={{ height: paddingBottom, padding: 0 }} />
             </tr>
           )}
         </tbody>

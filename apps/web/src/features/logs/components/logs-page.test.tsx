@@ -9,10 +9,14 @@ import { IncidentLinkProvider, IncidentLinkSlot, type IncidentLinkDialogProps, t
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderWithProviders } from '@/test/render';
 import type { ComponentWithLogs } from '../api/get-components-with-logs';
+import type { ConfigItemWithLogs } from '../api/get-config-items-with-logs';
 import { LogsPage } from './logs-page';
 
 const API = 'a0000000-0000-4000-8000-000000000001';
 const DB = 'a0000000-0000-4000-8000-000000000002';
+const CHECKOUT_EAST = 'b0000000-0000-4000-8000-000000000001';
+const CHECKOUT_WEST = 'b0000000-0000-4000-8000-000000000002';
+const PICKER = 'Component or config item';
 
 const COMPONENTS: ComponentWithLogs[] = [
   {
@@ -28,6 +32,24 @@ const COMPONENTS: ComponentWithLogs[] = [
     ],
   },
   { id: DB, name: 'db', text: null, type: 'Database', icon: null, topology_id: null, log_selectors: [{ name: 'db-file', type: 'file', labels: {} }] },
+];
+
+/** Two deployments of one name in two clusters, which only their tags tell apart. */
+const CONFIG_ITEMS: ConfigItemWithLogs[] = [
+  {
+    id: CHECKOUT_EAST,
+    name: 'checkout',
+    type: 'Kubernetes::Deployment',
+    tags: { cluster: 'east', namespace: 'shop' },
+    log_selectors: [{ name: 'shop-files', type: 'file', labels: { namespace: 'shop' } }],
+  },
+  {
+    id: CHECKOUT_WEST,
+    name: 'checkout',
+    type: 'Kubernetes::Deployment',
+    tags: { cluster: 'west', namespace: 'shop' },
+    log_selectors: [{ name: 'shop-files', type: 'file', labels: { namespace: 'shop' } }],
+  },
 ];
 
 function makeLines(count: number): LogLine[] {
@@ -55,6 +77,15 @@ let componentRequests: URL[] = [];
 /** What the picker's list answers, when it should differ from the components read one by one. */
 let listedOnly: ComponentWithLogs[] | null = null;
 let logRequests: URL[] = [];
+let itemRequests: URL[] = [];
+
+/** The data API's `or=(name.ilike.*text*,type.ilike.*text*)`, as far as these tests search. */
+function itemsMatching(url: URL): ConfigItemWithLogs[] {
+  const id = url.searchParams.get('id');
+  if (id !== null) return CONFIG_ITEMS.filter((item) => `eq.${item.id}` === id);
+  const text = /name\.ilike\.\*([^*]*)\*/.exec(url.searchParams.get('or') ?? '')?.[1]?.toLowerCase() ?? '';
+  return CONFIG_ITEMS.filter((item) => item.name.includes(text) || item.type.toLowerCase().includes(text)).map(({ log_selectors: _selectors, ...option }) => ({ ...option, log_selectors: null }));
+}
 
 setupMswServer(
   whoamiHandler(() => roles),
@@ -69,6 +100,11 @@ setupMswServer(
     // One component by id, as the data API filters it.
     const rows = (await response.json()) as ComponentWithLogs[];
     return HttpResponse.json(rows.filter((row) => `eq.${row.id}` === id));
+  }),
+  http.get('*/api/db/config_items_with_logs', ({ request }) => {
+    const url = new URL(request.url);
+    itemRequests.push(url);
+    return HttpResponse.json(itemsMatching(url));
   }),
   http.get('*/api/logs', ({ request }) => {
     const url = new URL(request.url);
@@ -86,6 +122,7 @@ afterEach(() => {
   componentRequests = [];
   listedOnly = null;
   logRequests = [];
+  itemRequests = [];
 });
 
 function LocationProbe() {
@@ -150,7 +187,7 @@ describe('LogsPage', () => {
     expect(lastLogRequest().searchParams.get('start')).toBe('1h');
     expect(lastLogRequest().searchParams.get('limit')).toBe('500');
     expect(screen.getByRole('combobox', { name: 'Log selector' })).toHaveTextContent('api-pods (kubernetes)');
-    expect(screen.getByRole('combobox', { name: 'Component' })).toHaveValue('api');
+    expect(screen.getByRole('combobox', { name: PICKER })).toHaveValue('api');
   });
 
   it('reads the component, selector, search and time range a shared link names, and keeps them in the URL as they change', async () => {
@@ -165,7 +202,7 @@ describe('LogsPage', () => {
     await waitFor(() => expect(lastLogRequest().searchParams.get('start')).toBe('1d'));
     expect(currentUrl().searchParams.get('start')).toBe('1d');
 
-    await user.click(screen.getByRole('combobox', { name: 'Component' }));
+    await user.click(screen.getByRole('combobox', { name: PICKER }));
     await user.click(await screen.findByRole('option', { name: /db/ }));
     await waitFor(() => expect(currentUrl().searchParams.get('logsSelector')).toBe('db-file'));
     expect(currentUrl().searchParams.get('topologyId')).toBe(DB);
@@ -190,7 +227,7 @@ describe('LogsPage', () => {
     const user = userEvent.setup();
     renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods&labels=pod%3Dapi-odd`);
     await screen.findByText('message 1');
-    await user.click(screen.getByRole('combobox', { name: 'Component' }));
+    await user.click(screen.getByRole('combobox', { name: PICKER }));
     await user.click(await screen.findByRole('option', { name: 'None' }));
     expect(await screen.findByText('Please select a component to view the logs')).toBeInTheDocument();
     expect(currentUrl().search).toBe('');
@@ -360,5 +397,109 @@ describe('LogsPage', () => {
     renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
     await screen.findByText('message 0');
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Attach as Evidence' })).not.toBeInTheDocument());
+  });
+
+  it('offers the config items log backends serve after the components, each with its type and the cluster and namespace that tell two apart', async () => {
+    const user = userEvent.setup();
+    renderLogs();
+    const picker = await screen.findByRole('combobox', { name: PICKER });
+    await waitFor(() => expect(picker).toBeEnabled());
+    await user.click(picker);
+    const listbox = await screen.findByRole('listbox', { name: 'Components and config items' });
+    const components = within(listbox).getByRole('group', { name: 'Components' });
+    const items = within(listbox).getByRole('group', { name: 'Config items' });
+    expect(within(components).getAllByRole('option').map((option) => option.textContent)).toEqual(['apiKubernetes::Deployment', 'dbDatabase']);
+    await waitFor(() => expect(within(items).getAllByRole('option')).toHaveLength(2));
+    expect(within(items).getAllByRole('option').map((option) => option.textContent)).toEqual(['checkoutDeploymenteast / shop', 'checkoutDeploymentwest / shop']);
+    // An estate holds far more items than components: they are asked for a page at a time, by name.
+    expect(itemRequests[0]?.searchParams.get('select')).toBe('id,name,type,tags');
+    expect(itemRequests[0]?.searchParams.get('order')).toBe('name.asc');
+    expect(itemRequests[0]?.searchParams.get('limit')).toBe('50');
+  });
+
+  it('searches config items on the server by what is typed in the picker', async () => {
+    const user = userEvent.setup();
+    renderLogs();
+    const picker = await screen.findByRole('combobox', { name: PICKER });
+    await waitFor(() => expect(picker).toBeEnabled());
+    await user.type(picker, 'check');
+    await waitFor(() => expect(itemRequests.at(-1)?.searchParams.get('or')).toBe('(name.ilike.*check*,type.ilike.*check*)'));
+    const listbox = screen.getByRole('listbox');
+    expect(within(within(listbox).getByRole('group', { name: 'Components' })).getByText('No component matches')).toBeInTheDocument();
+    expect(within(within(listbox).getByRole('group', { name: 'Config items' })).getAllByRole('option')).toHaveLength(2);
+  });
+
+  it("writes a picked config item's id to the URL as a component's is, and reads its lines through its first selector", async () => {
+    const user = userEvent.setup();
+    renderLogs();
+    const picker = await screen.findByRole('combobox', { name: PICKER });
+    await waitFor(() => expect(picker).toBeEnabled());
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: /west \/ shop/ }));
+    await waitFor(() => expect(currentUrl().searchParams.get('topologyId')).toBe(CHECKOUT_WEST));
+    await waitFor(() => expect(currentUrl().searchParams.get('logsSelector')).toBe('shop-files'));
+    await screen.findByText('message 0');
+    expect(lastLogRequest().searchParams.get('id')).toBe(CHECKOUT_WEST);
+    expect(lastLogRequest().searchParams.get('name')).toBe('shop-files');
+  });
+
+  it('opens on the config item a link names, shown with its place and marked as a config item', async () => {
+    renderLogs(`/logs?topologyId=${CHECKOUT_EAST}`);
+    await waitFor(() => expect(currentUrl().searchParams.get('logsSelector')).toBe('shop-files'));
+    await screen.findByText('message 0');
+    const picker = screen.getByRole('combobox', { name: PICKER });
+    expect(picker).toHaveValue('checkout (east / shop)');
+    expect(picker).toHaveAttribute('title', 'Config item: checkout (east / shop)');
+    expect(screen.getByTestId('subject-kind')).toHaveTextContent('Config item');
+    expect(screen.getByRole('combobox', { name: 'Log selector' })).toHaveTextContent('shop-files (file)');
+    expect(screen.getByRole('grid', { name: 'Log lines of checkout' })).toBeInTheDocument();
+  });
+
+  it("attaches a config item's lines as evidence of that item", async () => {
+    const user = userEvent.setup();
+    renderLogs(`/logs?topologyId=${CHECKOUT_EAST}&logsSelector=shop-files`);
+    await screen.findByText('message 0');
+    await user.click(screen.getByText('message 2'));
+    await user.click(screen.getByRole('button', { name: 'Attach as Evidence' }));
+    await screen.findByRole('dialog', { name: 'Link to Incident' });
+    expect(linked.at(-1)).toMatchObject({ type: 'log', config_id: CHECKOUT_EAST, description: 'Logs of checkout (shop-files)' });
+    expect(linked.at(-1)).not.toHaveProperty('component_id');
+  });
+
+  it('says no log backend serves an id that is neither a component nor an item with logs', async () => {
+    renderLogs('/logs?topologyId=c0000000-0000-4000-8000-00000000000f');
+    expect(await screen.findByText('No log backend serves this component or config item')).toBeInTheDocument();
+    expect(logRequests).toEqual([]);
+  });
+
+  it('marks the searched text in the lines the search found', async () => {
+    logsResponse = () =>
+      HttpResponse.json(answer([{ id: 'a', timestamp: new Date().toISOString(), message: 'Timeout calling payments after timeout', labels: { level: 'error' } }]));
+    renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods&query=timeout`);
+    const row = (await screen.findByText(/calling payments/)).closest('tr');
+    expect([...(row?.querySelectorAll('mark') ?? [])].map((mark) => mark.textContent)).toEqual(['Timeout', 'timeout']);
+  });
+
+  it('draws the volume of the lines over the chosen time range above them, coloured by level', async () => {
+    const now = Date.now();
+    logsResponse = () =>
+      HttpResponse.json(
+        answer(
+          Array.from({ length: 12 }, (_, index) => ({
+            id: `v${index}`,
+            timestamp: new Date(now - index * 5 * 60_000).toISOString(),
+            message: `volume ${index}`,
+            labels: { level: index % 4 === 0 ? 'error' : 'info' },
+          })),
+        ),
+      );
+    renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods`);
+    await screen.findByText('volume 0');
+    const figure = screen.getByRole('figure', { name: 'Log volume' });
+    expect(within(figure).getByRole('img').getAttribute('aria-label')).toMatch(/^Log volume: 12 lines from .+, 1 minute per bar; .*3 error, 9 info\.$/);
+    const bars = within(figure).getAllByTestId('volume-bar');
+    expect(bars.length).toBeGreaterThanOrEqual(60);
+    expect(bars.map((bar) => Number(bar.dataset.count)).reduce((sum, count) => sum + count, 0)).toBe(12);
+    expect(bars.flatMap((bar) => [...bar.querySelectorAll('.bg-red-500')])).toHaveLength(3);
   });
 });

@@ -1,6 +1,16 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { RefreshCw } from 'lucide-react';
-import { DEBOUNCE_MS, INCIDENT_MESSAGES, TIME_RANGE_KEYS, isTimeRangeKey, relativeTimeRange, type LogLine, type TimeRange } from '@opsdeck/shared';
+import {
+  DEBOUNCE_MS,
+  INCIDENT_MESSAGES,
+  TIME_RANGE_KEYS,
+  TIME_RANGE_MINUTES,
+  isTimeRangeKey,
+  relativeTimeRange,
+  type LogLine,
+  type TimeRange,
+  type TimeRangeKey,
+} from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { Dropdown } from '@/components/dropdown/dropdown';
 import { FilterBar } from '@/components/filters/filter-bar';
@@ -11,22 +21,26 @@ import { usePermissions } from '@/lib/auth/permissions';
 import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
 import { useIncidentLinkDialog, type LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { useComponentsWithLogsQuery, useComponentWithLogsQuery, type ComponentOption } from '../api/get-components-with-logs';
+import { useComponentsWithLogsQuery } from '../api/get-components-with-logs';
+import { useLogSubjectQuery } from '../api/get-log-subject';
 import { useLogsQuery } from '../api/get-logs';
 import type { LogsQuery } from '../api/keys';
 import { encodeLabelFilters, filterLinesByLabels, hasLabelFilter, type LabelFilter } from '../utils/label-filters';
 import { EMPTY_SELECTION, selectRange, selectedIndexes, selectionFor, toggleLine, type LineSelection } from '../utils/line-selection';
 import { logEvidence } from '../utils/log-evidence';
+import { componentSubject, type LogSubjectOption } from '../utils/log-subjects';
+import { logVolume } from '../utils/log-volume';
 import { useLogsParams } from '../utils/use-logs-params';
 import { ComponentPicker } from './component-picker';
 import { LabelFilterChips } from './label-filter-chips';
 import { LogLinesTable } from './log-lines-table';
+import { LogVolumeHistogram } from './log-volume-histogram';
 
 export const LOGS_MESSAGES = {
   noComponent: 'Please select a component to view the logs',
   noLogs: 'There are no logs matching the search query',
   componentsFailed: 'Unable to load components!',
-  unknownComponent: 'No log backend serves this component',
+  unknownComponent: 'No log backend serves this component or config item',
   noSelectors: 'This component has no log selectors',
   noLabelMatches: 'No loaded line carries every chosen label',
   restFailed: 'Only the newest lines are shown: the rest could not be loaded.',
@@ -43,12 +57,35 @@ function plural(count: number, word: string, words = `${word}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? word : words}`;
 }
 
-/** The logs page (spec 000 §2): one component's lines through one of its log selectors, searched over a time range. */
+/**
+ * The volume's time axis: the range asked for, ending when the answer arrived (or at its newest line, should a clock
+ * run ahead). When only the newest lines of more matches are loaded, it starts at the oldest of them, so the bars do
+ * not show the rest of the range as quiet.
+ */
+function volumeRange(lines: readonly LogLine[], start: TimeRangeKey, partial: boolean, answeredAt: number): { from: number; to: number; fromOldest: boolean } {
+  let newest = Number.NEGATIVE_INFINITY;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const line of lines) {
+    const time = line.timestamp === null ? Number.NaN : Date.parse(line.timestamp);
+    if (Number.isNaN(time)) continue;
+    newest = Math.max(newest, time);
+    oldest = Math.min(oldest, time);
+  }
+  const to = Math.max(answeredAt, Number.isFinite(newest) ? newest : answeredAt);
+  const rangeStart = to - TIME_RANGE_MINUTES[start] * 60_000;
+  const fromOldest = partial && Number.isFinite(oldest) && oldest > rangeStart;
+  return { from: fromOldest ? oldest : rangeStart, to, fromOldest };
+}
+
+/**
+ * The logs page (spec 000 §2): the lines of one component or config item through one of its log selectors, searched
+ * over a time range, with their volume over that range drawn above them.
+ */
 export function LogsPage() {
   useDocumentTitle('Logs');
   const { params, update } = useLogsParams();
   const components = useComponentsWithLogsQuery();
-  const chosen = useComponentWithLogsQuery(params.topologyId);
+  const chosen = useLogSubjectQuery(params.topologyId);
   const component = params.topologyId === null ? undefined : (chosen.data ?? undefined);
   const selectors = useMemo(() => (component?.log_selectors ?? []).filter((selector) => selector.name !== ''), [component]);
   const selectorKnown = params.logsSelector !== null && selectors.some((selector) => selector.name === params.logsSelector);
@@ -98,7 +135,7 @@ export function LogsPage() {
     if (params.topologyId === null || params.logsSelector === null) return;
     setEvidence(
       logEvidence({
-        component: { id: params.topologyId, name: component?.name ?? params.topologyId },
+        subject: { kind: component?.kind ?? 'component', id: params.topologyId, name: component?.name ?? params.topologyId },
         selector: params.logsSelector,
         start: params.start,
         lines,
@@ -107,11 +144,14 @@ export function LogsPage() {
     );
   };
 
-  // A linked component past the listed ones still shows as the picker's choice.
-  const options = useMemo<readonly ComponentOption[]>(() => {
-    const listed = components.data ?? [];
-    return component === undefined || listed.some((row) => row.id === component.id) ? listed : [component, ...listed];
-  }, [components.data, component]);
+  const options = useMemo<readonly LogSubjectOption[]>(() => (components.data ?? []).map(componentSubject), [components.data]);
+  const answeredAt = useMemo(() => (logs.data === undefined ? 0 : Date.now()), [logs.data]);
+  const partial = logs.data?.truncated === true || logs.isLoadingRest || logs.restError !== null;
+  const volume = useMemo(() => {
+    if (lines.length === 0) return null;
+    const { from, to, fromOldest } = volumeRange(lines, params.start, partial, answeredAt);
+    return { bars: logVolume(lines, from, to), fromOldest };
+  }, [lines, params.start, partial, answeredAt]);
 
   const handleComponentChange = (id: string | null) => {
     if (id === params.topologyId) return;
@@ -158,6 +198,7 @@ export function LogsPage() {
         onLabelClick={handleLabelClick}
         label={`Log lines of ${component?.name ?? params.topologyId}`}
         describedBy={SELECTION_HINT_ID}
+        highlight={logs.isPlaceholderData ? '' : params.query}
       />
     );
   };
@@ -190,7 +231,7 @@ export function LogsPage() {
           </Button>
         }
       >
-        <ComponentPicker components={options} value={params.topologyId} onChange={handleComponentChange} isLoading={components.isPending} />
+        <ComponentPicker components={options} chosen={component} value={params.topologyId} onChange={handleComponentChange} isLoading={components.isPending} />
         <Dropdown
           label="Log selector"
           placeholder="Log selector"
@@ -246,6 +287,7 @@ export function LogsPage() {
           </div>
         </div>
       )}
+      {showTable && volume !== null && volume.bars.counted > 0 && <LogVolumeHistogram volume={volume.bars} partial={volume.fromOldest} />}
       {renderBody()}
       {LinkDialog !== null && evidence !== null && (
         <LinkDialog

@@ -42,7 +42,7 @@ describe('line selection', () => {
 
 describe('logEvidence', () => {
   it('keeps the selected lines with three lines of context either side, in the order shown', () => {
-    const evidence = logEvidence({ component: { id: 'c1', name: 'api' }, selector: 'pods', start: '1h', lines, selected: [0, 9] });
+    const evidence = logEvidence({ subject: { kind: 'component', id: 'c1', name: 'api' }, selector: 'pods', start: '1h', lines, selected: [0, 9] });
     expect(evidence.type).toBe('log');
     expect(evidence.component_id).toBe('c1');
     expect(evidence.description).toBe('Logs of api (pods)');
@@ -53,5 +53,12 @@ describe('logEvidence', () => {
     // A line without a time is stored without one, and the answer's line ids are not stored.
     expect(payload.lines[0]).toEqual({ message: 'm0', labels: { n: '0' } });
     expect(payload.lines[1]).toEqual({ timestamp: '2024-01-01T12:00:59Z', message: 'm1', labels: { n: '1' } });
+  });
+
+  it('points the evidence of a config item at the item, not at a component', () => {
+    const evidence = logEvidence({ subject: { kind: 'config', id: 'i1', name: 'checkout' }, selector: 'pods', start: '1h', lines, selected: [2] });
+    expect(evidence.config_id).toBe('i1');
+    expect(evidence).not.toHaveProperty('component_id');
+    expect(evidence.description).toBe('Logs of checkout (pods)');
   });
 });

@@ -1,8 +1,10 @@
 import { logEvidenceLineIndexes, type LogLine } from '@opsdeck/shared';
 import type { LinkableEvidence } from '@/lib/incident-link/incident-link-slot';
+import type { LogSubjectKind } from './log-subjects';
 
 export interface LogEvidenceSource {
-  component: { id: string; name: string };
+  /** What the lines are the logs of: the evidence points at the component or at the config item. */
+  subject: { kind: LogSubjectKind; id: string; name: string };
   /** The log selector the lines came from. */
   selector: string;
   /** The time range they were read over, as the page's `start`. */
@@ -23,13 +25,13 @@ function storedLine({ timestamp, message, labels }: LogLine) {
  * line with three lines of context either side, in the order shown, and `selected_lines` indexes into the kept lines.
  * Context comes from the lines on screen, so with label filters it stays within the stream the user narrowed to.
  */
-export function logEvidence({ component, selector, start, lines, selected }: LogEvidenceSource): LinkableEvidence {
+export function logEvidence({ subject, selector, start, lines, selected }: LogEvidenceSource): LinkableEvidence {
   const kept = logEvidenceLineIndexes(lines.length, selected);
   const isSelected = new Set(selected);
   return {
     type: 'log',
-    component_id: component.id,
-    description: `Logs of ${component.name} (${selector})`,
+    ...(subject.kind === 'config' ? { config_id: subject.id } : { component_id: subject.id }),
+    description: `Logs of ${subject.name} (${selector})`,
     evidence: {
       lines: kept.flatMap((index) => {
         const line = lines[index];

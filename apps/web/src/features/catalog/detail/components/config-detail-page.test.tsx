@@ -59,6 +59,9 @@ let roles: string[] = ['editor'];
 let flags: { name: string; value: string }[] = [];
 const detailRequests: string[] = [];
 const changeBodies: Record<string, unknown>[] = [];
+/** Whether a log backend route matches the item: `config_items_with_logs` answers its row. */
+let itemHasLogs = false;
+const logsRequests: URL[] = [];
 
 setupMswServer(
   whoamiHandler(() => roles),
@@ -74,6 +77,11 @@ setupMswServer(
     return HttpResponse.json(body);
   }),
   http.get('*/api/db/people', () => HttpResponse.json([])),
+  http.get('*/api/db/config_items_with_logs', ({ request }) => {
+    const url = new URL(request.url);
+    logsRequests.push(url);
+    return HttpResponse.json(itemHasLogs && url.searchParams.get('id') === `eq.${CONFIG_ID}` ? [{ id: CONFIG_ID }] : []);
+  }),
 );
 
 // The page and the editor load in chunks of their own; loading them once up front keeps each test within its waits.
@@ -90,6 +98,8 @@ afterEach(() => {
   flags = [];
   detailRequests.length = 0;
   changeBodies.length = 0;
+  itemHasLogs = false;
+  logsRequests.length = 0;
 });
 
 const linkedEvidence: LinkableEvidence[] = [];
@@ -191,6 +201,33 @@ describe('ConfigDetailPage', () => {
     await screen.findByRole('textbox', { name: 'Content of checkout-api' });
     expect(screen.getByText('Lines 2-3 selected')).toBeInTheDocument();
     await waitFor(() => expect([...container.querySelectorAll('.cm-line[data-selected]')].map((line) => line.textContent)).toEqual(['  "a": 1,', '  "b": 2,']));
+  });
+
+  it('offers View logs where a log backend route matches the item, opening the logs page on it', async () => {
+    itemHasLogs = true;
+    renderPage(`/catalog/${CONFIG_ID}`);
+    const link = await screen.findByRole('link', { name: 'View logs' });
+    expect(link).toHaveAttribute('href', `/logs?topologyId=${CONFIG_ID}`);
+    expect(logsRequests[0]?.searchParams.get('select')).toBe('id');
+    expect(logsRequests[0]?.searchParams.get('id')).toBe(`eq.${CONFIG_ID}`);
+  });
+
+  it('offers no View logs where no log backend route matches the item', async () => {
+    renderPage(`/catalog/${CONFIG_ID}`);
+    await screen.findByRole('heading', { name: 'checkout-api' });
+    await waitFor(() => expect(logsRequests).toHaveLength(1));
+    await waitForRolesAndFlags();
+    expect(screen.queryByRole('link', { name: 'View logs' })).not.toBeInTheDocument();
+  });
+
+  it('hides View logs, without asking, while the logs area is switched off', async () => {
+    itemHasLogs = true;
+    flags = [{ name: 'logs.disable', value: 'true' }];
+    renderPage(`/catalog/${CONFIG_ID}`);
+    await screen.findByRole('textbox', { name: 'Content of checkout-api' });
+    await waitForRolesAndFlags();
+    expect(screen.queryByRole('link', { name: 'View logs' })).not.toBeInTheDocument();
+    expect(logsRequests).toEqual([]);
   });
 
   it('hides Link to incident from a viewer', async () => {

@@ -1,15 +1,18 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { NavLink, useParams } from 'react-router';
+import { Link, NavLink, useParams } from 'react-router';
 import { clsx } from 'clsx';
-import { Box, Cloud, Database, Layers, PanelRightClose, PanelRightOpen, Server } from 'lucide-react';
+import { Box, Cloud, Database, Layers, PanelRightClose, PanelRightOpen, ScrollText, Server } from 'lucide-react';
 import { formatRelativeTime } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { CountBadge } from '@/components/count-badge/count-badge';
 import { HealthDot } from '@/components/status/health-dot';
 import { QueryError } from '@/components/status/query-error';
+import { usePermissions } from '@/lib/auth/permissions';
+import { useFeatureFlags } from '@/lib/feature-flags/use-feature-flags';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { isStale } from '../../utils/catalog-format';
 import { isConfigId, useConfigDetailQuery, type ConfigDetail } from '../api/get-config-detail';
+import { useConfigHasLogsQuery } from '../api/get-config-has-logs';
 import { ConfigChangesTab } from './config-changes-tab';
 import { ConfigChecksTab } from './config-checks-tab';
 import { ConfigContentTab } from './config-content-tab';
@@ -90,6 +93,28 @@ function Markers({ config }: { config: ConfigDetail }) {
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * 'View logs' where a log backend route matches the item (issue #34): the logs page opened on it. Hidden while the
+ * logs area is off or the user may not read log backends, as the logs page itself is (spec 000 §6).
+ */
+function ViewLogsLink({ config }: { config: ConfigDetail }) {
+  const { isEnabled, isLoading } = useFeatureFlags();
+  const { can } = usePermissions();
+  // Flags still loading read as enabled; waiting for them spares a call while the logs area is off.
+  const offered = config.deleted_at === null && !isLoading && isEnabled('logs') && can('logging_backends', 'read');
+  const hasLogs = useConfigHasLogsQuery(config.id, offered);
+  if (!offered || hasLogs.data !== true) return null;
+  return (
+    <Link
+      to={`/logs?${new URLSearchParams({ topologyId: config.id }).toString()}`}
+      className="inline-flex items-center gap-1.5 rounded-md bg-white px-3 py-1.5 text-sm font-medium text-gray-800 ring-1 ring-gray-300 ring-inset hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500"
+    >
+      <ScrollText aria-hidden="true" className="size-4" />
+      View logs
+    </Link>
   );
 }
 
@@ -197,12 +222,15 @@ export function ConfigDetailPage({ tab }: { tab: ConfigPageTab }) {
           )}
           {config.status !== null && <span className="rounded bg-gray-100 px-1.5 text-xs text-gray-700">{config.status}</span>}
           <Markers config={config} />
-          {!panel.open && (
-            <Button variant="secondary" className="ml-auto" onClick={() => panel.setOpen(true)} aria-expanded={false} aria-controls="config-details-panel">
-              <PanelRightOpen aria-hidden="true" className="size-4" />
-              Show Sidebar
-            </Button>
-          )}
+          <div className="ml-auto flex items-center gap-2">
+            <ViewLogsLink config={config} />
+            {!panel.open && (
+              <Button variant="secondary" onClick={() => panel.setOpen(true)} aria-expanded={false} aria-controls="config-details-panel">
+                <PanelRightOpen aria-hidden="true" className="size-4" />
+                Show Sidebar
+              </Button>
+            )}
+          </div>
         </header>
         <nav aria-label="Config tabs" className="-mx-4 overflow-x-auto border-b border-gray-200 px-4">
           <ul className="flex gap-1">
