@@ -161,6 +161,19 @@ test.describe('notifications', () => {
     }
   });
 
+  test("a Send test of the demo's webhook notification arrives in the demo inbox, without any endpoint of one's own", async ({ page }) => {
+    await page.goto(PATH);
+    await notificationsTable(page).getByRole('row').filter({ hasText: 'Config changes' }).first().click();
+    const editor = page.getByRole('dialog', { name: 'Edit Notification' });
+    await editor.getByRole('button', { name: 'Send test' }).click();
+    await expect(page.getByText(/^Test sent\./)).toBeVisible();
+    await editor.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await page.getByRole('link', { name: 'Demo inbox' }).click();
+    await expect(page.getByRole('heading', { name: 'Demo inbox' })).toBeVisible();
+    const message = page.getByRole('list', { name: 'Received messages' }).getByRole('listitem').filter({ hasText: 'Webhook opsdeck' }).first();
+    await expect(message).toContainText('Test of the notification Config changes');
+  });
+
   test.describe('as a responder', () => {
     test.use({ storageState: storageStateFor('responder') });
 

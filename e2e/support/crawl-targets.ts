@@ -204,14 +204,21 @@ const DETAIL_SOURCES: Readonly<Record<string, DetailSource | null>> = {
     ],
   },
   // Each notification opens its editor in a dialog. The list names it by a plain title, else by its name, else by its
-  // events in words ('check.failed' → 'Check failed'), as the page's notificationHeading does.
-  '/settings/notifications': eachRow('/api/db/notifications?select=id,title,name,events&deleted_at=is.null&order=created_at.desc', (row, area) => {
-    const title = typeof row['title'] === 'string' && row['title'].trim() !== '' && !/\{\{|\{%/.test(row['title']) ? row['title'] : null;
-    const name = typeof row['name'] === 'string' && row['name'].trim() !== '' ? row['name'] : null;
-    const events = Array.isArray(row['events']) ? row['events'].map((event) => String(event).split('.').join(' ').replace(/^./, (first) => first.toUpperCase())).join(', ') : '';
-    const label = title ?? name ?? events;
-    return { name: `notification ${label}`, path: area.path, opening: { kind: 'row', rowText: label }, title: area.label };
-  }),
+  // events in words ('check.failed' → 'Check failed'), as the page's notificationHeading does. The demo inbox is a page
+  // of its own under the list.
+  '/settings/notifications': {
+    api: '/api/db/notifications?select=id,title,name,events&deleted_at=is.null&order=created_at.desc',
+    targets: (rows, area, depth) => [
+      { name: 'demo inbox', path: `${area.path}/inbox`, opening: { kind: 'page' }, title: 'Demo inbox' },
+      ...(depth === 'every' ? rows : rows.slice(0, 1)).map((row): CrawlTarget => {
+        const title = typeof row['title'] === 'string' && row['title'].trim() !== '' && !/\{\{|\{%/.test(row['title']) ? row['title'] : null;
+        const name = typeof row['name'] === 'string' && row['name'].trim() !== '' ? row['name'] : null;
+        const events = Array.isArray(row['events']) ? row['events'].map((event) => String(event).split('.').join(' ').replace(/^./, (first) => first.toUpperCase())).join(', ') : '';
+        const label = title ?? name ?? events;
+        return { name: `notification ${label}`, path: area.path, opening: { kind: 'row', rowText: label }, title: area.label };
+      }),
+    ],
+  },
   '/settings/topologies': eachRow(
     '/api/db/topologies?select=id,name&deleted_at=is.null&order=name',
     (row, area) => ({ name: `topology ${text(row, 'name')}`, path: `${area.path}/${text(row, 'id')}`, opening: { kind: 'page' }, title: text(row, 'name') }),

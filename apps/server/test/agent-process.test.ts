@@ -11,6 +11,7 @@ import { hashToken } from '../src/auth/shared/session-token';
 import { newAgentToken } from '../src/modules/agents/agent-token';
 import { AGENT_ONLINE_THRESHOLD_MS, agentStatus } from '@opsdeck/shared';
 import { TEST_SECRET_KEY } from './global-setup';
+import { waitFor } from './harness';
 
 const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
 
@@ -37,16 +38,6 @@ async function startUpstream(dir: string, port: number): Promise<Upstream> {
       await db.close();
     },
   };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -115,3 +115,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
 }
+
+/** Polls `probe` every 250 ms until it returns a value other than null, failing with `what` after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -505,6 +505,13 @@ export type Database = {
             foreignKeyName: 'check_config_relationships_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -1305,6 +1312,13 @@ export type Database = {
             foreignKeyName: 'config_analysis_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -1436,6 +1450,13 @@ export type Database = {
             foreignKeyName: 'config_changes_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -1535,6 +1556,13 @@ export type Database = {
             columns: ['config_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_component_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {
@@ -1714,6 +1742,13 @@ export type Database = {
             foreignKeyName: 'config_items_parent_id_fkey';
             columns: ['parent_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -1801,6 +1836,13 @@ export type Database = {
             foreignKeyName: 'config_relationships_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -1837,6 +1879,13 @@ export type Database = {
             columns: ['related_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_relationships_related_id_fkey';
+            columns: ['related_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {
@@ -2120,6 +2169,42 @@ export type Database = {
           },
         ];
       };
+      demo_inbox: {
+        Row: {
+          body: string;
+          channel: string;
+          content_type: string | null;
+          id: number;
+          kind: 'webhook' | 'email';
+          received_at: string;
+          recipients: string[];
+          sender: string | null;
+          subject: string | null;
+        };
+        Insert: {
+          body: string;
+          channel: string;
+          content_type?: string | null;
+          id: number;
+          kind: 'webhook' | 'email';
+          received_at?: string;
+          recipients?: string[];
+          sender?: string | null;
+          subject?: string | null;
+        };
+        Update: {
+          body?: string;
+          channel?: string;
+          content_type?: string | null;
+          id?: number;
+          kind?: 'webhook' | 'email';
+          received_at?: string;
+          recipients?: string[];
+          sender?: string | null;
+          subject?: string | null;
+        };
+        Relationships: [];
+      };
       event_queue: {
         Row: {
           attempts: number;
@@ -2335,6 +2420,13 @@ export type Database = {
             columns: ['config_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {
@@ -3670,6 +3762,13 @@ export type Database = {
             foreignKeyName: 'playbook_runs_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'playbook_runs_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -4408,6 +4507,13 @@ export type Database = {
             foreignKeyName: 'config_analysis_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -4583,6 +4689,13 @@ export type Database = {
             foreignKeyName: 'config_changes_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_changes_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -4681,6 +4794,13 @@ export type Database = {
             columns: ['config_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'check_config_relationships_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {
@@ -5004,6 +5124,13 @@ export type Database = {
             foreignKeyName: 'config_analysis_config_id_fkey';
             columns: ['config_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_analysis_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -5214,6 +5341,13 @@ export type Database = {
             foreignKeyName: 'config_items_parent_id_fkey';
             columns: ['parent_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -5250,6 +5384,33 @@ export type Database = {
             columns: ['scraper_id'];
             isOneToOne: false;
             referencedRelation: 'config_scrapers_with_status';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      config_items_with_logs: {
+        Row: {
+          agent_id: string | null;
+          config_class: string;
+          id: string;
+          log_selectors: Json | null;
+          name: string;
+          tags: Json;
+          type: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_agent_id_fkey';
+            columns: ['agent_id'];
+            isOneToOne: false;
+            referencedRelation: 'agents_summary';
             referencedColumns: ['id'];
           },
         ];
@@ -5503,6 +5664,13 @@ export type Database = {
             foreignKeyName: 'config_items_parent_id_fkey';
             columns: ['parent_id'];
             isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
             referencedRelation: 'config_names';
             referencedColumns: ['id'];
           },
@@ -5700,6 +5868,13 @@ export type Database = {
             columns: ['parent_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'config_items_parent_id_fkey';
+            columns: ['parent_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {
@@ -6011,6 +6186,13 @@ export type Database = {
             columns: ['config_id'];
             isOneToOne: false;
             referencedRelation: 'config_items';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'evidences_config_id_fkey';
+            columns: ['config_id'];
+            isOneToOne: false;
+            referencedRelation: 'config_items_with_logs';
             referencedColumns: ['id'];
           },
           {

@@ -155,3 +155,64 @@ async function seedAgentResources(client: pg.PoolClient, agent: DemoAgent, resou
     );
   }
 }
+
+/** The agent `npm run demo:agent` starts on this machine (#34): one agent of the demo that really runs. */
+export const LOCAL_DEMO_AGENT = 'local-demo';
+/** Where, in the console's data folder, the demo leaves what `npm run demo:agent` needs: upstream URL and token. */
+export const LOCAL_DEMO_AGENT_FILE = 'demo-agent.json';
+
+export interface LocalDemoAgent {
+  name: string;
+  upstream: string;
+  token: string;
+}
+
+/**
+ * The local demo agent, never connected until `npm run demo:agent` starts it, with work of its own: a canary probing
+ * the console's /healthz and /api/version every 30 s, and a file scraper reading the sample configs the script lays
+ * out under the agent's scrape folder. Returns its token, which the demo writes beside the database (demo.ts).
+ */
+export async function seedLocalDemoAgent(client: pg.PoolClient, ctx: { adminId: string; serverUrl: string }): Promise<LocalDemoAgent> {
+  const token = newAgentToken();
+  const inserted = await client.query<{ id: string }>(
+    `insert into agents (name, description, hostname, properties, access_token_hash, created_by)
+     values ($1, 'Runs on this machine once started with npm run demo:agent', 'localhost', '{"env": "demo"}', $2, $3) returning id`,
+    [LOCAL_DEMO_AGENT, hashToken(token), ctx.adminId],
+  );
+  const agentId = inserted.rows[0]?.id;
+  if (agentId === undefined) throw new Error('agent insert returned no row');
+  const schedule = '@every 30s';
+  const canary = await client.query<{ id: string }>(
+    `insert into canaries (name, description, icon, labels, schedule, spec, agent_id, created_by)
+     values ('local-agent-probes', 'Probes of the console run by the local demo agent', 'http', '{"team": "platform", "env": "demo"}', $1, $2, $3, $4)
+     returning id`,
+    [
+      schedule,
+      JSON.stringify({
+        schedule,
+        http: [
+          { name: 'local-agent/console-healthz', url: `${ctx.serverUrl}/healthz`, responseCodes: [200] },
+          { name: 'local-agent/console-version', url: `${ctx.serverUrl}/api/version`, responseCodes: [200] },
+        ],
+      }),
+      agentId,
+      ctx.adminId,
+    ],
+  );
+  const canaryId = canary.rows[0]?.id;
+  if (canaryId === undefined) throw new Error('canary insert returned no row');
+  await syncCanaryChecks(client, canaryId, { reschedule: false });
+  await client.query(
+    `insert into config_scrapers (name, description, labels, spec, schedule, agent_id, created_by)
+     values ('local-agent-files', 'Sample app configs the local demo agent reads from its scrape folder', '{"env": "demo"}', $1, '@every 1m', $2, $3)`,
+    [
+      JSON.stringify({
+        schedule: '@every 1m',
+        file: [{ type: 'App::Config', id: '$.name', name: '$.name', format: 'yaml', icon: 'file', paths: ['demo-agent/*.yaml'] }],
+      }),
+      agentId,
+      ctx.adminId,
+    ],
+  );
+  return { name: LOCAL_DEMO_AGENT, upstream: ctx.serverUrl, token };
+}

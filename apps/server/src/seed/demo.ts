@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type pg from 'pg';
 import { ROLES, type Role } from '@opsdeck/shared';
 import { hashPassword } from '../auth/shared/passwords';
-import { seedAgentsDemo } from './agents';
+import { LOCAL_DEMO_AGENT_FILE, seedAgentsDemo, seedLocalDemoAgent } from './agents';
 import { seedCatalogDemo } from './catalog';
 import { seedEventsDemo } from './events';
 import { seedHealthDemo } from './health';
@@ -114,12 +116,16 @@ export async function seedDemo(pool: pg.Pool, options: DemoOptions): Promise<{ p
     await rebuildTopologyDemo(client);
     await seedPlaybooksDemo(client, { peopleByRole: Object.fromEntries(ids), serverUrl: options.serverUrl, secretKey: options.secretKey });
     await seedAgentsDemo(client, { adminId: admin });
+    const localAgent = await seedLocalDemoAgent(client, { adminId: admin, serverUrl: options.serverUrl });
     await seedJobsDemo(client);
     await seedEventsDemo(client);
     await seedNotificationsDemo(client, { adminId: admin, teamId: teamIds[0] ?? '', serverUrl: options.serverUrl });
     await seedLogsDemo(client, { adminId: admin, dataDir: options.dataDir });
     await client.query('update config_scrapers set created_by = $1 where name = $2 and created_by is null', [admin, DEMO_SCRAPER_NAME]);
     await client.query('commit');
+    // After the commit, so that no file names an agent a rolled-back seed never made. Readable by the console's user
+    // only, like the rest of the data folder (the database, the secret key).
+    if (options.dataDir !== undefined) writeFileSync(path.join(options.dataDir, LOCAL_DEMO_AGENT_FILE), `${JSON.stringify(localAgent, null, 2)}\n`, { mode: 0o600 });
     return { password: DEMO_PASSWORD, logins: [...DEMO_LOGINS, twoFactor] };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
