@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LogsResponse } from '@opsdeck/shared';
-import { DEMO_LOG_BACKEND_NAME, writeDemoLogs } from '../src/modules/logs';
+import { DEMO_LOG_BACKEND_NAME, DEMO_LOG_SERVICES, writeDemoLogs } from '../src/modules/logs';
 import { startTestServer, type TestServer } from './harness';
 
 interface ItemRow {
@@ -106,6 +106,11 @@ describe('config_items_with_logs', () => {
     expect(new Set(result.rows.map((row) => row.tags.cluster)).size).toBe(result.rows.length);
     const selectors = await server.pool.query<{ log_selectors: Array<{ name: string }> }>('select log_selectors from config_items_with_logs where id = $1', [result.rows[0]?.id]);
     expect(selectors.rows[0]?.log_selectors.map((selector) => selector.name)).toContain(DEMO_LOG_BACKEND_NAME);
+  });
+
+  it('offers logs only for the demo deployments whose service writes a file, so View logs never opens an empty page', async () => {
+    const result = await server.pool.query<{ name: string }>(`select distinct name from config_items_with_logs where type = 'Kubernetes::Deployment' order by name`);
+    expect(result.rows.map((row) => row.name)).toEqual([...DEMO_LOG_SERVICES.map((service) => service.app)].sort());
   });
 
   it('serves the lines of a demo deployment through GET /api/logs by its item id', async () => {

@@ -219,8 +219,8 @@ export function demoLogBackendSpec(): Record<string, unknown> {
     routes: [
       { kind: 'component', type: 'Service', labels: { namespace: 'shop' } },
       { kind: 'component', type: 'Service', labels: { namespace: 'payments' } },
-      { kind: 'config', type: 'Kubernetes::Deployment', labels: { namespace: 'shop' } },
-      { kind: 'config', type: 'Kubernetes::Deployment', labels: { namespace: 'payments' } },
+      // One route per service that writes a file: an item is offered logs only where it has some.
+      ...DEMO_LOG_SERVICES.map((service) => ({ kind: 'config', type: 'Kubernetes::Deployment', labels: { namespace: service.namespace, app: service.app } })),
     ],
     file: {
       // Relative to the log roots, so the spec stays right when DATA_DIR is copied or moved.

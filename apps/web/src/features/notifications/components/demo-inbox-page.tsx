@@ -54,7 +54,7 @@ function InboxIntro({ inbox }: { inbox: DemoInbox }) {
   return (
     <p className="max-w-3xl text-sm text-gray-700">
       The demo&apos;s notification connections deliver here instead of to real people: its webhook connections post to{' '}
-      <code className="font-mono text-xs break-all">{inbox.webhook ?? '/api/demo-inbox/hooks/{channel}'}</code>
+      <code className="font-mono text-xs [overflow-wrap:anywhere]">{inbox.webhook ?? '/api/demo-inbox/hooks/{channel}'}</code>
       {inbox.smtp === null ? '' : <> and its mail connection sends to <code className="font-mono text-xs">{inbox.smtp}</code></>}. New messages show up every{' '}
       {DEMO_INBOX_REFRESH_MS / 1000} s; the newest {inbox.keep} are kept.
     </p>
