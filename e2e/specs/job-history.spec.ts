@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { storageStateFor } from '../support/roles';
 
 /** Seeded by apps/server/src/seed/jobs.ts: the most common error of the failed demo-estate scrape. */
-const AWS_DENIED = 'aws: AccessDenied: not authorized to perform ec2:DescribeInstances';
+const AWS_DENIED = 'Seeded demo failure: aws: AccessDenied: not authorized to perform ec2:DescribeInstances';
 
 test.use({ storageState: storageStateFor('admin') });
 

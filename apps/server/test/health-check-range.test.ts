@@ -95,9 +95,12 @@ describe('check detail: the Uptime tile and the Health Overview chart count the 
   });
 
   it('agrees on every demo check for 1h, 24h and 7d', async () => {
-    const checks = await server.pool.query<{ id: string; name: string }>(`select id, name from checks where deleted_at is null and canary_id <> (select canary_id from checks where id = $1)`, [
-      checkId,
-    ]);
+    // Checks that never ran are left out: the local demo agent's have no result until npm run demo:agent runs them.
+    const checks = await server.pool.query<{ id: string; name: string }>(
+      `select id, name from checks k where deleted_at is null and canary_id <> (select canary_id from checks where id = $1)
+          and exists (select 1 from check_statuses s where s.check_id = k.id)`,
+      [checkId],
+    );
     expect(checks.rows.length).toBeGreaterThan(5);
     for (const check of checks.rows) {
       for (const start of ['1h', '1d', '1w']) {

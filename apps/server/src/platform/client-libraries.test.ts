@@ -33,7 +33,8 @@ export async function resolve(specifier, context, next) {
 }
 
 describe('client libraries', () => {
-  it('are not loaded when the server starts, only when a check, probe, scraper, action or mail first needs one', () => {
+  // A child process that loads the whole server: seconds on a loaded machine, so more time than the default 5 s.
+  it('are not loaded when the server starts, only when a check, probe, scraper, action or mail first needs one', { timeout: 60_000 }, () => {
     const loaded = packagesImportedAtLoad();
     // The hook saw the server's own dependencies, so an empty list below is not a hook that saw nothing.
     expect(loaded.some((url) => url.includes('/node_modules/fastify/'))).toBe(true);
