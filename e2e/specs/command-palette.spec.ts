@@ -82,7 +82,7 @@ test.describe('command palette', () => {
 
   test('Escape closes the palette and gives the focus back to the top-bar button', async ({ page }) => {
     await page.goto('/preferences');
-    const button = page.getByRole('button', { name: 'Search' });
+    const button = page.getByRole('button', { name: /^Search…/ });
     await button.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Command palette' });

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
+import { axeFindings, BLOCKING_IMPACTS, type AxeFinding } from '../support/axe';
 import { discoverDetailTargets, navigationTarget, type CrawlOpening, type CrawlTarget } from '../support/crawl-targets';
 import { loadNavigationRoutes } from '../support/navigation-routes';
 import { ROLES, storageStateFor } from '../support/roles';
@@ -28,6 +29,15 @@ const TITLE_SUFFIX = ' | Opsdeck';
 /** An address no route claims: the crawl passes through its not-found page between two pages it opens in the app. */
 const BETWEEN_PAGES = '/crawl-between-pages';
 const SCREENSHOTS_ON_REQUEST = process.env.E2E_SCREENSHOTS === 'all';
+/**
+ * The role whose crawl also runs axe (#36): one that opens every route but a sample of entities, since pages of one
+ * kind render alike and axe takes about half a second a run. Light at the desktop width, dark on the phone.
+ */
+const AXE_ROLE_INDEX = 1;
+const AXE_RUNS = [
+  { scheme: 'light', viewport: { width: 1440, height: 900 } },
+  { scheme: 'dark', viewport: { width: 390, height: 844 } },
+] as const;
 
 function slug(value: string): string {
   return value
@@ -121,6 +131,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
         keepsScreenshots || failure ? page.screenshot({ path: path.join(screenshots, file), animations: 'disabled' }) : Promise.resolve();
       const timings: Record<string, number> = {};
       const problems: string[] = [];
+      const minorFindings: string[] = [];
       let current = 'start';
       page.on('pageerror', (error) => problems.push(`${current}: uncaught ${error.name}: ${error.message}`));
       page.on('console', (message) => {
@@ -159,7 +170,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
         if (target.opening.kind === 'row') {
           const row = page.getByRole('row').filter({ hasText: target.opening.rowText }).first();
           // Only roles that may edit the entity get a clickable row; for the others the row itself is the detail.
-          if ((await row.getAttribute('tabindex')) === '0') {
+          if ((await row.getAttribute('tabindex')) !== null) {
             const clicked = Date.now();
             await row.click();
             if (!(await waitForContent(page, 'modal', CONTENT_WAIT_MS))) problems.push(`${target.name}: a click on its row opened no dialog within ${Date.now() - clicked} ms`);
@@ -192,6 +203,20 @@ for (const [roleIndex, role] of ROLES.entries()) {
           }
           await shoot(path.join(`${viewport.width}px`, `${String(index).padStart(2, '0')}-${slug(target.name)}.png`));
         }
+
+        if (roleIndex === AXE_ROLE_INDEX) {
+          for (const run of AXE_RUNS) {
+            await page.emulateMedia({ colorScheme: run.scheme });
+            await page.setViewportSize(run.viewport);
+            await settleLayout(page);
+            const where = `${target.name} (${run.scheme}, ${run.viewport.width} px)`;
+            const describe = (finding: AxeFinding) => `${where}: axe ${finding.impact ?? 'unrated'} ${finding.rule} on ${finding.target}: ${finding.help}`;
+            const findings = await axeFindings(page);
+            problems.push(...findings.filter((finding) => finding.impact !== null && BLOCKING_IMPACTS.has(finding.impact)).map(describe));
+            minorFindings.push(...findings.filter((finding) => finding.impact === null || !BLOCKING_IMPACTS.has(finding.impact)).map(describe));
+          }
+          await page.emulateMedia({ colorScheme: 'light' });
+        }
       }
 
       // The drawer that replaces the sidebar on a phone, open over the first page.
@@ -205,6 +230,10 @@ for (const [roleIndex, role] of ROLES.entries()) {
       testInfo.annotations.push({ type: 'screenshots', description: screenshots });
       mkdirSync(screenshots, { recursive: true });
       writeFileSync(path.join(screenshots, 'time-to-content-ms.json'), `${JSON.stringify(timings, null, 2)}\n`);
+      if (roleIndex === AXE_ROLE_INDEX) {
+        writeFileSync(path.join(screenshots, 'axe-moderate-and-minor.txt'), minorFindings.join('\n'));
+        testInfo.annotations.push({ type: 'axe moderate and minor findings', description: String(minorFindings.length) });
+      }
       expect(problems, `problems found while crawling as ${role}`).toEqual([]);
     });
   });

@@ -8,6 +8,7 @@ import { ShellSkeleton } from './shell-skeleton';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 import { useIsWideScreen } from './use-is-wide-screen';
+import { useRouteFocus } from './use-route-focus';
 
 /** Statuses on which the session check has already sent the user to sign in. */
 const REDIRECTING_STATUSES: ReadonlySet<number> = new Set([401, 403, 422]);
@@ -35,6 +36,7 @@ export function AppShell() {
     setDrawerOpen(false);
   }
   const coversPage = drawerOpen && !wide;
+  useRouteFocus(location.pathname);
 
   if (session.isError) {
     if (isApiError(session.error) && REDIRECTING_STATUSES.has(session.error.status)) return <ShellSkeleton />;

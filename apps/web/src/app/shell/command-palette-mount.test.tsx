@@ -20,7 +20,7 @@ async function openPalette(role: string) {
   roles = [role];
   const user = userEvent.setup();
   renderApp('/preferences');
-  await user.click(await screen.findByRole('button', { name: 'Search' }));
+  await user.click(await screen.findByRole('button', { name: /^Search…/ }));
   return { user, dialog: await screen.findByRole('dialog', { name: 'Command palette' }) };
 }
 

@@ -78,6 +78,37 @@ describe('DataTable', () => {
     expect(onRowClick).toHaveBeenCalledWith({ id: 'i0', name: 'Item 0', size: 0 });
   });
 
+  it('is one Tab stop whose rows the arrows, Home and End move between, and opens a row with Enter or Space', async () => {
+    const user = userEvent.setup();
+    const onRowClick = vi.fn();
+    render(
+      <>
+        <button type="button">before</button>
+        <DataTable<Item> label="Items" columns={columns} data={items(4)} getRowId={(item) => item.id} onRowClick={onRowClick} />
+        <button type="button">after</button>
+      </>,
+    );
+    const rows = bodyRows();
+    expect(rows.map((row) => row.getAttribute('tabindex'))).toEqual(['0', '-1', '-1', '-1']);
+    screen.getByRole('button', { name: 'before' }).focus();
+    await user.tab();
+    expect(rows[0]).toHaveFocus();
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(rows[2]).toHaveFocus();
+    await user.keyboard(' ');
+    expect(onRowClick).toHaveBeenLastCalledWith({ id: 'i2', name: 'Item 2', size: 2 });
+    await user.keyboard('{End}');
+    expect(rows[3]).toHaveFocus();
+    await user.keyboard('{Home}{ArrowUp}');
+    expect(rows[0]).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    // The row last focused keeps the table's one stop, so Tab leaves the table and Shift+Tab comes back to it.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'after' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(rows[1]).toHaveFocus();
+  });
+
   it('asks the server for a new sort through sortable headers only', async () => {
     const user = userEvent.setup();
     const onSortingChange = vi.fn();

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   flexRender,
   getCoreRowModel,
@@ -20,6 +20,11 @@ import { Pagination } from './pagination';
 import { SortIcon } from './sort-icon';
 import { useWidth } from './use-width';
 import { useSessionPreference } from './use-session-preference';
+import { useScrollRegion } from '@/lib/use-scroll-region';
+
+
+/** The keys that move between a table's rows, and where to. */
+const ROW_KEYS: Readonly<Record<string, number | 'first' | 'last'>> = { ArrowDown: 1, ArrowUp: -1, Home: 'first', End: 'last' };
 
 /** How the table fits a narrow screen, by column id. */
 export interface DataTableLayout {
@@ -182,11 +187,23 @@ export function DataTable<TData>({
     saveTimer.current = setTimeout(() => setScrollMemory({ top }), SCROLL_SAVE_DELAY_MS);
   };
 
+  // One Tab stop for the whole table (#36): the row last focused, else the first that opens; arrows move between rows.
+  const [focusedRowId, setFocusedRowId] = useState<string | null>(null);
   const handleRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, open: () => void) => {
-    if (event.key === 'Enter') {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       open();
+      return;
     }
+    const step = ROW_KEYS[event.key];
+    if (step === undefined) return;
+    const focusable = Array.from(event.currentTarget.closest('tbody')?.querySelectorAll<HTMLTableRowElement>('tr[data-row-id][tabindex]') ?? []);
+    const at = focusable.indexOf(event.currentTarget);
+    const next = step === 'first' ? focusable[0] : step === 'last' ? focusable.at(-1) : focusable[Math.min(Math.max(at + step, 0), focusable.length - 1)];
+    if (next === undefined) return;
+    event.preventDefault();
+    next.focus();
   };
 
   const hideBelow = layout?.hideBelow ?? {};
@@ -202,10 +219,13 @@ export function DataTable<TData>({
   const columnCount = shownColumns.length;
   const paddingTop = virtualRows[0]?.start ?? 0;
   const paddingBottom = virtualRows.length > 0 ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0) : 0;
+  const scrollRegion = useScrollRegion(scrollRef, label);
+  const clickable = (item: TData) => onRowClick !== undefined && (isRowClickable?.(item) ?? true);
+  const tabStopRowId = rows.some((row) => row.id === focusedRowId && clickable(row.original)) ? focusedRowId : (rows.find((row) => clickable(row.original))?.id ?? null);
 
   return (
     <div className={clsx('flex min-h-0 flex-col rounded-md border border-gray-200 bg-white', className)}>
-      <div ref={scrollRef} onScroll={handleScroll} style={{ maxHeight }} className="min-h-0 overflow-auto">
+      <div ref={scrollRef} onScroll={handleScroll} style={{ maxHeight }} className="min-h-0 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-500" {...scrollRegion}>
         <table aria-label={label} aria-busy={isLoading || undefined} style={{ minWidth: minTableWidth }} className="w-full table-fixed border-collapse text-sm">
           <thead className="sticky top-0 z-10 bg-gray-50">
             {table.getHeaderGroups().map((group) => (
@@ -279,7 +299,9 @@ export function DataTable<TData>({
                   <Fragment key={row.id}>
                     <tr
                       data-index={virtualRow.index}
-                      tabIndex={open ? 0 : undefined}
+                      data-row-id={row.id}
+                      tabIndex={open ? (row.id === tabStopRowId ? 0 : -1) : undefined}
+                      onFocus={open ? () => setFocusedRowId(row.id) : undefined}
                       onClick={open}
                       onKeyDown={open ? (event) => handleRowKeyDown(event, open) : undefined}
                       style={{ height: VIRTUAL_ROW_ESTIMATE_PX }}

@@ -1,7 +1,7 @@
 import '@/components/test-support/browser-polyfills';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ConfirmDialog } from './confirm-dialog';
 import { Dialog, type DialogProps } from './dialog';
@@ -56,6 +56,43 @@ describe('Dialog', () => {
     render(<OpenDialog expandable={false} />);
     expect(screen.queryByRole('button', { name: 'Expand' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Help' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Dialog focus', () => {
+  /** A table row that opens a dialog, drawn anew (another element, the same row id) while the dialog is open. */
+  function RowThatRedraws() {
+    const [open, setOpen] = useState(false);
+    const [drawing, setDrawing] = useState(0);
+    return (
+      <>
+        <table aria-label="Checks">
+          <tbody>
+            <tr key={drawing} data-row-id="check-1" tabIndex={0} onKeyDown={(event) => event.key === 'Enter' && setOpen(true)}>
+              <td>api</td>
+            </tr>
+          </tbody>
+        </table>
+        {open && (
+          <Dialog open title="Check api" onOpenChange={() => setOpen(false)}>
+            <button type="button" onClick={() => setDrawing((value) => value + 1)}>
+              Redraw the page
+            </button>
+          </Dialog>
+        )}
+      </>
+    );
+  }
+
+  it('gives the focus back to the row that opened it, even when the row was drawn anew and the dialog unmounted', async () => {
+    const user = userEvent.setup();
+    render(<RowThatRedraws />);
+    screen.getByRole('row').focus();
+    await user.keyboard('{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Redraw the page' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.getByRole('row')).toHaveFocus());
   });
 });
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { clsx } from 'clsx';
 import { CircleHelp, Maximize2, Minimize2, X } from 'lucide-react';
@@ -29,6 +29,28 @@ export interface DialogProps {
   className?: string;
 }
 
+/** What had the focus when a dialog opened, and how to find it again if the page has drawn it anew since. */
+interface Opener {
+  element: HTMLElement | null;
+  /** A table row's address (its table's name and row id), for a row re-rendered while the dialog was open. */
+  rowSelector: string | null;
+}
+
+function openerOf(active: Element | null): Opener {
+  if (!(active instanceof HTMLElement)) return { element: null, rowSelector: null };
+  const row = active.closest<HTMLElement>('tr[data-row-id]');
+  const table = row?.closest('table[aria-label]');
+  const rowSelector =
+    row && table ? `table[aria-label="${CSS.escape(table.getAttribute('aria-label') ?? '')}"] tr[data-row-id="${CSS.escape(row.dataset.rowId ?? '')}"]` : null;
+  return { element: active, rowSelector };
+}
+
+/** The opener itself, or the same row drawn again; null when neither is on the page any more. */
+function openerTarget(opener: Opener): HTMLElement | null {
+  if (opener.element?.isConnected === true) return opener.element;
+  return opener.rowSelector === null ? null : document.querySelector<HTMLElement>(opener.rowSelector);
+}
+
 const ICON_BUTTON =
   'inline-flex size-7 items-center justify-center rounded text-gray-500 hover:bg-gray-100 hover:text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-500';
 
@@ -47,6 +69,7 @@ export function Dialog({
 }: DialogProps) {
   const [isExpanded, setIsExpanded] = useState(false);
   const effectiveSize = isExpanded ? 'full' : size;
+  const opener = useRef<Opener>({ element: null, rowSelector: null });
 
   const handleOpenChange = (next: boolean) => {
     if (!next) setIsExpanded(false);
@@ -59,6 +82,17 @@ export function Dialog({
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <DialogPrimitive.Content
           data-size={effectiveSize}
+          onOpenAutoFocus={() => {
+            opener.current = openerOf(document.activeElement);
+          }}
+          // Focus goes back to what opened the dialog (#36), also when the dialog closed by being unmounted and the
+          // row that opened it was drawn anew in the meantime; Radix alone would leave it on the page's body then.
+          onCloseAutoFocus={(event) => {
+            const target = openerTarget(opener.current);
+            if (target === null) return;
+            event.preventDefault();
+            target.focus();
+          }}
           // Without a description, an explicit undefined tells Radix the dialog is deliberately undescribed.
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={clsx(

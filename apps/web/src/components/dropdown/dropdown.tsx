@@ -62,7 +62,7 @@ export function Dropdown<TValue extends string = string>({
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
         className={clsx(
-          'inline-flex h-8 min-w-32 items-center justify-between gap-2 rounded-md bg-white px-2.5 text-sm text-gray-800 ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-blue-500 disabled:bg-gray-50 disabled:text-gray-400 data-[placeholder]:text-gray-400',
+          'inline-flex h-8 min-w-32 items-center justify-between gap-2 rounded-md bg-white px-2.5 text-sm text-gray-800 ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-blue-500 disabled:bg-gray-50 disabled:text-gray-400 data-[placeholder]:text-gray-500',
           invalid ? 'ring-red-400' : 'ring-gray-300',
           className,
         )}

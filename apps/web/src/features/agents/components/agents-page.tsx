@@ -31,7 +31,7 @@ const LAYOUT: DataTableLayout = {
   },
 };
 function When({ at }: { at: string | null }) {
-  if (at === null) return <span className="text-gray-400">Never</span>;
+  if (at === null) return <span className="text-gray-500">Never</span>;
   return (
     <time dateTime={at} title={formatDate(at, 'datetime-seconds')}>
       {formatRelativeTime(at)} ago

@@ -157,7 +157,7 @@ export function CatalogFlatTable({ rows, isLoading, sort, onOpen, onEndReached }
       emptyText="No catalog items match these filters"
       grow="name"
       sort={sort}
-      rowClassName={(item) => (item.deleted_at === null ? 'text-gray-800' : 'text-gray-400')}
+      rowClassName={(item) => (item.deleted_at === null ? 'text-gray-800' : 'text-gray-500')}
       onEndReached={onEndReached}
     />
     </div>

@@ -319,7 +319,7 @@ describe('Catalog page', () => {
     const items = await screen.findByRole('table', { name: 'Catalog items' });
     const deletedRow = (await within(items).findByText('old-node')).closest('tr');
     expect(lastConfigs().searchParams.has('deleted_at')).toBe(false);
-    expect(deletedRow).toHaveClass('text-gray-400');
+    expect(deletedRow).toHaveClass('text-gray-500');
     expect(within(deletedRow as HTMLElement).getByText('Deleted')).toBeInTheDocument();
     expect(within(deletedRow as HTMLElement).queryByText('Stale')).not.toBeInTheDocument();
     const quietRow = within(items).getByText('quiet-node').closest('tr') as HTMLElement;

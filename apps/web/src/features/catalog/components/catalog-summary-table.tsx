@@ -34,7 +34,7 @@ function buildColumns(groupBy: readonly string[]): CatalogColumn<CatalogSummaryR
     hideBelow: index === groupBy.length - 1 ? undefined : 500,
     cell: (row) => {
       const value = groupValue(row, entry);
-      return value === null ? <span className="text-gray-400 italic">none</span> : <span title={value}>{value}</span>;
+      return value === null ? <span className="text-gray-500 italic">none</span> : <span title={value}>{value}</span>;
     },
   }));
   return [

@@ -78,7 +78,7 @@ describe('command palette', () => {
   it('lists the actions and the pages before anything is typed, without asking the server', async () => {
     const user = userEvent.setup();
     renderPalette();
-    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await user.click(screen.getByRole('button', { name: /^Search…/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Command palette' });
     expect(within(dialog).getByRole('option', { name: /switch to (dark|light) theme/i })).toBeInTheDocument();
     expect(within(dialog).getByRole('option', { name: /Users/ })).toBeInTheDocument();
@@ -126,10 +126,16 @@ describe('command palette', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings/users'));
   });
 
+  it('names the top-bar button by the words it shows, so a voice command saying them finds it', () => {
+    renderPalette();
+    const button = screen.getByRole('button', { name: /^Search…/ });
+    expect(button).toHaveAccessibleName(button.textContent ?? '');
+  });
+
   it('closes with Escape and gives the focus back to what opened it', async () => {
     const user = userEvent.setup();
     renderPalette();
-    const button = screen.getByRole('button', { name: 'Search' });
+    const button = screen.getByRole('button', { name: /^Search…/ });
     await user.click(button);
     await screen.findByRole('dialog', { name: 'Command palette' });
     await user.keyboard('{Escape}');

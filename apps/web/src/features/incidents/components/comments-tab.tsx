@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { SendHorizontal } from 'lucide-react';
 import { EMPTY_HYPOTHESIS_TITLE, INCIDENT_MESSAGES } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
@@ -26,6 +26,9 @@ export function CommentsTab({ incident, canComment, canWriteEvidence }: { incide
   const createComment = useCreateComment(incident.id);
   const [hypothesisId, setHypothesisId] = useState<string | undefined>(undefined);
   const [text, setText] = useState('');
+  // Which field a refused send is about, said beside it (and not only in a passing toast) for a screen reader (#36).
+  const [problem, setProblem] = useState<{ field: 'hypothesis' | 'comment'; message: string } | null>(null);
+  const problemId = useId();
   const entries = useMemo(() => timeline(incident), [incident]);
   const hypothesisOptions = incident.hypotheses.map((hypothesis) => ({
     value: hypothesis.id,
@@ -36,13 +39,16 @@ export function CommentsTab({ incident, canComment, canWriteEvidence }: { incide
     event.preventDefault();
     if (createComment.isPending) return;
     if (hypothesisId === undefined) {
+      setProblem({ field: 'hypothesis', message: INCIDENT_MESSAGES.commentNeedsHypothesis });
       toastError(INCIDENT_MESSAGES.commentNeedsHypothesis);
       return;
     }
     if (text.trim() === '') {
+      setProblem({ field: 'comment', message: INCIDENT_MESSAGES.commentNeedsText });
       toastError(INCIDENT_MESSAGES.commentNeedsText);
       return;
     }
+    setProblem(null);
     const person = session.data?.person;
     createComment.mutate({
       id: crypto.randomUUID(),
@@ -70,18 +76,40 @@ export function CommentsTab({ incident, canComment, canWriteEvidence }: { incide
         </ol>
       )}
       {canComment && (
-        <form onSubmit={handleSubmit} className="flex items-center gap-2 border-t border-gray-200 pt-3">
-          <Dropdown label="Hypothesis" placeholder="Select hypothesis" options={hypothesisOptions} value={hypothesisId} onChange={setHypothesisId} className="max-w-56" />
+        <form onSubmit={handleSubmit} className="flex flex-wrap items-center gap-2 border-t border-gray-200 pt-3">
+          <Dropdown
+            label="Hypothesis"
+            placeholder="Select hypothesis"
+            options={hypothesisOptions}
+            value={hypothesisId}
+            onChange={(value) => {
+              setHypothesisId(value);
+              if (problem?.field === 'hypothesis') setProblem(null);
+            }}
+            invalid={problem?.field === 'hypothesis'}
+            {...(problem?.field === 'hypothesis' ? { describedBy: problemId } : {})}
+            className="max-w-56"
+          />
           <input
             aria-label="Comment"
             placeholder="Add a comment"
             value={text}
-            onChange={(event) => setText(event.target.value)}
+            aria-invalid={problem?.field === 'comment' || undefined}
+            aria-describedby={problem?.field === 'comment' ? problemId : undefined}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (problem?.field === 'comment') setProblem(null);
+            }}
             className="h-8 min-w-0 flex-1 rounded-md bg-white px-2.5 text-sm ring-1 ring-gray-300 ring-inset focus:outline-2 focus:outline-blue-500"
           />
           <Button type="submit" aria-label="Send comment" disabled={createComment.isPending}>
             <SendHorizontal aria-hidden="true" className="size-4" />
           </Button>
+          {problem !== null && (
+            <p id={problemId} className="w-full text-sm text-red-700">
+              {problem.message}
+            </p>
+          )}
         </form>
       )}
     </div>

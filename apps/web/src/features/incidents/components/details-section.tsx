@@ -21,7 +21,7 @@ export interface DetailsSectionProps {
 }
 
 function Person({ person }: { person: PersonRef | null }) {
-  if (!person) return <span className="text-gray-400">—</span>;
+  if (!person) return <span className="text-gray-500">—</span>;
   return (
     <span className="inline-flex items-center gap-1.5">
       <Avatar name={person.name} src={person.avatar} size="sm" />

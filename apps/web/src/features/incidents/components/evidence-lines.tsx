@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { clsx } from 'clsx';
+import { useScrollRegion } from '@/lib/use-scroll-region';
 import { formatDate, isZeroDate } from '@opsdeck/shared';
 import type { LogLine } from '../api/types';
 
@@ -13,7 +15,7 @@ function LineContent({ line }: { line: LogLine }) {
   return (
     <>
       {line.timestamp !== undefined && (
-        <time dateTime={line.timestamp} className="shrink-0 text-gray-400">
+        <time dateTime={line.timestamp} className="shrink-0 text-gray-300">
           {formatLogTimestamp(line.timestamp)}
         </time>
       )}
@@ -29,10 +31,13 @@ function LineContent({ line }: { line: LogLine }) {
 
 /** The lines a log or config evidence kept, the selected ones highlighted; log lines show time, message and labels. */
 export function EvidenceLines({ lines, selected }: { lines: readonly LogLine[]; selected: readonly number[] }) {
+  const box = useRef<HTMLOListElement>(null);
+  const region = useScrollRegion(box, 'Evidence lines');
   if (lines.length === 0) return null;
   const isSelected = new Set(selected);
   return (
-    <ol aria-label="Evidence lines" className="palette-light mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-2 dark:bg-gray-950 font-mono text-xs text-gray-100">
+    // A list keeps its role: only the Tab stop is taken from the scroll region (its name is the list's).
+    <ol ref={box} tabIndex={region.tabIndex} aria-label="Evidence lines" className="palette-light mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-2 dark:bg-gray-950 font-mono text-xs text-gray-100">
       {lines.map((line, index) => (
         <li
           key={index}

@@ -95,15 +95,20 @@ describe('Incident detail', () => {
     expect(title).not.toHaveFocus();
   });
 
-  it('asks for a hypothesis, then for text, before sending a comment', async () => {
+  it('asks for a hypothesis, then for text, before sending a comment, marking the field and saying why beside it', async () => {
     const user = userEvent.setup();
     serve(incidentFixture());
     renderDetail();
     await user.click(await screen.findByRole('button', { name: 'Send comment' }));
-    expect(await screen.findByText('Please select any hypothesis')).toBeInTheDocument();
-    await choose(user, screen.getByRole('combobox', { name: 'Hypothesis' }), 'Checkout is slow');
+    const hypothesis = screen.getByRole('combobox', { name: 'Hypothesis' });
+    await waitFor(() => expect(hypothesis).toHaveAttribute('aria-invalid', 'true'));
+    expect(hypothesis).toHaveAccessibleDescription('Please select any hypothesis');
+    await choose(user, hypothesis, 'Checkout is slow');
+    expect(hypothesis).not.toHaveAttribute('aria-invalid');
     await user.click(screen.getByRole('button', { name: 'Send comment' }));
-    expect(await screen.findByText('Please add comment details')).toBeInTheDocument();
+    const comment = screen.getByRole('textbox', { name: 'Comment' });
+    await waitFor(() => expect(comment).toHaveAttribute('aria-invalid', 'true'));
+    expect(comment).toHaveAccessibleDescription('Please add comment details');
     expect(requests('POST', 'comments')).toHaveLength(0);
   });
 

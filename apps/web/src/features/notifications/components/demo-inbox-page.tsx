@@ -119,7 +119,7 @@ export function DemoInboxPage() {
           {messages.length === 0 ? (
             <p role="status" className="rounded-md border border-dashed border-gray-300 p-6 text-center text-sm text-gray-600">
               Nothing has arrived yet. Send a test from a notification (open one under{' '}
-              <Link to="/settings/notifications" className="text-blue-700 hover:underline">
+              <Link to="/settings/notifications" className="text-blue-700 underline">
                 Notifications
               </Link>
               , then Send test), or run the playbook &ldquo;Page the on-call channel&rdquo; on a failing check.

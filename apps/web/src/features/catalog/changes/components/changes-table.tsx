@@ -33,7 +33,7 @@ const COLUMNS: ColumnDef<CatalogChange>[] = [
     header: 'Config',
     size: 220,
     cell: ({ row }) => (
-      <span className={row.original.config_deleted_at ? 'text-gray-400' : undefined}>
+      <span className={row.original.config_deleted_at ? 'text-gray-500' : undefined}>
         <span className="font-medium">{row.original.name}</span> <span className="text-xs text-gray-500">{row.original.type}</span>
         {row.original.config_deleted_at && <span className="ml-1 rounded bg-gray-100 px-1 text-xs text-gray-600">deleted</span>}
       </span>

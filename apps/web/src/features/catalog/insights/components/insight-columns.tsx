@@ -18,7 +18,7 @@ function When({ at }: { at: string }) {
 export function CatalogLink({ insight }: { insight: InsightRow }) {
   const deleted = insight.config_deleted_at !== null;
   return (
-    <span className={deleted ? 'flex min-w-0 items-center gap-1.5 text-gray-400' : 'flex min-w-0 items-center gap-1.5'}>
+    <span className={deleted ? 'flex min-w-0 items-center gap-1.5 text-gray-500' : 'flex min-w-0 items-center gap-1.5'}>
       <ConfigTypeMarker type={insight.config_type} />
       <Link
         to={`/catalog/${insight.config_id}`}

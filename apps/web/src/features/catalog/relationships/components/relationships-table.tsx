@@ -26,7 +26,7 @@ export function RelationshipsTable({ items, isLoading, unlinkableIds, onUnlink }
         header: 'Name',
         size: 260,
         cell: ({ row }) => (
-          <span className={row.original.deleted_at ? 'text-gray-400' : undefined}>
+          <span className={row.original.deleted_at ? 'text-gray-500' : undefined}>
             <Link to={`/catalog/${row.original.id}`} className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-500">
               {row.original.name}
             </Link>

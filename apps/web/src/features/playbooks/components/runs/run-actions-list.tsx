@@ -88,7 +88,7 @@ export function RunActionsList({ steps, selectedId, onSelect }: RunActionsListPr
             >
               <RunStatusIcon status={step.status} />
               <span className="min-w-0 flex-1 truncate">{step.name}</span>
-              <span className="shrink-0 text-xs text-gray-500 tabular-nums">{runDuration(step.start_time, step.end_time)}</span>
+              <span className="shrink-0 text-xs text-gray-600 tabular-nums">{runDuration(step.start_time, step.end_time)}</span>
             </li>
           );
           return <Fragment key={step.id}>{withTooltip(step, option)}</Fragment>;
