@@ -61,7 +61,7 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
         ],
         folder: [
           { name: 'host/tmp-folder', path: os.tmpdir(), description: 'The temporary folder exists' },
-          { name: 'backup/archive-folder', path: '/var/backups/opsdeck', maxAge: '1d', description: 'Fails on purpose in the demo: no backups are written here' },
+          { name: 'backup/archive-folder', path: '/var/backups/opsdeck', minCount: 1, maxAge: '1d', description: 'Fails on purpose in the demo: no backups are written here' },
         ],
       },
     },
