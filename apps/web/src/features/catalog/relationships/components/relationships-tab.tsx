@@ -38,7 +38,7 @@ const CURVE_LABELS: Record<GraphCurve, string> = { bezier: 'Bezier', step: 'Step
 
 function ToggleLabel({ label, checked, onChange, disabled, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean; hint?: string }) {
   return (
-    <label className={clsx('flex items-center gap-1.5 text-sm', disabled ? 'text-gray-400' : 'text-gray-700')} title={hint}>
+    <label className={clsx('flex items-center gap-1.5 text-sm', disabled ? 'text-gray-500' : 'text-gray-700')} title={hint}>
       <Switch checked={checked} onCheckedChange={onChange} label={label} disabled={disabled} />
       {label}
     </label>

@@ -1,19 +1,27 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { formatDate, type PlaybookActionResult } from '@opsdeck/shared';
 import { RunStatusBadge } from './run-status-badge';
 import { runDuration } from './run-times';
 import type { RunStep } from './run-steps';
+import { useScrollRegion } from '@/lib/use-scroll-region';
 
 const PRE_CLASS = 'palette-light max-h-[60vh] overflow-auto rounded bg-gray-950 p-3 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-gray-100';
 
 function OutputBlock({ title, children, tone = 'plain' }: { title: string; children: ReactNode; tone?: 'plain' | 'error' }) {
+  const box = useRef<HTMLPreElement>(null);
+  // Long output scrolls inside its box, which the keyboard must then reach (#36); the section already names it.
+  const { tabIndex } = useScrollRegion(box, title);
   return (
     <section aria-label={title} className="flex min-w-0 flex-col gap-1">
       <h3 className="text-xs font-semibold text-gray-500 uppercase">{title}</h3>
       {tone === 'error' ? (
-        <pre className="overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs break-words whitespace-pre-wrap text-red-800">{children}</pre>
+        <pre ref={box} tabIndex={tabIndex} className="overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs break-words whitespace-pre-wrap text-red-800">
+          {children}
+        </pre>
       ) : (
-        <pre className={PRE_CLASS}>{children}</pre>
+        <pre ref={box} tabIndex={tabIndex} className={PRE_CLASS}>
+          {children}
+        </pre>
       )}
     </section>
   );
