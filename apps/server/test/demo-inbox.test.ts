@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL_CONNECTION, DEMO_WEBHOOK_CONNECTION } from '../src/seed/notifications';
 import { DEMO_NOTIFICATION_CONNECTION } from '../src/seed/playbooks';
-import { startTestServer, type TestServer } from './harness';
+import { startTestServer, waitForRunEnd, type TestServer } from './harness';
 
 interface InboxMessage {
   kind: 'webhook' | 'email';
@@ -90,14 +90,7 @@ describe('the demo inbox of a server seeding the demo data', () => {
     });
     expect(reply.status, reply.text).toBe(201);
     const runId = String(reply.json.run_id);
-    const deadline = Date.now() + 20_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = (await server.pool.query<{ status: string }>('select status from playbook_runs where id = $1', [runId])).rows[0]?.status ?? '';
-      if (status !== 'pending' && status !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe('completed');
+    expect(await waitForRunEnd(server, runId)).toBe('completed');
     const message = await waitForMessage(server, admin, (entry) => entry.channel === 'ops-alerts' && entry.body.includes('inbox-run-marker'));
     expect(message.kind).toBe('webhook');
   });

@@ -126,3 +126,15 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null>, t
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** The status of a playbook run once it is neither pending nor running (a worker must be running). */
+export async function waitForRunEnd(server: Pick<TestServer, 'pool'>, runId: string, timeoutMs = 30_000): Promise<string> {
+  return waitFor(
+    `playbook run ${runId} to end`,
+    async () => {
+      const status = (await server.pool.query<{ status: string }>('select status from playbook_runs where id = $1', [runId])).rows[0]?.status;
+      return status === undefined || status === 'pending' || status === 'running' ? null : status;
+    },
+    timeoutMs,
+  );
+}

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PLAYBOOK_NAME, DEMO_SQL_CONNECTION } from '../src/seed/playbooks';
-import { startTestServer, type TestServer } from './harness';
+import { startTestServer, waitForRunEnd, type TestServer } from './harness';
 
 interface Need {
   action: string;
@@ -47,13 +47,7 @@ describe('the demo playbooks on a machine without a cluster or the payments data
     const reply = await server.call('POST', '/api/playbook/run', admin, { id: await playbookId(DEMO_PLAYBOOK_NAME), config_id: pod.rows[0]?.id });
     expect(reply.status, reply.text).toBe(201);
     const runId = String(reply.json.run_id);
-    const deadline = Date.now() + 30_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = (await server.pool.query<{ status: string }>('select status from playbook_runs where id = $1', [runId])).rows[0]?.status ?? '';
-      if (status !== 'pending' && status !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const status = await waitForRunEnd(server, runId);
     const actions = await server.pool.query<{ name: string; status: string; result: { stdout?: string } | null }>(
       'select name, status, result from playbook_run_actions where playbook_run_id = $1 order by start_time',
       [runId],

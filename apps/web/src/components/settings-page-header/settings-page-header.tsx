@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ChevronRight, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/button/button';
 
@@ -14,16 +15,29 @@ export interface SettingsPageHeaderProps {
 
 /**
  * 'Settings › <title>', the page's h1 as its last step: every settings page starts with it (#34 item 22), so a person
- * always sees which part of Settings they are in.
+ * always sees which part of Settings they are in. A page under another settings page names that one as `parent`,
+ * linked: 'Settings › Notifications › Demo inbox'.
  */
-export function SettingsTrail({ title }: { title: string }) {
+export function SettingsTrail({ title, parent }: { title: string; parent?: { label: string; to: string } }) {
   return (
     <nav aria-label="Breadcrumb">
-      <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
+      <ol className="flex flex-wrap items-center gap-1 text-lg font-semibold text-gray-900">
         <li className="text-gray-500">Settings</li>
         <li aria-hidden="true">
           <ChevronRight className="size-4 text-gray-400" />
         </li>
+        {parent !== undefined && (
+          <>
+            <li>
+              <Link to={parent.to} className="text-blue-700 hover:underline">
+                {parent.label}
+              </Link>
+            </li>
+            <li aria-hidden="true">
+              <ChevronRight className="size-4 text-gray-400" />
+            </li>
+          </>
+        )}
         <li>
           <h1 aria-current="page">{title}</h1>
         </li>

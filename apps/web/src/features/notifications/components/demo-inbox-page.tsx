@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ChevronRight, Mail, RefreshCw, Trash2, Webhook } from 'lucide-react';
+import { Mail, RefreshCw, Trash2, Webhook } from 'lucide-react';
 import { formatDate } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
+import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -73,25 +74,9 @@ export function DemoInboxPage() {
   return (
     <section className="flex min-h-0 min-w-0 flex-col gap-3 p-4">
       <header className="flex flex-wrap items-center gap-2">
-        <nav aria-label="Breadcrumb" className="mr-auto">
-          <ol className="flex flex-wrap items-center gap-1 text-lg font-semibold text-gray-900">
-            <li className="text-gray-500">Settings</li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-4 text-gray-400" />
-            </li>
-            <li>
-              <Link to="/settings/notifications" className="text-blue-700 hover:underline">
-                Notifications
-              </Link>
-            </li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-4 text-gray-400" />
-            </li>
-            <li>
-              <h1 aria-current="page">Demo inbox</h1>
-            </li>
-          </ol>
-        </nav>
+        <div className="mr-auto">
+          <SettingsTrail title="Demo inbox" parent={{ label: 'Notifications', to: '/settings/notifications' }} />
+        </div>
         <Button variant="ghost" aria-label="Refresh" onClick={() => void inbox.refetch()} disabled={inbox.isFetching}>
           <RefreshCw aria-hidden="true" className="size-4" />
         </Button>

@@ -1,5 +1,3 @@
-import { Link } from 'react-router';
-import { ChevronRight } from 'lucide-react';
 import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 import { resourceListPath, type SettingsResourceKind } from '../settings-resource-kind';
 
@@ -12,25 +10,5 @@ export interface SettingsBreadcrumbProps {
 
 export function SettingsBreadcrumb({ kind, current }: SettingsBreadcrumbProps) {
   if (current === undefined) return <SettingsTrail title={kind.title} />;
-  return (
-    <nav aria-label="Breadcrumb">
-      <ol className="flex items-center gap-1 text-lg font-semibold text-gray-900">
-        <li className="text-gray-500">Settings</li>
-        <li aria-hidden="true">
-          <ChevronRight className="size-4 text-gray-400" />
-        </li>
-        <li>
-          <Link to={resourceListPath(kind)} className="text-blue-700 hover:underline">
-            {kind.title}
-          </Link>
-        </li>
-        <li aria-hidden="true">
-          <ChevronRight className="size-4 text-gray-400" />
-        </li>
-        <li>
-          <h1 aria-current="page">{current}</h1>
-        </li>
-      </ol>
-    </nav>
-  );
+  return <SettingsTrail title={current} parent={{ label: kind.title, to: resourceListPath(kind) }} />;
 }
