@@ -35,11 +35,18 @@ describe('the GitOps folder (security.gitops.folder)', () => {
   const lastJob = async (): Promise<JobRow | undefined> =>
     (await server.pool.query<JobRow>(`select status, details from job_history where name = 'GitopsReconcile' order by created_at desc, time_start desc limit 1`)).rows[0];
   const jobs = async () => Number((await server.pool.query<{ n: string }>(`select count(*) as n from job_history where name = 'GitopsReconcile'`)).rows[0]?.n ?? 0);
-  /** Makes the next poll run the reconcile now instead of in five minutes, and waits for its Job History row. */
+  /**
+   * Makes the next poll run the reconcile now instead of in five minutes, and waits for its Job History row. The due
+   * time is set again at every look: a run still finishing writes its own next due time after its Job History row,
+   * and would otherwise put back the five minutes this set.
+   */
   const reconcileAgain = async () => {
     const before = await jobs();
-    await server.pool.query(`update maintenance_jobs set next_runtime = now() where name = 'gitops'`);
-    await expect.poll(jobs, { timeout: 20_000 }).toBeGreaterThan(before);
+    const rearmAndCount = async () => {
+      await server.pool.query(`update maintenance_jobs set next_runtime = now() where name = 'gitops'`);
+      return jobs();
+    };
+    await expect.poll(rearmAndCount, { timeout: 20_000 }).toBeGreaterThan(before);
     return lastJob();
   };
   const setFolder = (value: string, cookie = admin) =>
