@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderConnectionCompatibility, renderNotificationCompatibility } from './modules/apply';
 import { renderCanaryCompatibility } from './modules/health';
+import { renderPlaybookCompatibility } from './modules/playbooks';
 import { renderScrapeConfigCompatibility } from './modules/scrapers';
 import { renderTopologyCompatibility } from './modules/topology';
 
@@ -22,6 +23,7 @@ export const COMPATIBILITY_SECTIONS: readonly CompatibilitySection[] = [
   { name: 'canary', render: renderCanaryCompatibility },
   { name: 'scrapeconfig', render: renderScrapeConfigCompatibility },
   { name: 'topology', render: renderTopologyCompatibility },
+  { name: 'playbook', render: renderPlaybookCompatibility },
   { name: 'notification', render: renderNotificationCompatibility },
   { name: 'connection', render: renderConnectionCompatibility },
 ];

@@ -42,6 +42,11 @@ async function startListener(): Promise<{ url: string; seen: Seen[]; close(): Pr
   };
 }
 
+/** What `$(echo "$V")` gives printf: the value word-split by the outer, unquoted substitution, as any shell does. */
+function echoed(value: string): string {
+  return value.split(/\s+/).filter((word) => word !== '').map((word) => `<${word}>`).join('');
+}
+
 /** Values that would change a command if they were pasted into it. */
 const ATTACKS = ['x"; rm -rf / #', '$(touch MARKER)', '`touch MARKER`', "'; drop table playbooks; --", "a' || (select 1) || 'b"];
 
@@ -101,11 +106,11 @@ describe('playbook templates: values never change the command', () => {
       const value = attack.replace('MARKER', marker);
       const playbook = await save({
         parameters: [{ name: 'x', type: 'text' }],
-        actions: [{ name: 'print', exec: { script: `printf '<%s>' {{.params.x}} "{{.params.x}}" '{{.params.x}}' --name={{ .params.x | shellQuote }}` } }],
+        actions: [{ name: 'print', exec: { script: `printf '<%s>' {{.params.x}} "{{.params.x}}" '{{.params.x}}' --name={{ .params.x | shellQuote }} $(.params.x) "$(.params.x)" $(echo $(.params.x))` } }],
       });
       const done = await run(playbook, { x: value });
       expect(done.status, JSON.stringify(done.actions)).toBe('completed');
-      expect(done.actions[0]?.result?.stdout).toBe(`<${value}><${value}><${value}><--name=${value}>`);
+      expect(done.actions[0]?.result?.stdout).toBe(`<${value}><${value}><${value}><--name=${value}><${value}><${value}>${echoed(value)}`);
       expect(existsSync(marker)).toBe(false);
       rmSync(marker, { force: true });
     });

@@ -48,6 +48,8 @@ async function goneWithin(pid: number, ms = 5000): Promise<boolean> {
   return isGone(pid);
 }
 
+const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+
 describe('playbook actions run for real against local peers', () => {
   let server: TestServer;
   const previousRole = process.env.OPSDECK_ROLE;
@@ -209,6 +211,9 @@ describe('playbook actions run for real against local peers', () => {
         { name: 'peer-api', type: 'http', url: `${peer.url}/api`, username: 'opsdeck', password: CONNECTION_PASSWORD },
         null,
       );
+      const key = server.running.context.config.secretKey;
+      await createConnection(server.pool, key, { name: 'peer-aws', type: 'aws', url: peer.url, username: 'AKIDPEER', password: AWS_SECRET, properties: { region: 'eu-west-1' } }, null);
+      await createConnection(server.pool, key, { name: 'plain-aws', type: 'aws', username: 'AKIDPLAIN', password: AWS_SECRET }, null);
     });
     afterAll(async () => {
       await peer.close();
@@ -253,6 +258,27 @@ describe('playbook actions run for real against local peers', () => {
       const before = elsewhere.requests.length;
       const outcome = await run({ name: 'leak', http: { connection: 'peer-api', url: `${elsewhere.url}/echo` } });
       expect(outcome).toMatchObject({ status: 'failed', error: expect.stringMatching(/must stay on the origin/) });
+      expect(elsewhere.requests.length).toBe(before);
+    });
+
+    it("signs a request with the aws connection's keys for its own endpoint (Signature Version 4), and the secret key never leaves", async () => {
+      const outcome = await run({ name: 'rfc', http: { url: `${peer.url}/api/echo`, method: 'POST', body: '{"a":1}', awsSigV4: { connection: 'connection://default/peer-aws', service: 'amscm' } } });
+      expect(outcome.status, JSON.stringify(outcome)).toBe('completed');
+      const seen = peer.requests.at(-1)?.headers ?? {};
+      expect(seen.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDPEER\/\d{8}\/eu-west-1\/amscm\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=[0-9a-f]{64}$/);
+      expect(seen['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+      expect(JSON.stringify(peer.requests.at(-1))).not.toContain(AWS_SECRET);
+      expect(JSON.stringify(outcome)).not.toContain(AWS_SECRET);
+    });
+
+    it('sends nothing signed elsewhere: not off the connection\'s endpoint, and not off AWS for a connection without one', async () => {
+      const before = elsewhere.requests.length;
+      const off = await run({ name: 'leak', http: { url: `${elsewhere.url}/echo`, awsSigV4: { connection: 'peer-aws', service: 's3' } } });
+      expect(off).toMatchObject({ status: 'failed', error: expect.stringMatching(/not on the endpoint of connection 'peer-aws'/) });
+      const plain = await run({ name: 'leak', http: { url: `${elsewhere.url}/echo`, awsSigV4: { connection: 'plain-aws', service: 's3' } } });
+      expect(plain).toMatchObject({ status: 'failed', error: expect.stringMatching(/sign for AWS endpoints .* only/) });
+      const wrongType = await run({ name: 'leak', http: { url: `${peer.url}/api/ok`, awsSigV4: { connection: 'peer-api', service: 's3' } } });
+      expect(wrongType).toMatchObject({ status: 'failed', error: expect.stringMatching(/is of type http, not aws or s3/) });
       expect(elsewhere.requests.length).toBe(before);
     });
 

@@ -36,6 +36,9 @@ export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions'
 /** Mission Control exec fields this server does not run: refused at save by name. */
 export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts'] as const;
 
+/** Mission Control awsSigV4 fields this server does not run (keys in the spec, roles, another endpoint): refused at save. */
+export const PLAYBOOK_REFUSED_SIGV4_FIELDS = ['accessKey', 'secretKey', 'sessionToken', 'assumeRole', 'endpoint', 'skipTLSVerify'] as const;
+
 /** The `exec.connections` kinds this server hands to scripts; each takes `{connection: connection://…}`. */
 export const PLAYBOOK_EXEC_CONNECTION_KINDS = ['aws', 'kubernetes', 'azure'] as const;
 
@@ -213,6 +216,18 @@ const http: JsonSchema = {
     headers: { type: 'array', items: nameValue('A request header', 'Its value.'), description: 'Request headers' },
     body: sealable('The request body.'),
     templateBody: { type: 'boolean', description: 'Accepted as Mission Control writes it; the body is always templated.' },
+    awsSigV4: {
+      type: 'object',
+      description: 'Signs the request (AWS Signature Version 4) with a stored aws connection\'s keys, for that connection\'s endpoint or AWS\'s; not beside connection',
+      required: ['connection', 'service'],
+      additionalProperties: false,
+      properties: {
+        connection: text('The aws (or s3) connection whose access key and secret key sign (connection://namespace/name)'),
+        service: text('The AWS service signed for (execute-api, amscm, …)'),
+        region: text("The region signed for (the connection's region, else us-east-1, when left out)"),
+        ...Object.fromEntries(PLAYBOOK_REFUSED_SIGV4_FIELDS.map((field) => [field, refused('Not run by this server.')])),
+      },
+    },
   },
 };
 

@@ -159,6 +159,17 @@ export interface HttpAction {
   headers?: PlaybookHeader[];
   /** Templated. */
   body?: PlaybookSecretText;
+  /** Sign the request with a stored aws connection's keys (Signature Version 4), as Mission Control's `awsSigV4`. */
+  awsSigV4?: HttpAwsSigV4;
+}
+
+export interface HttpAwsSigV4 {
+  /** The aws (or s3) connection whose access key and secret key sign: `connection://<namespace>/<name>`. */
+  connection: string;
+  /** The AWS service signed for (`execute-api`, `amscm`, …). */
+  service: string;
+  /** Defaults to the connection's region, else us-east-1. */
+  region?: string;
 }
 
 export interface SqlAction {

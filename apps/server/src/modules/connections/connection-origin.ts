@@ -63,3 +63,26 @@ export function leavesConnectionOrigin(connectionUrl: string | null, target: str
 export function connectionOriginMessage(field: string): string {
   return `${field} must stay on the origin (scheme, host and port) of the connection the check names: its credentials are sent nowhere else`;
 }
+
+const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/i;
+
+/** Whether the URL is on one of AWS's own endpoints (`*.amazonaws.com`, `*.amazonaws.com.cn`), over https. */
+export function isAwsEndpoint(target: string): boolean {
+  try {
+    const url = new URL(target);
+    return url.protocol === 'https:' && AWS_HOST.test(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a stored aws or s3 connection's keys may not sign a request to `target`, or null. They sign for the connection's
+ * own endpoint when it names one, else for AWS's endpoints alone: a secret key only signs, but a signature sent
+ * elsewhere is a request that server could replay to AWS.
+ */
+export function awsSigningProblem(connection: { name: string; url: string | null }, target: string): string | null {
+  const own = originOf(connection.url);
+  if (own !== null) return originOf(target) === own ? null : `${target} is not on the endpoint of connection '${connection.name}' (${own}): its keys sign for it alone`;
+  return isAwsEndpoint(target) ? null : `connection '${connection.name}' holds AWS keys, which sign for AWS endpoints (https://*.amazonaws.com) only, not ${target}`;
+}

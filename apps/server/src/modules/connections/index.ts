@@ -5,7 +5,7 @@
  */
 export { connectionsPlugin } from './connections-plugin';
 export { connectionTypeOf, connectionUrlOf, resolveConnection, urlWithCredentials, type ResolvedConnection } from './connection-store';
-export { connectionOriginMessage, credentialUrlOf, leavesConnectionOrigin, originOf, TARGET_FIELDS } from './connection-origin';
+export { awsSigningProblem, connectionOriginMessage, credentialUrlOf, isAwsEndpoint, leavesConnectionOrigin, originOf, TARGET_FIELDS } from './connection-origin';
 export { httpProbe, MAX_RESPONSE_BYTES, type HttpProbeResponse } from './probes/bounded-http';
 export { mongoProbe, mysqlProbe, postgresProbe, redisProbe } from './probes/database-probes';
 export { namesOwnDatabase, OWN_DATABASE_MESSAGE, ownDatabase, refuseOwnDatabase, refuseOwnSocket } from './probes/own-database';

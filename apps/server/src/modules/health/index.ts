@@ -7,6 +7,8 @@ export { canarySpecHoldsSecrets, isSecretEnvelope, SpecSecretError } from './can
 export { CanarySpecError, checksFromCanarySpec } from './canary-spec';
 export { canarySpecRunsExec } from './exec-permission';
 export { scrubSecrets, SecretCollector } from './scrub-secrets';
+/** The Signature Version 4 signer of http checks, which playbook http actions sign with too. */
+export { awsSigV4Headers } from './checkers/http-auth';
 export { isValidSchedule, nextRuntime, parseSchedule } from './schedule';
 export { checkSpecTargets } from './spec-targets';
 export { isInlineUrl } from './checkers/checker';

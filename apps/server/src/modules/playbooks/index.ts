@@ -2,3 +2,4 @@
 export { playbooksPlugin } from './playbooks-plugin';
 export { requestPlaybookRun } from './run-store';
 export type { PlaybookTarget } from './types';
+export { renderPlaybookCompatibility } from './compatibility-section';

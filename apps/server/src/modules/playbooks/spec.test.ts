@@ -243,6 +243,14 @@ describe('parsing playbook specs', () => {
     expect(problem.hint).not.toBeNull();
   });
 
+  it('takes http.awsSigV4 naming an aws connection, as ams-admin-access-grant.yaml writes it, and refuses keys written in the spec', () => {
+    const sigV4 = { connection: 'connection://aws/ams', service: 'amscm', region: 'us-east-1' };
+    expect(parsePlaybookSpec(withAction({ name: 'a', http: { url: 'https://amscm.us-east-1.amazonaws.com/', method: 'POST', awsSigV4: sigV4 } })).actions[0]?.http?.awsSigV4).toEqual(sigV4);
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', awsSigV4: { ...sigV4, secretKey: 'k' } } }))).toMatchObject({ path: 'spec.actions[0].http.awsSigV4.secretKey', hint: expect.stringMatching(/store them in an aws connection/) });
+    expect(refusal(withAction({ name: 'a', http: { connection: 'connection://x/api', awsSigV4: sigV4 } })).path).toBe('spec.actions[0].http.awsSigV4');
+    expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', awsSigV4: { connection: 'connection://aws/ams' } } })).path).toBe('spec.actions[0].http.awsSigV4.service');
+  });
+
   it('refuses templateBody: false on a body that holds a template, which this server would template', () => {
     expect(refusal(withAction({ name: 'a', http: { url: 'https://x.test', templateBody: false, body: '{{.params.x}}' } })).path).toBe('spec.actions[0].http.templateBody');
     expect(parsePlaybookSpec(withAction({ name: 'a', http: { url: 'https://x.test', method: 'post', templateBody: true, body: '{{.params.x}}' } })).actions[0]?.http?.method).toBe('POST');

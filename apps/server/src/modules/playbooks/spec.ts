@@ -22,6 +22,7 @@ import {
   type ExecCheckout,
   type ExecConnections,
   type HttpAction,
+  type HttpAwsSigV4,
   type NotificationAction,
   type PlaybookAction,
   type PlaybookWebhook,
@@ -43,7 +44,7 @@ import {
 import { AppError } from '../../platform/errors';
 import { checkRuleFilter } from '../incident-rules';
 import { parseSelectorRequirements } from './selectors';
-import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax } from './templating';
+import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax, holdsDollarActions, holdsGoActions } from './templating';
 import { scriptInterpreter } from '../../platform/value-placement';
 
 /** The resource's metadata, when the whole Mission Control resource was given. */
@@ -87,16 +88,51 @@ const SPEC_REFUSED: Readonly<Record<string, string>> = {
 };
 const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn', 'on']);
 /** `on` kinds this server does not run, each with what to do instead. */
-const TRIGGERS_REFUSED: Readonly<Record<string, string>> = {
+export const TRIGGERS_REFUSED: Readonly<Record<string, string>> = {
   config: 'Catalog events do not start playbooks here: run it from the catalog item, or trigger it on the check or component that watches the item',
 };
 const WEBHOOK_AUTH_HINT = 'Give authentication: basic {username, password}, github {token} or svix {secret} (or run it with an API token: POST /api/playbook/run)';
 /** A retry waits at most this long before one attempt, and an action is tried at most this many more times. */
 const RETRY_MAX_WAIT = '1h';
 const RETRY_MAX_LIMIT = 10;
-const HTTP_FIELDS = new Set(['url', 'connection', 'method', 'headers', 'body', 'templateBody']);
+const HTTP_FIELDS = new Set(['url', 'connection', 'method', 'headers', 'body', 'templateBody', 'awsSigV4']);
+/** awsSigV4 fields Mission Control has beside connection, service and region, each with why it is not run here. */
+const AWS_SIGV4_REFUSED: Readonly<Record<string, string>> = {
+  accessKey: 'Keys are not written into a playbook: store them in an aws connection and name it in awsSigV4.connection',
+  secretKey: 'Keys are not written into a playbook: store them in an aws connection and name it in awsSigV4.connection',
+  sessionToken: 'Keys are not written into a playbook: store them in an aws connection and name it in awsSigV4.connection',
+  assumeRole: "Roles are not assumed (no STS call): store the role's own keys in the connection",
+  endpoint: 'The request goes to url: write the endpoint there',
+  skipTLSVerify: 'TLS verification is set on the connection (insecure_tls)',
+};
 const SQL_FIELDS = new Set(['query', 'args', 'connection', 'driver']);
 const NOTIFICATION_FIELDS = new Set(['connection', 'title', 'message', 'properties']);
+const AWS_SIGV4_FIELDS = new Set(['connection', 'service', 'region']);
+/** Each unsupported action type refused by name, with what runs instead. */
+const ACTION_TYPES_REFUSED: Readonly<Record<string, string>> = Object.fromEntries(
+  PLAYBOOK_UNSUPPORTED_ACTION_TYPES.map((type) => [type, `${type} actions are not run: this server runs ${ACTION_TYPES_TEXT} actions`]),
+);
+
+export interface PlaybookFieldBlock {
+  /** Fields the save takes and a run honours. */
+  runs: ReadonlySet<string>;
+  /** Fields refused at save by name, each with what to do instead. */
+  refused: Readonly<Record<string, string>>;
+}
+
+/**
+ * What the save takes and refuses in each block of a spec: the compatibility page is written from these, beside the
+ * editor's JSON Schema (compatibility-section.ts, whose test holds the two equal).
+ */
+export const PLAYBOOK_FIELD_BLOCKS = {
+  spec: { runs: SPEC_FIELDS, refused: SPEC_REFUSED },
+  action: { runs: ACTION_FIELDS, refused: ACTION_TYPES_REFUSED },
+  exec: { runs: EXEC_FIELDS, refused: EXEC_REFUSED },
+  http: { runs: HTTP_FIELDS, refused: {} },
+  awsSigV4: { runs: AWS_SIGV4_FIELDS, refused: AWS_SIGV4_REFUSED },
+  sql: { runs: SQL_FIELDS, refused: {} },
+  notification: { runs: NOTIFICATION_FIELDS, refused: {} },
+} as const satisfies Readonly<Record<string, PlaybookFieldBlock>>;
 
 function invalid(path: string, problem: string, hint = FIX_HINT): never {
   throw new AppError(400, SPEC_CODE, `The playbook spec is not valid: ${path} ${problem}`, path, hint);
@@ -220,10 +256,11 @@ function sealableField(value: unknown, path: string, code = false): PlaybookSecr
  */
 function codeField(value: unknown, path: string, what: 'script' | 'query'): string {
   const text = requiredText(value, path);
-  const problem = checkTemplateSyntax(text, true);
+  const problem = checkTemplateSyntax(text, true, what === 'script');
   if (problem !== null) invalid(path, `is not a valid template: ${problem}`, TEMPLATE_HINT);
-  const interpreter = what === 'script' && text.includes('{') ? scriptInterpreter(text) : null;
-  if (interpreter !== null && /\{[{%]/.test(text)) {
+  const templated = /\{[{%]/.test(text) || (what === 'script' && holdsDollarActions(text, 'fields'));
+  const interpreter = what === 'script' && templated ? scriptInterpreter(text) : null;
+  if (interpreter !== null) {
     invalid(path, `holds a template, but the script runs with ${interpreter}, for which this server cannot quote values`, 'Pass values with exec env and read them in the script: os.environ["NAME"] in python, $env:NAME in pwsh, process.env.NAME in node');
   }
   return text;
@@ -368,7 +405,7 @@ function durationBound(value: unknown, path: string): number | undefined {
 }
 
 /** Mission Control parameter types this server does not take yet, with what to use instead. */
-const REFUSED_PARAMETER_TYPES: Readonly<Record<string, string>> = {
+export const REFUSED_PARAMETER_TYPES: Readonly<Record<string, string>> = {
   configs: 'A selector of many catalog items is not a parameter here: use a config parameter, or run the playbook per item',
 };
 
@@ -503,22 +540,38 @@ function httpAction(value: unknown, path: string): HttpAction {
     invalid(join(path, 'url'), 'is required when no connection is named', 'Write url: https://…, or name a connection whose URL is used');
   }
   if (url !== undefined && url.trim() !== '') {
-    if (parsed.connection === undefined && !url.includes('{{') && !isAbsoluteHttpUrl(url.trim())) {
+    if (parsed.connection === undefined && !holdsGoActions(url, 'all') && !isAbsoluteHttpUrl(url.trim())) {
       invalid(join(path, 'url'), `'${url}' is not an http or https URL`, 'Write a whole URL, or name a connection and give a path under its URL');
     }
     parsed.url = url.trim();
   }
   // Mission Control's web_request playbook takes the method as a parameter: a template is rendered and checked at run.
-  const method = typeof entry.method === 'string' && entry.method.includes('{{') ? templateField(entry.method, join(path, 'method'), false) : oneOf(entry.method, join(path, 'method'), HTTP_METHODS, (text) => text.toUpperCase());
+  const method = typeof entry.method === 'string' && holdsGoActions(entry.method, 'all') ? templateField(entry.method, join(path, 'method'), false) : oneOf(entry.method, join(path, 'method'), HTTP_METHODS, (text) => text.toUpperCase());
   if (method !== undefined) parsed.method = method;
   const headers = nameValues(entry.headers, join(path, 'headers'), false);
   if (headers !== undefined) parsed.headers = headers;
   const body = sealableField(entry.body, join(path, 'body'), true);
   if (body !== undefined) parsed.body = body;
+  if (given(entry.awsSigV4)) {
+    if (parsed.connection !== undefined) invalid(join(path, 'awsSigV4'), 'signs the request, so the request cannot also send the credentials of http.connection', 'Keep awsSigV4 and write the whole URL in url');
+    parsed.awsSigV4 = awsSigV4(entry.awsSigV4, join(path, 'awsSigV4'));
+  }
   if (flag(entry.templateBody, join(path, 'templateBody')) === false && typeof body === 'string' && /\{[{%]/.test(body)) {
     invalid(join(path, 'templateBody'), 'is false, but this server always templates the body, and this one holds a template', 'Remove templateBody: false, or write the braces so they are not a template');
   }
   return parsed;
+}
+
+function awsSigV4(value: unknown, path: string): HttpAwsSigV4 {
+  const entry = object(value, path);
+  for (const [field, note] of Object.entries(AWS_SIGV4_REFUSED)) if (Object.hasOwn(entry, field)) invalid(join(path, field), 'is not run by this server', note);
+  onlyFields(entry, path, AWS_SIGV4_FIELDS, 'of awsSigV4', 'awsSigV4 takes connection (an aws connection), service and region');
+  const region = optionalText(entry.region, join(path, 'region'));
+  return {
+    connection: requiredText(entry.connection, join(path, 'connection'), 'Name the aws connection whose keys sign: connection://namespace/name').trim(),
+    service: requiredText(entry.service, join(path, 'service'), 'The AWS service the request is for, such as execute-api').trim(),
+    ...(region === undefined || region.trim() === '' ? {} : { region: region.trim() }),
+  };
 }
 
 function sqlAction(value: unknown, path: string): SqlAction {
@@ -593,7 +646,7 @@ function templatesOnField(value: unknown, path: string): void {
 }
 
 function actionTypeRefusal(key: string, path: string): never {
-  const known = (PLAYBOOK_UNSUPPORTED_ACTION_TYPES as readonly string[]).includes(key);
+  const known = Object.hasOwn(ACTION_TYPES_REFUSED, key);
   invalid(path, known ? `is a ${key} action, which this server does not run: it runs ${ACTION_TYPES_TEXT} actions` : `is not a field of an action: actions run ${ACTION_TYPES_TEXT}`, ACTION_TYPE_HINT);
 }
 

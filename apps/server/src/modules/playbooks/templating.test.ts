@@ -204,6 +204,40 @@ describe('renderAction', () => {
     expect(rendered.notification?.properties).toEqual({ token: sealed });
   });
 
+  it("renders Mission Control's $( ) actions in a body, parentheses and bare context names included, as the ams and secret-parameter fixtures write them", async () => {
+    const ctx = context({ params: { namespace: 'a,b', replicas: '3' } });
+    const action: PlaybookAction = {
+      name: 'call',
+      http: {
+        url: 'https://example.com/$(.config.name)',
+        headers: [{ name: 'Content-Type', value: 'application/json' }],
+        body: '{"ns": "$(range $i, $e := (.params.namespace | split ","))$(if $i),$(end)$(. | trim)$(end)", "n": $(toInt .params.replicas), "by": "$(user.email)"}',
+      },
+    };
+    const rendered = await renderAction(action, ctx);
+    expect(rendered.http?.url).toBe('https://example.com/checkout');
+    expect(JSON.parse(String(rendered.http?.body))).toEqual({ ns: 'a,b', n: 3, by: 'ada@example.com' });
+  });
+
+  it("keeps a script's $(command) as the shell's and places a $(.field) action's value, which never becomes code", async () => {
+    const ctx = context({ params: { namespace: 'x"; rm -rf / #', replicas: '$(.params.replicas)' } });
+    const action: PlaybookAction = { name: 'code', exec: { script: 'n=$(date +%s); kubectl -n $(.params.namespace) get pods $(echo $(.params.replicas))' } };
+    const rendered = await renderAction(action, ctx);
+    expect(rendered.exec).toEqual({
+      script: 'n=$(date +%s); kubectl -n "${OPSDECK_TEMPLATE_1}" get pods $(echo "${OPSDECK_TEMPLATE_2}")',
+      env: [
+        { name: 'OPSDECK_TEMPLATE_1', value: 'x"; rm -rf / #' },
+        { name: 'OPSDECK_TEMPLATE_2', value: '$(.params.replicas)' },
+      ],
+    });
+  });
+
+  it('never reads a value a $( ) action rendered as a template again', async () => {
+    const ctx = context({ params: { namespace: '$(.user.email)', replicas: '{{.user.email}}' } });
+    const rendered = await renderAction({ name: 'n', notification: { connection: 'connection://slack', title: '$(.params.namespace) {{.params.replicas}}', message: 'm' } }, ctx);
+    expect(rendered.notification?.title).toBe('$(.user.email) {{.user.email}}');
+  });
+
   it('says which action and field failed to render', async () => {
     const action: PlaybookAction = { name: 'call', http: { url: 'https://example.com', headers: [{ name: 'A', value: '{{ x | nope }}' }] } };
     await expect(renderAction(action, context())).rejects.toMatchObject({ code: 'OD_PLAYBOOK_TEMPLATE', details: 'call.http.headers[0].value' });
@@ -238,6 +272,13 @@ describe('checkTemplateSyntax', () => {
     expect(checkTemplateSyntax('{{ if .params.a }}{{ .params.a | lower }}{{ end }}')).toBeNull();
     expect(templateDialect('{{.params.a}}')).toBe('go');
     expect(templateDialect('{{ params.a }}')).toBe('liquid');
+  });
+
+  it("refuses at save a $( ) action this server cannot run, and a Liquid text that also holds one", () => {
+    expect(checkTemplateSyntax('{"a": "$(nope .params.x)"}')).toMatch(/function "nope" not defined/);
+    expect(checkTemplateSyntax('echo $(date) $(hostname -f)', true, true)).toBeNull();
+    expect(checkTemplateSyntax('echo $(.params.x | nope)', true, true)).toMatch(/function "nope" not defined/);
+    expect(checkTemplateSyntax('{{ params.x }} and $(.params.y)')).toMatch(/mixes Liquid/);
   });
 
   it('explains a template that does not parse, without rendering it', () => {

@@ -4,7 +4,7 @@ import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, Playboo
 import { AppError } from '../../platform/errors';
 import { toCel } from '../../platform/cel/cel-values';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
-import { executeGoTemplate, goPrint, parseGoTemplate } from '../../platform/go-template/go-template';
+import { executeGoTemplate, goPrint, parseGoTemplate, type DollarActions, type GoParseOptions } from '../../platform/go-template/go-template';
 import { lastResult, TEMPLATE_FUNCTION_NAMES, templateFunctions } from './action-functions';
 import type { TemplateContext } from './types';
 import {
@@ -119,6 +119,27 @@ function templateError(field: string, problem: string): AppError {
 
 type Scope = Record<(typeof CONTEXT_ROOTS)[number], Record<string, unknown>>;
 
+const VALUE_ROOTS: ReadonlySet<string> = new Set(CONTEXT_ROOTS);
+
+/**
+ * How a field's Go template is parsed: `$( )` actions as Mission Control reads them (in a shell script only those
+ * starting with a field, since `$(command)` is the shell's), and bare context names (`params.x`) as values.
+ */
+function goOptions(dollar: DollarActions): GoParseOptions {
+  return { dollar, valueRoots: VALUE_ROOTS };
+}
+
+/** Whether the text holds a `$( )` action for that reading. */
+export function holdsDollarActions(text: string, dollar: DollarActions): boolean {
+  if (dollar === 'none') return false;
+  return dollar === 'all' ? text.includes('$(') : /\$\(-?\s*\.[A-Za-z_]/.test(text);
+}
+
+/** Whether the text holds a Go action of either delimiter set for that reading. */
+export function holdsGoActions(text: string, dollar: DollarActions): boolean {
+  return text.includes('{{') || holdsDollarActions(text, dollar);
+}
+
 /**
  * value: the text is a value and is rendered as it is; code: each `{{ value }}` is left as a marker for
  * value-placement.ts; shell: code, with a final `shellQuote` dropped, since placement quotes the value anyway.
@@ -132,7 +153,7 @@ const SHELL_QUOTING: ReadonlySet<string> = new Set(['shellQuote', 'strings.Shell
  * and the result is trimmed of surrounding space.
  */
 function renderGo(text: string, scope: Scope, mode: RenderMode): string {
-  const template = parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES);
+  const template = parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES, goOptions(dollarOf(mode)));
   const output = executeGoTemplate(template, scope, {
     functions: templateFunctions(scope.actions),
     ...(mode === 'value' ? {} : { output: (value: unknown) => markValue(goPrint(value)) }),
@@ -143,11 +164,15 @@ function renderGo(text: string, scope: Scope, mode: RenderMode): string {
   return output.trim();
 }
 
+function dollarOf(mode: RenderMode): DollarActions {
+  return mode === 'shell' ? 'fields' : 'all';
+}
+
 async function renderScoped(text: string, scope: Scope, field: string, mode: RenderMode = 'value'): Promise<string> {
-  if (!text.includes('{')) return text;
+  if (!text.includes('{') && !text.includes('$(')) return text;
   let rendered: string;
   try {
-    if (templateDialect(text) === 'go') rendered = text.includes('{{') ? renderGo(text, scope, mode) : text;
+    if (templateDialect(text) === 'go') rendered = holdsGoActions(text, dollarOf(mode)) ? renderGo(text, scope, mode) : text;
     else rendered = printTemplateValue(await (mode === 'value' ? liquid : markingLiquid).parseAndRender(withoutGoDots(text), scope));
   } catch (error) {
     throw templateError(field, firstLine(error));
@@ -199,7 +224,7 @@ function headerValue(headers: HttpAction['headers'], name: string): string | und
 /** The http block rendered: URL values percent-encoded for their part, header values one line, body values escaped for its type. */
 async function renderHttp(http: HttpAction, render: Render, prefix: string): Promise<HttpAction> {
   const rendered: HttpAction = { ...http };
-  if (http.method !== undefined && http.method.includes('{{')) rendered.method = (await render(http.method, 'http.method')).trim().toUpperCase();
+  if (http.method !== undefined && holdsGoActions(http.method, 'all')) rendered.method = (await render(http.method, 'http.method')).trim().toUpperCase();
   if (http.url !== undefined) {
     const url = await render(http.url, 'http.url', 'code');
     rendered.url = placed(`${prefix}.http.url`, () => placeInUrl(url));
@@ -285,10 +310,12 @@ export async function resolveParameterDefaults(parameters: PlaybookParameter[], 
  * Why the text is not a template this server can render, or null; parse only, nothing is evaluated. `code` is for a
  * script, query, URL or body, whose Liquid may not use `| raw`.
  */
-export function checkTemplateSyntax(text: string, code = false): string | null {
+export function checkTemplateSyntax(text: string, code = false, shell = false): string | null {
   if (holdsMarkerCharacters(text)) return 'it holds the control characters U+0002 or U+0003';
+  const dollar: DollarActions = shell ? 'fields' : 'all';
   try {
-    if (templateDialect(text) === 'go') parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES);
+    if (templateDialect(text) === 'go') parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES, goOptions(dollar));
+    else if (holdsDollarActions(text, dollar)) return 'it mixes Liquid ({{ params.x }}, {% %}) with Mission Control\'s $( ) actions: write it in one of them';
     else (code ? markingLiquid : liquid).parse(withoutGoDots(text));
     return null;
   } catch (error) {

@@ -80,4 +80,14 @@ describe('Go templates', () => {
   it('stops a template that runs too many steps', () => {
     expect(() => render('{{ range .params.names }}{{ range $.params.names }}{{ . }}{{ end }}{{ end }}', 20)).toThrow('more than 20 steps');
   });
+
+  it("reads $( ) actions beside {{ }} only when asked, with Go's trim markers and the action's own parentheses", () => {
+    const run = (text: string, dollar: 'none' | 'all' | 'fields'): string =>
+      executeGoTemplate(parseGoTemplate(text, FUNCTION_NAMES, { dollar, valueRoots: new Set(['params']) }), data, { functions, maxSteps: 1000, maxOutput: 1000 });
+    expect(run('a $(.params.namespace) b', 'none')).toBe('a $(.params.namespace) b');
+    expect(run('a  $(- (.params.namespace | lower) -)  b|$(params.replicas)', 'all')).toBe('ashopb|3');
+    expect(run('x=$(hostname) y=$(.params.replicas)', 'fields')).toBe('x=$(hostname) y=3');
+    expect(() => parseGoTemplate('$(.params.x', FUNCTION_NAMES, { dollar: 'all' })).toThrow(/unclosed action/);
+  });
 });
+

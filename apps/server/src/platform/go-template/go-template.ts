@@ -66,37 +66,80 @@ interface Action {
 
 type Piece = { kind: 'text'; text: string } | { kind: 'action'; action: Action };
 
-/** Splits the text at `{{ }}`, applying `{{-` and `-}}` to the text around them, and drops comments. */
-function pieces(text: string): Piece[] {
+/**
+ * Which `$( )` actions a text holds beside `{{ }}`. Mission Control renders every playbook template a second time with
+ * `$(` and `)` as delimiters (duty's default delimiter sets): `all` reads each `$(` as an action, as it does; `fields`
+ * only one that starts with a field (`$(.params.x)`), for shell scripts, where any other `$(` is the shell's own
+ * command substitution; `none` (checks, scrapers, notifications) reads `{{ }}` alone.
+ */
+export type DollarActions = 'none' | 'all' | 'fields';
+
+/** A `$(` that opens a field action: `$(.params.x)`, `$(- .x -)`. */
+const DOLLAR_FIELD = /^\$\(-?\s*\.[A-Za-z_]/;
+
+interface Opening {
+  at: number;
+  dollar: boolean;
+}
+
+function nextOpening(text: string, from: number, dollar: DollarActions): Opening | null {
+  const braces = text.indexOf('{{', from);
+  let found = dollar === 'none' ? -1 : text.indexOf('$(', from);
+  while (found !== -1 && (braces === -1 || found < braces) && dollar === 'fields' && !DOLLAR_FIELD.test(text.slice(found, found + 64))) {
+    found = text.indexOf('$(', found + 2);
+  }
+  if (found !== -1 && (braces === -1 || found < braces)) return { at: found, dollar: true };
+  return braces === -1 ? null : { at: braces, dollar: false };
+}
+
+/**
+ * Splits the text at its actions, applying the trim markers (`{{-`, `-}}`, `$(-`, `-)`) to the text around them, and
+ * drops comments. One pass reads both delimiter sets, so text a value renders to is never read as a template again
+ * (Mission Control's second pass would run a `$(…)` a parameter holds).
+ */
+function pieces(text: string, dollar: DollarActions): Piece[] {
   const out: Piece[] = [];
   let position = 0;
   let trimNext = false;
   while (position < text.length) {
-    const open = text.indexOf('{{', position);
-    let literal = open === -1 ? text.slice(position) : text.slice(position, open);
+    const opening = nextOpening(text, position, dollar);
+    let literal = opening === null ? text.slice(position) : text.slice(position, opening.at);
     if (trimNext) literal = literal.replace(/^\s+/, '');
-    if (open === -1) {
+    if (opening === null) {
       if (literal !== '') out.push({ kind: 'text', text: literal });
       break;
     }
-    const trimBefore = /^\{\{-\s/.test(text.slice(open, open + 4));
+    const open = opening.at;
+    const trimBefore = /^(\{\{|\$\()-\s/.test(text.slice(open, open + 4));
     if (trimBefore) literal = literal.replace(/\s+$/, '');
     if (literal !== '') out.push({ kind: 'text', text: literal });
     const start = open + (trimBefore ? 3 : 2);
-    const close = closingOf(text, start);
+    const close = opening.dollar ? closingParenOf(text, start) : closingOf(text, start);
+    const closeLength = opening.dollar ? 1 : 2;
     if (close === -1) throw new GoTemplateError(`unclosed action at character ${open + 1}`);
-    const trimAfter = /\s-$/.test(text.slice(start, close)) && close - 2 >= start;
-    const body = text.slice(start, trimAfter ? close - 2 : close).trim();
+    const inner = text.slice(start, close);
+    const trimAfter = /\s-$/.test(inner) && inner.length >= 2;
+    const body = (trimAfter ? inner.slice(0, -2) : inner).trim();
     if (!(body.startsWith('/*') && body.endsWith('*/'))) out.push({ kind: 'action', action: { body, at: open + 1 } });
     trimNext = trimAfter;
-    position = close + 2;
+    position = close + closeLength;
   }
   return out;
 }
 
 /** The `}}` that ends the action starting at `start`, skipping `}}` inside quoted strings; -1 when there is none. */
 function closingOf(text: string, start: number): number {
+  return scanAction(text, start, (i) => text[i] === '}' && text[i + 1] === '}');
+}
+
+/** The `)` that ends a `$(` action: the first outside quotes and the action's own parentheses. */
+function closingParenOf(text: string, start: number): number {
+  return scanAction(text, start, (i, depth) => depth === 0 && text[i] === ')');
+}
+
+function scanAction(text: string, start: number, closes: (index: number, depth: number) => boolean): number {
   let quote: string | null = null;
+  let depth = 0;
   for (let i = start; i < text.length; i += 1) {
     const char = text[i];
     if (quote !== null) {
@@ -104,8 +147,10 @@ function closingOf(text: string, start: number): number {
       else if (char === quote) quote = null;
       continue;
     }
+    if (closes(i, depth)) return i;
     if (char === '"' || char === '`' || char === "'") quote = char;
-    else if (char === '}' && text[i + 1] === '}') return i;
+    else if (char === '(') depth += 1;
+    else if (char === ')') depth = Math.max(0, depth - 1);
   }
   return -1;
 }
@@ -234,6 +279,7 @@ class PipelineParser {
   constructor(
     private readonly tokens: Token[],
     private readonly functions: ReadonlySet<string>,
+    private readonly roots: ReadonlySet<string>,
   ) {}
 
   parse(): Pipeline {
@@ -299,6 +345,7 @@ class PipelineParser {
       }
     }
     const unknown = parts[0] ?? name;
+    if (this.roots.has(unknown)) return { kind: 'field', path: parts };
     throw new GoTemplateError(`function "${unknown}" not defined ('${unknown}' is not supported by this server)`);
   }
 
@@ -336,6 +383,18 @@ class PipelineParser {
   }
 }
 
+export interface GoParseOptions {
+  /** Which `$( )` actions the text holds beside `{{ }}` (none unless asked). */
+  dollar?: DollarActions;
+  /**
+   * Top-level keys of the data a bare name reads (`params.x` as `.params.x`), as Mission Control's templater gives each
+   * key a function of that name; a function of the same name wins.
+   */
+  valueRoots?: ReadonlySet<string>;
+}
+
+const NO_ROOTS: ReadonlySet<string> = new Set();
+
 interface Frame {
   kind: 'root' | 'if' | 'with' | 'range';
   node: Node | null;
@@ -350,19 +409,19 @@ interface Frame {
  * the action starts, for anything Go would refuse and for what this server does not run (`define`, `template`,
  * `block`, `break`, `continue`).
  */
-export function parseGoTemplate(text: string, functions: ReadonlySet<string>): GoTemplate {
+export function parseGoTemplate(text: string, functions: ReadonlySet<string>, options: GoParseOptions = {}): GoTemplate {
   if (text.length > PARSE_LIMIT) throw new GoTemplateError(`the template is longer than ${PARSE_LIMIT} characters`);
   const root: Node[] = [];
   const stack: Frame[] = [{ kind: 'root', node: null, target: root, chained: false }];
   const top = (): Frame => stack[stack.length - 1] ?? { kind: 'root', node: null, target: root, chained: false };
-  for (const piece of pieces(text)) {
+  for (const piece of pieces(text, options.dollar ?? 'none')) {
     if (piece.kind === 'text') {
       top().target.push({ kind: 'text', text: piece.text });
       continue;
     }
     const { body, at } = piece.action;
     try {
-      parseAction(body, stack, top, functions);
+      parseAction(body, stack, top, functions, options.valueRoots ?? NO_ROOTS);
     } catch (error) {
       if (error instanceof GoTemplateError) throw new GoTemplateError(`at character ${at}: ${error.message}`);
       throw error;
@@ -372,10 +431,10 @@ export function parseGoTemplate(text: string, functions: ReadonlySet<string>): G
   return { nodes: root };
 }
 
-function parseAction(body: string, stack: Frame[], top: () => Frame, functions: ReadonlySet<string>): void {
+function parseAction(body: string, stack: Frame[], top: () => Frame, functions: ReadonlySet<string>, roots: ReadonlySet<string>): void {
   const keyword = /^([a-z]+)\b/.exec(body)?.[1] ?? '';
   const rest = body.slice(keyword.length);
-  const pipeline = (): Pipeline => new PipelineParser(tokenize(rest), functions).parse();
+  const pipeline = (): Pipeline => new PipelineParser(tokenize(rest), functions, roots).parse();
   if (keyword === 'if' || keyword === 'with' || keyword === 'range') {
     if (stack.length > NESTING_LIMIT) throw new GoTemplateError(`blocks nest deeper than ${NESTING_LIMIT}`);
     const children: Node[] = [];
@@ -391,7 +450,7 @@ function parseAction(body: string, stack: Frame[], top: () => Frame, functions: 
     const chainedKeyword = /^\s*(if|with)\b/.exec(rest)?.[1];
     if (chainedKeyword === 'if' || chainedKeyword === 'with') {
       const inner = rest.replace(/^\s*(if|with)/, '');
-      const chained: Node = { kind: chainedKeyword, pipeline: new PipelineParser(tokenize(inner), functions).parse(), body: [], otherwise: [] };
+      const chained: Node = { kind: chainedKeyword, pipeline: new PipelineParser(tokenize(inner), functions, roots).parse(), body: [], otherwise: [] };
       node.otherwise.push(chained);
       stack.push({ kind: chainedKeyword, node: chained, target: chained.body, chained: true });
       return;
@@ -408,7 +467,7 @@ function parseAction(body: string, stack: Frame[], top: () => Frame, functions: 
     return;
   }
   if (KEYWORDS.has(keyword)) throw new GoTemplateError(`{{ ${keyword} }} is not supported here: write the template inline`);
-  top().target.push({ kind: 'output', pipeline: new PipelineParser(tokenize(body), functions).parse() });
+  top().target.push({ kind: 'output', pipeline: new PipelineParser(tokenize(body), functions, roots).parse() });
 }
 
 /** Go's truth: false, 0, nil, and empty text, lists and maps are false. */

@@ -7,7 +7,7 @@ import { segmentPattern, splitGlob } from './folder-checker-glob';
 import { listS3, S3ListingError, s3Endpoint, type S3Access, type S3Credentials } from './s3-listing';
 import { SftpFolderError, withSftpFolders, type SftpAccess } from './sftp-folders';
 import { renderCheckTemplate } from '../check-template';
-import { originOf } from '../../connections';
+import { isAwsEndpoint, originOf } from '../../connections';
 
 /** A walk reads at most this many directory entries, so one huge tree cannot stall a worker; the result says so. */
 export const MAX_ENTRIES = 10_000;
@@ -166,16 +166,6 @@ export async function listFolder(pattern: string, recursive: boolean, reader: Fo
 /** Where a folder check's S3 credentials may not go: a connection's keys sign for its own endpoint only. */
 class S3AccessError extends Error {}
 
-const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/i;
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
 /** The endpoint, region and keys an s3:// folder check lists its bucket with (ADR 0075 for valueFrom keys). */
 async function s3Access(spec: FolderCheckSpec, context: CheckerContext): Promise<S3Access> {
   const aws = spec.awsConnection ?? {};
@@ -191,7 +181,7 @@ async function s3Access(spec: FolderCheckSpec, context: CheckerContext): Promise
     if (own !== null && endpoint !== undefined && originOf(endpoint) !== own) {
       throw new S3AccessError(`awsConnection.endpoint ${endpoint} is not the endpoint of connection '${aws.connection}' (${own}): its keys sign for it alone`);
     }
-    if (own === null && endpoint !== undefined && !AWS_HOST.test(hostOf(endpoint))) {
+    if (own === null && endpoint !== undefined && !isAwsEndpoint(endpoint)) {
       throw new S3AccessError(`connection '${aws.connection}' holds AWS keys, which sign for AWS endpoints only, not ${endpoint}`);
     }
     endpoint ??= own ?? undefined;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { PLAYBOOK_HTTP_METHODS, type PlaybookActionResult } from '@opsdeck/shared';
-import { connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
-import { scrubSecrets, SecretCollector } from '../../health';
+import { PLAYBOOK_HTTP_METHODS, type HttpAction, type PlaybookActionResult } from '@opsdeck/shared';
+import { awsSigningProblem, connectionOriginMessage, httpProbe, leavesConnectionOrigin, MAX_RESPONSE_BYTES, resolveConnection, type ResolvedConnection } from '../../connections';
+import { awsSigV4Headers, scrubSecrets, SecretCollector } from '../../health';
 import type { ActionOutcome, ActionRunner } from '../types';
 import { breaksHeader } from '../../../platform/value-placement';
 import { completedOutcome, errorText, failedOutcome, stopMessage } from './action-outcome';
@@ -65,6 +65,34 @@ function addUrlCredentials(url: string, secrets: SecretCollector): void {
   }
 }
 
+/**
+ * The Signature Version 4 headers of the request, from the named aws or s3 connection's keys; refused when the request
+ * goes anywhere its keys may not sign for (connection-origin.ts). The keys join the scrub list.
+ */
+async function signedHeaders(
+  sigV4: NonNullable<HttpAction['awsSigV4']>,
+  request: { method: string; url: string; headers: Record<string, string>; body: string },
+  context: Parameters<ActionRunner>[1],
+  secrets: SecretCollector,
+): Promise<{ headers: Record<string, string>; insecureTls: boolean } | { error: string }> {
+  let aws: ResolvedConnection;
+  try {
+    aws = await resolveConnection(context.pool, context.secretKey, sigV4.connection);
+  } catch (error) {
+    return { error: errorText(error) };
+  }
+  secrets.addConnection(aws);
+  if (aws.type !== 'aws' && aws.type !== 's3') return { error: `awsSigV4.connection '${aws.namespace}/${aws.name}' is of type ${aws.type}, not aws or s3` };
+  if (aws.username === null || aws.username === '' || aws.password === null || aws.password === '') {
+    return { error: `connection '${aws.namespace}/${aws.name}' has no access key and secret key to sign with` };
+  }
+  const problem = awsSigningProblem(aws, request.url);
+  if (problem !== null) return { error: problem };
+  const region = sigV4.region ?? aws.properties.region ?? 'us-east-1';
+  const headers = awsSigV4Headers(request, { accessKey: aws.username, secretKey: aws.password, region, service: sigV4.service });
+  return { headers, insecureTls: aws.insecureTls };
+}
+
 async function request(action: Parameters<ActionRunner>[0], context: Parameters<ActionRunner>[1], secrets: SecretCollector): Promise<ActionOutcome> {
   const startedAt = performance.now();
   const spec = action.http;
@@ -93,6 +121,13 @@ async function request(action: Parameters<ActionRunner>[0], context: Parameters<
     if (breaksHeader(header.value)) return failedOutcome(`The request was not sent: the value of header ${header.name} holds a line break or NUL`);
     headers[header.name] = header.value;
   }
+  let insecureTls = connection?.insecureTls ?? false;
+  if (spec.awsSigV4 !== undefined) {
+    const signed = await signedHeaders(spec.awsSigV4, { method, url, headers, body: typeof spec.body === 'string' ? spec.body : '' }, context, secrets);
+    if ('error' in signed) return failedOutcome(`The request was not sent: ${signed.error}`);
+    Object.assign(headers, signed.headers);
+    insecureTls ||= signed.insecureTls;
+  }
   if (context.signal.aborted) return failedOutcome(stopMessage(context.signal, context.timeoutMs, startedAt));
   let response: Awaited<ReturnType<typeof httpProbe>>;
   try {
@@ -103,7 +138,7 @@ async function request(action: Parameters<ActionRunner>[0], context: Parameters<
       body: spec.body,
       username: connection?.username ?? null,
       password: connection?.password ?? null,
-      insecureTls: connection?.insecureTls ?? false,
+      insecureTls,
       timeoutMs: context.timeoutMs,
       maxBytes: MAX_RESPONSE_BYTES,
       signal: context.signal,
