@@ -219,11 +219,11 @@ describe('applying Mission Control Notification and Connection resources', () =>
   it('refuses by name what Mission Control notifications do that this server does not, and saves nothing', async () => {
     const cases: Array<[string, string, string]> = [
       ['  repeatInterval: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.repeatInterval'],
-      ['  groupBy: [label:app]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.groupBy'],
+      ['  groupBy: [owner]\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.groupBy'],
       ['  waitFor: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitFor'],
       ['  waitForEvalPeriod: 30s\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitForEvalPeriod'],
-      ['  inhibitions:\n    - direction: outgoing\n      from: Kubernetes::Node\n      to: [Kubernetes::Pod]\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.inhibitions'],
-      ['  fallback:\n    connection: connection://mc/slack\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.fallback'],
+      ['  repeatInterval: 4h\n  inhibitions:\n    - direction: sideways\n      from: Kubernetes::Node\n      to: [Kubernetes::Pod]\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.inhibitions'],
+      ['  fallback:\n    playbook: mc/diagnose\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.fallback.playbook'],
     ];
     for (const [extra, code, field] of cases) {
       const reply = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-one') + extra);

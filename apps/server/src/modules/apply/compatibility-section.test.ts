@@ -6,7 +6,8 @@ describe('the Notification and Connection sections of the compatibility page', (
     const page = renderNotificationCompatibility();
     expect(page).toMatch(/\| `spec\.filter` \| runs \| CEL/);
     expect(page).toMatch(/\| `spec\.repeatInterval` \| runs \| Stored as properties\.repeatInterval/);
-    expect(page).toMatch(/\| `spec\.inhibitions` \| \*\*refused\*\* \(`OD_NOTIFICATION_FIELD_NOT_RUN`\) \|/);
+    expect(page).toMatch(/\| `spec\.inhibitions` \| runs \| Stored as properties\.inhibitions/);
+    expect(page).toMatch(/\| `spec\.groupBy` \| runs \| Stored as properties\.groupBy/);
     expect(page).toMatch(/\| `spec\.to\.playbook` \| \*\*refused\*\*/);
   });
 

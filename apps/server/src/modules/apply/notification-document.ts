@@ -10,8 +10,8 @@ export interface FieldRule {
 
 /**
  * Mission Control's Notification (mission-control.flanksource.com/v1) as a notifications row (issue #32). What the
- * console's notifications do not do is refused by name, never saved and dropped: a notification that would wait,
- * group, inhibit or fall back in Mission Control and not here would send messages its author did not expect.
+ * console's notifications do not do is refused by name, never saved and dropped: a notification that would run a
+ * playbook in Mission Control and not here would leave undone what its author expected.
  */
 export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
   events: { runs: true, note: 'The events of spec 001 §9 (check.passed, check.failed, component.*, config.*, two playbook events); any other is refused by name' },
@@ -26,8 +26,11 @@ export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
     runs: true,
     note: 'Stored as properties.repeatInterval: an event of a resource already sent by this notification inside the interval is recorded as skipped, not sent again',
   },
-  groupByInterval: { runs: false, note: 'grouping notifications is not run by this server' },
-  groupBy: { runs: false, note: 'grouping notifications is not run by this server' },
+  groupByInterval: { runs: true, note: 'Stored as properties.groupByInterval, with groupBy only: how long a group lives from its creation (default 24h)' },
+  groupBy: {
+    runs: true,
+    note: "Stored as properties.groupBy (keys type, description, status_reason, label:<key>, tag:<key>; any other is refused): the resources of this notification's check, component and config events are gathered into groups by those values; a message lists the other members that still have a health the notification sends (groupedResources, under Also failing in the default message), and with repeatInterval one message per group and event goes out inside the interval, the rest recorded as skipped. With waitFor, the group gathers during the wait",
+  },
   waitFor: {
     runs: true,
     note: 'Stored as properties.waitFor: a health event (check.*, component.*, config.healthy/unhealthy/warning/unknown) is held that long and then sent only if the resource still has that health, else recorded as skipped; other events are sent as they happen',
@@ -36,8 +39,14 @@ export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
     runs: true,
     note: "Stored as properties.waitForEvalPeriod, with waitFor only: added to the wait of config events (Mission Control re-scrapes a Kubernetes item first; this server reads what its scrapers last stored)",
   },
-  inhibitions: { runs: false, note: 'inhibitions are not run by this server' },
-  fallback: { runs: false, note: 'fallback recipients are not run by this server' },
+  inhibitions: {
+    runs: true,
+    note: "Stored as properties.inhibitions, with repeatInterval and config events only: a config event of an item whose type is in an inhibition's to is recorded as skipped (Inhibited) when this notification sent a message, inside the repeat interval, for a related item of the from type; the relation is walked against direction (outgoing, incoming, all) up to depth (default 5, at most 10) through the parent tree, and config relationships too with soft: true",
+  },
+  fallback: {
+    runs: true,
+    note: "Stored as properties.fallback: a recipient with the fields of spec.to (the same ones run and are refused) and delay. When a send to the notification's recipient fails, the message goes to this recipient after delay (default at once), unless a retry delivered it first",
+  },
 };
 
 export const NOTIFICATION_RECIPIENT_FIELDS: Readonly<Record<string, FieldRule>> = {
@@ -53,7 +62,7 @@ export const NOTIFICATION_RECIPIENT_FIELDS: Readonly<Record<string, FieldRule>> 
 
 const RECIPIENTS = ['person', 'team', 'email', 'connection'] as const;
 /** The spec fields kept in the row's properties, under the same names. */
-const PROPERTY_FIELDS = ['repeatInterval', 'waitFor', 'waitForEvalPeriod'] as const;
+const PROPERTY_FIELDS = ['repeatInterval', 'waitFor', 'waitForEvalPeriod', 'inhibitions', 'groupBy', 'groupByInterval'] as const;
 
 /** Where the notification save rules' details (a column) sit in the document. */
 export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
@@ -66,6 +75,10 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
   'properties.repeatInterval': 'spec.repeatInterval',
   'properties.waitFor': 'spec.waitFor',
   'properties.waitForEvalPeriod': 'spec.waitForEvalPeriod',
+  'properties.inhibitions': 'spec.inhibitions',
+  'properties.fallback': 'spec.fallback',
+  'properties.groupBy': 'spec.groupBy',
+  'properties.groupByInterval': 'spec.groupByInterval',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,22 +104,34 @@ async function emailConnection(pool: pg.Pool): Promise<string | null> {
 
 type Recipient = { person_id: string } | { team_id: string } | { custom_services: Array<Record<string, string>> };
 
-async function recipientOf(pool: pg.Pool, to: Record<string, unknown>, refuse: Refusal, notRun: Refusal): Promise<Recipient> {
+/**
+ * The recipient of spec.to, or of spec.fallback (`at`), whose own fields (`own`, the fallback's delay) are not
+ * recipients.
+ */
+async function recipientOf(
+  pool: pg.Pool,
+  to: Record<string, unknown>,
+  at: 'to' | 'fallback',
+  refuse: Refusal,
+  notRun: Refusal,
+  own: readonly string[] = [],
+): Promise<Recipient> {
   for (const key of Object.keys(to)) {
+    if (own.includes(key)) continue;
     const rule = NOTIFICATION_RECIPIENT_FIELDS[key];
-    if (rule === undefined) throw refuse(`spec.to.${key}`, `to.${key} is not a recipient of a Notification`);
-    if (!rule.runs) throw notRun(`spec.to.${key}`, `spec.to.${key}: ${rule.note}`);
+    if (rule === undefined) throw refuse(`spec.${at}.${key}`, `${at}.${key} is not a recipient of a Notification`);
+    if (!rule.runs) throw notRun(`spec.${at}.${key}`, `spec.${at}.${key}: ${rule.note}`);
   }
   const named = RECIPIENTS.filter((key) => to[key] !== undefined && to[key] !== '');
-  if (named.length !== 1) throw refuse('spec.to', `to must name exactly one of ${RECIPIENTS.join(', ')}${named.length > 1 ? ` (it names ${named.join(' and ')})` : ''}`);
+  if (named.length !== 1) throw refuse(`spec.${at}`, `${at} must name exactly one of ${RECIPIENTS.join(', ')}${named.length > 1 ? ` (it names ${named.join(' and ')})` : ''}`);
   const [key] = named as [(typeof RECIPIENTS)[number]];
-  const value = text(to[key], `spec.to.${key}`, refuse) ?? '';
+  const value = text(to[key], `spec.${at}.${key}`, refuse) ?? '';
   const properties: Record<string, string> = {};
   if (to.properties !== undefined) {
-    if (!isRecord(to.properties)) throw refuse('spec.to.properties', 'to.properties must be a map of strings');
-    if (key !== 'connection') throw refuse('spec.to.properties', 'to.properties are provider options of a connection; this notification names no connection');
+    if (!isRecord(to.properties)) throw refuse(`spec.${at}.properties`, `${at}.properties must be a map of strings`);
+    if (key !== 'connection') throw refuse(`spec.${at}.properties`, `${at}.properties are provider options of a connection; this recipient names no connection`);
     for (const [name, option] of Object.entries(to.properties)) {
-      if (typeof option !== 'string') throw refuse(`spec.to.properties.${name}`, `to.properties.${name} must be text`);
+      if (typeof option !== 'string') throw refuse(`spec.${at}.properties.${name}`, `${at}.properties.${name} must be text`);
       properties[name] = option;
     }
   }
@@ -116,20 +141,27 @@ async function recipientOf(pool: pg.Pool, to: Record<string, unknown>, refuse: R
       [value],
     );
     const id = result.rows[0]?.id;
-    if (id === undefined) throw refuse('spec.to.person', `to.person names ${value}, who is not a person here (give their email address)`);
+    if (id === undefined) throw refuse(`spec.${at}.person`, `${at}.person names ${value}, who is not a person here (give their email address)`);
     return { person_id: id };
   }
   if (key === 'team') {
     const result = await pool.query<{ id: string }>(`select id from teams where deleted_at is null and (name = $1 or id::text = $1) order by created_at limit 1`, [value]);
     const id = result.rows[0]?.id;
-    if (id === undefined) throw refuse('spec.to.team', `to.team names the team ${value}, which does not exist here`);
+    if (id === undefined) throw refuse(`spec.${at}.team`, `${at}.team names the team ${value}, which does not exist here`);
     return { team_id: id };
   }
   if (key === 'connection') return { custom_services: [{ connection: value, ...properties }] };
-  if (!/^[^\s@,]+@[^\s@,]+$/.test(value)) throw refuse('spec.to.email', `to.email must be one email address, not ${JSON.stringify(value)}`);
+  if (!/^[^\s@,]+@[^\s@,]+$/.test(value)) throw refuse(`spec.${at}.email`, `${at}.email must be one email address, not ${JSON.stringify(value)}`);
   const connection = await emailConnection(pool);
-  if (connection === null) throw refuse('spec.to.email', 'to.email is sent through an email connection, and there is none: create one in Settings → Connections first');
+  if (connection === null) throw refuse(`spec.${at}.email`, `${at}.email is sent through an email connection, and there is none: create one in Settings → Connections first`);
   return { custom_services: [{ connection, to: value }] };
+}
+
+/** spec.fallback as properties.fallback: its recipient as the row's own recipient columns, and its delay as written. */
+async function fallbackOf(pool: pg.Pool, fallback: unknown, refuse: Refusal, notRun: Refusal): Promise<Record<string, unknown>> {
+  if (!isRecord(fallback)) throw refuse('spec.fallback', 'spec.fallback must be a recipient like spec.to, with an optional delay');
+  const recipient = await recipientOf(pool, fallback, 'fallback', refuse, notRun, ['delay']);
+  return fallback.delay === undefined || fallback.delay === '' ? recipient : { ...recipient, delay: fallback.delay };
 }
 
 /** The notifications row of a Notification document; throws a coded 400 naming the field for what is not run. */
@@ -143,16 +175,18 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
     if (!rule.runs) throw notRun(`spec.${key}`, `spec.${key}: ${rule.note}`);
   }
   if (!isRecord(spec.to)) throw refuse('spec.to', 'spec.to is required: the person, team, email address or connection to notify');
+  const properties: Record<string, unknown> = Object.fromEntries(PROPERTY_FIELDS.filter((field) => spec[field] !== undefined && spec[field] !== '').map((field) => [field, spec[field]]));
+  if (spec.fallback !== undefined && spec.fallback !== null) properties.fallback = await fallbackOf(pool, spec.fallback, refuse, notRun);
   return {
     events: spec.events,
     title: text(spec.title, 'spec.title', refuse),
     template: text(spec.template, 'spec.template', refuse),
     filter: text(spec.filter, 'spec.filter', refuse),
     template_syntax: 'gotemplate',
-    properties: Object.fromEntries(PROPERTY_FIELDS.filter((field) => spec[field] !== undefined && spec[field] !== '').map((field) => [field, spec[field]])),
+    properties,
     person_id: null,
     team_id: null,
     custom_services: null,
-    ...(await recipientOf(pool, spec.to, refuse, notRun)),
+    ...(await recipientOf(pool, spec.to, 'to', refuse, notRun)),
   };
 }

@@ -8,6 +8,9 @@ import { familyOf, isNotificationEvent, isStateEvent, NOTIFICATION_EVENTS, type 
 import { DEFAULT_TEMPLATES, renderTemplate, type TemplateSyntax } from './notification-templates';
 import { resolveRecipients, type Recipient } from './recipients';
 import { claimDueWaits, currentHealth, dropWait, healthOfEvent, holdEvent, retryWait, settleWait, waitLabel, waitMsOf, type DueWait } from './notification-wait';
+import { failedRecipientsOf, fallbackOf, FALLBACK_RECIPIENT, holdFallback, primaryStillFailed } from './notification-fallback';
+import { findInhibitor, parseInhibitions } from './notification-inhibitions';
+import { groupedResources, groupHash, groupingOf, joinGroup } from './notification-groups';
 
 /** The event-queue consumer name: it gets its own copy of each of the 15 events (ADR 0055). */
 export const NOTIFICATION_CONSUMER = 'notifications';
@@ -56,8 +59,12 @@ interface RecordEntry {
   status: 'sending' | 'skipped' | 'failed';
   /** Holds a new row back as skipped while a flap window of the notification, resource and recipient is open. */
   flap: { windowMs: number } | null;
+  /** The notification group (groupBy) the event's resource is in, when it groups. */
+  groupId?: string | null;
   reason?: string;
   error?: string;
+  /** Instead of notification:event:recipient: a fallback's send to a recipient the primary may share. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -278,14 +285,14 @@ export function notificationEngine(options: NotificationEngineOptions): {
           where notification_id = $1 and resource_id = $3::uuid and recipient = $7
        ), ins as (
          insert into notification_send_history
-           (notification_id, status, source_event, resource_id, person_id, body, idempotency_key, recipient, reason, error, attempts)
+           (notification_id, status, source_event, resource_id, person_id, body, idempotency_key, recipient, reason, error, attempts, group_id)
          select $1, case when h.skipped then 'skipped' else $8 end, $2, $3::uuid, $4, $5, $6, $7,
                 case when h.skipped
                      then 'Flapping: ' || coalesce(p.source_event || ' was sent at ' || p.opened_at, 'a message was sent')
                           || ', inside the flap window of ' || round($10::numeric / 1000) || ' s'
                      else $11::text end,
                 case when h.skipped then null else $12::text end,
-                case when not h.skipped and $8 = 'sending' then 1 else 0 end
+                case when not h.skipped and $8 = 'sending' then 1 else 0 end, $13::uuid
            from held h left join prior p on true
          on conflict (idempotency_key) do nothing
          returning id, status
@@ -299,13 +306,14 @@ export function notificationEngine(options: NotificationEngineOptions): {
         entry.resourceId,
         entry.personId,
         entry.body,
-        `${entry.notificationId}:${entry.event.id}:${entry.recipientKey}`,
+        entry.idempotencyKey ?? `${entry.notificationId}:${entry.event.id}:${entry.recipientKey}`,
         entry.recipientKey,
         entry.status,
         entry.flap !== null && entry.resourceId !== null,
         entry.flap?.windowMs ?? 0,
         entry.reason ?? null,
         entry.error ?? null,
+        entry.groupId ?? null,
       ],
     );
     const row = result.rows[0];
@@ -373,7 +381,8 @@ export function notificationEngine(options: NotificationEngineOptions): {
 
   /**
    * Sends one event of one notification to its recipients; returns the errors of the sends that failed. A health event
-   * of a notification with waitFor is held instead (notification-wait.ts), and `released` is how its release says so.
+   * of a notification with waitFor is held instead (notification-wait.ts), and `released` is how its release says so,
+   * with the group (groupBy) the resource joined when the event was held.
    */
   async function notify(
     notification: NotificationRow,
@@ -381,25 +390,32 @@ export function notificationEngine(options: NotificationEngineOptions): {
     resource: LoadedResource,
     eventVariable: Record<string, unknown>,
     scope: Record<string, unknown>,
-    released: { reason: string } | null = null,
+    released: { reason: string; groupId: string | null } | null = null,
   ): Promise<string[]> {
     const family = familyOf(event.name);
     const properties = notification.properties ?? {};
-    const base = { notificationId: notification.id, event, resourceId: resource.id, personId: null, body: '', flap: null };
+    const untagged = { notificationId: notification.id, event, resourceId: resource.id, personId: null, body: '', flap: null };
     const filter = evaluateFilter(notification.filter, notification.events, { ...resource.variables, event: eventVariable });
     if ('error' in filter) {
-      await record({ ...base, recipientKey: 'filter', status: 'skipped', reason: `The filter could not be evaluated: ${filter.error}` });
+      await record({ ...untagged, recipientKey: 'filter', status: 'skipped', reason: `The filter could not be evaluated: ${filter.error}` });
       return [];
     }
     if (!filter.pass) return [];
+    // The resource joins its group when the event happens, so messages released later list it.
+    const groupId = released === null ? await groupOf(notification.id, family, resource, properties) : released.groupId;
+    const base = { ...untagged, groupId };
     const waitMs = waitMsOf(properties, event.name);
     if (released === null && waitMs > 0 && resource.id !== null) {
-      await holdEvent(pool, { notificationId: notification.id, event, resourceId: resource.id, family, waitMs, label: waitLabel(properties, event.name) });
+      await holdEvent(pool, { notificationId: notification.id, event, resourceId: resource.id, family, waitMs, label: waitLabel(properties, event.name), groupId });
       return [];
     }
+    const grouped =
+      groupId === null || resource.id === null
+        ? []
+        : await groupedResources(pool, groupId, resource.id, notification.events.filter((name) => isStateEvent(name)).map((name) => healthOfEvent(name)));
     let rendered: Rendered;
     try {
-      rendered = await render(notification, family, scope);
+      rendered = await render(notification, family, { ...scope, groupedResources: grouped });
     } catch (error) {
       // A template that cannot render will not render on a retry either: recorded, not retried.
       await record({ ...base, recipientKey: 'template', status: 'failed', error: `The template could not be rendered: ${messageOf(error)}` });
@@ -407,39 +423,95 @@ export function notificationEngine(options: NotificationEngineOptions): {
     }
     const repeatMs = repeatIntervalOf(properties);
     if (repeatMs > 0 && resource.id !== null) {
-      // As Mission Control's repeatInterval: this event of this resource went out from this notification lately.
-      const sent = await pool.query<{ at: string }>(
-        `select created_at::text as at from notification_send_history
-          where notification_id = $1 and resource_id = $2::uuid and source_event = $3 and status = 'sent'
+      // As Mission Control's repeatInterval: this event of this resource, or of its group, went out from this
+      // notification lately.
+      const sent = await pool.query<{ at: string; same: boolean }>(
+        `select created_at::text as at, resource_id = $2::uuid as same from notification_send_history
+          where notification_id = $1 and (resource_id = $2::uuid or group_id = $5::uuid) and source_event = $3 and status = 'sent'
             and created_at > now() - make_interval(secs => $4::double precision / 1000)
           order by created_at desc limit 1`,
-        [notification.id, resource.id, event.name, repeatMs],
+        [notification.id, resource.id, event.name, repeatMs, groupId],
       );
       const last = sent.rows[0];
       if (last !== undefined) {
-        await record({ ...base, recipientKey: 'repeat', status: 'skipped', reason: `Repeat interval: ${event.name} was sent at ${last.at}, inside the repeat interval of ${String(properties.repeatInterval)}` });
+        const whose = last.same ? '' : ' for another resource of its group (groupBy)';
+        await record({ ...base, recipientKey: 'repeat', status: 'skipped', reason: `Repeat interval: ${event.name} was sent${whose} at ${last.at}, inside the repeat interval of ${String(properties.repeatInterval)}` });
+        return [];
+      }
+    }
+    if (repeatMs > 0 && resource.id !== null && family === 'config' && properties.inhibitions !== undefined) {
+      const inhibitor = await inhibitorOf(notification.id, resource, properties, repeatMs);
+      if (inhibitor !== null) {
+        await record({ ...base, recipientKey: 'inhibition', status: 'skipped', reason: inhibitor });
         return [];
       }
     }
     const windowMs = flapWindowOf(properties, flapWindowMs);
     const flap = isStateEvent(event.name) && windowMs > 0 ? { windowMs } : null;
     const recipients = await resolveRecipients(pool, { ...notification, properties });
-    // Recipients are independent: their sends overlap, each with its own row.
+    const failures = await sendToEach(recipients, { ...base, flap, ...(released === null ? {} : { reason: released.reason }) }, rendered, (key) => key);
+    const fallback = fallbackOf(properties);
+    if (failures.length > 0 && fallback !== null) {
+      await holdFallback(pool, {
+        notificationId: notification.id,
+        event,
+        resourceId: resource.id,
+        delayMs: fallback.delayMs,
+        failed: failures.map((failure) => failure.key),
+        reason: `Fallback: the delivery to ${failures.map((failure) => failure.key).join(', ')} failed; sent to the fallback recipient${fallback.delay === null ? '' : ` after ${fallback.delay}`} unless a retry delivers it first`,
+      });
+    }
+    return failures.map((failure) => failure.error);
+  }
+
+  /** The group (groupBy) the resource joins for this notification; null when the notification does not group it. */
+  async function groupOf(notificationId: string, family: EventFamily, resource: LoadedResource, properties: Record<string, unknown>): Promise<string | null> {
+    const grouping = groupingOf(properties);
+    if (grouping === null || family === 'playbook' || resource.id === null) return null;
+    const row = resource.variables[family];
+    const hash = row === undefined ? null : groupHash(grouping.keys, family, row);
+    if (hash === null) return null;
+    return joinGroup(pool, { notificationId, hash, intervalMs: grouping.intervalMs, resourceId: resource.id, family });
+  }
+
+  /** Why the notification holds this catalog item's event back (its inhibitions), or null to send it. */
+  async function inhibitorOf(notificationId: string, resource: LoadedResource, properties: Record<string, unknown>, windowMs: number): Promise<string | null> {
+    const inhibitions = parseInhibitions(properties.inhibitions);
+    const type = resource.variables.config?.type;
+    if ('problem' in inhibitions || resource.id === null || typeof type !== 'string') return null;
+    const inhibitor = await findInhibitor(pool, { notificationId, resourceId: resource.id, type, inhibitions, windowMs });
+    if (inhibitor === null) return null;
+    return `Inhibited: ${inhibitor.event} of the related ${inhibitor.type} ${inhibitor.name} was sent at ${inhibitor.at}, inside the repeat interval of ${String(properties.repeatInterval)}`;
+  }
+
+  /**
+   * Sends the rendered message to each recipient, each with its own history row keyed by `keyOf(recipient key)` under
+   * the notification and event; returns the recipients whose sends failed. Recipients are independent: their sends
+   * overlap.
+   */
+  async function sendToEach(
+    recipients: readonly Recipient[],
+    base: Omit<RecordEntry, 'recipientKey' | 'personId' | 'body' | 'status'>,
+    rendered: Rendered,
+    keyOf: (recipientKey: string) => string,
+  ): Promise<Array<{ key: string; error: string }>> {
     const outcomes = await Promise.all(
-      recipients.map(async (recipient): Promise<string | null> => {
+      recipients.map(async (recipient): Promise<{ key: string; error: string } | null> => {
         const personId = recipient.kind === 'service' ? null : recipient.personId;
-        const entry = { ...base, recipientKey: recipient.key, personId, body: rendered.body };
+        const idempotencyKey = `${base.notificationId}:${base.event.id}:${keyOf(recipient.key)}`;
+        const entry = { ...base, recipientKey: recipient.key, personId, body: rendered.body, idempotencyKey };
         if (recipient.kind === 'unreachable') {
-          await record({ ...entry, status: 'skipped', reason: recipient.reason });
+          await record({ ...entry, status: 'skipped', reason: recipient.reason, flap: null });
           return null;
         }
-        const row = await record({ ...entry, status: 'sending', flap, ...(released === null ? {} : { reason: released.reason }) });
+        const row = await record({ ...entry, status: 'sending' });
         if (row.status === 'sent' || row.status === 'skipped') return null;
         if (!row.created) await pool.query(`update notification_send_history set status = 'sending', attempts = attempts + 1 where id = $1`, [row.id]);
-        return send(row.id, recipient, { idempotencyKey: `${notification.id}:${event.id}:${recipient.key}`, ...rendered });
+        const error = await send(row.id, recipient, { idempotencyKey, ...rendered });
+        return error === null ? null : { key: keyOf(recipient.key), error };
       }),
     );
-    return outcomes.filter((outcome): outcome is string => outcome !== null);
+    return outcomes.filter((outcome): outcome is { key: string; error: string } => outcome !== null);
   }
 
   async function scopeOf(event: QueuedEvent, resource: LoadedResource): Promise<{ eventVariable: Record<string, unknown>; scope: Record<string, unknown> }> {
@@ -460,6 +532,10 @@ export function notificationEngine(options: NotificationEngineOptions): {
 
   /** One held event whose wait is over: sent if its notification still wants it and the health held, else skipped. */
   async function release(wait: DueWait): Promise<void> {
+    if (wait.recipient === FALLBACK_RECIPIENT) {
+      await releaseFallback(wait);
+      return;
+    }
     const family = familyOf(wait.event.name);
     const { notifications, resource } = await loadEvent(pool, family, wait.event);
     const notification = notifications.find((candidate) => candidate.id === wait.notificationId);
@@ -479,9 +555,45 @@ export function notificationEngine(options: NotificationEngineOptions): {
       return;
     }
     const { eventVariable, scope } = await scopeOf(wait.event, resource);
-    const failures = await notify(notification, wait.event, resource, eventVariable, scope, { reason: `Sent after waiting ${label} (waitFor): the ${family} was still ${expected}` });
+    const failures = await notify(notification, wait.event, resource, eventVariable, scope, {
+      reason: `Sent after waiting ${label} (waitFor): the ${family} was still ${expected}`,
+      groupId: wait.groupId,
+    });
     if (failures.length === 0) await dropWait(pool, wait.id);
     else await retryWait(pool, wait, `${failures.length} deliveries failed: ${failures[0] ?? ''}`.slice(0, ERROR_LIMIT));
+  }
+
+  /**
+   * A held fallback whose delay is over: sent to the fallback recipient the notification names now, unless the primary
+   * was delivered meanwhile. No repeat interval, flap window or inhibition holds it: those let the primary through.
+   */
+  async function releaseFallback(wait: DueWait): Promise<void> {
+    const family = familyOf(wait.event.name);
+    const { notifications, resource } = await loadEvent(pool, family, wait.event);
+    const notification = notifications.find((candidate) => candidate.id === wait.notificationId);
+    const fallback = fallbackOf(notification?.properties ?? {});
+    if (notification === undefined || fallback === null) {
+      await settleWait(pool, wait.id, 'skipped', `The notification no longer sends ${wait.event.name} to a fallback: not sent`);
+      return;
+    }
+    const failed = failedRecipientsOf(wait.payload);
+    if (!(await primaryStillFailed(pool, notification.id, wait.event.id, failed))) {
+      await settleWait(pool, wait.id, 'skipped', `Not sent to the fallback: a retry delivered ${wait.event.name} to ${failed.join(', ')}`);
+      return;
+    }
+    const { scope } = await scopeOf(wait.event, resource);
+    let rendered: Rendered;
+    try {
+      rendered = await render(notification, family, scope);
+    } catch (error) {
+      await settleWait(pool, wait.id, 'failed', `The template could not be rendered: ${messageOf(error)}`);
+      return;
+    }
+    const recipients = await resolveRecipients(pool, { ...fallback.target, properties: notification.properties ?? {} });
+    const base = { notificationId: notification.id, event: wait.event, resourceId: resource.id, flap: null, reason: `Fallback: the delivery to ${failed.join(', ')} failed` };
+    const failures = await sendToEach(recipients, base, rendered, (key) => `${FALLBACK_RECIPIENT}:${key}`);
+    if (failures.length === 0) await dropWait(pool, wait.id);
+    else await retryWait(pool, wait, `${failures.length} fallback deliveries failed: ${failures[0]?.error ?? ''}`.slice(0, ERROR_LIMIT));
   }
 
   /**

@@ -29,12 +29,13 @@ export const notificationErrors = {
       'person_id, team_id, custom_services',
       'Set exactly one of person_id, team_id or custom_services',
     ),
-  connection: (message: string, supported: readonly string[]) =>
+  /** `field` is where the connection is named: the recipient's custom_services or the fallback's. */
+  connection: (message: string, supported: readonly string[], field: 'custom_services' | 'properties.fallback' = 'custom_services') =>
     new AppError(
       400,
       'OD_NOTIFICATION_CONNECTION',
       `The notification's connection is not valid: ${message}`,
-      'custom_services',
+      field,
       `Name an existing connection (connection://namespace/name or its id) of one of the types ${supported.join(', ')}`,
     ),
   /** `property` names the one at fault (properties.waitFor), so an apply can point at its spec field. */

@@ -10,6 +10,9 @@ import { checkFilter } from './notification-filter';
 import { isNotificationEvent, type NotificationEvent } from './notification-events';
 import { checkTemplate, isTemplateSyntax, TEMPLATE_SYNTAXES } from './notification-templates';
 import { customServicesOf } from './recipients';
+import { parseFallback } from './notification-fallback';
+import { parseInhibitions } from './notification-inhibitions';
+import { groupByProblem } from './notification-groups';
 
 const TABLE = 'notifications';
 const RECIPIENT_COLUMNS = ['person_id', 'team_id', 'custom_services'] as const;
@@ -63,8 +66,8 @@ function checkRecipient(row: Row, method: WriteMethod): void {
   }
 }
 
-/** Properties that hold a duration (Mission Control's repeatInterval, waitFor and waitForEvalPeriod). */
-const DURATION_PROPERTIES = ['repeatInterval', 'waitFor', 'waitForEvalPeriod'] as const;
+/** Properties that hold a duration (Mission Control's repeatInterval, waitFor, waitForEvalPeriod and groupByInterval). */
+const DURATION_PROPERTIES = ['repeatInterval', 'waitFor', 'waitForEvalPeriod', 'groupByInterval'] as const;
 
 function checkRow(row: Row, method: WriteMethod): void {
   const events = eventsOf(row, method);
@@ -83,9 +86,38 @@ function checkRow(row: Row, method: WriteMethod): void {
   if (isRecord(row.properties) && row.properties.waitForEvalPeriod !== undefined && (waitFor ?? 0) <= 0) {
     throw notificationErrors.properties('waitForEvalPeriod adds to waitFor: set waitFor too, or leave waitForEvalPeriod out', 'waitForEvalPeriod');
   }
+  if (isRecord(row.properties)) checkInhibitionsAndFallback(row.properties, events);
 
   if ('source' in row && row.source !== null && !(typeof row.source === 'string' && UI_SOURCES.has(row.source))) {
     throw notificationErrors.source(String(row.source));
+  }
+}
+
+/**
+ * Inhibitions, a fallback and grouping would otherwise be stored and never act: inhibitions only hold catalog items
+ * back, inside the repeat interval, so they need both; groupByInterval only times the groups of groupBy.
+ */
+function checkInhibitionsAndFallback(properties: Record<string, unknown>, events: readonly NotificationEvent[] | null): void {
+  if (properties.inhibitions !== undefined) {
+    const inhibitions = parseInhibitions(properties.inhibitions);
+    if ('problem' in inhibitions) throw notificationErrors.properties(inhibitions.problem, 'inhibitions');
+    if ((parseDurationMs(String(properties.repeatInterval ?? '0')) ?? 0) <= 0) {
+      throw notificationErrors.properties('inhibitions hold messages back for the repeat interval: set repeatInterval too, or leave inhibitions out', 'inhibitions');
+    }
+    if (events !== null && !events.some((event) => event.startsWith('config.'))) {
+      throw notificationErrors.properties('inhibitions hold back catalog items, and this notification sends no config event', 'inhibitions');
+    }
+  }
+  if (properties.fallback !== undefined) {
+    const fallback = parseFallback(properties.fallback);
+    if ('problem' in fallback) throw notificationErrors.properties(fallback.problem, 'fallback');
+  }
+  if (properties.groupBy !== undefined) {
+    const problem = groupByProblem(properties.groupBy);
+    if (problem !== null) throw notificationErrors.properties(problem, 'groupBy');
+  }
+  if (properties.groupByInterval !== undefined && properties.groupBy === undefined) {
+    throw notificationErrors.properties('groupByInterval is how long a group of groupBy lives: set groupBy too, or leave groupByInterval out', 'groupByInterval');
   }
 }
 
@@ -113,7 +145,7 @@ export function fillNotificationRows(rows: readonly Row[], method: WriteMethod, 
 }
 
 /**
- * Each custom service names a connection whose type a provider delivers to. `planned` holds the connections an apply
+ * Each custom service, the fallback's too, names a connection whose type a provider delivers to. `planned` holds the connections an apply
  * is about to write in the same change (`connection://namespace/name` → type), which the database does not hold yet.
  * A connection that does not exist at all is accepted, as for canaries and scrapers and as Kubernetes accepts a
  * Notification before its Connection: each send fails naming it (in the send history) until it is created, and its
@@ -126,17 +158,20 @@ export async function checkNotificationConnections(
   planned: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
   for (const row of rows) {
-    const services = customServicesOf(row.custom_services);
-    if (services === null) continue;
-    for (const service of services) {
-      let type: string | undefined;
-      try {
-        type = planned.get(service.connection) ?? (await connectionTypeOf(pool, service.connection));
-      } catch (error) {
-        throw notificationErrors.connection(error instanceof Error ? error.message : String(error), deliverable);
-      }
-      if (type !== undefined && !deliverable.includes(type)) {
-        throw notificationErrors.connection(`connection '${service.connection}' is of type ${type}, which notifications cannot deliver to`, deliverable);
+    const fallback = isRecord(row.properties) && row.properties.fallback !== undefined ? parseFallback(row.properties.fallback) : null;
+    const lists: Array<[unknown, 'custom_services' | 'properties.fallback']> = [[row.custom_services, 'custom_services']];
+    if (fallback !== null && !('problem' in fallback)) lists.push([fallback.target.custom_services, 'properties.fallback']);
+    for (const [list, field] of lists) {
+      for (const service of customServicesOf(list) ?? []) {
+        let type: string | undefined;
+        try {
+          type = planned.get(service.connection) ?? (await connectionTypeOf(pool, service.connection));
+        } catch (error) {
+          throw notificationErrors.connection(error instanceof Error ? error.message : String(error), deliverable, field);
+        }
+        if (type !== undefined && !deliverable.includes(type)) {
+          throw notificationErrors.connection(`connection '${service.connection}' is of type ${type}, which notifications cannot deliver to`, deliverable, field);
+        }
       }
     }
   }

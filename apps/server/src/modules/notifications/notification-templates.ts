@@ -62,9 +62,15 @@ export interface DefaultTemplate {
   body: string;
 }
 
+/** The other resources of the message's group (groupBy), under a heading, when there are any. */
+function groupedSection(heading: string): string {
+  return `{% if groupedResources.size > 0 %}**${heading}**\n{% for resource in groupedResources %}- {{ resource }}\n{% endfor %}\n{% endif %}`;
+}
+
 /**
- * Markdown per event family. Each reads `event` ({name, id, created_at, properties}), the family's resource and `url`
- * (the resource in the console), and ends with a link back.
+ * Markdown per event family. Each reads `event` ({name, id, created_at, properties}), the family's resource, `url`
+ * (the resource in the console) and `groupedResources` (the rest of its group, when the notification groups), and ends
+ * with a link back.
  */
 export const DEFAULT_TEMPLATES: Readonly<Record<EventFamily, DefaultTemplate>> = {
   check: {
@@ -75,7 +81,7 @@ export const DEFAULT_TEMPLATES: Readonly<Record<EventFamily, DefaultTemplate>> =
       '- Type: {{ check.type }}',
       '- Status: {{ check.status }}{% if event.properties.previous_status %} (was {{ event.properties.previous_status }}){% endif %}',
       '{% if event.properties.error %}- Error: {{ event.properties.error }}\n{% endif %}{% if event.properties.message %}- Message: {{ event.properties.message }}\n{% endif %}',
-      '[View the check in Opsdeck]({{ url }})',
+      `${groupedSection('Grouped with this message')}[View the check in Opsdeck]({{ url }})`,
     ].join('\n'),
   },
   component: {
@@ -83,7 +89,7 @@ export const DEFAULT_TEMPLATES: Readonly<Record<EventFamily, DefaultTemplate>> =
     body: [
       '**{{ component.name }}**{% if component.type %} ({{ component.type }}){% endif %} is now **{{ component.status }}**.',
       '{% if component.status_reason %}\n{{ component.status_reason }}\n{% endif %}',
-      '[View the component in Opsdeck]({{ url }})',
+      `${groupedSection('Also failing')}[View the component in Opsdeck]({{ url }})`,
     ].join('\n'),
   },
   config: {
@@ -92,7 +98,7 @@ export const DEFAULT_TEMPLATES: Readonly<Record<EventFamily, DefaultTemplate>> =
       "**{{ config.name }}** ({{ config.type }}) was {% case event.name %}{% when 'config.created' %}created{% when 'config.updated' %}updated{% when 'config.deleted' %}deleted{% else %}reported {{ config.health }}{% endcase %}.",
       '',
       '{% if config.status %}- Status: {{ config.status }}\n{% endif %}{% if config.health %}- Health: {{ config.health }}\n{% endif %}',
-      '[View the config in Opsdeck]({{ url }})',
+      `${groupedSection('Also failing')}[View the config in Opsdeck]({{ url }})`,
     ].join('\n'),
   },
   playbook: {

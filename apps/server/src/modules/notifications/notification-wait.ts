@@ -61,12 +61,20 @@ export async function currentHealth(pool: pg.Pool, family: EventFamily, id: stri
 /** Writes the row that holds an event; a second hold of the same event (a retried queue event) writes nothing. */
 export async function holdEvent(
   pool: pg.Pool,
-  entry: { notificationId: string; event: QueuedEvent & { name: NotificationEvent }; resourceId: string; family: EventFamily; waitMs: number; label: string },
+  entry: {
+    notificationId: string;
+    event: QueuedEvent & { name: NotificationEvent };
+    resourceId: string;
+    family: EventFamily;
+    waitMs: number;
+    label: string;
+    groupId: string | null;
+  },
 ): Promise<void> {
   await pool.query(
     `insert into notification_send_history
-       (notification_id, status, source_event, resource_id, idempotency_key, recipient, reason, not_before, payload)
-     values ($1, 'pending', $2, $3::uuid, $4, $5, $6, now() + make_interval(secs => $7::double precision / 1000), $8)
+       (notification_id, status, source_event, resource_id, idempotency_key, recipient, reason, not_before, payload, group_id)
+     values ($1, 'pending', $2, $3::uuid, $4, $5, $6, now() + make_interval(secs => $7::double precision / 1000), $8, $9::uuid)
      on conflict (idempotency_key) do nothing`,
     [
       entry.notificationId,
@@ -77,6 +85,7 @@ export async function holdEvent(
       `Waiting ${entry.label} (waitFor): sent then only if the ${entry.family} is still ${healthOfEvent(entry.event.name)}`,
       entry.waitMs,
       JSON.stringify(entry.event),
+      entry.groupId,
     ],
   );
 }
@@ -84,7 +93,13 @@ export async function holdEvent(
 export interface DueWait {
   id: string;
   notificationId: string;
+  /** WAIT_RECIPIENT for a waitFor hold; another hold (the fallback's) names its own. */
+  recipient: string;
   event: QueuedEvent & { name: NotificationEvent };
+  /** The held row's payload as written, for what a hold keeps beside the event. */
+  payload: unknown;
+  /** The group (groupBy) the resource joined when the event was held. */
+  groupId: string | null;
   attempts: number;
 }
 
@@ -107,20 +122,20 @@ function queuedEventOf(payload: unknown): (QueuedEvent & { name: NotificationEve
  * takes it while this one releases it. A row whose payload cannot be read is settled as failed here.
  */
 export async function claimDueWaits(pool: pg.Pool, limit: number): Promise<DueWait[]> {
-  const result = await pool.query<{ id: string; notification_id: string; payload: unknown; attempts: number }>(
+  const result = await pool.query<{ id: string; notification_id: string; recipient: string | null; payload: unknown; attempts: number; group_id: string | null }>(
     `update notification_send_history h
         set not_before = now() + make_interval(secs => $2::double precision / 1000), attempts = h.attempts + 1
       where h.id in (select id from notification_send_history
                       where status = 'pending' and not_before is not null and not_before <= now()
                       order by not_before limit $1 for update skip locked)
-      returning h.id, h.notification_id, h.payload, h.attempts`,
+      returning h.id, h.notification_id, h.recipient, h.payload, h.attempts, h.group_id`,
     [limit, WAIT_CLAIM_LEASE_MS],
   );
   const due: DueWait[] = [];
   for (const row of result.rows) {
     const event = queuedEventOf(row.payload);
     if (event === null) await settleWait(pool, row.id, 'failed', 'The held event could not be read back');
-    else due.push({ id: row.id, notificationId: row.notification_id, event, attempts: row.attempts });
+    else due.push({ id: row.id, notificationId: row.notification_id, recipient: row.recipient ?? WAIT_RECIPIENT, event, payload: row.payload, groupId: row.group_id, attempts: row.attempts });
   }
   return due;
 }

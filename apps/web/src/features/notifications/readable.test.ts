@@ -16,6 +16,8 @@ describe('notifications in words', () => {
     expect(recipientText('service:engine-hook')).toBe('engine-hook');
     expect(recipientText('email:ada@example.test')).toBe('ada@example.test');
     expect(recipientText('waitFor')).toBe('Waiting (waitFor)');
+    expect(recipientText('fallback')).toBe('Waiting for the fallback');
+    expect(recipientText('inhibition')).toBe('Inhibited');
     expect(eventLabel('check.passed')).toBe('Check passed');
   });
 });

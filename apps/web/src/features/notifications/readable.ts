@@ -33,7 +33,8 @@ export function connectionName(reference: string): string {
 
 /**
  * A send-history recipient key in words: `email:ada@x` → the address; `service:connection://ns/slack#ops` → 'slack
- * (ops)'; the waiting row of waitFor and the rows of filter, template and repeat skips as what they are.
+ * (ops)'; the holding rows of waitFor and of a fallback, and the rows of filter, template, repeat and inhibition skips,
+ * as what they are.
  */
 export function recipientText(key: string): string {
   if (key.startsWith('email:')) return key.slice('email:'.length);
@@ -44,5 +45,7 @@ export function recipientText(key: string): string {
     return hash === -1 ? connection : `${connection} (${rest.slice(hash + 1)})`;
   }
   if (key === 'waitFor') return 'Waiting (waitFor)';
+  if (key === 'fallback') return 'Waiting for the fallback';
+  if (key === 'inhibition') return 'Inhibited';
   return key;
 }
