@@ -126,6 +126,27 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
     expect(second?.config).toEqual({ id: 2, name: 'Config2', region: 'us-east-1', team: 'search' });
   });
 
+  it('names configs and excludes elements by JSONPath filters, judged as config-db judges them', async () => {
+    const tagged = configs.map((config) => ({ ...config, Tags: [{ Key: 'Owner', Value: config.team }, { Key: 'Name', Value: `${config.name}-tagged` }] }));
+    const dir = folder('filter', { 'configs.json': tagged });
+    const id = await save('filter', {
+      file: [
+        {
+          type: 'Tagged::Config',
+          id: '$.id',
+          name: '$.Tags[?(@.Key == "Name")].Value',
+          items: '$[*]',
+          transform: { exclude: [{ jsonpath: "$.Tags[?(@.Key == 'Owner')]" }] },
+          paths: [`${dir}/configs.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    const stored = await items(id);
+    expect(stored.map((item) => item.name)).toEqual(['Config1-tagged', 'Config2-tagged']);
+    expect(stored[0]?.config.Tags).toEqual([{ Key: 'Name', Value: 'Config1-tagged' }]);
+  });
+
   it('masks a JSONPath by md5sum or a fixed value on the configs its selector picks, and leaves the others', async () => {
     const dir = folder('mask', { 'configs.json': configs });
     const id = await save('mask', {

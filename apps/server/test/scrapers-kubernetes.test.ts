@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection } from '../src/modules/connections/connection-store';
 import type { ScrapedItem, ScrapeResult, SourceContext } from '../src/modules/scrapers/types';
 import { runKubernetesSource } from '../src/modules/scrapers/sources/kubernetes';
+import { runScrape } from '../src/modules/scrapers/run-scrape';
 import { startTestServer, type TestServer } from './harness';
 import { TEST_SECRET_KEY } from './global-setup';
 import { sampleCluster, startFakeKubeApi, type FakeKubeApi } from './fixtures/fake-kube-api';
@@ -111,7 +112,7 @@ describe('kubernetes scraper source', () => {
   it('links services to the pods they select, pods to their nodes and ingresses to their services', async () => {
     const result = await run({});
     const named = new Map(result.items.map((item) => [item.externalId, `${item.type.replace('Kubernetes::', '')}/${item.name}`]));
-    const links = result.relationships.map((link) => `${named.get(link.from.externalId)} ${link.relation} ${named.get(link.to.externalId)}`).sort();
+    const links = result.relationships.map((link) => `${'lookup' in link.from ? 'lookup' : named.get(link.from.externalId)} ${link.relation} ${named.get(link.to.externalId)}`).sort();
     expect(links).toEqual([
       'Ingress/web routes to Service/web',
       'Pod/db-0 runs on Node/node-1',
@@ -119,6 +120,43 @@ describe('kubernetes scraper source', () => {
       'Pod/web-7d4b9c-b2 runs on Node/node-2',
       'Service/web selects Pod/web-7d4b9c-a1',
       'Service/web selects Pod/web-7d4b9c-b2',
+    ]);
+  });
+
+  it('links each object to the catalog configs its relationships look up by label, value and CEL, in this scraper or another', async () => {
+    const flux = await server.pool.query<{ id: string }>(
+      `insert into config_items (type, config_class, name, tags) values ('Kubernetes::Kustomization', 'Kubernetes', 'apps', '{"cluster": "prod", "namespace": "flux-system"}') returning id`,
+    );
+    const deployment = api.objects.deployments?.[0];
+    const metadata = deployment?.metadata as Record<string, unknown>;
+    metadata.labels = { ...(metadata.labels as object), 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' };
+    const spec = {
+      kubernetes: [
+        {
+          clusterName: 'prod',
+          kubeconfig: 'connection://default/fake-kube',
+          relationships: [
+            { kind: { value: 'Kustomization' }, name: { label: 'kustomize.toolkit.fluxcd.io/name' }, namespace: { label: 'kustomize.toolkit.fluxcd.io/namespace' } },
+            { kind: { value: 'ConfigMap' }, name: { expr: "metadata.name == 'web' && has(spec.replicas) ? 'web-settings' : ''" } },
+          ],
+        },
+      ],
+    };
+    const admin = await server.cookieFor('admin');
+    const saved = await server.call('POST', '/api/db/config_scrapers', admin, { name: 'looked-up', spec }, { prefer: 'return=representation' });
+    expect(saved.status, saved.text).toBe(201);
+    const id = (saved.json as unknown as Array<{ id: string }>)[0]?.id ?? '';
+    const outcome = await runScrape({ pool: server.pool, secretKey: TEST_SECRET_KEY, roots: [], ownDatabaseUrl: null }, { id, name: 'looked-up', spec, agent_id: null });
+    expect(outcome.errors).toEqual([]);
+    const links = await server.pool.query<{ parent: string; child: string }>(
+      `select p.type || '/' || p.name as parent, c.type || '/' || c.name as child
+         from config_relationships r join config_items p on p.id = r.config_id join config_items c on c.id = r.related_id
+        where r.selector_id = $1 and r.deleted_at is null and (r.config_id = $2 or p.type = 'Kubernetes::ConfigMap') order by 1`,
+      [`scraper:${id}`, flux.rows[0]?.id],
+    );
+    expect(links.rows).toEqual([
+      { parent: 'Kubernetes::ConfigMap/web-settings', child: 'Kubernetes::Deployment/web' },
+      { parent: 'Kubernetes::Kustomization/apps', child: 'Kubernetes::Deployment/web' },
     ]);
   });
 

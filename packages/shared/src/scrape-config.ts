@@ -355,7 +355,7 @@ export const SCRAPE_SPEC_FIELDS: ScraperFieldTable = {
   full: runs(
     "config-db's full mode for file, http, sql and exec sources: an item's config key is what is stored and its changes become the item's changes; access data (users, groups, roles, config_access, access_logs) and analysis are reported as run errors, not stored",
   ),
-  crdSync: refused('Syncing ScrapeConfig custom resources is not done by this server; leave it out or false', false),
+  crdSync: refused("config-db saves each scraped MissionControl::Playbook, ::Canary and ::ScrapeConfig item as that definition (playbooks, canaries, config_scrapers rows). Not run here: a scrape would then write runnable definitions past their own save rules and the rights of whoever may write them (exec needs execute). Apply those files with POST /api/apply, and leave crdSync out or false", false),
   system: refused('System scrapers are config-db\'s own; leave it out or false', false),
 };
 
@@ -564,13 +564,13 @@ const KIND_FIELDS: Readonly<Record<RunnableScraperKind, ScraperFieldTable>> = {
     fieldSelector: runs('A field selector'),
     useCache: inert('Every run lists afresh; the flag changes nothing'),
     watch: refused('Objects are listed on the schedule, not watched; leave watch out'),
-    relationships: refused('Use transform.relationship to link configs'),
+    relationships: runs('[{kind, name, namespace}], each {value}, {label} (a label of the object) or {expr} (CEL over metadata and spec): every config of the catalog tagged with this clusterName that has that kind, name and namespace is linked as a parent of the object, as config-db looks them up; a lookup that comes out empty skips the object'),
   },
   kubernetesFile: {
     selector: runs('Which objects name the files'),
     files: runs('path (globs under the scrape roots) and format per file'),
     kubeconfig: refused('Files are read from the scrape roots, not from pods, so no cluster credential is used'),
-    container: refused('Files are read from the scrape roots, not from containers'),
+    container: refused('config-db runs `cat` on each files[].path in this container of the selected pods (the pods/exec API, a request that runs a command in the cluster). Not run here: this server sends a cluster only GET requests and reads files[].path from the scrape roots, so no container is entered; leave container out'),
   },
   exec: {
     script: runs('A bash script run in the exec sandbox (ADR 0042) as an unprivileged user; its standard output (JSON or YAML) holds the configs'),

@@ -3,7 +3,7 @@ export { scrapersPlugin, SCRAPE_REQUESTED_EVENT } from './scrapers-plugin';
 export { runScrape, type RunScrapeDeps, type ScrapeRunOutcome, type ScraperToRun } from './run-scrape';
 export { demoScrapeDir } from './demo-rewrites';
 // The topology spec checks its configLookup JSONPaths by the same grammar.
-export { jsonPathProblem } from './spec';
+export { jsonPathProblem } from './transform/json-path-grammar';
 // Playbooks' connections.fromConfigItem follows the kubeconfig connection of the item's scraper.
 export { kubernetesConnectionOf } from './sources/kubernetes';
 // docs/compatibility.md's ScrapeConfig section, written from the tables the save rules judge by.

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ANALYZERS, analyzeItem, type Finding } from './analyzers';
 import { canonicalJson, diffContent } from './ingest-diff';
-import type { ItemHealth, ItemKey, ScrapedItem, ScrapeResult, ScrapeSummary, TypeSummary } from './types';
+import type { CatalogLookup, ItemHealth, ItemKey, ScrapedItem, ScrapedRelationship, ScrapeResult, ScrapeSummary, TypeSummary } from './types';
 
 /**
  * Stores what one scraper run found (issue #12 items 3 and 4) in one transaction. Each item carries a hash of what it
@@ -176,6 +176,26 @@ removed as (
   returning 1)
 select (select count(*)::integer from written) as written, (select count(*)::integer from removed) as removed`;
 
+/**
+ * The configs each catalog lookup finds (`i` is its 1-based place in the arrays). A lookup with a name goes through
+ * the name index; one without a name through the tags index, by its cluster.
+ */
+const FIND_LOOKUPS = `
+with wanted as (
+  select u.i::integer as i, u.cluster, u.type, u.name, u.namespace
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as u(cluster, type, name, namespace, i))
+select w.i, c.id
+  from wanted w
+  join config_items c on c.name = w.name
+ where w.name is not null and c.deleted_at is null and c.tags @> jsonb_build_object('cluster', w.cluster)
+   and (w.type is null or c.type = w.type) and (w.namespace is null or c.tags @> jsonb_build_object('namespace', w.namespace))
+union all
+select w.i, c.id
+  from wanted w
+  join config_items c on c.tags @> jsonb_build_object('cluster', w.cluster)
+ where w.name is null and c.deleted_at is null
+   and (w.type is null or c.type = w.type) and (w.namespace is null or c.tags @> jsonb_build_object('namespace', w.namespace))`;
+
 const INSERT_EVENTS = `
 insert into config_changes (config_id, external_change_id, change_type, severity, summary, details, source, created_at,
                             first_observed)
@@ -250,6 +270,32 @@ interface ChangeRow {
   diff: string | null;
   patches: string | null;
   fingerprint: string | null;
+}
+
+function lookupKey(lookup: CatalogLookup): string {
+  return [lookup.cluster, lookup.type ?? '', lookup.name ?? '', lookup.namespace ?? ''].join('\u0000');
+}
+
+/** The ids each distinct catalog lookup of the run finds, read in the ingest's transaction so this run's items count. */
+async function findLookups(client: pg.PoolClient, links: readonly ScrapedRelationship[]): Promise<Map<string, string[]>> {
+  const wanted = new Map<string, CatalogLookup>();
+  for (const link of links) if ('lookup' in link.from) wanted.set(lookupKey(link.from.lookup), link.from.lookup);
+  const found = new Map<string, string[]>();
+  for (const rows of chunks([...wanted.values()])) {
+    const answer = await client.query<{ i: number; id: string }>(FIND_LOOKUPS, [
+      rows.map((r) => r.cluster),
+      rows.map((r) => r.type ?? null),
+      rows.map((r) => r.name ?? null),
+      rows.map((r) => r.namespace ?? null),
+    ]);
+    for (const { i, id } of answer.rows) {
+      const lookup = rows[i - 1];
+      if (lookup === undefined) continue;
+      const key = lookupKey(lookup);
+      found.set(key, [...(found.get(key) ?? []), id]);
+    }
+  }
+  return found;
 }
 
 function chunks<T>(rows: T[]): T[][] {
@@ -420,10 +466,11 @@ export async function ingestScrapeResult(pool: pg.Pool, input: IngestInput): Pro
     }
 
     const links = new Map<string, { from: string; to: string; relation: string }>();
+    const looked = await findLookups(client, result.relationships);
     for (const link of result.relationships) {
-      const from = resolve(link.from);
       const to = resolve(link.to);
-      if (from !== null && to !== null && from !== to) links.set(`${from}/${to}`, { from, to, relation: link.relation });
+      const froms = 'lookup' in link.from ? (looked.get(lookupKey(link.from.lookup)) ?? []) : [resolve(link.from)];
+      for (const from of froms) if (from !== null && to !== null && from !== to) links.set(`${from}/${to}`, { from, to, relation: link.relation });
     }
     if (links.size > 0 || result.complete) {
       const list = [...links.values()];

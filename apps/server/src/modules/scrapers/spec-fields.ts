@@ -251,8 +251,37 @@ function checkPagination(value: unknown, field: string): void {
   }
 }
 
+const KUBERNETES_RELATIONSHIP_FIELDS: ScraperFieldTable = {
+  kind: { support: 'runs', note: 'The kind of the configs to link' },
+  name: { support: 'runs', note: 'Their name' },
+  namespace: { support: 'runs', note: 'Their namespace' },
+};
+
+const KUBERNETES_LOOKUP_FIELDS: ScraperFieldTable = {
+  value: { support: 'runs', note: 'A fixed value' },
+  label: { support: 'runs', note: 'A label of the object' },
+  expr: { support: 'runs', note: 'CEL over the metadata and spec of the object' },
+};
+
+/** kubernetes[].relationships: duty Lookups ({value | label | expr}), the CEL compiled over metadata and spec. */
+function checkKubernetesRelationships(value: unknown, field: string): void {
+  listOf(value, field).forEach((entry, index) => {
+    const at = `${field}[${index}]`;
+    const rule = checkKeys(entry, at, KUBERNETES_RELATIONSHIP_FIELDS, 'a kubernetes relationship');
+    if (Object.keys(rule).length === 0) invalid(at, 'names no kind, name or namespace, so it would link nothing');
+    for (const [name, raw] of Object.entries(rule)) {
+      const lookup = checkKeys(raw, `${at}.${name}`, KUBERNETES_LOOKUP_FIELDS, 'a lookup');
+      const given = Object.entries(lookup).filter(([, text]) => text !== undefined && text !== '');
+      if (given.length !== 1) invalid(`${at}.${name}`, 'must hold one of value, label or expr (config-db reads only the first of them and would drop the others)');
+      for (const [key, text] of given) if (typeof text !== 'string') invalid(`${at}.${name}.${key}`, 'must be text');
+      checkCel(lookup.expr === '' ? undefined : lookup.expr, `${at}.${name}.expr`, 'object', false);
+    }
+  });
+}
+
 export function checkEntryFields(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, jsonPathProblem: (text: string) => string | null): void {
   checkKeys(entry, field, scraperSourceFields(kind), `a ${kind} source`);
+  if (kind === 'kubernetes' && entry.relationships !== undefined) checkKubernetesRelationships(entry.relationships, `${field}.relationships`);
   if (kind === 'http') checkHttpEnvironment(entry, field);
   if (kind === 'http' && entry.pagination !== undefined) checkPagination(entry.pagination, `${field}.pagination`);
   if (kind === 'exec' && entry.checkout !== undefined) checkCheckout(entry.checkout, `${field}.checkout`);

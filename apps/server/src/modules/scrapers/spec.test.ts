@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
-import { DEFAULT_SCRAPE_TIMEOUT_MS, jsonPathProblem, parseScraperSpec, validateScraperSpec } from './spec';
+import { DEFAULT_SCRAPE_TIMEOUT_MS, parseScraperSpec, validateScraperSpec } from './spec';
+import { jsonPathProblem, scraperJsonPathProblem } from './transform/json-path-grammar';
 
 const ROOTS = ['/srv/scrape', '/data/more'];
 const file = { type: '$.kind', id: '$.metadata.uid', paths: ['/srv/scrape/*.yaml'], format: 'yaml', icon: 'kubernetes' };
@@ -70,9 +71,17 @@ describe('jsonPathProblem', () => {
     }
   });
 
-  it('refuses filter and script expressions, which scrapers never evaluate', () => {
+  it('refuses filter and script expressions for readers that evaluate none (the topology lookups)', () => {
     expect(jsonPathProblem('$.a[?(@.x==1)]')).toMatch(/filter or script/);
     expect(jsonPathProblem('$.a[(@.length-1)]')).toMatch(/filter or script/);
+  });
+
+  it('takes filters in scraper fields but never a script, an unsupported filter or a pipe suffix', () => {
+    expect(scraperJsonPathProblem('$.Tags[?(@.Key=="Name")].Value')).toBeNull();
+    expect(scraperJsonPathProblem("$.a[?(@['b c'] == 'x' || !(@.c[0] > 2))].d")).toBeNull();
+    expect(scraperJsonPathProblem('$.a[(@.length-1)]')).toMatch(/filter or script/);
+    expect(scraperJsonPathProblem('$.a[?(@.x =~ /y/)]')).toMatch(/does not evaluate/);
+    expect(scraperJsonPathProblem('$.Tags[?(@.Key=="Name")].Value | [0]')).toMatch(/'\| \[0\]'.*ojg/);
   });
 });
 
@@ -188,11 +197,21 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       [{ file: [{ ...file, transform: { relationship: [{ parent: true, name: { value: 'x' } }] } }] }, 'spec.file[0].transform.relationship[0].parent'],
       [{ http: [{ type: 't', id: 'i', url: 'https://a.test', bearer: 'x' }] }, 'spec.http[0].bearer'],
       [{ kubernetes: [{ clusterName: 'c', id: '$.uid' }] }, 'spec.kubernetes[0].id'],
-      [{ kubernetes: [{ clusterName: 'c', relationships: [] }] }, 'spec.kubernetes[0].relationships'],
+      [{ kubernetes: [{ clusterName: 'c', relationships: [{ kind: { value: 'X' }, owner: { value: 'y' } }] }] }, 'spec.kubernetes[0].relationships[0].owner'],
+      [{ kubernetesFile: [{ files: [{ path: ['a.yaml'] }], container: 'postgresql' }] }, 'spec.kubernetesFile[0].container'],
       [{ kubernetes: [{ clusterName: 'c', transform: { expr: 'config' } }] }, 'spec.kubernetes[0].transform.expr'],
       [{ exec: [{ type: 't', id: 'i', script: 'echo []', checkout: { url: 'https://git.test/r', password: 'x' } }] }, 'spec.exec[0].checkout.password'],
     ];
     for (const [spec, details] of cases) expect(refusal(spec), details).toEqual({ code: 'OD_SCRAPER_FIELD', details });
+  });
+
+  it("takes a kubernetes source's relationships as duty lookups: one of value, label or CEL over metadata and spec", () => {
+    const kube = (relationships: unknown): unknown => ({ kubernetes: [{ clusterName: 'c', relationships }] });
+    const claim = { kind: { expr: "has(spec.claimRef) ? spec.claimRef.kind : ''" }, name: { label: 'app' }, namespace: { value: 'shop' } };
+    expect(() => validateScraperSpec(kube([claim]), { roots: ROOTS })).not.toThrow();
+    expect(refusal(kube([{ kind: { value: 'X', expr: "'Y'" } }]))).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].relationships[0].kind' });
+    expect(refusal(kube([{ name: { expr: 'config.name' } }]))).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].relationships[0].name.expr' });
+    expect(refusal(kube([{}]))).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.kubernetes[0].relationships[0]' });
   });
 
   it('accepts full mode for sources that extract items, and refuses a full that is not a boolean', () => {

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { JSONPath } from 'jsonpath-plus';
 import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER_KINDS, scraperRequiredFields, type RunnableScraperKind } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
@@ -7,6 +6,7 @@ import { parseGitSource } from './sources/git-checkout';
 import { checkEntryFields, checkSpecKeys } from './spec-fields';
 import { scraperErrors } from './scraper-errors';
 import { normalizeJsonPath } from './transform/json-path-edit';
+import { scraperJsonPathProblem } from './transform/json-path-grammar';
 import type { ParsedScraperSpec, Retention, SourceEntry } from './types';
 
 export const DEFAULT_SCRAPE_TIMEOUT_MS = 15 * 60_000;
@@ -101,84 +101,6 @@ export function parseScraperSpec(value: unknown): ParsedScraperSpec {
   };
 }
 
-/** Where a bracket's contents end, skipping quoted names; -1 when it never closes. */
-function closingBracket(text: string, open: number): number {
-  let quote: string | null = null;
-  for (let i = open + 1; i < text.length; i += 1) {
-    const c = text[i];
-    if (quote !== null) {
-      if (c === '\\') i += 1;
-      else if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ']') return i;
-  }
-  return -1;
-}
-
-const BRACKET_PART = /^\s*(\*|-?\d+|-?\d*:-?\d*(:-?\d+)?|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\s*$/;
-const NAME = /^[^.[\]\s()?,'"]+/;
-
-/** Splits a bracket's contents at commas outside quotes. */
-function bracketParts(inner: string): string[] {
-  const parts: string[] = [];
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i < inner.length; i += 1) {
-    const c = inner[i];
-    if (quote !== null) {
-      if (c === '\\') i += 1;
-      else if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ',') {
-      parts.push(inner.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(inner.slice(start));
-  return parts;
-}
-
-/**
- * Why a JSONPath cannot be used, or null when it can. jsonpath-plus parses leniently (`$[` reads as `$`), so the
- * grammar is checked here first: dotted names, `..`, `*`, and brackets of indexes, slices, quoted names and unions.
- * Filters and scripts are refused because sources evaluate with `eval: false`: a spec is data and runs no code.
- */
-export function jsonPathProblem(text: string): string | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('$')) return 'must start with $';
-  let i = 1;
-  while (i < trimmed.length) {
-    const c = trimmed[i];
-    if (c === '.') {
-      const deep = trimmed[i + 1] === '.';
-      i += deep ? 2 : 1;
-      if (deep && trimmed[i] === '[') continue;
-      if (trimmed[i] === '*') {
-        i += 1;
-        continue;
-      }
-      const name = NAME.exec(trimmed.slice(i));
-      if (name === null) return `expects a name after '.' at position ${i}`;
-      i += name[0].length;
-    } else if (c === '[') {
-      const close = closingBracket(trimmed, i);
-      if (close === -1) return `has a '[' at position ${i} that is never closed`;
-      const inner = trimmed.slice(i + 1, close).trim();
-      if (inner.startsWith('?') || inner.startsWith('(')) return 'uses a filter or script expression, which scrapers do not evaluate';
-      if (inner === '' || !bracketParts(inner).every((part) => BRACKET_PART.test(part))) return `has '[${inner}]', which is not an index, slice, name or *`;
-      i = close + 1;
-    } else {
-      return `has an unexpected '${c ?? ''}' at position ${i}`;
-    }
-  }
-  try {
-    JSONPath({ path: trimmed, json: {}, eval: false, wrap: true });
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return null;
-}
-
 /**
  * `items` is always a JSONPath, written with or without the leading `$` (`.database`); the other fields are one when
  * they start with `$` or `@`, as config-db reads them, and fixed text otherwise.
@@ -188,7 +110,7 @@ function checkJsonPath(value: unknown, field: string, alwaysPath: boolean): void
   if (typeof value !== 'string') invalid(field, alwaysPath ? 'must be a JSONPath such as $.items' : 'must be text or a JSONPath');
   const trimmed = value.trim();
   if (!alwaysPath && !trimmed.startsWith('$') && !trimmed.startsWith('@')) return;
-  const problem = jsonPathProblem(normalizeJsonPath(trimmed));
+  const problem = scraperJsonPathProblem(normalizeJsonPath(trimmed));
   if (problem !== null) invalid(field, `is not a JSONPath that can be used: '${value}' ${problem}`);
 }
 
@@ -313,7 +235,7 @@ function checkExec(entry: Record<string, unknown>, field: string): void {
 }
 
 function checkEntry(kind: RunnableScraperKind, entry: Record<string, unknown>, field: string, roots: readonly string[]): void {
-  checkEntryFields(kind, entry, field, jsonPathProblem);
+  checkEntryFields(kind, entry, field, scraperJsonPathProblem);
   checkRequired(kind, entry, field);
   if (kind === 'exec') checkExec(entry, field);
   for (const name of JSONPATH_OR_VALUE_FIELDS) checkJsonPath(entry[name], join(field, name), false);

@@ -42,9 +42,23 @@ export interface ScrapedItem extends ItemKey {
   createdAt?: string | null;
 }
 
-/** A soft link between two items of the same scraper (config_relationships, selector_id `scraper:<scraperId>`). */
+/**
+ * Configs anywhere in the catalog, found as config-db's FindConfigIDsByNamespaceNameClass finds them: by the cluster
+ * tag, and by type, name and namespace tag where given. A kubernetes source's `relationships` name theirs this way.
+ */
+export interface CatalogLookup {
+  cluster: string;
+  type?: string;
+  name?: string;
+  namespace?: string;
+}
+
+/**
+ * A soft link (config_relationships, selector_id `scraper:<scraperId>`) between two items of the scraper, or from
+ * every config a catalog lookup finds to one of them.
+ */
 export interface ScrapedRelationship {
-  from: ItemKey;
+  from: ItemKey | { lookup: CatalogLookup };
   to: ItemKey;
   relation: string;
 }

@@ -11,12 +11,18 @@ describe('extracting items from scraped documents', () => {
     expect(fieldValue('$.missing', item)).toBeUndefined();
   });
 
-  it('refuses a JSONPath filter script instead of running it', () => {
-    const collector = new ItemCollector({ id: '$[?(@.a==1)]', type: 'File::Config' });
+  it('refuses a JSONPath script expression instead of running it', () => {
+    const collector = new ItemCollector({ id: '$[(@.a)]', type: 'File::Config' });
     collector.addPiece({ a: 1 }, origin);
     const result = collector.result();
     expect(result.items).toEqual([]);
-    expect(result.errors[0]?.message).toMatch(/cannot be evaluated/);
+    expect(result.errors[0]?.message).toMatch(/cannot be evaluated.*filter or script/);
+  });
+
+  it('names an item by the first value a JSONPath filter finds, as config-db does', () => {
+    const collector = new ItemCollector({ id: '$.InstanceId', name: '$.Tags[?(@.Key=="Name")].Value', type: 'AWS::EC2::Instance' });
+    collector.addPiece({ InstanceId: 'i-1', Tags: [{ Key: 'Env', Value: 'prod' }, { Key: 'Name', Value: 'web' }] }, origin);
+    expect(collector.result().items.map((item) => item.name)).toEqual(['web']);
   });
 
   it('splits a document into the elements of the list items finds', () => {

@@ -1,7 +1,7 @@
-import { JSONPath } from 'jsonpath-plus';
 import { parseAllDocuments } from 'yaml';
 import type { ItemHealth, ScrapedChange, ScrapedItem, ScrapeError, ScrapeResult } from '../types';
 import { normalizeJsonPath } from '../transform/json-path-edit';
+import { evaluateScraperJsonPath } from '../transform/json-path-grammar';
 import { scriptOutput } from '../transform/script';
 import { fullModeChange, fullModeParts, unrunChangeFields } from './full-mode';
 import { isRecord } from '../../../platform/json-values';
@@ -32,11 +32,11 @@ export function isJsonPath(value: string): boolean {
   return value.startsWith('$') || value.startsWith('@');
 }
 
-/** Every match of a JSONPath, with script expressions refused: a spec is data and never runs code on the server. */
+/** Every match of a JSONPath; filters are judged by json-path-filter.ts and scripts refused: a spec never runs code here. */
 export function queryJsonPath(path: string, document: unknown): unknown[] {
   let found: unknown;
   try {
-    found = JSONPath({ path: normalizeJsonPath(path), json: document as object, eval: false, wrap: true });
+    found = evaluateScraperJsonPath(normalizeJsonPath(path), document as object, 'value');
   } catch (error) {
     throw new ExtractError(`JSONPath '${path}' cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -59,14 +59,14 @@ function ingressServiceNames(body: Json): string[] {
  * Soft links between listed objects: a service to the pods its selector picks, a pod to the node it runs on and an
  * ingress to the services its rules send traffic to. Only objects of this run are linked.
  */
-export function relationshipsOf(objects: readonly KubernetesObject[]): ScrapedRelationship[] {
+export function relationshipsOf(objects: readonly KubernetesObject[]): Array<ScrapedRelationship & { from: ItemKey }> {
   const byKind = new Map<string, KubernetesObject[]>();
   for (const object of objects) byKind.set(object.kind, [...(byKind.get(object.kind) ?? []), object]);
   const pods = byKind.get('Pod') ?? [];
   const services = byKind.get('Service') ?? [];
   const nodes = new Map((byKind.get('Node') ?? []).map((node) => [node.name, node]));
   const servicesByName = new Map(services.map((service) => [`${service.namespace ?? ''}/${service.name}`, service]));
-  const relationships: ScrapedRelationship[] = [];
+  const relationships: Array<ScrapedRelationship & { from: ItemKey }> = [];
 
   for (const service of services) {
     const selector = stringMap(record(service.body.spec).selector);

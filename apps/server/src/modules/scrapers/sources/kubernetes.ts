@@ -6,6 +6,7 @@ import { record, stringMap, strings, text, type Json } from '../../../platform/j
 import { inClusterKubeConfig, kubeConfigFromConnection, kubeConfigFromText, kubeErrorMessage as messageOf, kubernetesClient, KubernetesSourceError, optional } from '../../../platform/kube-config';
 import { kubernetesHealth } from '../../../platform/kubernetes-health';
 import { CLUSTER_TYPE, clusterKey, kubernetesType, parentOf, relationshipsOf, type KubernetesObject } from './kubernetes-relations';
+import { lookupRelationships } from './kubernetes-lookups';
 
 /** A page as every typed list call returns it; items are the client's model objects until serialized back. */
 interface ListPage {
@@ -474,6 +475,9 @@ export const runKubernetesSource: SourceRunner = async (entry: SourceEntry, cont
     errors.push({ where: `${label} events`, message: messageOf(error) });
   }
 
-  // Events are not items: a failed event list loses some changes but cannot make a stored item look deleted.
-  return { items, relationships: relationshipsOf(objects), changes, errors, complete: !errors.some((error) => error.where !== `${label} events`) };
+  const looked = lookupRelationships(objects, Array.isArray(spec.relationships) ? spec.relationships : [], clusterName, label);
+  // Events are not items, nor are looked-up links: a failed event list or lookup loses some changes or links, but
+  // cannot make a stored item look deleted.
+  const complete = !errors.some((error) => error.where !== `${label} events`);
+  return { items, relationships: [...relationshipsOf(objects), ...looked.relationships], changes, errors: [...errors, ...looked.errors], complete };
 };

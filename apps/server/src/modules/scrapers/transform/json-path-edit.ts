@@ -1,4 +1,4 @@
-import { JSONPath } from 'jsonpath-plus';
+import { evaluateScraperJsonPath } from './json-path-grammar';
 
 /**
  * config-db reads transform JSONPaths with or without the leading `$` (`.password`, `$.password`, `@.password`); they
@@ -18,10 +18,10 @@ interface Match {
   value: unknown;
 }
 
-/** Every match with its parent, so it can be removed or replaced; filters and scripts never run (`eval: false`). */
+/** Every match with its parent, so it can be removed or replaced; a filter is judged by json-path-filter.ts, never run as code. */
 function matchesOf(path: string, document: unknown): Match[] {
   if (typeof document !== 'object' || document === null) return [];
-  const found: unknown = JSONPath({ path: normalizeJsonPath(path), json: document, eval: false, wrap: true, resultType: 'all' });
+  const found = evaluateScraperJsonPath(normalizeJsonPath(path), document, 'all');
   if (!Array.isArray(found)) return [];
   return found.filter((match): match is Match => typeof match === 'object' && match !== null && 'parent' in match && 'parentProperty' in match);
 }

@@ -10,7 +10,7 @@ import { fromCel, toCel } from '../../../platform/cel/cel-values';
  * expression holds a run past it whatever data it walks.
  */
 
-export type CelKind = 'script' | 'item' | 'change' | 'page' | 'reduce';
+export type CelKind = 'script' | 'item' | 'change' | 'page' | 'reduce' | 'object';
 
 /** Variables of one config as config-db's ScrapeResult.AsMap names them. */
 const ITEM_VARIABLES = ['config', 'id', 'name', 'config_type', 'config_class', 'description', 'status', 'health', 'labels', 'tags', 'source', 'format'];
@@ -24,10 +24,12 @@ const VARIABLES: Readonly<Record<CelKind, readonly string[]>> = {
   // An http source's pagination (config-db's): the answer a page got, and the pages merged so far.
   page: ['response'],
   reduce: ['acc', 'page'],
+  // A kubernetes source's `relationships` lookups: the object's metadata and spec, as config-db gives them.
+  object: ['metadata', 'spec'],
 };
 
 /** A filter or selector judges one config; a script rewrites a whole document, so it may take longer. */
-const CEL_BUDGET_MS: Readonly<Record<CelKind, number>> = { script: 10_000, item: 1000, change: 1000, page: 1000, reduce: 10_000 };
+const CEL_BUDGET_MS: Readonly<Record<CelKind, number>> = { script: 10_000, item: 1000, change: 1000, page: 1000, reduce: 10_000, object: 1000 };
 
 function environment(kind: CelKind): Environment {
   const env = createCelEnvironment();
@@ -46,6 +48,22 @@ function environmentOf(kind: CelKind): Environment {
   return env;
 }
 
+/**
+ * Whether the expression reads `type` as if it were a variable: not a call `type(x)`, not a field `.type`, and not in
+ * quoted text. Neither CEL library has such a variable: `type` names the type of types, so `type == 'X'` fails to type
+ * check in config-db (cel-go, whose ScrapeResult.AsMap gives no `type`) as it does here.
+ */
+function readsTypeAsVariable(expression: string): boolean {
+  const unquoted = expression.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, '""');
+  return /(?:^|[^.\w])type\b(?!\s*\()/.test(unquoted);
+}
+
+function explained(kind: CelKind, expression: string, problem: string): string {
+  if (!readsTypeAsVariable(expression)) return problem;
+  const instead = VARIABLES[kind].includes('config_type') ? "config_type for the config's type, config.type for a field of its content" : `one of ${VARIABLES[kind].join(', ')}`;
+  return `${problem} (\`type\` is CEL's type of types, not a variable, here and in config-db alike: write ${instead})`;
+}
+
 /** Why the expression cannot run here, or null. `bool` asks that it can return a boolean (filters, selectors). */
 export function celProblem(kind: CelKind, expression: string, bool: boolean): string | null {
   if (expression.trim() === '') return 'is empty';
@@ -53,9 +71,9 @@ export function celProblem(kind: CelKind, expression: string, bool: boolean): st
   try {
     result = environmentOf(kind).check(expression);
   } catch (error) {
-    return describeCelError(error);
+    return explained(kind, expression, describeCelError(error));
   }
-  if (!result.valid) return describeCelError(result.error);
+  if (!result.valid) return explained(kind, expression, describeCelError(result.error));
   if (bool && result.type !== 'bool' && result.type !== 'dyn') return `must return a bool, not ${result.type ?? 'nothing'}`;
   return null;
 }
