@@ -67,7 +67,25 @@ const CORPUS: CorpusEntry[] = [
     yaml: `${header('status-expr')}  statusExpr: |
     summary.unhealthy == 0 ? "healthy" : "unhealthy"
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.statusExpr' },
+  },
+  {
+    name: 'component-selectors',
+    yaml: `${header('component-selectors')}  components:
+    - name: dns
+      selectors:
+        - labelSelector: app=dns
+    - selectors:
+        - labelSelector: tier=system
+`,
+  },
+  {
+    name: 'canary-selector',
+    yaml: `${header('canary-selector')}  components:
+    - name: site
+      canarySelector:
+        - labelSelector: canary=http
+`,
+    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].canarySelector' },
   },
   {
     name: 'catalog-display',
@@ -163,7 +181,6 @@ const CORPUS: CorpusEntry[] = [
     yaml: `${header('group-by')}  groupBy:
     tag: cluster
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.groupBy' },
   },
 ];
 

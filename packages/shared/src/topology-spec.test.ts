@@ -69,8 +69,10 @@ describe('topology spec JSON schema', () => {
   it('refuses each Mission Control field this server does not run, by its location', () => {
     const refusedAt = (value: unknown): string => validate(value).join('\n');
     expect(refusedAt({ id: { jsonPath: 'x' } })).toContain('/id');
-    expect(refusedAt({ groupBy: { tag: 'cluster' } })).toContain('/groupBy');
-    for (const field of ['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'parentLookup', 'tooltip', 'order']) {
+    expect(refusedAt({ groupBy: { selector: { types: ['A'] } } })).toContain('/groupBy');
+    expect(refusedAt({ components: [{ name: 'a', selectors: [{ fieldSelector: 'type=Pod' }] }] })).toContain('/components/0/selectors/0/fieldSelector');
+    expect(validate({ groupBy: { tag: 'cluster' }, statusExpr: 'summary.healthy > 0 ? "healthy" : "unknown"', components: [{ name: 'a', selectors: [{ labelSelector: 'app=dns' }] }] })).toEqual([]);
+    for (const field of ['canarySelector', 'relationships', 'logs', 'summary', 'healthExpr', 'parentLookup', 'tooltip', 'order']) {
       expect(refusedAt({ components: [{ name: 'a', [field]: 'x' }] })).toContain(`/components/0/${field}`);
     }
     expect(refusedAt({ components: [{ name: 'a', id: { expr: 'x', template: 'y' } }] })).toContain('/components/0/id');
@@ -85,8 +87,8 @@ describe('topology spec JSON schema', () => {
     expect(validate({ components: [{ name: 'a', labels: { replicas: 3 } }] }).join('\n')).toContain('/components/0/labels/replicas');
   });
 
-  it('refuses a component with neither a name nor a lookup', () => {
-    expect(validate({ components: [{ type: 'x' }] })).not.toEqual([]);
+  it('takes a component without a name, which canary-checker keeps nameless', () => {
+    expect(validate({ components: [{ type: 'x' }] })).toEqual([]);
   });
 
   it('refuses names over 255 characters', () => {

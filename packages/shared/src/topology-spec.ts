@@ -38,6 +38,19 @@ export interface TopologyConfigSelectorSpec {
   labelSelector?: string;
 }
 
+/** A `selectors` entry: other components listed under this one. */
+export interface TopologyComponentSelectorSpec {
+  id?: string | string[];
+  name?: string;
+  namespace?: string;
+  types?: string | string[];
+  statuses?: string | string[];
+  /** `key=value` pairs, or a bare key that must exist, joined by commas. */
+  labelSelector?: string;
+  /** Left out: this server's own components; `all`, or an agent id. */
+  agent?: string;
+}
+
 export interface TopologyCheckSelectorSpec {
   name?: string;
   namespace?: string;
@@ -87,6 +100,7 @@ export interface TopologyForEachSpec {
   checks?: TopologyCheckSpec[];
   configs?: TopologyConfigSelectorSpec[];
   components?: TopologyComponentSpec[];
+  selectors?: TopologyComponentSelectorSpec[];
 }
 
 export interface TopologyComponentSpec {
@@ -108,6 +122,9 @@ export interface TopologyComponentSpec {
   components?: TopologyComponentSpec[];
   lookup?: TopologyLookupSpec;
   forEach?: TopologyForEachSpec;
+  selectors?: TopologyComponentSelectorSpec[];
+  /** CEL over `summary` giving the status. */
+  statusExpr?: string;
 }
 
 /** `topologies.spec` alone; the root component is named after the topology and `components` are its children. */
@@ -123,6 +140,8 @@ export interface TopologySpec {
   checks?: TopologyCheckSpec[];
   configs?: TopologyConfigSelectorSpec[];
   components?: TopologyComponentSpec[];
+  statusExpr?: string;
+  groupBy?: { tag?: string; selector?: TopologyConfigSelectorSpec };
 }
 
 /** The whole Mission Control resource, as pasted. */
@@ -151,9 +170,14 @@ const notRun = (note: string): TopologyFieldRule => ({ support: 'refused', note 
 const ID_EXPRESSION_NOTE =
   'The stable key of the component: text, or an expression ({expr}, {template} or sandboxed {javascript}) over self (the component) and properties (name → value) whose non-empty text is the key (an empty one keeps the default)';
 
+const STATUS_EXPR_NOTE =
+  "CEL over summary (healthy, unhealthy, warning and info: the statuses under the component counted as Mission Control counts them; checks, incidents, insights) giving the component's status: healthy, unhealthy, warning or unknown. Worked out at every run of the topology; between runs the status stays as the run set it while the summary follows its inputs";
+const HEALTH_EXPR_NOTE =
+  "Components here have a status, not a separate health: canary-checker's healthExpr sets a health this server does not keep; use statusExpr";
+
 /** The keys of a component, in `spec.components` and every level under it. */
 export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
-  name: runs('The component name (required unless it has a lookup)'),
+  name: runs('The component name; left out, the component is stored without one, as canary-checker stores it (with a lookup, the looked-up components take its place)'),
   id: runs(ID_EXPRESSION_NOTE),
   externalID: runs('The stable key of the component'),
   type: runs('The component type'),
@@ -173,12 +197,17 @@ export const TOPOLOGY_COMPONENT_FIELDS: TopologyFieldTable = {
   forEach: runs('What every looked-up component also gets (fields below)'),
   tooltip: notRun('A component has no tooltip here: put the text in description'),
   order: notRun('Cards sort by health, then name: leave order out'),
-  selectors: notRun('Component selectors are not run by this server: list the child components, or look them up with lookup.catalog'),
+  selectors: runs(
+    'Other live components (of any topology) listed under this one, as Mission Control shows them: each run links every component matching any selector (fields below); the component itself and its ancestors are never linked. They show as its children on the topology page; its status and summary stay those of its own checks, catalog items and components',
+  ),
+  canarySelector: notRun(
+    "An old canary-checker field its Topology no longer has (its CRD drops it, so canary-checker ignores it): select checks with checks: [{selector: {labelSelector: ...}}] and inline ones with checks: [{inline: {...}}]",
+  ),
   relationships: notRun('Component relationships are not run by this server: nest the component under its parent'),
   logs: notRun('Log selectors on components are not run by this server: log backends are routed in Settings → Logs'),
   summary: notRun('The summary is counted by this server from checks, incidents and insights: leave it out'),
-  statusExpr: notRun('Status is the worst of the checks, catalog items and children: leave statusExpr out, or attach the checks that judge it'),
-  healthExpr: notRun('Health is the worst of the checks, catalog items and children: leave healthExpr out, or attach the checks that judge it'),
+  statusExpr: runs(STATUS_EXPR_NOTE),
+  healthExpr: notRun(HEALTH_EXPR_NOTE),
   parentLookup: runs('Moves the component, after the build, under the component of this topology with that name, type and namespace, or that externalID (fields below); one not found stays where it is written and the run says so'),
   health: notRun('Health is worked out from the checks, catalog items and children: leave it out'),
   configID: notRun('Link catalog items with configs: [{id: <item id>}]'),
@@ -202,9 +231,19 @@ export const TOPOLOGY_SPEC_FIELDS: TopologyFieldTable = {
   namespace: runs('Its namespace'),
   hidden: runs('Not shown on the dashboard'),
   id: runs('The root\'s stable key (the topology\'s own when left out or empty): text, or an expression as on components'),
+  statusExpr: runs(`The root's status: ${STATUS_EXPR_NOTE}`),
+  healthExpr: notRun(HEALTH_EXPR_NOTE),
   tooltip: notRun('A component has no tooltip here: put the text in text'),
-  groupBy: notRun('Grouping components by a tag is not run by this server: write a component per group'),
+  groupBy: runs(
+    "One tree per value of a catalog tag, as canary-checker builds them: a root named '<topology> (<value>)' for each distinct value the live catalog items (those the selector matches, when given) carry, its catalog selectors, lookups and component selectors narrowed to that value (fields below)",
+  ),
   push: notRun('Pushing the topology to another server is not done by this server: leave push out'),
+};
+
+/** The keys of `spec.groupBy`. */
+export const TOPOLOGY_GROUP_BY_FIELDS: TopologyFieldTable = {
+  tag: runs('The catalog tag whose values make the groups (required); each group narrows configs and catalog lookups to tag=value, and component selectors to the label tag=value'),
+  selector: runs('A catalog selector (fields as in configs[]): only the items it matches give values'),
 };
 
 /** The keys of a property, in `properties` and `forEach.properties`. */
@@ -331,18 +370,39 @@ export const TOPOLOGY_FOR_EACH_FIELDS: TopologyFieldTable = {
   checks: runs('Checks of each component'),
   configs: runs('More catalog items linked to each component'),
   components: runs('Children of each component'),
-  selectors: notRun('Component selectors are not run by this server: list the children in forEach.components'),
+  selectors: runs('Component selectors of each component, as on components; their strings may use the forEach templates'),
   relationships: notRun('Component relationships are not run by this server: list the children in forEach.components'),
+};
+
+/** The keys of a component selector (`selectors[]`), Mission Control's resource selector as it applies to components. */
+export const TOPOLOGY_COMPONENT_SELECTOR_FIELDS: TopologyFieldTable = {
+  id: runs('Component ids'),
+  name: runs('The component name, matched exactly'),
+  namespace: runs('The component namespace'),
+  types: runs('Component types'),
+  statuses: runs('Component statuses: healthy, unhealthy, warning, unknown'),
+  labelSelector: runs('Labels as key=value pairs, or a bare key that must exist, joined by commas'),
+  agent: runs("Whose components: left out, this server's own (agent_id empty), as Mission Control does; all, every agent's; or an agent id"),
+  tagSelector: notRun('Components carry labels, not tags: use labelSelector'),
+  fieldSelector: notRun('Field selectors are not run on components by this server: use name, namespace, types and statuses'),
+  search: notRun('Search expressions are not run on component selectors by this server: use the fields'),
+  health: notRun('Components here have a status, not a health: use statuses'),
+  scope: notRun('Scopes are not run by this server: name the components with the fields'),
+  cache: notRun('Selectors are read on every run: leave cache out'),
+  limit: notRun('Every matching component is linked (at most 5000): leave limit out'),
+  includeDeleted: notRun('Deleted components are never linked: leave includeDeleted out'),
 };
 
 /** Every table with the place it judges, as docs/compatibility.md lists them. */
 export const TOPOLOGY_FIELD_TABLES: ReadonlyArray<{ heading: string; prefix: string; table: TopologyFieldTable }> = [
   { heading: 'Lookup kinds', prefix: 'lookup.', table: TOPOLOGY_LOOKUP_KINDS },
   { heading: 'Spec fields (the root component)', prefix: 'spec.', table: TOPOLOGY_SPEC_FIELDS },
+  { heading: 'groupBy', prefix: 'spec.groupBy.', table: TOPOLOGY_GROUP_BY_FIELDS },
   { heading: 'Component fields', prefix: '', table: TOPOLOGY_COMPONENT_FIELDS },
   { heading: 'Catalog lookup entries', prefix: 'lookup.catalog[].', table: TOPOLOGY_CATALOG_LOOKUP_FIELDS },
   { heading: 'forEach', prefix: 'forEach.', table: TOPOLOGY_FOR_EACH_FIELDS },
   { heading: 'parentLookup', prefix: 'parentLookup.', table: TOPOLOGY_PARENT_LOOKUP_FIELDS },
+  { heading: 'Component selectors', prefix: 'selectors[].', table: TOPOLOGY_COMPONENT_SELECTOR_FIELDS },
   { heading: 'Properties', prefix: 'properties[].', table: TOPOLOGY_PROPERTY_FIELDS },
   { heading: 'Property links', prefix: 'properties[].links[].', table: TOPOLOGY_LINK_FIELDS },
   { heading: 'configLookup', prefix: 'properties[].configLookup.', table: TOPOLOGY_CONFIG_LOOKUP_FIELDS },
@@ -392,6 +452,22 @@ const configSelector: JsonSchema = {
   type: 'object',
   description: 'Catalog items matching every field given (at least one field)',
   properties: configSelectorProperties,
+  minProperties: 1,
+};
+
+const componentSelector: JsonSchema = {
+  type: 'object',
+  description: 'Other live components matching every field given (at least one field); each is listed under this component',
+  properties: {
+    id: stringOrList('Component ids'),
+    name: text('The component name, matched exactly'),
+    namespace: text('The component namespace'),
+    types: stringOrList('Component types'),
+    statuses: { description: 'Component statuses', anyOf: [{ enum: ['healthy', 'unhealthy', 'warning', 'unknown'] }, { type: 'array', items: { enum: ['healthy', 'unhealthy', 'warning', 'unknown'] } }] },
+    labelSelector: text('Labels every component must carry, as key=value pairs (or a bare key that must exist) joined by commas'),
+    agent: text("Left out: this server's own components; all: every agent's; or an agent id"),
+    ...refusedFields(TOPOLOGY_COMPONENT_SELECTOR_FIELDS),
+  },
   minProperties: 1,
 };
 
@@ -512,6 +588,7 @@ const forEach: JsonSchema = {
     checks: { type: 'array', items: { $ref: '#/$defs/check' }, description: 'Checks of each component, e.g. selector: {name: "{{.name}}"}' },
     configs: { type: 'array', items: { $ref: '#/$defs/configSelector' }, description: 'More catalog items linked to each component' },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'Children of each component' },
+    selectors: { type: 'array', items: { $ref: '#/$defs/componentSelector' }, description: 'Component selectors of each component' },
     ...refusedFields(TOPOLOGY_FOR_EACH_FIELDS),
   },
 };
@@ -526,6 +603,7 @@ const componentFields: Record<string, JsonSchema> = {
   properties: { type: 'array', items: { $ref: '#/$defs/property' }, description: 'Properties shown on the card' },
   checks: { type: 'array', items: { $ref: '#/$defs/check' }, description: 'Checks attached by selector' },
   configs: { type: 'array', items: { $ref: '#/$defs/configSelector' }, description: 'Catalog items linked by selector; their health counts toward the status' },
+  statusExpr: { type: 'string', minLength: 1, description: STATUS_EXPR_NOTE },
 };
 
 const idExpression: JsonSchema = {
@@ -543,7 +621,8 @@ const component: JsonSchema = {
     'A component, nested to at most 10 levels. Its key (which keeps its id across runs) is id or externalID, else the names from the root joined with /; sibling names must differ.',
   properties: {
     ...componentFields,
-    name: { ...name, description: 'The component name (required unless it has a lookup)' },
+    name: { type: 'string', maxLength: TOPOLOGY_NAME_MAX_LENGTH, description: 'The component name; left out, the component has none (with a lookup, the looked-up components take its place)' },
+    selectors: { type: 'array', items: { $ref: '#/$defs/componentSelector' }, description: 'Other components listed under this one: every live component matching any selector' },
     id: { anyOf: [{ type: 'string', minLength: 1 }, { $ref: '#/$defs/idExpression' }], description: ID_EXPRESSION_NOTE },
     externalID: { type: 'string', minLength: 1, description: 'The stable key of the component' },
     description: text('Its description'),
@@ -567,7 +646,6 @@ const component: JsonSchema = {
     },
     ...refusedFields(TOPOLOGY_COMPONENT_FIELDS),
   },
-  anyOf: [{ required: ['name'] }, { required: ['lookup'] }],
 };
 
 const specSchema: JsonSchema = {
@@ -579,6 +657,12 @@ const specSchema: JsonSchema = {
     label: { description: 'More labels of the root, as a map or key=value pairs joined by commas', anyOf: [{ type: 'string' }, stringMap('')] },
     id: { anyOf: [{ type: 'string', minLength: 1 }, { $ref: '#/$defs/idExpression' }], description: "The root's stable key: text, or an expression as on components" },
     components: { type: 'array', items: { $ref: '#/$defs/component' }, description: 'The components under the root' },
+    groupBy: {
+      type: 'object',
+      description: "One tree per value of a catalog tag, each root named '<topology> (<value>)'",
+      required: ['tag'],
+      properties: { tag: { type: 'string', minLength: 1, description: 'The catalog tag' }, selector: { $ref: '#/$defs/configSelector' }, ...refusedFields(TOPOLOGY_GROUP_BY_FIELDS) },
+    },
     ...refusedFields(TOPOLOGY_SPEC_FIELDS),
   },
 };
@@ -609,5 +693,5 @@ export const topologySpecJsonSchema: Readonly<JsonSchema> = {
   if: { type: 'object', required: ['kind'], properties: { kind: { enum: ['Topology', 'SystemTemplate'] } } },
   then: { $ref: '#/$defs/resource' },
   else: { $ref: '#/$defs/spec' },
-  $defs: { resource: resourceSchema, spec: specSchema, component, property, check, checkSelector, configSelector, lookup, forEach, idExpression },
+  $defs: { resource: resourceSchema, spec: specSchema, component, property, check, checkSelector, componentSelector, configSelector, lookup, forEach, idExpression },
 };

@@ -41,6 +41,10 @@ function fakeSources(configs: ConfigRow[], checks: FakeCheck[]): TopologySources
         ),
       );
     },
+    findTagValues(tag: string, selector: ConfigSelector | null) {
+      const values = configs.filter((row) => selector === null || includes(row.tags, selector.tags)).flatMap((row) => (row.tags[tag] === undefined ? [] : [row.tags[tag]]));
+      return Promise.resolve([...new Set(values)].sort());
+    },
     findChecks(selector: CheckSelector) {
       return Promise.resolve(
         checks.filter(
@@ -53,6 +57,16 @@ function fakeSources(configs: ConfigRow[], checks: FakeCheck[]): TopologySources
       );
     },
   };
+}
+
+/** A build that made one root, which it returns. */
+async function buildOne(row: TopologyRow, sources: TopologySources): Promise<{ root: ComponentDraft; errors: string[] }> {
+  const {
+    roots: [root],
+    errors,
+  } = await buildTopology(row, sources);
+  if (root === undefined) throw new Error('the build made no root');
+  return { root, errors };
 }
 
 function topology(spec: unknown, overrides: Partial<TopologyRow> = {}): TopologyRow {
@@ -133,7 +147,7 @@ const missionControl = {
 
 describe('buildTopology', () => {
   it('builds a Mission Control spec: static nesting, selectors, a catalog lookup and its forEach', async () => {
-    const { root, errors } = await buildTopology(topology(missionControl), fakeSources(catalog, checks));
+    const { root, errors } = await buildOne(topology(missionControl), fakeSources(catalog, checks));
     expect(errors).toEqual([]);
     expect(root).toMatchObject({ key: 'topology:topo-1', name: 'Shop', type: 'App', icon: 'cart', labels: { team: 'payments', env: 'prod' } });
     expect(root.properties).toEqual([{ name: 'owner', text: 'payments', headline: true }]);
@@ -196,7 +210,7 @@ describe('buildTopology', () => {
         },
       ],
     };
-    const { root, errors } = await buildTopology(topology(spec), fakeSources([], []));
+    const { root, errors } = await buildOne(topology(spec), fakeSources([], []));
     const names = (draft: ComponentDraft): string[] => draft.children.map((entry) => entry.name);
     expect(names(child(root, 'Parent-1'))).toEqual(['Child-1A', 'Child-1E']);
     expect(names(child(root, 'Parent-2'))).toEqual(['Child-2A', 'Child-1C']);
@@ -220,7 +234,7 @@ describe('buildTopology', () => {
         { name: 'broken', configLookup: lookup({ javascript: 'config.nope.deeper' }) },
       ],
     };
-    const { root, errors } = await buildTopology(topology(spec), fakeSources([item], []));
+    const { root, errors } = await buildOne(topology(spec), fakeSources([item], []));
     expect(root.properties).toEqual([
       { name: 'js', text: 'v1.2.3' },
       { name: 'cel', text: 'Config::Dummy 3' },
@@ -247,7 +261,7 @@ describe('buildTopology', () => {
       ],
     };
     const sources = fakeSources([config('p1', 'pod-1', 'Kubernetes::Pod', {}), config('n1', 'node-a', 'Kubernetes::Node', {})], []);
-    const { root, errors } = await buildTopology(topology(spec), sources);
+    const { root, errors } = await buildOne(topology(spec), sources);
     expect(root.key).toBe('cluster-prod');
     expect(child(root, 'nodes').key).toBe('eu-1/nodes');
     expect(child(child(root, 'nodes'), 'child').key).toBe('eu-1/nodes/child');
@@ -255,7 +269,7 @@ describe('buildTopology', () => {
     expect(child(root, 'broken').key).toBe('broken');
     expect(child(root, 'node-a').key).toBe('node-node-a');
     expect(errors).toEqual([expect.stringMatching(/^broken: id failed, the component keeps the key broken: display\.javascript: TypeError/)]);
-    const withoutId = await buildTopology(topology({ id: { javascript: 'properties.id' } }), sources);
+    const withoutId = await buildOne(topology({ id: { javascript: 'properties.id' } }), sources);
     expect(withoutId.root.key).toBe('topology:topo-1');
   });
 
@@ -272,7 +286,7 @@ describe('buildTopology', () => {
         { icon: 'db', owner: 'dba', properties: [{ name: 'version', configLookup: { field: '$.version' } }], lookup: { catalog: [{ types: ['Postgres::Database'] }] } },
       ],
     };
-    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    const { root } = await buildOne(topology(spec), fakeSources(catalog, checks));
     expect(root.children.map((entry) => entry.name)).toEqual(['Static', 'orders-db']);
     expect(root.children[1]).toMatchObject({ key: 'config:db', icon: 'db', owner: 'dba', type: 'Postgres::Database', properties: [{ name: 'version', text: '15.4' }] });
   });
@@ -284,7 +298,7 @@ describe('buildTopology', () => {
         { name: 'Group', lookup: { catalog: [{ name: 'web' }] }, forEach: { type: 'Workload', icon: 'deploy' } },
       ],
     };
-    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    const { root } = await buildOne(topology(spec), fakeSources(catalog, checks));
     expect(root.children[0]).toMatchObject({ name: 'orders-db', icon: 'Postgres::Database', type: 'Postgres::Database' });
     expect(child(root, 'Group').children[0]).toMatchObject({ name: 'web', icon: 'deploy', type: 'Workload' });
   });
@@ -298,8 +312,8 @@ describe('buildTopology', () => {
         { lookup: { catalog: [{ name: 'web-a' }] } },
       ],
     };
-    const first = flatten((await buildTopology(topology(spec), fakeSources(catalog, checks))).root).map((draft) => draft.key);
-    const second = flatten((await buildTopology(topology(spec), fakeSources([...catalog].reverse(), checks))).root).map((draft) => draft.key);
+    const first = flatten((await buildOne(topology(spec), fakeSources(catalog, checks))).root).map((draft) => draft.key);
+    const second = flatten((await buildOne(topology(spec), fakeSources([...catalog].reverse(), checks))).root).map((draft) => draft.key);
     expect(new Set(first).size).toBe(first.length);
     expect([...first].sort()).toEqual([...second].sort());
     expect(first).toEqual(['topology:topo-1', 'a', 'a/b', 'a/b#2', 'config:pod-a', 'config:pod-a/logs', 'config:pod-b', 'config:pod-b/logs', 'config:pod-a#2']);
@@ -317,7 +331,7 @@ describe('buildTopology', () => {
         },
       ],
     };
-    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    const { root } = await buildOne(topology(spec), fakeSources(catalog, checks));
     const [web] = root.children;
     expect(web?.labels).toMatchObject({ a: 'Kubernetes::Deployment', b: '', c: '{{.config.name}}', d: '{{ index .tags "x" }}' });
     expect(child(web, 'pods of web').children[0]?.labels).toMatchObject({ pod: 'web-a' });
@@ -339,7 +353,7 @@ describe('buildTopology', () => {
         },
       ],
     };
-    const { root, errors } = await buildTopology(topology(spec), fakeSources(items, checks));
+    const { root, errors } = await buildOne(topology(spec), fakeSources(items, checks));
     expect(root.children[0]?.properties).toEqual([{ name: 'a', value: 1 }]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('by name');
@@ -348,7 +362,7 @@ describe('buildTopology', () => {
   it(`stops at ${TOPOLOGY_MAX_COMPONENTS} components and says so`, async () => {
     const many = Array.from({ length: TOPOLOGY_MAX_COMPONENTS + 500 }, (_, index) => config(`c-${index}`, `item-${index}`, 'Bulk::Item', { namespace: 'bulk' }));
     const spec = { components: [{ name: 'first' }, { lookup: { catalog: [{ types: ['Bulk::Item'] }] } }, { name: 'after' }] };
-    const { root, errors } = await buildTopology(topology(spec), fakeSources(many, checks));
+    const { root, errors } = await buildOne(topology(spec), fakeSources(many, checks));
     expect(flatten(root)).toHaveLength(TOPOLOGY_MAX_COMPONENTS);
     expect(root.children.map((entry) => entry.name)).not.toContain('after');
     expect(errors).toEqual([expect.stringContaining(String(TOPOLOGY_MAX_COMPONENTS)) as unknown]);
@@ -362,13 +376,13 @@ describe('buildTopology', () => {
         { name: 'b', configs: [{ name: 'web' }] },
       ],
     };
-    await buildTopology(topology(spec), sources);
+    await buildOne(topology(spec), sources);
     expect(sources.configQueries).toEqual([{ name: 'web' }]);
   });
 
   it('matches a class against each item after the query', async () => {
     const spec = { configs: [{ class: 'Postgres', namespace: 'shop' }] };
-    const { root } = await buildTopology(topology(spec), fakeSources(catalog, checks));
+    const { root } = await buildOne(topology(spec), fakeSources(catalog, checks));
     expect(root.configs.map((link) => link.configId)).toEqual(['db']);
   });
 
@@ -406,7 +420,7 @@ describe('buildTopology with check lookups (Mission Control lookup.http, lookup.
       ],
     };
     const sources = lookupSources({ apps: [{ name: 'component-a', type: 'API', properties: [{ name: 'owner', text: 'team-a' }] }, { name: 'component-b', type: 'Frontend' }] });
-    const { root } = await buildTopology(topology(spec), sources);
+    const { root } = await buildOne(topology(spec), sources);
     const group = root.children[0];
     expect(group?.children.map((child) => [child.name, child.type, child.labels.owner])).toEqual([
       ['component-a', 'API', 'component-a'],
@@ -437,7 +451,7 @@ describe('buildTopology with check lookups (Mission Control lookup.http, lookup.
       generic: [{ name: 'company', text: 'Acme' }],
       value: 'value',
     });
-    const { root } = await buildTopology(topology(spec), sources);
+    const { root } = await buildOne(topology(spec), sources);
     const parent = root.children[0];
     expect(parent?.children.map((child) => child.properties)).toEqual([[{ name: 'error_percentage', min: 0, max: 100, value: 10 }], [{ name: 'error_percentage', value: 50 }]]);
     expect(parent?.properties).toEqual([{ name: 'company', text: 'Acme' }, { name: 'key', text: 'value' }]);
@@ -450,5 +464,41 @@ describe('buildTopology with check lookups (Mission Control lookup.http, lookup.
     await expect(buildTopology(topology(spec), lookupSources({ apps: [{ type: 'API' }] }))).rejects.toThrow(/display\[0\]: has no name/);
     await expect(buildTopology(topology(spec), lookupSources({ apps: { name: 'x' } }))).rejects.toThrow(/must return a list of components/);
     await expect(buildTopology(topology(spec), fakeSources([], []))).rejects.toThrow(/check lookups cannot run here/);
+  });
+
+  it("carries component selectors on the components that write them, and forEach's on each looked-up component with its values", async () => {
+    const nodes = [config('n1', 'node-a', 'Kubernetes::Node', {}), config('n2', 'node-b', 'Kubernetes::Node', {})];
+    const spec = {
+      components: [
+        { selectors: [{ labelSelector: 'k8s-app=kube-dns' }] },
+        { name: 'Nodes', lookup: { catalog: [{ types: ['Kubernetes::Node'] }] }, forEach: { selectors: [{ labelSelector: 'node={{.name}}' }] } },
+      ],
+    };
+    const { root } = await buildOne(topology(spec), fakeSources(nodes, []));
+    const [nameless, group] = root.children;
+    expect(nameless?.name).toBe('');
+    expect(nameless?.selectors.map((entry) => entry.selector)).toEqual([{ labelSelector: 'k8s-app=kube-dns' }]);
+    expect(group?.selectors).toEqual([]);
+    expect(group?.children.map((child) => child.selectors.map((entry) => entry.selector.labelSelector))).toEqual([['node=node-a'], ['node=node-b']]);
+  });
+
+  it("builds one tree per value of groupBy's tag, each narrowed to that value, and one tree without grouping when no item carries the tag", async () => {
+    const nodes = [config('n1', 'node-a', 'Kubernetes::Node', { cluster: 'eu' }), config('n2', 'node-b', 'Kubernetes::Node', { cluster: 'us' })];
+    const spec = {
+      groupBy: { tag: 'cluster' },
+      components: [{ name: 'Nodes', selectors: [{ labelSelector: 'role=node,cluster=x' }], components: [{ lookup: { catalog: [{ selector: [{ types: ['Kubernetes::Node'] }] }] } }] }],
+    };
+    const { roots, errors } = await buildTopology(topology(spec), fakeSources(nodes, []));
+    expect(errors).toEqual([]);
+    expect(roots.map((root) => [root.name, root.key])).toEqual([
+      ['Shop (eu)', 'topology:topo-1:eu'],
+      ['Shop (us)', 'topology:topo-1:us'],
+    ]);
+    expect(roots.map((root) => root.children[0]?.children.map((node) => node.name))).toEqual([['node-a'], ['node-b']]);
+    expect(roots[0]?.children[0]).toMatchObject({ key: 'topology:topo-1:eu/Nodes', selectors: [{ selector: { labelSelector: 'role=node,cluster=eu' } }] });
+
+    const ungrouped = await buildTopology(topology({ ...spec, groupBy: { tag: 'region' } }), fakeSources(nodes, []));
+    expect(ungrouped.roots.map((root) => [root.name, root.key])).toEqual([['Shop', 'topology:topo-1']]);
+    expect(ungrouped.errors).toEqual(['groupBy: no live catalog item carries the tag region: built one tree without grouping']);
   });
 });

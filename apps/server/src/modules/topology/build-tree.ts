@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
-import { parseTopologySpec, type ParsedCheckLookup, type ParsedComponent, type ParsedConfigSelector, type ParsedForEach, type ParsedProperty, type ParentLookup } from './spec';
+import {
+  parseTopologySpec,
+  type ParsedCheckLookup,
+  type ParsedComponent,
+  type ParsedConfigSelector,
+  type ParsedForEach,
+  type ParsedGroupBy,
+  type ParsedProperty,
+  type ParentLookup,
+} from './spec';
 import { displayText } from '../health';
 import { prepareJavaScriptFor } from '../../platform/javascript/sandboxed-javascript';
-import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ConfigRow, TopologyRow, TopologySources } from './types';
+import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ComponentSelector, ConfigRow, TopologyRow, TopologySources } from './types';
 
 /** The selector id of the config a looked-up component was made from. */
 export const LOOKUP_SELECTOR_ID = 'lookup';
@@ -49,8 +58,13 @@ function forEachFor(forEach: ParsedForEach, item: ConfigRow): ParsedForEach {
 }
 
 /** A short stable id for a selector, so a reordered spec keeps its links. */
-function selectorId(kind: 'checks' | 'configs', selector: object): string {
+function selectorId(kind: 'checks' | 'configs' | 'components', selector: object): string {
   return `${kind}:${createHash('sha256').update(JSON.stringify(selector)).digest('hex').slice(0, 16)}`;
+}
+
+/** The component selectors a draft carries; the store resolves them once the tree is written. */
+function selectorsOf(selectors: readonly ComponentSelector[]): ComponentDraft['selectors'] {
+  return selectors.map((selector) => ({ selector, selectorId: selectorId('components', selector) }));
 }
 
 function pickDefined<T extends object>(draft: T, fields: Partial<T>): T {
@@ -294,7 +308,7 @@ function textField(entry: Record<string, unknown>, key: string): string | undefi
 }
 
 function emptyDraft(key: string, name: string): ComponentDraft {
-  return { key, name, hidden: false, labels: {}, properties: [], checks: [], configs: [], children: [] };
+  return { key, name, hidden: false, labels: {}, properties: [], checks: [], configs: [], selectors: [], children: [] };
 }
 
 /** The key a child's name is joined to: none under the root, whose own key is the topology's. */
@@ -323,6 +337,8 @@ async function staticComponent(builder: TreeBuilder, spec: ParsedComponent, name
   if (spec.key === undefined) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, spec.checks);
   await builder.attachConfigs(draft, spec.configs);
+  draft.selectors = selectorsOf(spec.selectors);
+  if (spec.statusExpr !== undefined) draft.statusExpr = spec.statusExpr;
   draft.children = await children(builder, spec.components, draft.key);
   // With a lookup, the caller applies them once the looked-up children are there too.
   if (spec.lookup === null) await builder.applyPropertyLookups(draft, spec.properties);
@@ -349,6 +365,8 @@ async function lookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, it
   if (generator) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
+  draft.selectors = selectorsOf([...(generator ? spec.selectors : []), ...(forEach?.selectors ?? [])]);
+  if (generator && spec.statusExpr !== undefined) draft.statusExpr = spec.statusExpr;
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
   await builder.applyPropertyLookups(draft, properties);
   return draft;
@@ -385,6 +403,8 @@ async function checkLookedUpComponent(builder: TreeBuilder, spec: ParsedComponen
   if (generator) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
+  draft.selectors = selectorsOf([...(generator ? spec.selectors : []), ...(forEach?.selectors ?? [])]);
+  if (generator && spec.statusExpr !== undefined) draft.statusExpr = spec.statusExpr;
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
   await builder.applyPropertyLookups(draft, properties);
   return draft;
@@ -481,27 +501,80 @@ function moveToParents(root: ComponentDraft, lookups: ReadonlyMap<ComponentDraft
   }
 }
 
+/** `key=value` pairs with `key` set to `value`, in place of what the selector said of it. */
+function withLabel(selector: string | undefined, key: string, value: string): string {
+  const kept = (selector ?? '').split(',').filter((part) => {
+    const pair = part.trim();
+    return pair !== '' && pair !== key && pair.split('=')[0]?.trim() !== key;
+  });
+  return [...kept, `${key}=${value}`].join(',');
+}
+
+function narrowConfigs(selectors: ParsedConfigSelector[], tag: string, value: string): ParsedConfigSelector[] {
+  return selectors.map((selector) => ({ ...selector, tags: { ...selector.tags, [tag]: value } }));
+}
+
 /**
- * The tree a topology's spec describes, from the catalog and the checks `sources` finds: the root named after the
- * topology (key `topology:<id>`) with the top-level fields, and `spec.components` under it. Stops at 5,000
- * components and says so in `errors`, as it does for a configLookup JSONPath that fails; throws OD_TOPOLOGY_SPEC when
- * the stored spec breaks the save-time rules.
+ * A component and those under it narrowed to one groupBy value, as canary-checker narrows them: its catalog selectors
+ * and catalog lookups to items tagged tag=value, its component selectors to components labelled so. forEach and
+ * property lookups are left as written, as canary-checker leaves them.
  */
-export async function buildTopology(topology: TopologyRow, sources: TopologySources): Promise<BuiltTopology> {
-  const { root: spec } = parseTopologySpec(topology.spec);
-  await prepareJavaScriptFor(topology.spec);
-  const builder = new TreeBuilder(sources);
-  builder.take();
-  const root = emptyDraft(builder.uniqueKey(spec.key ?? `topology:${topology.id}`), topology.name);
+function narrowed(spec: ParsedComponent, tag: string, value: string): ParsedComponent {
+  return {
+    ...spec,
+    configs: narrowConfigs(spec.configs, tag, value),
+    selectors: spec.selectors.map((selector) => ({ ...selector, labelSelector: withLabel(selector.labelSelector, tag, value) })),
+    lookup: spec.lookup === null ? null : narrowConfigs(spec.lookup, tag, value),
+    components: spec.components.map((child) => narrowed(child, tag, value)),
+  };
+}
+
+/** One root and its tree: named after the topology, or with a groupBy value `<topology> (<value>)` and keyed by it. */
+async function rootComponent(builder: TreeBuilder, topology: TopologyRow, spec: ParsedComponent, group: string | null): Promise<ComponentDraft> {
+  const root = emptyDraft(
+    builder.uniqueKey(spec.key ?? (group === null ? `topology:${topology.id}` : `topology:${topology.id}:${group}`)),
+    group === null ? topology.name : `${topology.name} (${group})`,
+  );
   pickDefined(root, { text: spec.text, type: spec.type, icon: spec.icon ?? topology.icon ?? undefined, owner: spec.owner, description: spec.description });
   root.hidden = spec.hidden;
   root.labels = { ...topology.labels, ...spec.labels };
-  root.properties = await builder.properties(topology.name, spec.properties, null);
+  root.properties = await builder.properties(root.name, spec.properties, null);
   if (spec.key === undefined) builder.rekeyByExpression(root, spec.keyExpression);
   await builder.attachChecks(root, spec.checks);
   await builder.attachConfigs(root, spec.configs);
-  root.children = await children(builder, spec.components, null);
+  if (spec.statusExpr !== undefined) root.statusExpr = spec.statusExpr;
+  // Each group's children are keyed under its root, so the same written component stays apart in every group.
+  root.children = await children(builder, spec.components, group === null ? null : root.key);
   moveToParents(root, builder.parentLookups, builder.errors);
   await builder.applyPropertyLookups(root, spec.properties);
-  return { root, errors: builder.errors };
+  return root;
+}
+
+/** The groupBy values to build a tree for; none found builds the one tree without grouping, as canary-checker does. */
+async function groupValues(builder: TreeBuilder, sources: TopologySources, groupBy: ParsedGroupBy | null): Promise<Array<string | null>> {
+  if (groupBy === null) return [null];
+  const { classes, ...selector } = groupBy.selector ?? {};
+  const values = await sources.findTagValues(groupBy.tag, groupBy.selector === null ? null : selector, classes ?? null);
+  if (values.length > 0) return values;
+  builder.errors.push(`groupBy: no live catalog item${groupBy.selector === null ? '' : ' the selector matches'} carries the tag ${groupBy.tag}: built one tree without grouping`);
+  return [null];
+}
+
+/**
+ * The tree a topology's spec describes, from the catalog and the checks `sources` finds: the root named after the
+ * topology (key `topology:<id>`) with the top-level fields, and `spec.components` under it; with `groupBy`, one such
+ * tree per value of the tag (root `<topology> (<value>)`, key `topology:<id>:<value>`). Stops at 5,000 components and
+ * says so in `errors`, as it does for a configLookup JSONPath that fails; throws OD_TOPOLOGY_SPEC when the stored spec
+ * breaks the save-time rules.
+ */
+export async function buildTopology(topology: TopologyRow, sources: TopologySources): Promise<BuiltTopology> {
+  const { root: spec, groupBy } = parseTopologySpec(topology.spec);
+  await prepareJavaScriptFor(topology.spec);
+  const builder = new TreeBuilder(sources);
+  const roots: ComponentDraft[] = [];
+  for (const group of await groupValues(builder, sources, groupBy)) {
+    if (!builder.take()) break;
+    roots.push(await rootComponent(builder, topology, group === null || groupBy === null ? spec : narrowed(spec, groupBy.tag, group), group));
+  }
+  return { roots, errors: builder.errors };
 }

@@ -11,7 +11,9 @@ describe('the Topology section of docs/compatibility.md', () => {
   });
 
   it('says which fields are refused and what to write instead', () => {
-    expect(page).toMatch(/\| `statusExpr` \| \*\*refused\*\* \(`OD_TOPOLOGY_FIELD_NOT_RUN`\) \| Status is the worst of/);
+    expect(page).toMatch(/\| `healthExpr` \| \*\*refused\*\* \(`OD_TOPOLOGY_FIELD_NOT_RUN`\) \| Components here have a status, not a separate health/);
+    expect(page).toMatch(/\| `statusExpr` \| runs \| CEL over summary/);
+    expect(page).toMatch(/\| `selectors\[\]\.fieldSelector` \| \*\*refused\*\*/);
     expect(page).toContain("| `lookup.configs` | runs | Mission Control's spelling of catalog");
     expect(page).toMatch(/\| `checks\[\]\.inline` \| runs \| A canary spec/);
   });

@@ -61,6 +61,7 @@ function watchedSources(sources: TopologySources): { sources: TopologySources; f
     sources: {
       findConfigs: (selector) => watch(sources.findConfigs(selector)),
       findChecks: (selector) => watch(sources.findChecks(selector)),
+      findTagValues: (tag, selector, classes) => watch(sources.findTagValues(tag, selector, classes)),
       // A failed lookup throws out of the build itself (TopologyLookupError), so it needs no watching.
       ...(sources.runLookup === undefined ? {} : { runLookup: sources.runLookup }),
     },

@@ -118,14 +118,14 @@ describe('parseTopologySpec', () => {
 
   it('refuses by name, with what to write instead, every field it does not run and every field it does not know', () => {
     const cases: Array<{ spec: unknown; details: string; hint: RegExp }> = [
-      ...['selectors', 'relationships', 'logs', 'summary', 'statusExpr', 'healthExpr', 'tooltip', 'order', 'health', 'configID'].map((field) => ({
+      ...['canarySelector', 'relationships', 'logs', 'summary', 'healthExpr', 'tooltip', 'order', 'health', 'configID'].map((field) => ({
         spec: { components: [{ name: 'a', [field]: field === 'order' ? 2 : 'x' }] },
         details: `spec.components[0].${field}`,
         hint: /\w/,
       })),
       { spec: { components: [{ name: 'a', display: { expr: 'x' } }] }, details: 'spec.components[0].display', hint: /fields that run here: name, id/ },
       { spec: { components: [{ name: 'a', futureField: 1 }] }, details: 'spec.components[0].futureField', hint: /fields that run here/ },
-      { spec: { groupBy: { tag: 'cluster' } }, details: 'spec.groupBy', hint: /component per group/ },
+      { spec: { groupBy: { tag: 'cluster', order: 'desc' } }, details: 'spec.groupBy.order', hint: /fields that run here: tag, selector/ },
       { spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /forEach/ },
       { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].display', hint: /forEach/ },
       { spec: { properties: [{ name: 'p', configLookup: { id: 'x', display: { template: 'x' }, displayAs: 'x' } }] }, details: 'spec.properties[0].configLookup.displayAs', hint: /fields that run here/ },
@@ -133,7 +133,10 @@ describe('parseTopologySpec', () => {
       { spec: { properties: [{ name: 'p', links: [{ url: 'https://x.test', target: '_blank' }] }] }, details: 'spec.properties[0].links[0].target', hint: /url/ },
       { spec: { configs: [{ search: 'x' }] }, details: 'spec.configs[0].search', hint: /tagSelector/ },
       { spec: { checks: [{ selector: { name: 'x', statuses: ['healthy'] } }] }, details: 'spec.checks[0].selector.statuses', hint: /labelSelector/ },
-      { spec: { components: [{ lookup: { catalog: [{ name: 'x' }] }, forEach: { selectors: [{ name: 'x' }] } }] }, details: 'spec.components[0].forEach.selectors', hint: /forEach.components/ },
+      { spec: { components: [{ lookup: { catalog: [{ name: 'x' }] }, forEach: { relationships: [{ ref: 'x' }] } }] }, details: 'spec.components[0].forEach.relationships', hint: /forEach.components/ },
+      { spec: { components: [{ name: 'a', selectors: [{ fieldSelector: 'type=Pod' }] }] }, details: 'spec.components[0].selectors[0].fieldSelector', hint: /types and statuses/ },
+      { spec: { components: [{ name: 'a', selectors: [{ name: 'x', tagSelector: 'a=b' }] }] }, details: 'spec.components[0].selectors[0].tagSelector', hint: /labelSelector/ },
+      { spec: { components: [{ name: 'a', canarySelector: [{ labelSelector: 'canary=http' }] }] }, details: 'spec.components[0].canarySelector', hint: /no longer has .*checks: \[\{selector/ },
       { spec: { components: [{ lookup: { mssql: [{ query: 'select 1' }] } }] }, details: 'spec.components[0].lookup.mssql', hint: /catalog/ },
       { spec: { components: [{ lookup: { sql: [{ query: 'select 1' }] } }] }, details: 'spec.components[0].lookup.sql', hint: /catalog/ },
       { spec: { components: [{ lookup: { exec: [{ script: 'rm -rf /' }] } }] }, details: 'spec.components[0].lookup.exec', hint: /never run commands/ },
@@ -157,6 +160,36 @@ describe('parseTopologySpec', () => {
     }
   });
 
+  it('reads component selectors, in components and forEach, with the agent Mission Control reads from an empty one', () => {
+    const parsed = parseTopologySpec({
+      components: [
+        { name: 'dns', selectors: [{ labelSelector: 'k8s-app=kube-dns' }, { types: 'Pod', statuses: ['unhealthy'], agent: 'all' }] },
+        { lookup: { catalog: [{ types: ['Kubernetes::Node'] }] }, forEach: { selectors: [{ labelSelector: 'node={{.name}}' }] } },
+      ],
+    });
+    expect(parsed.root.components[0]?.selectors).toEqual([{ labelSelector: 'k8s-app=kube-dns' }, { types: ['Pod'], statuses: ['unhealthy'], agent: null }]);
+    expect(parsed.root.components[1]?.forEach?.selectors).toEqual([{ labelSelector: 'node={{.name}}' }]);
+    for (const [selector, details] of [
+      [{ statuses: ['down'] }, 'spec.components[0].selectors[0].statuses'],
+      [{ name: 'x', agent: 'remote-1' }, 'spec.components[0].selectors[0].agent'],
+      [{ agent: 'all' }, 'spec.components[0].selectors[0]'],
+    ] as const) {
+      expect(refusal({ components: [{ name: 'a', selectors: [selector] }] })).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details });
+    }
+  });
+
+  it('keeps a component written without a name, or with an empty one, nameless as canary-checker stores it', () => {
+    const parsed = parseTopologySpec({ components: [{ selectors: [{ labelSelector: 'namespace=kube-system' }] }, { name: '', type: 'aggregator' }, { name: 'a' }] });
+    expect(parsed.root.components.map((component) => component.name)).toEqual(['', '', 'a']);
+    expect(parseTopologySpec({ components: [{ name: '', lookup: { catalog: [{ types: ['A'] }] } }] }).root.components[0]?.name).toBeUndefined();
+  });
+
+  it("reads groupBy's tag and catalog selector, and refuses a groupBy without a tag", () => {
+    expect(parseTopologySpec({ groupBy: { tag: 'cluster', selector: { types: ['Kubernetes::Node'] } } }).groupBy).toEqual({ tag: 'cluster', selector: { types: ['Kubernetes::Node'] } });
+    expect(parseTopologySpec({}).groupBy).toBeNull();
+    expect(refusal({ groupBy: { selector: { types: ['A'] } } })).toMatchObject({ code: 'OD_TOPOLOGY_SPEC', details: 'spec.groupBy.tag' });
+  });
+
   it('takes an empty spec as a root without children', () => {
     expect(parseTopologySpec({}).root.components).toEqual([]);
     expect(parseTopologySpec(null).schedule).toBeNull();
@@ -171,7 +204,6 @@ describe('parseTopologySpec', () => {
     const cases: Array<{ label: string; spec: unknown; details: string; hint?: RegExp; code?: string }> = [
       { label: 'a spec that is not an object', spec: 'components: []', details: 'spec' },
       { label: 'components that is not a list', spec: { components: { name: 'a' } }, details: 'spec.components' },
-      { label: 'a component without a name', spec: { components: [{ type: 'x' }] }, details: 'spec.components[0].name' },
       { label: 'a name over 255 characters', spec: { components: [{ name: 'n'.repeat(256) }] }, details: 'spec.components[0].name' },
       { label: 'a label that is not text', spec: { components: [{ name: 'a', labels: { replicas: 3 } }] }, details: 'spec.components[0].labels.replicas' },
       { label: 'labels that are not a map', spec: { labels: ['a'] }, details: 'spec.labels' },

@@ -4,9 +4,11 @@ import {
   TOPOLOGY_CHECK_FIELDS,
   TOPOLOGY_CHECK_SELECTOR_FIELDS,
   TOPOLOGY_COMPONENT_FIELDS,
+  TOPOLOGY_COMPONENT_SELECTOR_FIELDS,
   TOPOLOGY_CONFIG_LOOKUP_FIELDS,
   TOPOLOGY_CONFIG_SELECTOR_FIELDS,
   TOPOLOGY_FOR_EACH_FIELDS,
+  TOPOLOGY_GROUP_BY_FIELDS,
   TOPOLOGY_PARENT_LOOKUP_FIELDS,
   TOPOLOGY_LINK_FIELDS,
   TOPOLOGY_LOOKUP_KINDS,
@@ -14,6 +16,7 @@ import {
   TOPOLOGY_NAME_MAX_LENGTH,
   TOPOLOGY_PROPERTY_FIELDS,
   TOPOLOGY_SPEC_FIELDS,
+  isComponentStatus,
   type ComponentProperty,
   type ComponentPropertyLink,
   type TopologyCheckLookupType,
@@ -22,7 +25,7 @@ import {
 import { errors } from '../../platform/errors';
 import { CanarySpecError, canarySpecHoldsSecrets, canarySpecRunsExec, checksFromCanarySpec, displayProblem, isValidSchedule } from '../health';
 import { jsonPathProblem } from '../scrapers';
-import type { CheckSelector, ComponentFields, ConfigSelector, InlineCanary } from './types';
+import type { CheckSelector, ComponentFields, ComponentSelector, ConfigSelector, InlineCanary } from './types';
 
 /** A catalog selector as parsed; `classes` is matched against each item's config_class after the query. */
 export interface ParsedConfigSelector extends ConfigSelector {
@@ -64,10 +67,11 @@ export interface ParsedForEach {
   checks: CheckSelector[];
   configs: ParsedConfigSelector[];
   components: ParsedComponent[];
+  selectors: ComponentSelector[];
 }
 
 export interface ParsedComponent extends ComponentFields {
-  /** Absent on the root (named after the topology) and on a lookup that generates siblings. */
+  /** Absent on the root (named after the topology) and on a lookup that generates siblings; '' on a nameless one. */
   name?: string;
   /** An explicit `id`/`externalID`. */
   key?: string;
@@ -77,6 +81,10 @@ export interface ParsedComponent extends ComponentFields {
   checks: CheckSelector[];
   configs: ParsedConfigSelector[];
   components: ParsedComponent[];
+  /** Other components the run lists under this one (`selectors`). */
+  selectors: ComponentSelector[];
+  /** CEL over `summary` giving the status (`statusExpr`), worked out by each run. */
+  statusExpr?: string;
   /** The `lookup.catalog` selectors; an item matching any of them becomes a component. Empty with check lookups alone. */
   lookup: ParsedConfigSelector[] | null;
   /** The check lookups of `lookup` (http, kubernetes…): each display's components are made too. */
@@ -94,11 +102,18 @@ export interface ParentLookup {
   externalID?: string;
 }
 
+/** `spec.groupBy`: one tree per value of a catalog tag, among the items `selector` matches when given. */
+export interface ParsedGroupBy {
+  tag: string;
+  selector: ParsedConfigSelector | null;
+}
+
 export interface ParsedTopologySpec {
   /** The resource's metadata when the whole resource was given. */
   metadata: { name?: string; namespace?: string; labels?: Record<string, string> } | null;
   schedule: string | null;
   root: ParsedComponent;
+  groupBy: ParsedGroupBy | null;
 }
 
 const SELECTOR_HINT = 'Select the checks to attach: checks: [{selector: {name: my-check}}]';
@@ -244,6 +259,40 @@ function configSelector(value: unknown, field: string, table: TopologyFieldTable
   // A class alone would read the whole catalog before filtering it.
   if (Object.keys(selector).length === 1 && selector.classes !== undefined) invalid(field, 'selects by class alone', 'Add a type, name, namespace or tags next to class');
   return selector;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A `selectors` entry: Mission Control's resource selector, with the fields that apply to components here. */
+function componentSelector(value: unknown, at: string): ComponentSelector {
+  const raw = object(value, at);
+  refuseNotRun(raw, TOPOLOGY_COMPONENT_SELECTOR_FIELDS, at);
+  const selector: ComponentSelector = {};
+  const ids = textList(raw.id, join(at, 'id'));
+  if (ids !== undefined && ids.length > 0) selector.id = ids;
+  const componentName = optionalText(raw.name, join(at, 'name'));
+  if (componentName !== undefined) selector.name = componentName;
+  const namespace = optionalText(raw.namespace, join(at, 'namespace'));
+  if (namespace !== undefined) selector.namespace = namespace;
+  const types = textList(raw.types, join(at, 'types'));
+  if (types !== undefined && types.length > 0) selector.types = types;
+  const statuses = textList(raw.statuses, join(at, 'statuses'));
+  const unknown = statuses?.find((status) => !isComponentStatus(status));
+  if (unknown !== undefined) invalid(join(at, 'statuses'), `has '${unknown}', which is not a component status`, 'Write healthy, unhealthy, warning or unknown');
+  if (statuses !== undefined && statuses.length > 0) selector.statuses = statuses;
+  if (raw.labelSelector !== undefined && raw.labelSelector !== null) selector.labelSelector = checkLabelSelector(raw.labelSelector, join(at, 'labelSelector'));
+  if (Object.keys(selector).length === 0) invalid(at, 'names no field to select components by', 'Name at least one of id, name, namespace, types, statuses or labelSelector');
+  const agent = optionalText(raw.agent, join(at, 'agent'));
+  if (agent !== undefined && agent !== '') {
+    if (agent === 'all') selector.agent = null;
+    else if (UUID.test(agent)) selector.agent = agent;
+    else invalid(join(at, 'agent'), `'${agent}' is not an agent id`, "Leave agent out for this server's own components, or write all or an agent id");
+  }
+  return selector;
+}
+
+function componentSelectors(value: unknown, field: string): ComponentSelector[] {
+  return list(value, field).map((entry, index) => componentSelector(entry, join(field, index)));
 }
 
 function selectorOf(value: unknown, at: string): CheckSelector {
@@ -446,12 +495,19 @@ function forEachOf(value: unknown, field: string, depth: number, keys: Set<strin
     configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
     // Every looked-up component gets these children, so their explicit keys repeat by design: they keep their own set.
     components: components(entry.components, join(field, 'components'), depth, new Set(keys)),
+    selectors: componentSelectors(entry.selectors, join(field, 'selectors')),
   };
   const type = optionalText(entry.type, join(field, 'type'));
   if (type !== undefined) parsed.type = type;
   const icon = optionalText(entry.icon, join(field, 'icon'));
   if (icon !== undefined) parsed.icon = icon;
   return parsed;
+}
+
+/** The component an inline canary is named after: the root, the component's name, or `unnamed` (canary-checker's word). */
+function inlineOwner(entry: Record<string, unknown>, table: TopologyFieldTable): string {
+  if (table === TOPOLOGY_SPEC_FIELDS) return 'root';
+  return typeof entry.name === 'string' && entry.name !== '' ? entry.name : 'unnamed';
 }
 
 /** The fields the root and every component share. */
@@ -461,9 +517,10 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     hidden: optionalBoolean(entry.hidden, join(field, 'hidden')) ?? false,
     labels: stringMap(entry.labels, join(field, 'labels')),
     properties: properties(entry.properties, join(field, 'properties'), lookedUp),
-    checks: list(entry.checks, join(field, 'checks')).flatMap((check, index) => checkEntry(check, join(join(field, 'checks'), index), typeof entry.name === 'string' ? entry.name : 'root')),
+    checks: list(entry.checks, join(field, 'checks')).flatMap((check, index) => checkEntry(check, join(join(field, 'checks'), index), inlineOwner(entry, table))),
     configs: list(entry.configs, join(field, 'configs')).map((selector, index) => configSelector(selector, join(join(field, 'configs'), index))),
     components: components(entry.components, join(field, 'components'), depth + 1, keys),
+    selectors: componentSelectors(entry.selectors, join(field, 'selectors')),
     lookup: null,
     lookupChecks: [],
     forEach: null,
@@ -471,6 +528,12 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
   for (const key of COMPONENT_TEXT_FIELDS) {
     const text = optionalText(entry[key], join(field, key));
     if (text !== undefined) parsed[key] = text;
+  }
+  const statusExpr = optionalText(entry.statusExpr, join(field, 'statusExpr'));
+  if (statusExpr !== undefined && statusExpr.trim() !== '') {
+    const problem = displayProblem({ expr: statusExpr });
+    if (problem !== null) invalid(join(field, 'statusExpr'), problem, 'Write CEL over summary, e.g. summary.unhealthy > 0 ? "unhealthy" : "healthy"');
+    parsed.statusExpr = statusExpr;
   }
   return parsed;
 }
@@ -501,12 +564,14 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
   if (level.depth > TOPOLOGY_MAX_DEPTH) invalid(field, `is nested deeper than ${TOPOLOGY_MAX_DEPTH} levels`, 'Flatten the tree, or group with fewer levels');
   const entry = object(value, field);
   const hasLookup = entry.lookup !== undefined && entry.lookup !== null;
-  const componentName = hasLookup && (entry.name === undefined || entry.name === null) ? undefined : name(entry.name, join(field, 'name'));
+  // canary-checker reads an empty name as none: a lookup then generates siblings, anything else is stored nameless.
+  const givenName = entry.name === undefined || entry.name === null || entry.name === '' ? undefined : name(entry.name, join(field, 'name'));
+  const componentName = givenName ?? (hasLookup ? undefined : '');
   const key = explicitKey(entry, field);
   if (key !== undefined) {
     if (level.keys.has(key)) invalid(join(field, typeof entry.id === 'string' ? 'id' : 'externalID'), `'${key}' is the id of another component`, 'Give every component its own id');
     level.keys.add(key);
-  } else if (componentName !== undefined) {
+  } else if (componentName !== undefined && componentName !== '') {
     if (level.siblings.has(componentName)) invalid(join(field, 'name'), `'${componentName}' is the name of a sibling`, 'Rename one of them, or give them different ids');
     level.siblings.add(componentName);
   }
@@ -530,6 +595,15 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
     parsed.forEach = forEachOf(entry.forEach, join(field, 'forEach'), itemDepth + 1, level.keys);
   }
   return parsed;
+}
+
+function groupByOf(value: unknown, field: string): ParsedGroupBy {
+  const entry = object(value, field);
+  refuseNotRun(entry, TOPOLOGY_GROUP_BY_FIELDS, field);
+  const tag = optionalText(entry.tag, join(field, 'tag'));
+  if (tag === undefined || tag.trim() === '') invalid(join(field, 'tag'), 'is required: the catalog tag whose values make the groups', 'groupBy: {tag: cluster}');
+  const selector = entry.selector === undefined || entry.selector === null ? null : configSelector(entry.selector, join(field, 'selector'));
+  return { tag, selector };
 }
 
 function metadataOf(value: unknown): ParsedTopologySpec['metadata'] {
@@ -570,5 +644,6 @@ export function parseTopologySpec(value: unknown): ParsedTopologySpec {
   if (rootKeyExpression !== undefined) root.keyExpression = rootKeyExpression;
   const label = spec.label;
   if (label !== undefined && label !== null) root.labels = { ...(typeof label === 'string' ? pairs(label, 'spec.label') : stringMap(label, 'spec.label')), ...root.labels };
-  return { metadata: resource ? metadataOf(whole.metadata) : null, schedule, root };
+  const groupBy = spec.groupBy === undefined || spec.groupBy === null ? null : groupByOf(spec.groupBy, 'spec.groupBy');
+  return { metadata: resource ? metadataOf(whole.metadata) : null, schedule, root, groupBy };
 }

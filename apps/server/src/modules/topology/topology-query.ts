@@ -82,6 +82,17 @@ export function parseTopologyQuery(query: TopologyQuery): TopologyFilters {
   };
 }
 
+/**
+ * The live components another component selected (`selectors`, Mission Control's component_relationships: the
+ * selected one is component_id, the selecting one relationship_id), as `components c` beside their link `r`. They are
+ * listed among the selecting component's children, as Mission Control's topology tree lists them.
+ */
+function relatedChildrenJoin(parentId: string): string {
+  return `join component_relationships r on r.relationship_id = ${parentId} and r.deleted_at is null
+    join components c on c.id = r.component_id and c.deleted_at is null
+    left join topologies rt on rt.id = c.topology_id and rt.deleted_at is not null`;
+}
+
 /** Unhealthy first, then warning, healthy, unknown (spec 001 §2.9); the caller adds the name as tie-break. */
 function statusRankSql(status: string): string {
   return `case ${status} when 'unhealthy' then 0 when 'warning' then 1 when 'healthy' then 2 else 3 end`;
@@ -226,7 +237,10 @@ function levelSql(filters: TopologyFilters, params: SqlParams, everyDepth = fals
     : `anchor as (select c.id from components c left join topologies t on t.id = c.topology_id
                    where c.id = ${params.add(filters.id, 'uuid')} and c.deleted_at is null and t.deleted_at is null),
        level as (select c.id, c.type, c.labels, c.status, c.agent_id
-                   from components c join anchor a on c.parent_id = a.id where c.deleted_at is null)`;
+                   from components c join anchor a on c.parent_id = a.id where c.deleted_at is null
+                 union
+                 select c.id, c.type, c.labels, c.status, c.agent_id
+                   from anchor a ${relatedChildrenJoin('a.id')} where rt.id is null)`;
 }
 
 /**
@@ -278,24 +292,34 @@ select ${COMPONENT_COLUMNS}
  order by r.depth, r.rank, r.name, r.id`;
 }
 
-/** The cards' live children as rows (TopologyComponentRow), in the order each card lists them. */
+/** A card's child row with the card it is listed under: its parent, or the component that selected it. */
+interface ChildRow extends TopologyComponentRow {
+  card_id: string;
+}
+
+/** The cards' live children as rows (TopologyComponentRow), with the components each selected, in the order each card lists them. */
 function childRowsSql(filters: TopologyFilters, params: SqlParams): string {
+  const columns = 'c.id, c.parent_id, c.path, c.name, c.icon, c.type, c.status, c.status_reason, c.hidden, c.is_leaf, k.id as card_id';
   return `
 with ${cardsSql(filters, params)}
-select c.id, c.parent_id, c.path, c.name, c.icon, c.type, c.status, c.status_reason, c.hidden, c.is_leaf
-  from components c
-  join cards k on c.parent_id = k.id
- where c.deleted_at is null
- order by ${statusRankSql('c.status')}, c.name, c.id`;
+select x.* from (
+  select ${columns}
+    from components c
+    join cards k on c.parent_id = k.id
+   where c.deleted_at is null
+  union
+  select ${columns}
+    from cards k ${relatedChildrenJoin('k.id')}
+   where rt.id is null) x
+ order by ${statusRankSql('x.status')}, x.name, x.id`;
 }
 
 /** Puts each card's rows under it, and with an id the cards under the component asked for. */
-function nestComponents(wholeRows: ComponentRow[], childRows: TopologyComponentRow[]): TopologyComponent[] {
+function nestComponents(wholeRows: ComponentRow[], childRows: ChildRow[]): TopologyComponent[] {
   const rowsByParent = new Map<string, TopologyComponentRow[]>();
-  for (const row of childRows) {
-    if (row.parent_id === null) continue;
-    const siblings = rowsByParent.get(row.parent_id);
-    if (siblings === undefined) rowsByParent.set(row.parent_id, [row]);
+  for (const { card_id: cardId, ...row } of childRows) {
+    const siblings = rowsByParent.get(cardId);
+    if (siblings === undefined) rowsByParent.set(cardId, [row]);
     else siblings.push(row);
   }
   const anchor = wholeRows.find((row) => row.depth === 1);
@@ -323,7 +347,7 @@ export async function loadTopologyJson(pool: pg.Pool, filters: TopologyFilters):
     await client.query('begin isolation level repeatable read read only; set local jit = off');
     const facetRow = await client.query<{ body: TopologyFacets }>(facets, facetParams.values);
     const wholeRows = await client.query<ComponentRow>(whole, wholeParams.values);
-    const childRows = await client.query<TopologyComponentRow>(rows, rowParams.values);
+    const childRows = await client.query<ChildRow>(rows, rowParams.values);
     await client.query('commit');
     const answer: TopologyResponse = {
       components: nestComponents(wholeRows.rows, childRows.rows),

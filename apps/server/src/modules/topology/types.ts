@@ -38,6 +38,21 @@ export interface ConfigSelector {
   labels?: Record<string, string>;
 }
 
+/**
+ * A component selector (`selectors[]`): the other live components a run lists under the component. `agent` null means
+ * every agent's; left out, only this server's own (agent_id null), as Mission Control reads an empty agent.
+ */
+export interface ComponentSelector {
+  id?: string[];
+  name?: string;
+  namespace?: string;
+  types?: string[];
+  statuses?: string[];
+  /** `key=value` pairs, or a bare key that must exist, joined by commas. */
+  labelSelector?: string;
+  agent?: string | null;
+}
+
 /** A catalog item as a lookup or selector sees it. */
 export interface ConfigRow {
   id: string;
@@ -65,6 +80,8 @@ export type LookupOutcome = { pass: true; output: string } | { pass: false; erro
 export interface TopologySources {
   findConfigs(selector: ConfigSelector): Promise<ConfigRow[]>;
   findChecks(selector: CheckSelector): Promise<CheckRow[]>;
+  /** The distinct values of a tag on live catalog items, among those `selector` matches when given (`groupBy`). */
+  findTagValues(tag: string, selector: ConfigSelector | null, classes: readonly string[] | null): Promise<string[]>;
   /** Runs a check lookup (absent where checks cannot run, e.g. inside the demo seed's transaction). */
   runLookup?(type: string, spec: Record<string, unknown>): Promise<LookupOutcome>;
 }
@@ -95,12 +112,19 @@ export interface ComponentDraft extends ComponentFields {
   checks: { checkId: string; canaryId: string | null; selectorId: string }[];
   /** Config items the spec attaches, and for a looked-up component the item it was made from. */
   configs: { configId: string; selectorId: string }[];
+  /** CEL over the component's summary giving its status, worked out by the store once the tree's summaries are in. */
+  statusExpr?: string;
+  /** Component selectors, resolved by the store once the tree is written (it may select components of this run). */
+  selectors: { selector: ComponentSelector; selectorId: string }[];
   children: ComponentDraft[];
 }
 
-/** What build-tree.ts returns: the root component (named after the topology) and what went wrong on the way. */
+/**
+ * What build-tree.ts returns: the root component (named after the topology), or with `groupBy` one root per value
+ * (named `<topology> (<value>)`), and what went wrong on the way.
+ */
 export interface BuiltTopology {
-  root: ComponentDraft;
+  roots: ComponentDraft[];
   /** Problems that did not stop the build (a lookup matching nothing is not one); they go to job_history. */
   errors: string[];
 }
