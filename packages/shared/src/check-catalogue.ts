@@ -289,7 +289,10 @@ const EXEC_RULES: FieldRules = {
   'checkout.password': refused('Credentials are not handed to git: name a stored connection in checkout.connection'),
   'checkout.certificate': refused('SSH keys are not handed to git: clone over https with a connection in checkout.connection'),
   'checkout.destination': refused('The checkout is the folder the script starts in; copy files from there'),
-  artifacts: refused('Files the script writes are not kept; print what matters to stdout'),
+  artifacts: runs(
+    'Files the script writes that the check keeps, newest run only, downloadable from the check: a path or glob (*, **) relative to where the script starts, or /dev/stdout and /dev/stderr for its output; only regular files the script itself wrote during the run, at most 20 files and 10 MB; stored secrets are scrubbed from them',
+    [{ path: 'report.txt' }],
+  ),
 };
 
 function sqlRules(database: string): FieldRules {

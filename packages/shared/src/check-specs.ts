@@ -345,6 +345,7 @@ const execCheck = z.strictObject({
   env: namedValues.optional(),
   checkout: execCheckout.optional(),
   connections: execConnections.optional(),
+  artifacts: z.array(z.strictObject({ path: z.string().trim().min(1, 'Name a file or a glob') })).max(20, 'At most 20 artifact paths; use a glob (*, **) for more').optional(),
 });
 
 const sqlCheck = z.strictObject({

@@ -1101,6 +1101,7 @@ export type Database = {
           path: string;
           properties: Json;
           status: 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+          status_expr: string | null;
           status_reason: string | null;
           summary: Json;
           text: string | null;
@@ -1133,6 +1134,7 @@ export type Database = {
           path?: string;
           properties?: unknown;
           status?: 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+          status_expr?: string | null;
           status_reason?: string | null;
           summary?: unknown;
           text?: string | null;
@@ -1165,6 +1167,7 @@ export type Database = {
           path?: string;
           properties?: unknown;
           status?: 'healthy' | 'unhealthy' | 'warning' | 'unknown';
+          status_expr?: string | null;
           status_reason?: string | null;
           summary?: unknown;
           text?: string | null;
@@ -3203,6 +3206,71 @@ export type Database = {
           },
         ];
       };
+      notification_group_resources: {
+        Row: {
+          created_at: string;
+          family: 'check' | 'component' | 'config';
+          group_id: string;
+          resource_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          family: 'check' | 'component' | 'config';
+          group_id: string;
+          resource_id: string;
+        };
+        Update: {
+          created_at?: string;
+          family?: 'check' | 'component' | 'config';
+          group_id?: string;
+          resource_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'notification_group_resources_group_id_fkey';
+            columns: ['group_id'];
+            isOneToOne: false;
+            referencedRelation: 'notification_groups';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      notification_groups: {
+        Row: {
+          created_at: string;
+          hash: string;
+          id: string;
+          notification_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          hash: string;
+          id?: string;
+          notification_id: string;
+        };
+        Update: {
+          created_at?: string;
+          hash?: string;
+          id?: string;
+          notification_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'notification_groups_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_groups_notification_id_fkey';
+            columns: ['notification_id'];
+            isOneToOne: false;
+            referencedRelation: 'notifications_summary';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       notification_send_history: {
         Row: {
           attempts: number;
@@ -3211,6 +3279,7 @@ export type Database = {
           created_at: string;
           duration_millis: number | null;
           error: string | null;
+          group_id: string | null;
           id: string;
           idempotency_key: string | null;
           not_before: string | null;
@@ -3231,6 +3300,7 @@ export type Database = {
           created_at?: string;
           duration_millis?: number | null;
           error?: string | null;
+          group_id?: string | null;
           id?: string;
           idempotency_key?: string | null;
           not_before?: string | null;
@@ -3251,6 +3321,7 @@ export type Database = {
           created_at?: string;
           duration_millis?: number | null;
           error?: string | null;
+          group_id?: string | null;
           id?: string;
           idempotency_key?: string | null;
           not_before?: string | null;
@@ -3270,6 +3341,13 @@ export type Database = {
             columns: ['connection_id'];
             isOneToOne: false;
             referencedRelation: 'connections';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notification_send_history_group_id_fkey';
+            columns: ['group_id'];
+            isOneToOne: false;
+            referencedRelation: 'notification_groups';
             referencedColumns: ['id'];
           },
           {

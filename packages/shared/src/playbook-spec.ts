@@ -34,7 +34,7 @@ export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureD
 export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions', 'env'] as const;
 
 /** Mission Control exec fields this server does not run: refused at save by name. */
-export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup', 'artifacts'] as const;
+export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup'] as const;
 
 /** Mission Control awsSigV4 fields this server does not run (keys in the spec, roles, another endpoint): refused at save. */
 export const PLAYBOOK_REFUSED_SIGV4_FIELDS = ['accessKey', 'secretKey', 'sessionToken', 'assumeRole', 'endpoint', 'skipTLSVerify'] as const;
@@ -195,6 +195,12 @@ const exec: JsonSchema = {
         type: text('The kind of git host; the clone is the same for all'),
         connection: text("A stored connection (connection://namespace/name) whose user name and token git sends to the repository's origin alone"),
       },
+    },
+    artifacts: {
+      type: 'array',
+      maxItems: 20,
+      description: 'Files the script writes that the run keeps, downloadable from the run: a path or glob (*, **), relative to where the script starts; only files the script itself wrote are kept',
+      items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: templated('The file, or a glob.') } },
     },
     ...Object.fromEntries(PLAYBOOK_REFUSED_EXEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },

@@ -145,6 +145,25 @@ export interface ExecAction {
   env?: PlaybookEnvVar[];
   connections?: ExecConnections;
   checkout?: ExecCheckout;
+  /** Files the script writes that the run keeps (a path or glob, relative to where the script starts). Templated. */
+  artifacts?: ExecArtifact[];
+}
+
+export interface ExecArtifact {
+  path: string;
+}
+
+/** A file an exec action or exec check kept; its content is downloaded from GET /api/artifacts/{id}. */
+export interface ArtifactInfo {
+  id: string;
+  /** The path the file was found at. */
+  path: string;
+  /** Its last path segment. */
+  filename: string;
+  size: number;
+  /** sha256 of the kept content, hex. */
+  checksum: string;
+  created_at: string;
 }
 
 export const PLAYBOOK_HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -346,6 +365,8 @@ export interface PlaybookActionResult {
   count?: number;
   /** Set when stdout, stderr, body or rows were cut at the size limit. */
   truncated?: boolean;
+  /** exec: each artifact pattern that kept nothing, or file that was not kept, and why. */
+  artifactNotes?: string[];
 }
 
 /** GET /api/playbook/run/action/{id}, and each entry of a run's `actions`. */
@@ -359,6 +380,8 @@ export interface PlaybookRunAction {
   end_time: string | null;
   error: string | null;
   result: PlaybookActionResult | null;
+  /** The files the action kept, in the order found. */
+  artifacts: ArtifactInfo[];
 }
 
 export interface PlaybookRef {

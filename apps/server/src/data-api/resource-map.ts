@@ -75,7 +75,8 @@ const VIEW_SUFFIXES = ['_with_status', '_summary'] as const;
  * family describes; `WORDS` are whole words of a snake_case name; `FRAGMENTS` match anywhere, for names written
  * without separators (apitokens, loginattempts).
  */
-const UNREACHABLE_EXACT: ReadonlySet<string> = new Set(['schema_migrations']);
+// exec_artifacts: files scripts wrote, served by /api/artifacts/{id} with the permission of the run or check that kept them.
+const UNREACHABLE_EXACT: ReadonlySet<string> = new Set(['schema_migrations', 'exec_artifacts']);
 const UNREACHABLE_WORDS: ReadonlySet<string> = new Set([
   'auth', 'oauth', 'oidc', 'saml', 'sso', 'csrf', 'mfa', 'otp', 'totp', 'hotp', 'webauthn', 'passkey', 'passkeys',
   'flow', 'flows', 'recovery', 'verification', 'verifications', 'verifiable', 'lockout', 'lockouts', 'migrations',

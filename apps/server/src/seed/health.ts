@@ -56,7 +56,13 @@ function demoCanaries(serverUrl: string): DemoCanary[] {
           },
         ],
         exec: [
-          { name: 'host/disk-space', script: 'df -P / | awk \'NR==2 { print "root filesystem " $5 " used" }\'', timeout: '10s' },
+          {
+            name: 'host/disk-space',
+            script: 'df -P > df.txt; awk \'NR==2 { print "root filesystem " $5 " used" }\' df.txt',
+            timeout: '10s',
+            description: 'Keeps the whole df table as an artifact (the Artifacts tab)',
+            artifacts: [{ path: 'df.txt' }],
+          },
           { name: 'backup/nightly-job', script: 'echo "backup job failed: no space left on device" >&2; exit 1', description: 'Fails on purpose in the demo, so an incident can be opened from a failing check' },
         ],
         folder: [

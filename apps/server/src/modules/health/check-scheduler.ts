@@ -16,6 +16,7 @@ import { formCheckRelationships, type RelatedCheck } from './check-relationships
 import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
 import { loadLastResult, readsLastResult } from './last-result';
 import { StatusWriter } from './status-writer';
+import { scrubArtifact, type CollectedArtifact } from './exec-artifacts';
 
 export interface SchedulerOptions {
   pool: pg.Pool;
@@ -437,7 +438,12 @@ export class CheckScheduler {
       redact: (data) => scrubSecrets(data, secrets.values()),
       ...(outputs === null ? {} : { variables: { outputs } }),
     });
-    const scrubbed = scrubSecrets(result, secrets.values());
+    const { artifacts, ...kept } = result;
+    const scrubbed: CheckResult = {
+      ...scrubSecrets(kept, secrets.values()),
+      // Buffers are scrubbed as bytes: the generic scrubber walks plain data only.
+      ...(artifacts === undefined ? {} : { artifacts: artifacts.map((artifact) => scrubArtifact(artifact, secrets.values())) }),
+    };
     const problems = scrubbed.metrics === undefined || this.options.exportMetrics === undefined ? [] : this.options.exportMetrics(scrubbed.metrics);
     if (problems.length === 0) return scrubbed;
     const error = [scrubbed.error, ...problems].filter((part): part is string => part !== null && part !== '').join(', ');
@@ -459,6 +465,7 @@ export class CheckScheduler {
     });
     // No row: the lease was lost (expired and taken by another worker), whose result counts instead.
     if (row === null) return null;
+    if (result.artifacts !== undefined) await this.keepArtifacts(check.id, result.artifacts);
     if (row.previous !== status) {
       this.options.bus.publish({
         name: result.pass ? 'check.passed' : 'check.failed',
@@ -480,6 +487,20 @@ export class CheckScheduler {
       }),
     );
     return { ...run, transformed: { recorded: transformed.recorded, removed: transformed.removed, refused: transformed.refused } };
+  }
+
+  /** The check's newest run's files replace the ones it kept before (ADR 0087); a failure is reported, never lost. */
+  private async keepArtifacts(checkId: string, artifacts: readonly CollectedArtifact[]): Promise<void> {
+    try {
+      await this.options.pool.query(
+        `with gone as (delete from exec_artifacts where check_id = $1)
+         insert into exec_artifacts (check_id, path, size, checksum, content)
+         select $1, f.path, f.size, f.checksum, f.content from unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[]) as f(path, size, checksum, content)`,
+        [checkId, artifacts.map((a) => a.path), artifacts.map((a) => a.size), artifacts.map((a) => a.checksum), artifacts.map((a) => a.content)],
+      );
+    } catch (error) {
+      this.options.onError?.(error);
+    }
   }
 
   /**

@@ -33,6 +33,7 @@ import {
   type CheckRouteDeps,
 } from './check-routes';
 import { canaryRowsValidator, checkRowsValidator } from './exec-permission';
+import { artifactInfoSchema, listArtifacts, registerArtifactDownload } from './artifact-routes';
 import { canarySpecRowsValidator } from './spec-hooks';
 import { checkSpecTargets } from './spec-targets';
 import { checkValueReferences } from './value-references';
@@ -228,6 +229,19 @@ function registerCheckRoutes(scoped: FastifyInstance, deps: CheckRouteDeps): voi
   );
 }
 
+/** The files an exec check's newest run kept (`artifacts`), listed per check and downloaded one by one. */
+function registerCheckArtifactRoutes(scoped: FastifyInstance, pool: pg.Pool): void {
+  scoped.withTypeProvider<ZodTypeProvider>().get(
+    '/api/canary/checks/:id/artifacts',
+    {
+      config: { permission: READ },
+      schema: { tags: ['health'], summary: "The files the check's newest run kept", params: z.object({ id: z.uuid() }), response: { 200: z.array(artifactInfoSchema) } },
+    },
+    async (request) => listArtifacts(pool, 'check', request.params.id),
+  );
+  registerArtifactDownload(scoped, '/api/canary', 'check', READ, pool);
+}
+
 function registerCanaryRoutes(scoped: FastifyInstance, deps: CanaryRouteDeps): void {
   const app = scoped.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -293,6 +307,7 @@ export const healthPlugin: DomainPlugin = {
     const workers = context.config.role !== 'api' ? createCheckWorkers(scoped, context) : null;
     if (workers !== null) runCheckWorkers(scoped, context, windows, workers);
     registerCheckRoutes(scoped, { pool, windows, bus: context.bus });
+    registerCheckArtifactRoutes(scoped, pool);
     registerCanaryRoutes(scoped, { pool, secretKey: context.config.secretKey, applyCanary: (id) => applyCanary(context, workers, id) });
   },
 };

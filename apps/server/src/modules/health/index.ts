@@ -25,6 +25,8 @@ export { CheckScheduler } from './check-scheduler';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
 export { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout, type SandboxRun } from './exec-host';
 export { EXEC_CONNECTION_TYPES, execConnectionEnvironment } from './exec-connections';
+export { ARTIFACT_LIMITS, collectArtifacts, type CollectedArtifact } from './exec-artifacts';
+export { artifactInfoSchema, registerArtifactDownload } from './artifact-routes';
 export { execLimits, PRLIMIT_PATH, prlimitArguments, SANDBOX_PATH, sandboxEnvironment, type SandboxUser } from './exec-sandbox';
 /** The Canary section of docs/compatibility.md, from the check catalogue the save path uses (ADR 0069). */
 export { renderCanaryCompatibility } from './compatibility-section';

@@ -28,7 +28,7 @@ function firstLine(error: unknown): string {
 
 /** Why the text is not a template of that syntax, or null; parse only. */
 export function checkTemplate(text: string, syntax: TemplateSyntax): string | null {
-  if (syntax === 'gotemplate') return goTemplateProblem(text);
+  if (syntax === 'gotemplate') return goTemplateProblem(text, [], 'all');
   try {
     liquid.parse(text);
     return null;
@@ -49,10 +49,10 @@ function goScope(scope: Readonly<Record<string, unknown>>): Record<string, unkno
 
 /** Renders a title or body; throws with the first line of the template engine's message when it cannot. */
 export async function renderTemplate(text: string, scope: Readonly<Record<string, unknown>>, syntax: TemplateSyntax = 'liquid'): Promise<string> {
-  if (!text.includes('{')) return text;
+  if (!text.includes('{') && !(syntax === 'gotemplate' && text.includes('$('))) return text;
   const rendered =
     syntax === 'gotemplate'
-      ? renderGoTemplate(text, goScope(scope), { maxSteps: GO_STEP_LIMIT, maxOutput: OUTPUT_LIMIT })
+      ? renderGoTemplate(text, goScope(scope), { maxSteps: GO_STEP_LIMIT, maxOutput: OUTPUT_LIMIT, dollar: 'all' })
       : printTemplateValue(await liquid.parseAndRender(text, scope));
   return rendered.length > OUTPUT_LIMIT ? `${rendered.slice(0, OUTPUT_LIMIT)}…` : rendered;
 }

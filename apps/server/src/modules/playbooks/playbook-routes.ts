@@ -15,6 +15,7 @@ import { EVENT_QUEUE_WAKE } from '../../platform/event-queue';
 import { errors } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { secretEnvelopesFor } from '../../platform/sealed-redaction';
+import { artifactInfoSchema, registerArtifactDownload } from '../health';
 import { parsePlaybookSpec } from './spec';
 import { playbookPreflight } from './preflight';
 import { matchingTargets, targetMatches } from './selectors';
@@ -116,6 +117,7 @@ const actionResultSchema = z.object({
   rows: z.array(z.record(z.string(), z.unknown())).optional(),
   rowCount: z.number().optional(),
   truncated: z.boolean().optional(),
+  artifactNotes: z.array(z.string()).optional(),
 });
 
 const runActionSchema = z.object({
@@ -128,6 +130,7 @@ const runActionSchema = z.object({
   end_time: z.string().nullable(),
   error: z.string().nullable(),
   result: actionResultSchema.nullable(),
+  artifacts: z.array(artifactInfoSchema),
 });
 
 const runSchema = z.object({
@@ -187,6 +190,7 @@ function answerParameter(parameter: PlaybookParameter): z.input<typeof parameter
 export function registerPlaybookRoutes(scoped: FastifyInstance, context: AppContext): void {
   const app = scoped.withTypeProvider<ZodTypeProvider>();
   const { pool } = context.db;
+  registerArtifactDownload(scoped, '/api/playbook/run', 'action', READ_RUNS, pool);
 
   app.post(
     '/api/playbook/run',

@@ -199,6 +199,7 @@ export function openPlaybookAction(key: Buffer, playbookId: string, action: Play
       script: exec.script,
       ...(exec.connections === undefined ? {} : { connections: exec.connections }),
       ...(exec.checkout === undefined ? {} : { checkout: exec.checkout }),
+      ...(exec.artifacts === undefined ? {} : { artifacts: exec.artifacts }),
       ...(env === undefined ? {} : { env }),
     };
   }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PlaybookActionResult } from '@opsdeck/shared';
+import type { CollectedArtifact } from '../health';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -24,6 +25,7 @@ export interface RecordedOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   result: PlaybookActionResult;
   error?: string;
+  artifacts?: CollectedArtifact[];
 }
 
 /** jsonb and text refuse NUL, which a script's output may hold. */
@@ -77,13 +79,36 @@ export async function markActionRunning(client: Queryable, actionId: string, own
 }
 
 /** Stores how the action ended; false when `owner` no longer holds its run. */
+/**
+ * Stores how the action ended, with the files it kept, in one statement; false when `owner` no longer holds its run
+ * (then nothing is stored).
+ */
 export async function recordActionOutcome(client: Queryable, actionId: string, owner: string, outcome: RecordedOutcome): Promise<boolean> {
-  const stored = await client.query(
-    `update playbook_run_actions a set status = $2, result = $3, error = $4, end_time = now()
-      where a.id = $1 and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $5)`,
-    [actionId, outcome.status, JSON.stringify(withoutNul(outcome.result)), outcome.error === undefined ? null : withoutNul(outcome.error), owner],
+  const artifacts = outcome.artifacts ?? [];
+  const stored = await client.query<{ stored: string }>(
+    `with updated as (
+       update playbook_run_actions a set status = $2, result = $3, error = $4, end_time = now()
+        where a.id = $1 and exists (select 1 from playbook_runs r where r.id = a.playbook_run_id and r.locked_by = $5)
+       returning a.id),
+     kept as (
+       insert into exec_artifacts (playbook_run_action_id, path, size, checksum, content)
+       select u.id, f.path, f.size, f.checksum, f.content
+         from updated u, unnest($6::text[], $7::bigint[], $8::text[], $9::bytea[]) as f(path, size, checksum, content)
+       returning 1)
+     select count(*)::text as stored from updated`,
+    [
+      actionId,
+      outcome.status,
+      JSON.stringify(withoutNul(outcome.result)),
+      outcome.error === undefined ? null : withoutNul(outcome.error),
+      owner,
+      artifacts.map((artifact) => artifact.path),
+      artifacts.map((artifact) => artifact.size),
+      artifacts.map((artifact) => artifact.checksum),
+      artifacts.map((artifact) => artifact.content),
+    ],
   );
-  return (stored.rowCount ?? 0) > 0;
+  return stored.rows[0]?.stored === '1';
 }
 
 /** Fails with `error` the actions of a run taken over that its vanished worker left running. */

@@ -3,10 +3,15 @@ import type { PlaybookApproval, PlaybookRun, PlaybookRunAction } from '@opsdeck/
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
+/** An exec artifact as the API lists it (its content is downloaded from /api/artifacts/{id}). */
+export const ARTIFACT_JSON = `json_build_object('id', x.id, 'path', x.path, 'filename', regexp_replace(x.path, '^.*/', ''),
+  'size', x.size, 'checksum', x.checksum, 'created_at', x.created_at)`;
+
 /** json_build_object writes timestamps as ISO 8601 text, the form the data API answers the runs list with. */
 const ACTION_JSON = `json_build_object(
   'id', a.id, 'playbook_run_id', a.playbook_run_id, 'name', a.name, 'status', a.status,
-  'scheduled_time', a.scheduled_time, 'start_time', a.start_time, 'end_time', a.end_time, 'error', a.error, 'result', a.result)`;
+  'scheduled_time', a.scheduled_time, 'start_time', a.start_time, 'end_time', a.end_time, 'error', a.error, 'result', a.result,
+  'artifacts', (select coalesce(json_agg(${ARTIFACT_JSON} order by x.path), '[]'::json) from exec_artifacts x where x.playbook_run_action_id = a.id))`;
 
 const RUN_SQL = `
   select json_build_object(

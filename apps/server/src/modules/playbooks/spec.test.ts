@@ -237,7 +237,7 @@ describe('parsing playbook specs', () => {
     expect(refusal(withAction({ name: 'a', exec: { script: 'x', connections: { aws: { accessKey: { value: 'AKIA' } } } } })).path).toBe('spec.actions[0].exec.connections.aws.accessKey');
   });
 
-  it.each(['setup', 'artifacts'])('refuses exec.%s by name, with what to do instead', (field) => {
+  it.each(['setup'])('refuses exec.%s by name, with what to do instead', (field) => {
     const problem = refusal(withAction({ name: 'a', exec: { script: 'true', [field]: {} } }));
     expect(problem).toMatchObject({ path: `spec.actions[0].exec.${field}`, message: expect.stringContaining('not run by this server') });
     expect(problem.hint).not.toBeNull();

@@ -20,6 +20,7 @@ import {
   parseDurationMs,
   type ExecAction,
   type ExecCheckout,
+  type ExecArtifact,
   type ExecConnections,
   type HttpAction,
   type HttpAwsSigV4,
@@ -72,11 +73,12 @@ const HTTP_METHODS = PLAYBOOK_HTTP_METHODS;
 const SQL_DRIVERS = ['postgres', 'mysql'] as const;
 const SELECTOR_FIELDS = ['id', 'name', 'namespace', 'types', 'statuses', 'healths', 'health', 'tagSelector', 'labelSelector', 'tags', 'labels'] as const;
 const ACTION_FIELDS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', ...PLAYBOOK_ACTION_TYPES]);
-const EXEC_FIELDS = new Set(['script', 'env', 'connections', 'checkout']);
+const EXEC_FIELDS = new Set(['script', 'env', 'connections', 'checkout', 'artifacts']);
+/** At most this many artifact paths per action. */
+const MAX_ARTIFACT_PATHS = 20;
 /** Mission Control exec fields this server does not run, each with what to do instead. */
 const EXEC_REFUSED: Readonly<Record<string, string>> = {
   setup: 'Installing tools per action is not supported: use the tools on the server\'s PATH',
-  artifacts: 'Saving files as artifacts is not supported: print what you need to stdout, which the run keeps',
 };
 const CONNECTION_KIND_HINT = `Name a stored connection per kind: connections: {${PLAYBOOK_EXEC_CONNECTION_KINDS.map((kind) => `${kind}: {connection: connection://ns/name}`).join(', ')}}`;
 /** Mission Control spec fields that would change what the playbook does and that this server does not run. */
@@ -453,6 +455,20 @@ function nameValues(value: unknown, path: string, envNames: boolean): Array<{ na
   });
 }
 
+/** `artifacts: [{path}]`: files the run keeps (modules/health/exec-artifacts.ts says which files may be). */
+function artifactPaths(value: unknown, path: string): ExecArtifact[] {
+  if (!Array.isArray(value)) invalid(path, 'must be a list of {path}', 'Write artifacts: [{path: /tmp/report.txt}]');
+  if (value.length > MAX_ARTIFACT_PATHS) invalid(path, `holds ${value.length} entries; at most ${MAX_ARTIFACT_PATHS}`, 'Use a glob (*, **) to name several files at once');
+  return value.map((item: unknown, index) => {
+    const at = join(path, index);
+    const entry = object(item, at);
+    onlyFields(entry, at, new Set(['path']), 'of an artifact', 'An artifact takes path');
+    const file = templateField(entry.path, join(at, 'path'), true) ?? '';
+    if (file.trim() === '' || file.includes('\0')) invalid(join(at, 'path'), 'must name a file or a glob', 'Write a path such as /tmp/out/*.log, or one relative to where the script starts');
+    return { path: file.trim() };
+  });
+}
+
 function execAction(value: unknown, path: string): ExecAction {
   const entry = object(value, path);
   for (const key of Object.keys(entry)) {
@@ -464,6 +480,7 @@ function execAction(value: unknown, path: string): ExecAction {
   const env = nameValues(entry.env, join(path, 'env'), true);
   if (env !== undefined) parsed.env = env;
   if (given(entry.connections)) parsed.connections = execConnections(entry.connections, join(path, 'connections'));
+  if (given(entry.artifacts)) parsed.artifacts = artifactPaths(entry.artifacts, join(path, 'artifacts'));
   if (given(entry.checkout)) parsed.checkout = execCheckout(entry.checkout, join(path, 'checkout'));
   return parsed;
 }

@@ -206,6 +206,7 @@ async function renderExec(exec: ExecAction, scope: Scope, render: Render, prefix
   const env = exec.env === undefined ? undefined : await Promise.all(exec.env.map(async (entry, i) => ({ ...entry, value: typeof entry.value === 'string' ? await render(entry.value, `exec.env[${i}].value`) : entry.value })));
   for (const entry of env ?? []) if (typeof entry.value === 'string') scope.env[entry.name] = entry.value;
   const script = await render(exec.script, 'exec.script', 'shell');
+  if (exec.artifacts !== undefined) exec = { ...exec, artifacts: await Promise.all(exec.artifacts.map(async (artifact, i) => ({ path: (await render(artifact.path, `exec.artifacts[${i}].path`)).trim() }))) };
   const fromConfigItem = exec.connections?.fromConfigItem;
   if (fromConfigItem !== undefined) exec = { ...exec, connections: { ...exec.connections, fromConfigItem: (await render(fromConfigItem, 'exec.connections.fromConfigItem')).trim() } };
   if (!holdsMarkers(script)) return { ...exec, script, ...(env === undefined ? {} : { env }) };

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { CollectedArtifact } from '../health';
 import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, PlaybookActionResult, PlaybookTargetType, PlaybookWebhookRequest } from '@opsdeck/shared';
 
 /**
@@ -65,6 +66,8 @@ export interface ActionOutcome {
   status: 'completed' | 'failed';
   result: PlaybookActionResult;
   error?: string;
+  /** Files an exec action kept (`exec.artifacts`), stored with the action's row. */
+  artifacts?: CollectedArtifact[];
 }
 
 /** A name and value with the value opened (exec env, http headers). */

@@ -1,5 +1,5 @@
 import { celToText } from '../cel/cel-values';
-import { executeGoTemplate, GoTemplateError, isMethodValue, NO_VALUE, parseGoTemplate, type GoFunction } from './go-template';
+import { executeGoTemplate, GoTemplateError, isMethodValue, NO_VALUE, parseGoTemplate, type DollarActions, type GoFunction } from './go-template';
 import { goTemplateFunctions } from './template-functions';
 
 const FUNCTIONS = goTemplateFunctions();
@@ -27,18 +27,20 @@ export function renderGoTemplate(
     functions?: Readonly<Record<string, GoFunction>>;
     /** How each printed value's text is written (a marker for value placement, instead of the text itself). */
     output?: (text: string) => string;
+    /** `$( )` actions beside `{{ }}` (Mission Control's notifications render both); none unless asked. */
+    dollar?: DollarActions;
   },
 ): string {
-  const { functions: extra, output, ...limits } = options;
+  const { functions: extra, output, dollar = 'none', ...limits } = options;
   const functions = extra === undefined ? FUNCTIONS : { ...FUNCTIONS, ...extra };
   const names = extra === undefined ? FUNCTION_NAMES : new Set(Object.keys(functions));
-  return executeGoTemplate(parseGoTemplate(template, names), data, { functions, output: output === undefined ? printed : (value) => output(printed(value)), ...limits });
+  return executeGoTemplate(parseGoTemplate(template, names, { dollar }), data, { functions, output: output === undefined ? printed : (value) => output(printed(value)), ...limits });
 }
 
 /** Why a template does not parse (an unknown function, `define`, a syntax error), or null; `extra` names functions added at render time. */
-export function goTemplateProblem(template: string, extra: readonly string[] = []): string | null {
+export function goTemplateProblem(template: string, extra: readonly string[] = [], dollar: DollarActions = 'none'): string | null {
   try {
-    parseGoTemplate(template, extra.length === 0 ? FUNCTION_NAMES : new Set([...FUNCTION_NAMES, ...extra]));
+    parseGoTemplate(template, extra.length === 0 ? FUNCTION_NAMES : new Set([...FUNCTION_NAMES, ...extra]), { dollar });
     return null;
   } catch (error) {
     if (error instanceof GoTemplateError) return error.message;

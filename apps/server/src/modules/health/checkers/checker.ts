@@ -1,3 +1,4 @@
+import type { CollectedArtifact } from '../exec-artifacts';
 import type pg from 'pg';
 import type { ResolvedConnection } from '../../connections';
 import type { LastResult } from '../last-result';
@@ -14,6 +15,8 @@ export interface CheckOutcome {
    * for http): what `test`, `display` and `transform` read. Never stored as such.
    */
   data?: Record<string, unknown>;
+  /** Files an exec check kept (`artifacts`), secrets not yet scrubbed: the scheduler scrubs and stores them. */
+  artifacts?: CollectedArtifact[];
 }
 
 export interface CheckerContext {

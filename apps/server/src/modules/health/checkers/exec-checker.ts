@@ -5,6 +5,7 @@ import { checkoutUrl, type ExecCheckSpec } from '@opsdeck/shared';
 import { execConnectionEnvironment } from '../exec-connections';
 import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout } from '../exec-host';
 import type { SandboxUser } from '../exec-sandbox';
+import { collectArtifacts } from '../exec-artifacts';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
 /** Output kept per stream; the rest is dropped and the result says so. */
@@ -45,6 +46,21 @@ export async function runExecCheck(spec: ExecCheckSpec, context: CheckerContext)
 }
 
 async function runScript(spec: ExecCheckSpec, credentials: Record<string, string>, context: CheckerContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<CheckOutcome> {
+  const since = Date.now();
+  const outcome = await judgeRun(spec, credentials, context, user, where);
+  if (spec.artifacts === undefined) return outcome;
+  // Secrets are scrubbed by the scheduler, which knows every one the run opened; a failing run's files are kept too.
+  const output = { stdout: String(outcome.details?.stdout ?? ''), stderr: String(outcome.details?.stderr ?? '') };
+  const kept = await collectArtifacts(
+    spec.artifacts.map((artifact) => artifact.path),
+    where.cwd,
+    { uid: user.uid, since, output },
+    [],
+  );
+  return { ...outcome, artifacts: kept.artifacts, details: { ...(outcome.details ?? {}), ...(kept.notes.length === 0 ? {} : { artifactNotes: kept.notes }) } };
+}
+
+async function judgeRun(spec: ExecCheckSpec, credentials: Record<string, string>, context: CheckerContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<CheckOutcome> {
   const run = await runInSandbox({
     command: ['/bin/bash', '-c', spec.script],
     variables: { ...(spec.env ?? {}), ...credentials },

@@ -4,6 +4,7 @@ import { applyCheckExpressions, readCheckExpressions, type ExpressionScope, type
 import type { MetricSample } from '../../../platform/check-metrics';
 import { prepareJavaScriptFor } from '../../../platform/javascript/sandboxed-javascript';
 import type { CheckerContext, CheckOutcome } from './checker';
+import type { CollectedArtifact } from '../exec-artifacts';
 import { runCatalogCheck } from './catalog-checker';
 import { runMongoCheck, runMysqlCheck, runPostgresCheck, runRedisCheck } from './database-checkers';
 import { runExecCheck } from './exec-checker';
@@ -30,6 +31,8 @@ export interface CheckResult {
   metrics?: MetricSample[];
   /** The result variables its expressions read (secrets redacted): what a check that depends on it reads as outputs.<name>. */
   variables?: Record<string, unknown>;
+  /** Files an exec check kept this run (only when its spec names artifacts). */
+  artifacts?: CollectedArtifact[];
 }
 
 /** Who a run is for, as expressions see it (`canary`, `check`); a bare run (the bench) gets empty names. */
@@ -167,6 +170,7 @@ async function runChecker(
       message: outcome.message,
       error: outcome.pass ? null : (outcome.error ?? outcome.message),
       details: outcome.details ?? null,
+      ...(outcome.artifacts === undefined ? {} : { artifacts: outcome.artifacts }),
     };
     return { outcome, result };
   } catch (error) {

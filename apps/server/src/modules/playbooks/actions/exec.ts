@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
 import { kubernetesConnectionOf } from '../../scrapers';
-import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
+import { cloneInSandbox, collectArtifacts, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
@@ -148,7 +148,18 @@ export const runExecAction: ActionRunner = async (action, context) => {
         return failedOutcome(`The script was not started: ${errorText(error)}`);
       }
     }
-    return scrubSecrets(await runSandboxed(action.exec.script, { ...variables, ...credentials.variables }, context, sandbox.user, { home: folder, cwd }), secrets.values());
+    const since = Date.now();
+    const outcome = scrubSecrets(await runSandboxed(action.exec.script, { ...variables, ...credentials.variables }, context, sandbox.user, { home: folder, cwd }), secrets.values());
+    const patterns = (action.exec.artifacts ?? []).map((artifact) => artifact.path);
+    if (patterns.length === 0) return outcome;
+    // Kept whether the script succeeded or not: a failing run's files are often what explains it.
+    const output = { stdout: outcome.result.stdout ?? '', stderr: outcome.result.stderr ?? '' };
+    const kept = await collectArtifacts(patterns, cwd, { uid: sandbox.user.uid, since, output }, secrets.values());
+    return {
+      ...outcome,
+      ...(kept.artifacts.length === 0 ? {} : { artifacts: kept.artifacts }),
+      result: { ...outcome.result, ...(kept.notes.length === 0 ? {} : { artifactNotes: kept.notes }) },
+    };
   } finally {
     await removeAsUser(folder, sandbox.user);
   }

@@ -43,5 +43,6 @@ export const healthKeys = {
   check: (checkId: string) => [...healthKeys.all, 'check', checkId] as const,
   details: (checkId: string) => [...healthKeys.check(checkId), 'detail'] as const,
   detail: (checkId: string, range: string) => [...healthKeys.details(checkId), range] as const,
+  artifacts: (checkId: string) => [...healthKeys.check(checkId), 'artifacts'] as const,
   history: (params: CheckHistoryParams) => [...healthKeys.check(params.checkId), 'history', params] as const,
 };

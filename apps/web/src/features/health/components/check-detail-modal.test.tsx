@@ -256,6 +256,27 @@ describe('Check detail modal', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/topology/e0000000-0000-4000-8000-000000000001');
   });
 
+  it('offers an Artifacts tab only for a check whose spec keeps files, listing its newest run\'s as downloads', async () => {
+    const user = userEvent.setup();
+    const artifact = { id: 'f0000000-0000-4000-8000-000000000001', path: '/tmp/out/dump.txt', filename: 'dump.txt', size: 12, checksum: 'ab', created_at: '2024-05-01T10:00:00Z' };
+    const queryClient = renderModal();
+    const plain = await screen.findByRole('dialog', { name: 'backup/nightly-job' });
+    // The relationships' count comes with the detail: the spec is known by then.
+    await within(await within(plain).findByRole('tab', { name: /Relationships/ })).findByText('2');
+    expect(within(plain).queryByRole('tab', { name: 'Artifacts' })).not.toBeInTheDocument();
+
+    server.use(
+      http.get('*/api/canary/api/details', () => HttpResponse.json({ ...makeDetail(check), check: { ...makeDetail(check).check, spec: { script: 'true', artifacts: [{ path: '/tmp/out/*' }] } } })),
+      http.get('*/api/canary/checks/:id/artifacts', () => HttpResponse.json([artifact])),
+    );
+    await act(async () => {
+      await queryClient.invalidateQueries();
+    });
+    await user.click(await within(plain).findByRole('tab', { name: 'Artifacts' }));
+    const link = await within(plain).findByRole('link', { name: 'dump.txt' });
+    expect(link).toHaveAttribute('href', `/api/canary/artifacts/${artifact.id}`);
+  });
+
   it('links Edit to the canary settings page', async () => {
     renderModal();
     const edit = await screen.findByRole('link', { name: 'Edit' });

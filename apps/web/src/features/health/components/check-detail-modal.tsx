@@ -14,6 +14,7 @@ import { usePermissions } from '@/lib/auth/permissions';
 import { IncidentLinkSlot } from '@/lib/incident-link/incident-link-slot';
 import { PlaybooksMenuSlot } from '@/lib/playbook-run/playbook-run-slot';
 import { useCheckDetailQuery } from '../api/get-check-detail';
+import { CheckArtifacts } from './check-artifacts';
 import { healthKeys } from '../api/keys';
 import { useRunCheckMutation } from '../api/run-check';
 import type { CheckSummary } from '../api/types';
@@ -36,7 +37,7 @@ export interface CheckDetailModalProps {
   onClose: () => void;
 }
 
-type DetailTab = 'history' | 'graph' | 'spec' | 'relationships';
+type DetailTab = 'history' | 'graph' | 'spec' | 'relationships' | 'artifacts';
 
 const TAB_TRIGGER =
   '-mb-px inline-flex items-center gap-1.5 border-b-2 border-transparent px-3 py-1.5 text-sm text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
@@ -75,6 +76,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
   const handleRunRecorded = useCallback(() => {
     setAwaitingRunSince(null);
     void queryClient.invalidateQueries({ queryKey: healthKeys.details(checkId) });
+    void queryClient.invalidateQueries({ queryKey: healthKeys.artifacts(checkId) });
     void queryClient.invalidateQueries({ queryKey: healthKeys.summaries() });
   }, [checkId, queryClient]);
 
@@ -89,7 +91,9 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
   // The health over the modal's range: a passing check that failed in it shows as a warning, as on the dashboard.
   const status = check?.health ?? initialCheck?.health ?? 'unknown';
   const relationships = detail.data ? relationshipRows(detail.data.relationships) : [];
-  const activeTab = tab === 'graph' && !isShort ? 'history' : tab;
+  // An exec check that names artifacts keeps its newest run's files; other checks have none to list.
+  const keepsArtifacts = Array.isArray(check?.spec.artifacts);
+  const activeTab = (tab === 'graph' && !isShort) || (tab === 'artifacts' && !keepsArtifacts) ? 'history' : tab;
   const labels = Object.entries(check?.labels ?? initialCheck?.labels ?? {});
   const chart = <HealthOverviewChart points={detail.data?.series.points ?? []} bucket={detail.data?.series.bucket ?? ''} isLoading={detail.isPending} />;
 
@@ -170,6 +174,11 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
                 Relationships
                 <CountBadge count={relationships.length} label="relationships" />
               </Tabs.Trigger>
+              {keepsArtifacts && (
+                <Tabs.Trigger value="artifacts" className={TAB_TRIGGER}>
+                  Artifacts
+                </Tabs.Trigger>
+              )}
             </Tabs.List>
             <Tabs.Content value="history" className="pt-3 focus-visible:outline-none">
               <CheckHistory checkId={checkId} range={effectiveRange} awaitingRunSince={awaitingRunSince} onRunRecorded={handleRunRecorded} />
@@ -187,6 +196,11 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
             <Tabs.Content value="relationships" className="pt-3">
               <CheckRelationships rows={relationships} />
             </Tabs.Content>
+            {keepsArtifacts && (
+              <Tabs.Content value="artifacts" className="pt-3">
+                <CheckArtifacts checkId={checkId} />
+              </Tabs.Content>
+            )}
           </Tabs.Root>
         </div>
       )}

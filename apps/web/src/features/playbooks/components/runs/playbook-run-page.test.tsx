@@ -26,6 +26,7 @@ function action(name: string, overrides: Partial<PlaybookRunAction> = {}): Playb
     end_time: at(5),
     error: null,
     result: { stdout: `${name} done\n`, exitCode: 0 },
+    artifacts: [],
     ...overrides,
   };
 }
@@ -232,6 +233,17 @@ describe('Playbook run page', () => {
     renderPage();
     await actionsList();
     expect(within(output()).getByText('No result')).toBeInTheDocument();
+  });
+
+  it("links each file an exec action kept for download and says which were not kept and why", async () => {
+    const artifact = { id: '70000000-0000-4000-8000-000000000001', path: '/tmp/out/report.txt', filename: 'report.txt', size: 2048, checksum: 'ab', created_at: at(5) };
+    current = () => playbookRun({ actions: [action('collect', { result: { exitCode: 0, artifactNotes: ['/tmp/none*: no file matches'] }, artifacts: [artifact] })] });
+    renderPage();
+    await actionsList();
+    const kept = within(output()).getByRole('region', { name: 'Artifacts' });
+    expect(within(kept).getByRole('link', { name: 'report.txt' })).toHaveAttribute('href', `/api/playbook/run/artifacts/${artifact.id}`);
+    expect(kept).toHaveTextContent('2 KB');
+    expect(within(kept).getByRole('list', { name: 'Files not kept' })).toHaveTextContent('/tmp/none*: no file matches');
   });
 
   it('shows the rows of an sql action as a table and the status and body of an http one', async () => {

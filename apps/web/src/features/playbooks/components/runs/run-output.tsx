@@ -4,6 +4,7 @@ import { RunStatusBadge } from './run-status-badge';
 import { runDuration } from './run-times';
 import type { RunStep } from './run-steps';
 import { useScrollRegion } from '@/lib/use-scroll-region';
+import { ArtifactList } from '@/components/artifact-list/artifact-list';
 
 const PRE_CLASS = 'palette-light max-h-[60vh] overflow-auto rounded bg-gray-950 p-3 font-mono text-xs leading-5 break-words whitespace-pre-wrap text-gray-100';
 
@@ -81,7 +82,8 @@ export function isEmptyResult(result: PlaybookActionResult | null): boolean {
     result.exitCode === undefined &&
     result.status === undefined &&
     (result.rows === undefined || result.rows.length === 0) &&
-    result.rowCount === undefined
+    result.rowCount === undefined &&
+    (result.artifactNotes === undefined || result.artifactNotes.length === 0)
   );
 }
 
@@ -107,7 +109,7 @@ function ResultView({ result }: { result: PlaybookActionResult }) {
 /** The log output pane: the selected step's error and output, or 'No result' (spec 001 §2.5). */
 export function RunOutput({ step }: { step: RunStep | null }) {
   if (step === null) return <p className="p-4 text-sm text-gray-500">No result</p>;
-  const empty = isEmptyResult(step.result) && !step.error;
+  const empty = isEmptyResult(step.result) && !step.error && step.artifacts.length === 0;
   return (
     <section aria-label={`Output of ${step.name}`} className="flex min-w-0 flex-col gap-3 p-3">
       <header className="flex flex-wrap items-center gap-2">
@@ -126,6 +128,7 @@ export function RunOutput({ step }: { step: RunStep | null }) {
         </OutputBlock>
       )}
       {step.result !== null && <ResultView result={step.result} />}
+      <ArtifactList artifacts={step.artifacts} notes={step.result?.artifactNotes} hrefOf={(id) => `/api/playbook/run/artifacts/${id}`} />
       {empty && <p className="text-sm text-gray-500">No result</p>}
     </section>
   );

@@ -3,7 +3,7 @@ import type { PlaybookRun, PlaybookRunAction } from '@opsdeck/shared';
 import { defaultStepId, runSteps, selectedStepId } from './run-steps';
 
 function action(id: string, status: PlaybookRunAction['status']): PlaybookRunAction {
-  return { id, playbook_run_id: 'r', name: id, status, scheduled_time: '2026-01-01T00:00:00Z', start_time: null, end_time: null, error: null, result: null };
+  return { id, playbook_run_id: 'r', name: id, status, scheduled_time: '2026-01-01T00:00:00Z', start_time: null, end_time: null, error: null, result: null, artifacts: [] };
 }
 
 function run(overrides: Partial<PlaybookRun>): PlaybookRun {

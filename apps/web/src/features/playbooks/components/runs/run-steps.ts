@@ -2,7 +2,7 @@ import type { PlaybookRun, PlaybookRunAction } from '@opsdeck/shared';
 import { INITIALIZATION_STEP } from '../../api/download-run-logs';
 
 /** An entry of the run detail's actions list: an action, or the synthetic Initialization step of a failed run. */
-export interface RunStep extends Pick<PlaybookRunAction, 'id' | 'name' | 'status' | 'scheduled_time' | 'start_time' | 'end_time' | 'error' | 'result'> {
+export interface RunStep extends Pick<PlaybookRunAction, 'id' | 'name' | 'status' | 'scheduled_time' | 'start_time' | 'end_time' | 'error' | 'result' | 'artifacts'> {
   isInitialization: boolean;
 }
 
@@ -24,6 +24,7 @@ export function runSteps(run: PlaybookRun): RunStep[] {
     end_time: run.end_time,
     error: run.error,
     result: null,
+    artifacts: [],
     isInitialization: true,
   };
   return [initialization, ...actions];
