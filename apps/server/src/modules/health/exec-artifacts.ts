@@ -24,7 +24,7 @@ export const ARTIFACT_LIMITS = {
 } as const;
 
 export interface CollectedArtifact {
-  /** The file's path as found (absolute). */
+  /** The file's path: relative to where the script started when it is below it (that folder is a random temporary one), else absolute. */
   path: string;
   size: number;
   /** sha256 of the kept content, hex. */
@@ -140,14 +140,18 @@ export async function collectArtifacts(patterns: readonly string[], cwd: string,
   const notes: string[] = [];
   const seen = new Set<string>();
   let total = 0;
+  const shown = (file: string): string => {
+    const relative = path.relative(cwd, file);
+    return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  };
   const keep = (file: string, raw: Buffer): void => {
     const content = scrubBuffer(raw, secrets);
     if (total + content.length > ARTIFACT_LIMITS.totalBytes) {
-      notes.push(`${file}: not kept, ${ARTIFACT_LIMITS.totalBytes} bytes are kept of one run`);
+      notes.push(`${shown(file)}: not kept, ${ARTIFACT_LIMITS.totalBytes} bytes are kept of one run`);
       return;
     }
     total += content.length;
-    artifacts.push({ path: file, size: content.length, checksum: createHash('sha256').update(content).digest('hex'), content });
+    artifacts.push({ path: shown(file), size: content.length, checksum: createHash('sha256').update(content).digest('hex'), content });
   };
   for (const pattern of patterns) {
     const stream = STREAMS[pattern.trim()];
@@ -166,12 +170,12 @@ export async function collectArtifacts(patterns: readonly string[], cwd: string,
       if (seen.has(file)) continue;
       seen.add(file);
       if (artifacts.length >= ARTIFACT_LIMITS.files) {
-        notes.push(`${file}: not kept, ${ARTIFACT_LIMITS.files} files are kept of one run`);
+        notes.push(`${shown(file)}: not kept, ${ARTIFACT_LIMITS.files} files are kept of one run`);
         continue;
       }
       const read = await readOwned(file, owner);
       if ('skip' in read) {
-        notes.push(`${file}: not kept, ${read.skip}`);
+        notes.push(`${shown(file)}: not kept, ${read.skip}`);
         continue;
       }
       keep(file, read.content);

@@ -40,7 +40,7 @@ export interface CheckDetailModalProps {
 type DetailTab = 'history' | 'graph' | 'spec' | 'relationships' | 'artifacts';
 
 const TAB_TRIGGER =
-  '-mb-px inline-flex items-center gap-1.5 border-b-2 border-transparent px-3 py-1.5 text-sm text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
+  '-mb-px inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap border-b-2 border-transparent px-3 py-1.5 text-sm text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
 
 /** The full-size check detail of spec 001 §2.3. */
 export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetailModalProps) {
@@ -158,7 +158,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
           )}
           {!isShort && chart}
           <Tabs.Root value={activeTab} onValueChange={(value) => setTab(value as DetailTab)} className="flex flex-col">
-            <Tabs.List aria-label="Check details" className="flex gap-1 border-b border-gray-200">
+            <Tabs.List aria-label="Check details" className="flex gap-1 overflow-x-auto border-b border-gray-200">
               <Tabs.Trigger value="history" className={TAB_TRIGGER}>
                 History
               </Tabs.Trigger>
