@@ -112,6 +112,44 @@ const ACCEPTED: Record<string, string> = {
           aws:
             connection: connection://mc/aws
 `,
+  'dollar-delimiter-body': `  parameters:
+    - name: issueDetails
+      type: secret
+  actions:
+    - name: send-alert
+      http:
+        url: https://hooks.example.test/alert
+        method: POST
+        templateBody: true
+        body: |
+          {"alert": "Cloud Storage Access Issue", "details": "$(params.issueDetails)"}
+`,
+  'signed-aws-request': `  parameters:
+    - name: domain
+  actions:
+    - name: Create RFC
+      http:
+        url: https://amscm.us-east-1.amazonaws.com/
+        method: POST
+        awsSigV4:
+          connection: connection://aws/ams
+          service: amscm
+          region: us-east-1
+        headers:
+          - name: Content-Type
+            value: application/x-amz-json-1.1
+        body: |
+          {"Title": "Grant admin access - $(.params.domain)"}
+`,
+  'exec-artifacts': `  actions:
+    - name: etcd logs
+      exec:
+        script: |
+          mkdir -p /tmp/kubectl-logs
+          echo logs > /tmp/kubectl-logs/etcd
+        artifacts:
+          - path: /tmp/kubectl-logs/*
+`,
   'templates-on-host': `  templatesOn: host
   actions:
     - name: echo
