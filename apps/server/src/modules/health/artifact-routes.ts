@@ -47,7 +47,8 @@ async function sendArtifact(pool: pg.Pool, owner: ArtifactOwner, id: string, rep
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cache-control', 'private, no-store')
-    .send(row.content);
+    // The schema documents the body for OpenAPI; a Buffer goes out as it is, past the response serializer.
+    .send(row.content as unknown as string);
 }
 
 const idParams = z.object({ id: z.uuid() });
@@ -62,7 +63,7 @@ export function registerArtifactDownload(scoped: FastifyInstance, prefix: string
         tags: [owner === 'check' ? 'health' : 'playbooks'],
         summary: `Downloads a file an exec ${owner === 'check' ? 'check' : 'playbook action'} kept (application/octet-stream)`,
         params: idParams,
-        response: { ...errorResponses(404) },
+        response: { 200: z.string().describe('application/octet-stream'), ...errorResponses(404) },
       },
     },
     async (request, reply) => sendArtifact(pool, owner, request.params.id, reply),
