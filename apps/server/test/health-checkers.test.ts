@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { runCheck, type CheckResult } from '../src/modules/health/checkers/run-check';
 import { EXEC_OUTPUT_CAP_BYTES } from '../src/modules/health/checkers/exec-checker';
 import { createConnection, resolveConnection } from '../src/modules/connections/connection-store';
+import { mongoLibrary, mysqlLibrary } from '../src/platform/client-libraries';
 import { startTestServer, type TestServer } from './harness';
 import { startPostgresTarget } from './fixtures/postgres-target';
 import { allowLocalDatabases } from './fixtures/local-databases';
@@ -269,6 +270,9 @@ describe('checkers against local targets', () => {
     });
 
     it('reports a refused connection for postgres, mysql and mongodb on a closed port', async () => {
+      // Client libraries load at their first use; on a loaded machine that first load of mongodb alone can outlast the
+      // checks' 2 s timeout, which would then report the timeout instead of the refused connection this test is about.
+      await Promise.all([mysqlLibrary(), mongoLibrary()]);
       const port = await closedPort();
       for (const [type, url] of [
         ['postgres', `postgres://u@127.0.0.1:${port}/db`],
