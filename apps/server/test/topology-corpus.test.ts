@@ -93,13 +93,35 @@ const CORPUS: CorpusEntry[] = [
     - name: Nodes
       lookup:
         catalog:
-          - name: nodes
+          - name: ""
+            test: {}
             selector: [{ types: [Corpus::Node] }]
             display:
               expr: |
-                dyn(results).map(r, {'name': r.name}).toJSON()
+                dyn(results).map(r, {'name': r.name + '-' + r.tags.zone, 'type': r.config_class, 'description': r.config.metadata.zone}).toJSON()
 `,
-    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].lookup.catalog[0].display' },
+  },
+  {
+    name: 'catalog-test',
+    yaml: `${header('catalog-test')}  components:
+    - name: Nodes
+      lookup:
+        catalog:
+          - types: [Corpus::Node]
+            test:
+              expr: results.all(r, r.health == 'unhealthy')
+`,
+  },
+  {
+    name: 'catalog-transform',
+    yaml: `${header('catalog-transform')}  components:
+    - lookup:
+        catalog:
+          - types: [Corpus::Node]
+            transform:
+              expr: results.toJSON()
+`,
+    refused: { code: 'OD_TOPOLOGY_FIELD_NOT_RUN', details: 'spec.components[0].lookup.catalog[0].transform' },
   },
   {
     name: 'http-lookup',
@@ -311,6 +333,23 @@ describe('a corpus of Mission Control Topology resources: saved or refused by na
       ['catalog-lookup-siblings', null],
       ['node-1', 'catalog-lookup-siblings'],
     ]);
+  });
+
+  it("makes the components a catalog lookup's display returns over the items in place of one per item, and fails the run whose test is not true", async () => {
+    const topology = await stored('catalog-display');
+    if (topology === undefined) throw new Error('catalog-display was not saved');
+    expect((await runTopology(server.pool, topology)).status).toBe('SUCCESS');
+    const made = (await componentsOf(topology.id)).filter((row) => row.parent === 'Nodes');
+    expect(made.map((row) => [row.name, row.type])).toEqual([
+      ['node-1-a', 'Corpus'],
+      ['node-2-b', 'Corpus'],
+    ]);
+    const tested = await stored('catalog-test');
+    if (tested === undefined) throw new Error('catalog-test was not saved');
+    const outcome = await runTopology(server.pool, tested);
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.errors).toEqual(['spec.components[0].lookup.catalog[0]: the catalog lookup failed: test failed']);
+    expect(await componentsOf(tested.id)).toEqual([]);
   });
 
   it('fails the run of a spec stored before the rules, naming the refused field, and leaves its components as they were', async () => {

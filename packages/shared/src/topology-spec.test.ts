@@ -76,7 +76,8 @@ describe('topology spec JSON schema', () => {
       expect(refusedAt({ components: [{ name: 'a', [field]: 'x' }] })).toContain(`/components/0/${field}`);
     }
     expect(refusedAt({ components: [{ name: 'a', id: { expr: 'x', template: 'y' } }] })).toContain('/components/0/id');
-    expect(refusedAt({ components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] })).toContain('/components/0/lookup/catalog/0/display');
+    expect(refusedAt({ components: [{ lookup: { catalog: [{ types: ['A'], transform: { expr: 'x' } }] } }] })).toContain('/components/0/lookup/catalog/0/transform');
+    expect(validate({ components: [{ lookup: { catalog: [{ name: '', test: {}, display: { expr: 'x' }, selector: [{ types: ['A'] }] }] } }] })).toEqual([]);
     expect(refusedAt({ properties: [{ name: 'p', configLookup: { id: 'x', field: '$.a', display: { template: 'x' } } }] })).toContain('/properties/0/configLookup');
     expect(validate({ id: { javascript: 'properties.id' }, components: [{ name: 'a', id: { expr: 'self.name' }, parentLookup: { name: 'b' } }] })).toEqual([]);
   });

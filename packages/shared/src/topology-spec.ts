@@ -80,9 +80,14 @@ export interface TopologyPropertySpec extends Omit<ComponentProperty, 'links' | 
   configLookup?: TopologyConfigLookupSpec;
 }
 
-/** A `lookup.catalog` entry: the selectors in `selector`, or the selector fields written on the entry itself. */
+/**
+ * A `lookup.catalog` entry: the selectors in `selector`, or the selector fields written on the entry itself; `display`
+ * and `test` run over the matching items as `results`.
+ */
 export interface TopologyCatalogLookupSpec extends TopologyConfigSelectorSpec {
   selector?: TopologyConfigSelectorSpec | TopologyConfigSelectorSpec[];
+  display?: { expr?: string; template?: string; javascript?: string };
+  test?: { expr?: string; template?: string; javascript?: string };
 }
 
 /** `configs` is Mission Control's spelling of `catalog`; both run the same. */
@@ -321,13 +326,13 @@ export const TOPOLOGY_CONFIG_SELECTOR_FIELDS: TopologyFieldTable = {
 
 /** The lookup kinds of `lookup`. */
 export const TOPOLOGY_LOOKUP_KINDS: TopologyFieldTable = {
-  catalog: runs('One component per catalog item matching the selectors'),
+  catalog: runs('One component per catalog item matching the selectors, or those a display over the items returns'),
   configs: runs("Mission Control's spelling of catalog: the same selectors"),
   ...Object.fromEntries(
     TOPOLOGY_CHECK_LOOKUP_TYPES.map((kind) => [
       kind,
       runs(
-        `${kind} checks, written and judged as in a canary (no secrets, no sealed values), run when the topology is built; display must return the components as JSON: a list of {name, type, icon, text, description, owner, lifecycle, labels, properties}. A lookup that fails fails the build, which then leaves the stored tree as it was`,
+        `${kind} checks, written and judged as in a canary (no secrets, no sealed values), run when the topology is built; display must return the components as JSON: a list of {name, type, icon, text, description, owner, lifecycle, namespace, labels, properties, selectors, statusExpr, status, status_reason}; any other field fails the build by name. A lookup that fails fails the build, which then leaves the stored tree as it was`,
       ),
     ]),
   ),
@@ -348,9 +353,13 @@ export const TOPOLOGY_CATALOG_LOOKUP_FIELDS: TopologyFieldTable = {
   ...TOPOLOGY_CONFIG_SELECTOR_FIELDS,
   name: runs('With selector: the name of this lookup. Without: the item name to match'),
   selector: runs('One selector or a list; an item matching any of them is looked up'),
-  display: notRun('Display expressions are not run on catalog lookups: each item becomes one component named after it; shape it with forEach'),
-  test: notRun('A lookup is not a check: leave test out'),
-  transform: notRun('Lookup transforms are not run: shape the components with forEach'),
+  display: runs(
+    "expr (CEL), template (Go template) or javascript (sandboxed) over results, the matching items as canary-checker's catalog check gives them (id, name, type, config_class, status, health, ready, description, config, labels, tags, properties, agent_id, created_at, updated_at; scraper_id, external_id, source, parent_id and path when set), run once per build: the components it returns as JSON take the place of one per item, read as a check lookup's display is (name required; type, icon, text, description, owner, lifecycle, namespace, labels, properties; other fields are left out as there)",
+  ),
+  test: runs(
+    'CEL, a Go template or javascript over results, as a check\'s test: a build whose test is not true fails and leaves the stored tree as it was; an empty test ({}) does nothing',
+  ),
+  transform: notRun('Lookup transforms are not run on catalog lookups: return the components from display, or shape them with forEach'),
 };
 
 /** The keys of a component's `parentLookup`: which component of the same topology becomes its parent. */
@@ -559,6 +568,18 @@ const catalogLookup: JsonSchema = {
     ...configSelectorProperties,
     name: text('With selector: the name of this lookup. Without: the item name to match'),
     selector: { description: 'One selector or a list; an item matching any of them is looked up', anyOf: [{ $ref: '#/$defs/configSelector' }, { type: 'array', items: { $ref: '#/$defs/configSelector' } }] },
+    display: {
+      type: 'object',
+      description: 'expr (CEL), template (Go template) or javascript (sandboxed) over results (the matching items), returning the components as JSON in place of one per item',
+      properties: { expr: text('CEL'), template: text('A Go template'), javascript: text('JavaScript, run in a sandbox') },
+      additionalProperties: false,
+    },
+    test: {
+      type: 'object',
+      description: 'expr (CEL), template or javascript over results that must be true, else the build fails; empty ({}) does nothing',
+      properties: { expr: text('CEL'), template: text('A Go template'), javascript: text('JavaScript, run in a sandbox') },
+      additionalProperties: false,
+    },
     ...refusedFields(TOPOLOGY_CATALOG_LOOKUP_FIELDS),
   },
 };
@@ -566,7 +587,7 @@ const catalogLookup: JsonSchema = {
 const lookup: JsonSchema = {
   type: 'object',
   description:
-    "Makes components: one per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type), and those each check lookup's display returns (name required; type, icon, text, description, owner, lifecycle, labels, properties). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. The kinds not listed are refused at save.",
+    "Makes components: one per matching catalog item (name, type and the config link from the item; key config:<item id>; labels the item tags merged with the component labels; icon the component icon, else the item type), and those each catalog lookup's display (over the items) or check lookup's display returns (name required; type, icon, text, description, owner, lifecycle, namespace, labels, properties, selectors, statusExpr, and status with status_reason, which stand until the next run unless a statusExpr decides; any other field fails the build by name). Without a name on the component, the looked-up components take its place as siblings; with a name, the component is a grouping parent and they are its children. The kinds not listed are refused at save.",
   properties: {
     catalog: { type: 'array', items: catalogLookup, minItems: 1, description: 'Catalog lookups; an item found by any of them is made into a component once' },
     configs: { type: 'array', items: catalogLookup, minItems: 1, description: "Mission Control's spelling of catalog" },

@@ -502,3 +502,53 @@ describe('buildTopology with check lookups (Mission Control lookup.http, lookup.
     expect(ungrouped.errors).toEqual(['groupBy: no live catalog item carries the tag region: built one tree without grouping']);
   });
 });
+
+describe('buildTopology with catalog lookups that carry a display or a test (canary-checker catalog checks)', () => {
+  const nodes = [
+    { ...config('n1', 'node-a', 'Kubernetes::Node', { cluster: 'eu' }), status: 'Ready', description: 'kubelet is posting ready status' },
+    { ...config('n2', 'node-b', 'Kubernetes::Node', { cluster: 'us' }), status: 'NotReady', description: 'kubelet stopped posting node status', parent_id: 'c1' },
+  ];
+  const catalogDisplay = (expr: string, test: Record<string, unknown> = {}): unknown => ({
+    groupBy: { tag: 'cluster' },
+    components: [{ name: 'Nodes', components: [{ name: 'Nodes Component', lookup: { catalog: [{ name: '', test, display: { expr }, selector: [{ types: ['Kubernetes::Node'] }] }] } }] }],
+  });
+
+  it("makes the components the display returns over results in place of one per item, in every groupBy tree narrowed to its value", async () => {
+    const expr = "dyn(results).map(r, {'name': r.name, 'icon': 'node', 'description': r.description, 'labels': {'status': r.status, 'has_parent': string(has(r.parent_id))}}).toJSON()";
+    const { roots, errors } = await buildTopology(topology(catalogDisplay(expr)), fakeSources(nodes, []));
+    expect(errors).toEqual([]);
+    const made = roots.map((root) => child(child(root, 'Nodes'), 'Nodes Component').children);
+    expect(made.map((components) => components.map((node) => [node.name, node.icon, node.description, node.labels, node.key, node.configs]))).toEqual([
+      [['node-a', 'node', 'kubelet is posting ready status', { status: 'Ready', has_parent: 'false' }, 'topology:topo-1:eu/Nodes/Nodes Component/node-a', []]],
+      [['node-b', 'node', 'kubelet stopped posting node status', { status: 'NotReady', has_parent: 'true' }, 'topology:topo-1:us/Nodes/Nodes Component/node-b', []]],
+    ]);
+  });
+
+  it("sets the status, reason, selectors and statusExpr a display returns, as the status-expr fixture writes them, and fails on a field it does not set", async () => {
+    const expr =
+      "dyn(results).map(r, {'name': r.name, 'status': r.status == 'Ready' ? 'healthy' : 'unhealthy', 'status_reason': r.description, 'selectors': [{'labelSelector': 'app.kubernetes.io/instance=' + r.name}]}).toJSON()";
+    const { roots, errors } = await buildTopology(topology(catalogDisplay(expr)), fakeSources(nodes, []));
+    expect(errors).toEqual([]);
+    const made = roots.flatMap((root) => child(child(root, 'Nodes'), 'Nodes Component').children);
+    expect(made.map((node) => [node.name, node.statusExpr, node.statusReason, node.selectors.map((entry) => entry.selector)])).toEqual([
+      ['node-a', '"healthy"', 'kubelet is posting ready status', [{ labelSelector: 'app.kubernetes.io/instance=node-a' }]],
+      ['node-b', '"unhealthy"', 'kubelet stopped posting node status', [{ labelSelector: 'app.kubernetes.io/instance=node-b' }]],
+    ]);
+    const withExpr = "dyn(results).map(r, {'name': r.name, 'status': 'healthy', 'statusExpr': 'summary.unhealthy > 0 ? \"unhealthy\" : \"healthy\"'}).toJSON()";
+    const decided = await buildTopology(topology(catalogDisplay(withExpr)), fakeSources(nodes, []));
+    expect(child(child(decided.roots[0], 'Nodes'), 'Nodes Component').children[0]?.statusExpr).toBe('summary.unhealthy > 0 ? "unhealthy" : "healthy"');
+    const unknown = "dyn(results).map(r, {'name': r.name, 'lookup': {}}).toJSON()";
+    await expect(buildTopology(topology(catalogDisplay(unknown)), fakeSources(nodes, []))).rejects.toThrow(/display\[0\]: lookup is not a field a display sets on a component here/);
+    const bad = "dyn(results).map(r, {'name': r.name, 'status': 'good'}).toJSON()";
+    await expect(buildTopology(topology(catalogDisplay(bad)), fakeSources(nodes, []))).rejects.toThrow(/status is 'good', which is not a component status/);
+  });
+
+  it('fails the build, naming the lookup, when its test is not true or its display fails', async () => {
+    const expr = "dyn(results).map(r, {'name': r.name}).toJSON()";
+    const failing = buildTopology(topology(catalogDisplay(expr, { expr: "results.all(r, r.status == 'Ready')" })), fakeSources(nodes, []));
+    await expect(failing).rejects.toThrow(/spec\.components\[0\]\.components\[0\]\.lookup\.catalog\[0\]: the catalog lookup failed: test failed/);
+    const passing = await buildTopology(topology(catalogDisplay(expr, { expr: 'size(results) == 1' })), fakeSources(nodes, []));
+    expect(passing.roots).toHaveLength(2);
+    await expect(buildTopology(topology(catalogDisplay('results[0].missing')), fakeSources(nodes, []))).rejects.toThrow(/catalog lookup failed: display: /);
+  });
+});

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { TOPOLOGY_MAX_COMPONENTS, type ComponentProperty } from '@opsdeck/shared';
 import {
+  displayedStatusFields,
   parseTopologySpec,
+  type ParsedCatalogCheck,
   type ParsedCheckLookup,
   type ParsedComponent,
   type ParsedConfigSelector,
@@ -12,6 +14,7 @@ import {
   type ParentLookup,
 } from './spec';
 import { displayText } from '../health';
+import { AppError } from '../../platform/errors';
 import { prepareJavaScriptFor } from '../../platform/javascript/sandboxed-javascript';
 import type { BuiltTopology, CheckRow, CheckSelector, ComponentDraft, ComponentSelector, ConfigRow, TopologyRow, TopologySources } from './types';
 
@@ -248,6 +251,42 @@ class TreeBuilder {
     }
   }
 
+  /**
+   * A catalog lookup's display and test over `results`, the items its selectors find as canary-checker's catalog check
+   * gives them: the display's output (parsed as JSON when it is), or null without a display. A display or test that
+   * fails, or a test that is not true, throws, as a check lookup that fails does.
+   */
+  async catalogCheckOutput(check: ParsedCatalogCheck): Promise<unknown> {
+    const variables = { results: (await this.lookedUp(check.selectors)).map(catalogResult) };
+    const failed = (why: string): TopologyLookupError => new TopologyLookupError(`${check.at}: the catalog lookup failed: ${why}`);
+    let output: unknown = null;
+    if (check.display !== null) {
+      let text: string;
+      try {
+        text = displayText(check.display, variables);
+      } catch (error) {
+        throw failed(`display: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      try {
+        output = JSON.parse(text) as unknown;
+      } catch {
+        output = text;
+      }
+    }
+    if (check.test !== null) {
+      let verdict: string;
+      try {
+        verdict = displayText(check.test, variables).trim();
+      } catch (error) {
+        throw failed(`test: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      // The answers a check's test may give (check-expressions.ts): true or false in Go's ParseBool spellings.
+      if (!/^(true|false|t|f|1|0)$/i.test(verdict)) throw failed(`test expression did not return a boolean value. got ${verdict}`);
+      if (!/^(true|t|1)$/i.test(verdict)) throw failed('test failed');
+    }
+    return output;
+  }
+
   /** The looked-up items of a component: every item matching any catalog selector, once, in the order found. */
   async lookedUp(selectors: ParsedConfigSelector[]): Promise<ConfigRow[]> {
     const items: ConfigRow[] = [];
@@ -266,11 +305,67 @@ class TreeBuilder {
 /** A check lookup that failed, or returned what cannot be components: the run fails and the stored tree stays as it was. */
 export class TopologyLookupError extends Error {}
 
+/**
+ * A catalog item as canary-checker's catalog check puts it in `results` (duty's ConfigItem.AsMap: its JSON, the
+ * content parsed as `config`), the fields Go leaves out when empty left out here too.
+ */
+function catalogResult(row: ConfigRow): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    id: row.id,
+    agent_id: row.agent_id ?? NIL_UUID,
+    config_class: row.config_class ?? '',
+    type: row.type,
+    status: row.status,
+    ready: row.ready ?? false,
+    health: row.health,
+    name: row.name,
+    description: row.description ?? null,
+    config: row.config ?? null,
+    labels: row.labels,
+    tags: row.tags,
+    properties: row.properties ?? null,
+    created_at: row.created_at ?? null,
+    updated_at: row.updated_at ?? null,
+  };
+  if (row.scraper_id !== undefined && row.scraper_id !== null) result.scraper_id = row.scraper_id;
+  if (row.external_id !== undefined && row.external_id.length > 0) result.external_id = row.external_id;
+  if (row.source !== undefined && row.source !== null && row.source !== '') result.source = row.source;
+  if (row.parent_id !== undefined && row.parent_id !== null) result.parent_id = row.parent_id;
+  if (row.path !== undefined && row.path !== '') result.path = row.path;
+  return result;
+}
+
+/** What duty writes for an item without an agent: its agent_id is a uuid value, not a pointer. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The fields a display may return for a component; canary-checker's others (`lookup`, `components`, `logs`…) would be
+ * stored and ignored here, so a component holding one fails the build by name instead.
+ */
+const DISPLAYED_FIELDS: ReadonlySet<string> = new Set([
+  'name', 'id', 'type', 'icon', 'text', 'description', 'owner', 'lifecycle', 'namespace', 'labels', 'properties',
+  'selectors', 'statusExpr', 'status', 'status_reason',
+]);
+
 function lookupObject(value: unknown, at: string): Record<string, unknown> & { name: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TopologyLookupError(`${at}: is not an object`);
   const name = (value as Record<string, unknown>).name;
   if (typeof name !== 'string' || name === '') throw new TopologyLookupError(`${at}: has no name`);
+  const unknown = Object.keys(value).filter((key) => !DISPLAYED_FIELDS.has(key));
+  if (unknown.length > 0) {
+    throw new TopologyLookupError(`${at}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} a display sets on a component here (${[...DISPLAYED_FIELDS].join(', ')})`);
+  }
   return { ...(value as Record<string, unknown>), name };
+}
+
+/** The status fields of a displayed component, their refusal as the build's error. */
+function displayedStatus(entry: Readonly<Record<string, unknown>>, at: string): ReturnType<typeof displayedStatusFields> {
+  try {
+    return displayedStatusFields(entry, at);
+  } catch (error) {
+    if (error instanceof AppError) throw new TopologyLookupError(error.message);
+    throw error;
+  }
 }
 
 const PROPERTY_TEXT = ['label', 'type', 'text', 'unit', 'icon', 'color', 'tooltip'] as const;
@@ -373,7 +468,7 @@ async function lookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, it
 }
 
 /**
- * One component a check lookup's display returned: its own fields first, then the spec's as for a catalog item (a
+ * One component a check lookup's (or a catalog lookup's) display returned: its own fields first, then the spec's as for a catalog item (a
  * nameless lookup component lends each its fields; forEach applies to each, its templates reading the component).
  */
 async function checkLookedUpComponent(builder: TreeBuilder, spec: ParsedComponent, entry: Record<string, unknown> & { name: string }, prefix: KeyPrefix, at: string): Promise<ComponentDraft | null> {
@@ -403,25 +498,40 @@ async function checkLookedUpComponent(builder: TreeBuilder, spec: ParsedComponen
   if (generator) builder.rekeyByExpression(draft, spec.keyExpression);
   await builder.attachChecks(draft, [...(generator ? spec.checks : []), ...(forEach?.checks ?? [])]);
   await builder.attachConfigs(draft, [...(generator ? spec.configs : []), ...(forEach?.configs ?? [])]);
-  draft.selectors = selectorsOf([...(generator ? spec.selectors : []), ...(forEach?.selectors ?? [])]);
-  if (generator && spec.statusExpr !== undefined) draft.statusExpr = spec.statusExpr;
+  const shown = displayedStatus(entry, at);
+  draft.selectors = selectorsOf([...(generator ? spec.selectors : []), ...(forEach?.selectors ?? []), ...shown.selectors]);
+  const statusExpr = shown.statusExpr ?? (generator ? spec.statusExpr : undefined);
+  if (statusExpr !== undefined) draft.statusExpr = statusExpr;
+  if (shown.statusReason !== undefined) draft.statusReason = shown.statusReason;
   draft.children = await children(builder, [...(generator ? spec.components : []), ...(forEach?.components ?? [])], draft.key);
   await builder.applyPropertyLookups(draft, properties);
   return draft;
 }
 
-/** The components every check lookup of a component returns, in the order the lookups and their output give them. */
+/** Adds the components a display returned to `built`; false once the component cap stops the build. */
+async function addDisplayed(builder: TreeBuilder, spec: ParsedComponent, output: unknown, lookupAt: string, prefix: KeyPrefix, built: ComponentDraft[]): Promise<boolean> {
+  if (!Array.isArray(output)) throw new TopologyLookupError(`${lookupAt}: display must return a list of components as JSON`);
+  for (const [index, raw] of output.entries()) {
+    const at = `${lookupAt} display[${index}]`;
+    const draft = await checkLookedUpComponent(builder, spec, lookupObject(raw, at), prefix, at);
+    if (draft === null) return false;
+    built.push(draft);
+  }
+  return true;
+}
+
+/**
+ * The components the displays of a component's catalog lookups and check lookups return, in the order the lookups and
+ * their output give them; a catalog lookup with a test alone makes none, it only has to pass.
+ */
 async function checkLookedUpComponents(builder: TreeBuilder, spec: ParsedComponent, prefix: KeyPrefix): Promise<ComponentDraft[]> {
   const built: ComponentDraft[] = [];
+  for (const check of spec.catalogChecks) {
+    const output = await builder.catalogCheckOutput(check);
+    if (check.display !== null && !(await addDisplayed(builder, spec, output, check.at, prefix, built))) return built;
+  }
   for (const lookup of spec.lookupChecks) {
-    const output = await builder.lookupOutput(lookup);
-    if (!Array.isArray(output)) throw new TopologyLookupError(`${lookup.at}: display must return a list of components as JSON`);
-    for (const [index, raw] of output.entries()) {
-      const at = `${lookup.at} display[${index}]`;
-      const draft = await checkLookedUpComponent(builder, spec, lookupObject(raw, at), prefix, at);
-      if (draft === null) return built;
-      built.push(draft);
-    }
+    if (!(await addDisplayed(builder, spec, await builder.lookupOutput(lookup), lookup.at, prefix, built))) return built;
   }
   return built;
 }
@@ -525,6 +635,7 @@ function narrowed(spec: ParsedComponent, tag: string, value: string): ParsedComp
     configs: narrowConfigs(spec.configs, tag, value),
     selectors: spec.selectors.map((selector) => ({ ...selector, labelSelector: withLabel(selector.labelSelector, tag, value) })),
     lookup: spec.lookup === null ? null : narrowConfigs(spec.lookup, tag, value),
+    catalogChecks: spec.catalogChecks.map((check) => ({ ...check, selectors: narrowConfigs(check.selectors, tag, value) })),
     components: spec.components.map((child) => narrowed(child, tag, value)),
   };
 }

@@ -106,6 +106,28 @@ describe('parseTopologySpec', () => {
     expect(lookup?.forEach?.properties).toEqual([{ property: { name: 'ip' }, configLookup: { selector: null, field: '$.status.podIP' }, lookup: null }]);
   });
 
+  it('reads a catalog lookup display and test apart from the one-per-item selectors, an empty test as none', () => {
+    const display = { expr: "dyn(results).map(r, {'name': r.name}).toJSON()" };
+    const parsed = parseTopologySpec({
+      components: [
+        {
+          lookup: {
+            catalog: [
+              { name: '', test: {}, display, selector: [{ types: ['Kubernetes::Node'] }] },
+              { types: ['Kubernetes::Pod'], test: { expr: 'size(results) > 0' } },
+            ],
+          },
+        },
+      ],
+    });
+    const [lookup] = parsed.root.components;
+    expect(lookup?.lookup).toEqual([{ types: ['Kubernetes::Pod'] }]);
+    expect(lookup?.catalogChecks).toEqual([
+      { selectors: [{ types: ['Kubernetes::Node'] }], display, test: null, at: 'spec.components[0].lookup.catalog[0]' },
+      { selectors: [{ types: ['Kubernetes::Pod'] }], display: null, test: { expr: 'size(results) > 0' }, at: 'spec.components[0].lookup.catalog[1]' },
+    ]);
+  });
+
   it('merges label into labels', () => {
     const parsed = parseTopologySpec({ label: 'env=prod', labels: { team: 'payments' }, components: [{ name: 'a' }] });
     expect(parsed.root.labels).toEqual({ env: 'prod', team: 'payments' });
@@ -126,8 +148,8 @@ describe('parseTopologySpec', () => {
       { spec: { components: [{ name: 'a', display: { expr: 'x' } }] }, details: 'spec.components[0].display', hint: /fields that run here: name, id/ },
       { spec: { components: [{ name: 'a', futureField: 1 }] }, details: 'spec.components[0].futureField', hint: /fields that run here/ },
       { spec: { groupBy: { tag: 'cluster', order: 'desc' } }, details: 'spec.groupBy.order', hint: /fields that run here: tag, selector/ },
-      { spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /forEach/ },
-      { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, display: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].display', hint: /forEach/ },
+      { spec: { components: [{ lookup: { catalog: [{ types: ['A'], transform: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].transform', hint: /display/ },
+      { spec: { components: [{ lookup: { configs: [{ name: 'x', selector: { types: ['A'] }, transform: { expr: 'x' } }] } }] }, details: 'spec.components[0].lookup.configs[0].transform', hint: /display/ },
       { spec: { properties: [{ name: 'p', configLookup: { id: 'x', display: { template: 'x' }, displayAs: 'x' } }] }, details: 'spec.properties[0].configLookup.displayAs', hint: /fields that run here/ },
       { spec: { properties: [{ name: 'p', summary: { template: 'x' } }] }, details: 'spec.properties[0].summary', hint: /text/ },
       { spec: { properties: [{ name: 'p', links: [{ url: 'https://x.test', target: '_blank' }] }] }, details: 'spec.properties[0].links[0].target', hint: /url/ },
@@ -213,6 +235,9 @@ describe('parseTopologySpec', () => {
       { label: 'a property value that is not a number', spec: { properties: [{ name: 'p', value: '3' }] }, details: 'spec.properties[0].value' },
       { label: 'a property link without url', spec: { properties: [{ name: 'p', links: [{ text: 'x' }] }] }, details: 'spec.properties[0].links[0].url' },
       { label: 'a property lookup of a kind not run', spec: { properties: [{ name: 'p', lookup: { exec: [{ script: 'id' }] } }] }, details: 'spec.properties[0].lookup.exec', hint: /never run commands/, code: NOT_RUN },
+      { label: 'a catalog lookup display that is not CEL', spec: { components: [{ lookup: { catalog: [{ types: ['A'], display: { expr: 'results.map(' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].display', hint: /toJSON/ },
+      { label: 'a catalog lookup test with a key that is no form', spec: { components: [{ lookup: { catalog: [{ types: ['A'], test: { expr: '', when: '' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].test', hint: /results/ },
+      { label: 'a catalog lookup test in two forms', spec: { components: [{ lookup: { catalog: [{ types: ['A'], test: { expr: 'true', template: 'x' } }] } }] }, details: 'spec.components[0].lookup.catalog[0].test', hint: /results/ },
       { label: 'a check lookup without display', spec: { components: [{ lookup: { http: [{ url: 'http://x.test' }] } }] }, details: 'spec.components[0].lookup.http[0].display', hint: /toJSON/ },
       { label: 'a catalog lookup for a property', spec: { properties: [{ name: 'p', lookup: { catalog: [{ types: ['A'] }] } }] }, details: 'spec.properties[0].lookup.catalog', hint: /configLookup/ },
       {

@@ -51,6 +51,20 @@ export interface ParsedCheckLookup {
   at: string;
 }
 
+/**
+ * A catalog lookup with a display or a test: canary-checker's catalog check, whose `results` are the items its
+ * selectors find.
+ */
+export interface ParsedCatalogCheck {
+  selectors: ParsedConfigSelector[];
+  /** Returns the components as JSON, made in place of one per item; null with a test alone. */
+  display: Record<string, unknown> | null;
+  /** Fails the build unless it is true; null when the entry has none or an empty one (`test: {}`). */
+  test: Record<string, unknown> | null;
+  /** Where it stands in the spec, for the build's errors. */
+  at: string;
+}
+
 export interface ParsedProperty {
   property: ComponentProperty;
   configLookup: ParsedConfigLookup | null;
@@ -85,8 +99,13 @@ export interface ParsedComponent extends ComponentFields {
   selectors: ComponentSelector[];
   /** CEL over `summary` giving the status (`statusExpr`), worked out by each run. */
   statusExpr?: string;
-  /** The `lookup.catalog` selectors; an item matching any of them becomes a component. Empty with check lookups alone. */
+  /**
+   * The selectors of the `lookup.catalog` entries without a display; an item matching any of them becomes a component.
+   * Empty with check lookups or catalog displays alone.
+   */
   lookup: ParsedConfigSelector[] | null;
+  /** The `lookup.catalog` entries with a display or a test. */
+  catalogChecks: ParsedCatalogCheck[];
   /** The check lookups of `lookup` (http, kubernetes…): each display's components are made too. */
   lookupChecks: ParsedCheckLookup[];
   forEach: ParsedForEach | null;
@@ -295,6 +314,35 @@ function componentSelectors(value: unknown, field: string): ComponentSelector[] 
   return list(value, field).map((entry, index) => componentSelector(entry, join(field, index)));
 }
 
+/** The CEL of a statusExpr, checked; undefined when none is written. */
+function statusExprOf(value: unknown, field: string): string | undefined {
+  const statusExpr = optionalText(value, field);
+  if (statusExpr === undefined || statusExpr.trim() === '') return undefined;
+  const problem = displayProblem({ expr: statusExpr });
+  if (problem !== null) invalid(field, problem, 'Write CEL over summary, e.g. summary.unhealthy > 0 ? "unhealthy" : "healthy"');
+  return statusExpr;
+}
+
+/**
+ * The status fields a lookup's display may return for a component, as canary-checker reads them: `selectors`,
+ * `statusExpr`, and `status` with `status_reason`, which stand until the next run (a `statusExpr` beside them decides,
+ * as Mission Control evaluates it over the lookup's status). Throws OD_TOPOLOGY_SPEC naming the field, at run time.
+ */
+export function displayedStatusFields(entry: Readonly<Record<string, unknown>>, at: string): { selectors: ComponentSelector[]; statusExpr?: string; statusReason?: string } {
+  const selectors = entry.selectors === undefined || entry.selectors === null ? [] : componentSelectors(entry.selectors, join(at, 'selectors'));
+  const statusExpr = statusExprOf(entry.statusExpr, join(at, 'statusExpr'));
+  const status = optionalText(entry.status, join(at, 'status'));
+  if (status !== undefined && status !== '' && !isComponentStatus(status)) invalid(join(at, 'status'), `is '${status}', which is not a component status`, 'Return healthy, unhealthy, warning or unknown');
+  const reason = optionalText(entry.status_reason, join(at, 'status_reason'));
+  const fixed = status === undefined || status === '' ? undefined : JSON.stringify(status);
+  const expression = statusExpr ?? fixed;
+  return {
+    selectors,
+    ...(expression === undefined ? {} : { statusExpr: expression }),
+    ...(reason === undefined || reason === '' || expression === undefined ? {} : { statusReason: reason }),
+  };
+}
+
 function selectorOf(value: unknown, at: string): CheckSelector {
   const raw = object(value, at);
   refuseNotRun(raw, TOPOLOGY_CHECK_SELECTOR_FIELDS, at);
@@ -440,25 +488,54 @@ function checkLookups(lookup: Record<string, unknown>, field: string, catalogAll
   );
 }
 
-/** The `lookup.catalog` and `lookup.configs` (Mission Control's spelling) entries as selectors; other kinds are refused. */
-function lookupSelectors(value: unknown, field: string): { selectors: ParsedConfigSelector[]; checks: ParsedCheckLookup[] } {
+const EXPRESSION_FORMS = new Set(['expr', 'template', 'javascript', 'jsonPath']);
+const DISPLAY_HINT = "display: {expr: \"dyn(results).map(r, {'name': r.name}).toJSON()\"}";
+
+/** A catalog lookup's `test`: null when left out or empty (`{}`, as the published fixtures write it), else checked as a display. */
+function catalogTest(value: unknown, field: string): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  const test = object(value, field);
+  // Only the forms may be left empty: any other key is judged (and refused) as on a display.
+  const given = Object.entries(test).filter(([key, form]) => !EXPRESSION_FORMS.has(key) || (form !== undefined && form !== null && form !== ''));
+  if (given.length === 0) return null;
+  const problem = displayProblem(test);
+  if (problem !== null) invalid(field, problem, 'Write CEL over results, e.g. test: {expr: "size(results) > 0"}');
+  return test;
+}
+
+/** The `lookup.catalog` and `lookup.configs` (Mission Control's spelling) entries; other kinds are refused. */
+function lookupSelectors(value: unknown, field: string): { selectors: ParsedConfigSelector[]; catalogChecks: ParsedCatalogCheck[]; checks: ParsedCheckLookup[] } {
   const lookup = object(value, field);
   refuseNotRun(lookup, TOPOLOGY_LOOKUP_KINDS, field);
   const checks = checkLookups(lookup, field, true);
   const entries = (['catalog', 'configs'] as const).flatMap((kind) => list(lookup[kind], join(field, kind)).map((raw, index) => ({ raw, at: join(join(field, kind), index) })));
   if (entries.length === 0 && checks.length === 0) invalid(join(field, 'catalog'), 'is required: one or more catalog selectors or check lookups', LOOKUP_HINT);
-  const selectors = entries.flatMap(({ raw, at }) => {
+  const selectors: ParsedConfigSelector[] = [];
+  const catalogChecks: ParsedCatalogCheck[] = [];
+  for (const { raw, at } of entries) {
     const entry = object(raw, at);
-    if (entry.selector === undefined || entry.selector === null) return [configSelector(entry, at, TOPOLOGY_CATALOG_LOOKUP_FIELDS)];
-    refuseNotRun(entry, TOPOLOGY_CATALOG_LOOKUP_FIELDS, at);
-    optionalText(entry.name, join(at, 'name'));
-    if (Array.isArray(entry.selector)) {
-      if (entry.selector.length === 0) invalid(join(at, 'selector'), 'is an empty list', SELECTOR_FIELDS_HINT);
-      return entry.selector.map((selector: unknown, position) => configSelector(selector, join(join(at, 'selector'), position)));
+    let found: ParsedConfigSelector[];
+    if (entry.selector === undefined || entry.selector === null) found = [configSelector(entry, at, TOPOLOGY_CATALOG_LOOKUP_FIELDS)];
+    else {
+      refuseNotRun(entry, TOPOLOGY_CATALOG_LOOKUP_FIELDS, at);
+      optionalText(entry.name, join(at, 'name'));
+      if (Array.isArray(entry.selector)) {
+        if (entry.selector.length === 0) invalid(join(at, 'selector'), 'is an empty list', SELECTOR_FIELDS_HINT);
+        found = entry.selector.map((selector: unknown, position) => configSelector(selector, join(join(at, 'selector'), position)));
+      } else found = [configSelector(entry.selector, join(at, 'selector'))];
     }
-    return [configSelector(entry.selector, join(at, 'selector'))];
-  });
-  return { selectors, checks };
+    let display: Record<string, unknown> | null = null;
+    if (entry.display !== undefined && entry.display !== null) {
+      const problem = displayProblem(entry.display);
+      if (problem !== null) invalid(join(at, 'display'), problem, DISPLAY_HINT);
+      display = object(entry.display, join(at, 'display'));
+    }
+    const test = catalogTest(entry.test, join(at, 'test'));
+    // A display's components stand in for the one-per-item components; a test alone leaves those as they are.
+    if (display === null) selectors.push(...found);
+    if (display !== null || test !== null) catalogChecks.push({ selectors: found, display, test, at });
+  }
+  return { selectors, catalogChecks, checks };
 }
 
 interface Level {
@@ -522,6 +599,7 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     components: components(entry.components, join(field, 'components'), depth + 1, keys),
     selectors: componentSelectors(entry.selectors, join(field, 'selectors')),
     lookup: null,
+    catalogChecks: [],
     lookupChecks: [],
     forEach: null,
   };
@@ -529,10 +607,8 @@ function componentBody(entry: Record<string, unknown>, field: string, depth: num
     const text = optionalText(entry[key], join(field, key));
     if (text !== undefined) parsed[key] = text;
   }
-  const statusExpr = optionalText(entry.statusExpr, join(field, 'statusExpr'));
-  if (statusExpr !== undefined && statusExpr.trim() !== '') {
-    const problem = displayProblem({ expr: statusExpr });
-    if (problem !== null) invalid(join(field, 'statusExpr'), problem, 'Write CEL over summary, e.g. summary.unhealthy > 0 ? "unhealthy" : "healthy"');
+  const statusExpr = statusExprOf(entry.statusExpr, join(field, 'statusExpr'));
+  if (statusExpr !== undefined) {
     parsed.statusExpr = statusExpr;
   }
   return parsed;
@@ -587,6 +663,7 @@ function component(value: unknown, field: string, level: Level): ParsedComponent
   if (hasLookup) {
     const lookup = lookupSelectors(entry.lookup, join(field, 'lookup'));
     parsed.lookup = lookup.selectors;
+    parsed.catalogChecks = lookup.catalogChecks;
     parsed.lookupChecks = lookup.checks;
   }
   if (entry.parentLookup !== undefined && entry.parentLookup !== null) parsed.parentLookup = parentLookupOf(entry.parentLookup, join(field, 'parentLookup'));

@@ -88,7 +88,9 @@ export async function findConfigs(db: Queryable, selector: ConfigSelector): Prom
   const filter = configFilter(selector);
   if (filter === null) return [];
   const result = await db.query<ConfigRow>(
-    `select id, name, type, config_class, health, status, tags, labels, config from config_items
+    `select id, name, type, config_class, health, status, tags, labels, config, description, ready, external_id, agent_id, scraper_id,
+            parent_id, path, properties, source, to_json(created_at) #>> '{}' as created_at, to_json(updated_at) #>> '{}' as updated_at
+       from config_items
       where deleted_at is null and ${CONFIG_FILTER}
       order by name, id
       limit $6`,
@@ -456,21 +458,23 @@ async function applyStatusExpressions(client: Queryable, placed: readonly Placed
     const node = nodes.get(id);
     if (parentId !== null && node !== undefined) nodes.get(parentId)?.children.push(node);
   }
-  const changed: Array<{ id: string; status: string }> = [];
+  const changed: Array<{ id: string; status: string; reason: string | null }> = [];
   for (const { id, draft } of [...placed].sort((a, b) => b.depth - a.depth)) {
     const node = nodes.get(id);
     if (node === undefined || draft.statusExpr === undefined) continue;
     const { status, problem } = evaluateStatusExpr(node, draft.statusExpr);
     if (problem !== null) errors.push(problem);
-    // The rollup's reason names checks and children the expression may not have followed: it goes.
-    if (status !== node.status || stored.get(id)?.status_reason != null) changed.push({ id, status });
+    // The rollup's reason names checks and children the expression may not have followed: it goes, unless a lookup's
+    // display gave the reason with the status.
+    const reason = problem === null ? (draft.statusReason ?? null) : null;
+    if (status !== node.status || (stored.get(id)?.status_reason ?? null) !== reason) changed.push({ id, status, reason });
     node.status = status;
   }
   if (changed.length === 0) return;
   await client.query(
-    `update components c set status = x.status, status_reason = null
-       from unnest($1::uuid[], $2::text[]) as x(id, status) where c.id = x.id`,
-    [changed.map((entry) => entry.id), changed.map((entry) => entry.status)],
+    `update components c set status = x.status, status_reason = x.reason
+       from unnest($1::uuid[], $2::text[], $3::text[]) as x(id, status, reason) where c.id = x.id`,
+    [changed.map((entry) => entry.id), changed.map((entry) => entry.status), changed.map((entry) => entry.reason)],
   );
 }
 

@@ -65,6 +65,21 @@ export interface ConfigRow {
   labels: Record<string, string>;
   /** The item's content (parsed JSON), for `configLookup.field` JSONPath. */
   config: unknown;
+  /**
+   * The rest of what canary-checker's catalog check gives a display or test (duty's ConfigItem as JSON), read from the
+   * catalog; absent on the stand-in row a check lookup's component is templated from. Times are RFC 3339 text.
+   */
+  description?: string | null;
+  ready?: boolean | null;
+  external_id?: string[];
+  agent_id?: string | null;
+  scraper_id?: string | null;
+  parent_id?: string | null;
+  path?: string;
+  properties?: unknown;
+  source?: string | null;
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface CheckRow {
@@ -114,6 +129,8 @@ export interface ComponentDraft extends ComponentFields {
   configs: { configId: string; selectorId: string }[];
   /** CEL over the component's summary giving its status, worked out by the store once the tree's summaries are in. */
   statusExpr?: string;
+  /** The reason a lookup's display gave with the status it set (stored as status_reason; null without one). */
+  statusReason?: string;
   /** Component selectors, resolved by the store once the tree is written (it may select components of this run). */
   selectors: { selector: ComponentSelector; selectorId: string }[];
   children: ComponentDraft[];
