@@ -223,15 +223,17 @@ describe('applying Mission Control Notification and Connection resources', () =>
       ['  waitFor: soon\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitFor'],
       ['  waitForEvalPeriod: 30s\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.waitForEvalPeriod'],
       ['  repeatInterval: 4h\n  inhibitions:\n    - direction: sideways\n      from: Kubernetes::Node\n      to: [Kubernetes::Pod]\n', 'OD_NOTIFICATION_PROPERTIES', 'spec.inhibitions'],
-      ['  fallback:\n    playbook: mc/diagnose\n', 'OD_NOTIFICATION_FIELD_NOT_RUN', 'spec.fallback.playbook'],
+      ['  fallback:\n    playbook: mc/diagnose\n', 'OD_APPLY_DOCUMENT', 'spec.fallback.playbook'],
     ];
     for (const [extra, code, field] of cases) {
       const reply = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-one') + extra);
       expect(reply.status, field).toBe(400);
       expect(reply.json).toMatchObject({ code, details: `mc.yaml document 1: ${field}` });
     }
-    const playbook = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-two').replace('email: alerts@acme.test', 'playbook: mc/diagnose'));
-    expect(playbook.json).toMatchObject({ code: 'OD_NOTIFICATION_FIELD_NOT_RUN', details: 'mc.yaml document 1: spec.to.playbook' });
+    const url = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-two').replace('email: alerts@acme.test', 'url: slack://token@channel'));
+    expect(url.json).toMatchObject({ code: 'OD_NOTIFICATION_FIELD_NOT_RUN', details: 'mc.yaml document 1: spec.to.url' });
+    const playbook = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-six').replace('email: alerts@acme.test', 'playbook: mc/diagnose'));
+    expect(playbook.json).toMatchObject({ code: 'OD_APPLY_DOCUMENT', details: 'mc.yaml document 1: spec.to.playbook' });
     const event = await apply(CRONJOBS.replace('metadata:\n  name: cronjob-alerts', 'metadata:\n  name: refused-three').replace('- check.failed', '- component.status.error'));
     expect(event.json).toMatchObject({ code: 'OD_NOTIFICATION_EVENTS', details: 'mc.yaml document 1: spec.events' });
     const goTemplate = await apply(DEPLOYMENTS.replace('name: deployment-health-alerts', 'name: refused-four').replace('{{.check.name}} failed', '{{.check.name | nosuchfunction}}'));

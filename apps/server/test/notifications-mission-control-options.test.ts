@@ -159,13 +159,13 @@ describe("Mission Control's inhibitions, fallback and groupBy on applied notific
     await server.close();
   });
 
-  it('accepts the published inhibition and groupBy fixtures in a dry run, and refuses the fallback fixture only for its playbook recipient', async () => {
+  it('accepts the published inhibition and groupBy fixtures in a dry run, and refuses the fallback fixture only for its playbook, which does not exist here', async () => {
     const dry = await apply([DEPLOYMENT_WITH_INHIBITION, NODE_WITH_INHIBITION, HEALTH_PLAYBOOK, CONFIG_HEALTH].join('---\n'), '?dryRun=true');
     expect(dry.status, dry.text).toBe(200);
     expect(dry.json.documents).toMatchObject([
       { name: 'pod-with-incoming-inhibition', action: 'created' },
       { name: 'node-with-pod-inhibition', action: 'created' },
-      { name: 'config-healths', action: 'refused', error: { code: 'OD_NOTIFICATION_FIELD_NOT_RUN', details: 'mc.yaml document 3: spec.to.playbook' } },
+      { name: 'config-healths', action: 'refused', error: { code: 'OD_APPLY_DOCUMENT', details: 'mc.yaml document 3: spec.to.playbook' } },
       { name: 'config-health', action: 'created' },
     ]);
     const withConnection = await apply(HEALTH_PLAYBOOK.replace('playbook: mc/diagnose-configs', 'connection: connection://mc/broken'), '?dryRun=true');

@@ -3286,6 +3286,7 @@ export type Database = {
           notification_id: string;
           payload: Json | null;
           person_id: string | null;
+          playbook_run_id: string | null;
           reason: string | null;
           recipient: string | null;
           resource_id: string | null;
@@ -3307,6 +3308,7 @@ export type Database = {
           notification_id: string;
           payload?: unknown;
           person_id?: string | null;
+          playbook_run_id?: string | null;
           reason?: string | null;
           recipient?: string | null;
           resource_id?: string | null;
@@ -3328,6 +3330,7 @@ export type Database = {
           notification_id?: string;
           payload?: unknown;
           person_id?: string | null;
+          playbook_run_id?: string | null;
           reason?: string | null;
           recipient?: string | null;
           resource_id?: string | null;
@@ -3378,6 +3381,13 @@ export type Database = {
             referencedRelation: 'people_roles';
             referencedColumns: ['id'];
           },
+          {
+            foreignKeyName: 'notification_send_history_playbook_run_id_fkey';
+            columns: ['playbook_run_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbook_runs';
+            referencedColumns: ['id'];
+          },
         ];
       };
       notifications: {
@@ -3392,6 +3402,7 @@ export type Database = {
           name: string | null;
           namespace: string;
           person_id: string | null;
+          playbook_id: string | null;
           properties: Json;
           source: string;
           team_id: string | null;
@@ -3411,6 +3422,7 @@ export type Database = {
           name?: string | null;
           namespace?: string;
           person_id?: string | null;
+          playbook_id?: string | null;
           properties?: unknown;
           source?: string;
           team_id?: string | null;
@@ -3430,6 +3442,7 @@ export type Database = {
           name?: string | null;
           namespace?: string;
           person_id?: string | null;
+          playbook_id?: string | null;
           properties?: unknown;
           source?: string;
           team_id?: string | null;
@@ -3465,6 +3478,13 @@ export type Database = {
             columns: ['person_id'];
             isOneToOne: false;
             referencedRelation: 'people_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'notifications_playbook_id_fkey';
+            columns: ['playbook_id'];
+            isOneToOne: false;
+            referencedRelation: 'playbooks';
             referencedColumns: ['id'];
           },
           {

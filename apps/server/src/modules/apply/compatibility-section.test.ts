@@ -8,7 +8,8 @@ describe('the Notification and Connection sections of the compatibility page', (
     expect(page).toMatch(/\| `spec\.repeatInterval` \| runs \| Stored as properties\.repeatInterval/);
     expect(page).toMatch(/\| `spec\.inhibitions` \| runs \| Stored as properties\.inhibitions/);
     expect(page).toMatch(/\| `spec\.groupBy` \| runs \| Stored as properties\.groupBy/);
-    expect(page).toMatch(/\| `spec\.to\.playbook` \| \*\*refused\*\*/);
+    expect(page).toMatch(/\| `spec\.to\.playbook` \| runs \| A playbook here/);
+    expect(page).toMatch(/\| `spec\.to\.url` \| \*\*refused\*\*/);
   });
 
   it('says which connection type each of Mission Control blocks becomes and where each field goes', () => {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkNotificationPlaybooks } from '../notifications';
 import { applyErrors } from './apply-errors';
 import type { ApplyDocument } from './apply-documents';
 
@@ -10,8 +11,8 @@ export interface FieldRule {
 
 /**
  * Mission Control's Notification (mission-control.flanksource.com/v1) as a notifications row (issue #32). What the
- * console's notifications do not do is refused by name, never saved and dropped: a notification that would run a
- * playbook in Mission Control and not here would leave undone what its author expected.
+ * console's notifications do not do is refused by name, never saved and dropped: a notification that would send to a
+ * Shoutrrr URL in Mission Control and not here would leave undone what its author expected.
  */
 export const NOTIFICATION_SPEC_FIELDS: Readonly<Record<string, FieldRule>> = {
   events: { runs: true, note: 'The events of spec 001 §9 (check.passed, check.failed, component.*, config.*, two playbook events); any other is refused by name' },
@@ -56,11 +57,14 @@ export const NOTIFICATION_RECIPIENT_FIELDS: Readonly<Record<string, FieldRule>> 
   connection: { runs: true, note: 'connection://namespace/name of a connection a provider delivers to (email, slack, generic_webhook, teams, discord, google_chat, mattermost, ntfy, telegram), stored or applied in the same change' },
   properties: { runs: true, note: "The connection's provider options (a Slack channel, …); only beside to.connection" },
   url: { runs: false, note: 'Shoutrrr URLs are not sent to by this server: create a connection and name it in to.connection' },
-  playbook: { runs: false, note: 'running a playbook as a notification is not run by this server' },
+  playbook: {
+    runs: true,
+    note: "A playbook here, as namespace/name (or a name, the notification's namespace first, or an id). Instead of a message, a run of it is requested on the event's check, component or catalog item (none for playbook events), by no person, with its parameters' defaults; its approval still holds the run. It must exist (else OD_APPLY_DOCUMENT, as for a person or team) and be offered for the kinds of the notification's events, with a default for every required parameter (else OD_NOTIFICATION_PLAYBOOK); applying it without playbook_runs write is refused (OD_NOTIFICATION_PLAYBOOK_FORBIDDEN); a resource its selectors do not match is recorded in the send history as failed, with why, and goes to the fallback; a requested run is recorded as sent with its id",
+  },
   webhook: { runs: false, note: 'webhook receivers are not run by this server: create a generic_webhook connection and name it in to.connection' },
 };
 
-const RECIPIENTS = ['person', 'team', 'email', 'connection'] as const;
+const RECIPIENTS = ['person', 'team', 'email', 'connection', 'playbook'] as const;
 /** The spec fields kept in the row's properties, under the same names. */
 const PROPERTY_FIELDS = ['repeatInterval', 'waitFor', 'waitForEvalPeriod', 'inhibitions', 'groupBy', 'groupByInterval'] as const;
 
@@ -72,6 +76,7 @@ export const NOTIFICATION_FIELDS: Readonly<Record<string, string>> = {
   template: 'spec.template',
   custom_services: 'spec.to',
   'person_id, team_id, custom_services': 'spec.to',
+  playbook_id: 'spec.to.playbook',
   'properties.repeatInterval': 'spec.repeatInterval',
   'properties.waitFor': 'spec.waitFor',
   'properties.waitForEvalPeriod': 'spec.waitForEvalPeriod',
@@ -102,7 +107,7 @@ async function emailConnection(pool: pg.Pool): Promise<string | null> {
   return row === undefined ? null : `connection://${row.namespace}/${row.name}`;
 }
 
-type Recipient = { person_id: string } | { team_id: string } | { custom_services: Array<Record<string, string>> };
+type Recipient = { person_id: string } | { team_id: string } | { custom_services: Array<Record<string, string>> } | { playbook_id: string };
 
 /**
  * The recipient of spec.to, or of spec.fallback (`at`), whose own fields (`own`, the fallback's delay) are not
@@ -110,6 +115,7 @@ type Recipient = { person_id: string } | { team_id: string } | { custom_services
  */
 async function recipientOf(
   pool: pg.Pool,
+  namespace: string,
   to: Record<string, unknown>,
   at: 'to' | 'fallback',
   refuse: Refusal,
@@ -151,16 +157,35 @@ async function recipientOf(
     return { team_id: id };
   }
   if (key === 'connection') return { custom_services: [{ connection: value, ...properties }] };
+  if (key === 'playbook') return { playbook_id: await playbookId(pool, value, namespace, at, refuse) };
   if (!/^[^\s@,]+@[^\s@,]+$/.test(value)) throw refuse(`spec.${at}.email`, `${at}.email must be one email address, not ${JSON.stringify(value)}`);
   const connection = await emailConnection(pool);
   if (connection === null) throw refuse(`spec.${at}.email`, `${at}.email is sent through an email connection, and there is none: create one in Settings → Connections first`);
   return { custom_services: [{ connection, to: value }] };
 }
 
+/**
+ * The id of the playbook `reference` names, as Mission Control reads it: namespace/name, or a bare name (or id), looked
+ * for in the notification's own namespace first. A playbook that does not exist is refused, as a person or team is.
+ */
+async function playbookId(pool: pg.Pool, reference: string, namespace: string, at: 'to' | 'fallback', refuse: Refusal): Promise<string> {
+  const slash = reference.indexOf('/');
+  const result =
+    slash === -1
+      ? await pool.query<{ id: string }>(
+          `select id from playbooks where deleted_at is null and (name = $1 or id::text = $1) order by (namespace = $2) desc, created_at limit 1`,
+          [reference, namespace],
+        )
+      : await pool.query<{ id: string }>(`select id from playbooks where deleted_at is null and namespace = $1 and name = $2`, [reference.slice(0, slash), reference.slice(slash + 1)]);
+  const id = result.rows[0]?.id;
+  if (id === undefined) throw refuse(`spec.${at}.playbook`, `${at}.playbook names the playbook ${reference}, which does not exist here (apply it first)`);
+  return id;
+}
+
 /** spec.fallback as properties.fallback: its recipient as the row's own recipient columns, and its delay as written. */
-async function fallbackOf(pool: pg.Pool, fallback: unknown, refuse: Refusal, notRun: Refusal): Promise<Record<string, unknown>> {
+async function fallbackOf(pool: pg.Pool, namespace: string, fallback: unknown, refuse: Refusal, notRun: Refusal): Promise<Record<string, unknown>> {
   if (!isRecord(fallback)) throw refuse('spec.fallback', 'spec.fallback must be a recipient like spec.to, with an optional delay');
-  const recipient = await recipientOf(pool, fallback, 'fallback', refuse, notRun, ['delay']);
+  const recipient = await recipientOf(pool, namespace, fallback, 'fallback', refuse, notRun, ['delay']);
   return fallback.delay === undefined || fallback.delay === '' ? recipient : { ...recipient, delay: fallback.delay };
 }
 
@@ -174,10 +199,10 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
     if (rule === undefined) throw refuse(`spec.${key}`, `spec.${key} is not a field of a Notification`);
     if (!rule.runs) throw notRun(`spec.${key}`, `spec.${key}: ${rule.note}`);
   }
-  if (!isRecord(spec.to)) throw refuse('spec.to', 'spec.to is required: the person, team, email address or connection to notify');
+  if (!isRecord(spec.to)) throw refuse('spec.to', 'spec.to is required: the person, team, email address, connection or playbook to notify');
   const properties: Record<string, unknown> = Object.fromEntries(PROPERTY_FIELDS.filter((field) => spec[field] !== undefined && spec[field] !== '').map((field) => [field, spec[field]]));
-  if (spec.fallback !== undefined && spec.fallback !== null) properties.fallback = await fallbackOf(pool, spec.fallback, refuse, notRun);
-  return {
+  if (spec.fallback !== undefined && spec.fallback !== null) properties.fallback = await fallbackOf(pool, document.namespace, spec.fallback, refuse, notRun);
+  const row = {
     events: spec.events,
     title: text(spec.title, 'spec.title', refuse),
     template: text(spec.template, 'spec.template', refuse),
@@ -187,6 +212,10 @@ export async function notificationColumns(pool: pg.Pool, document: ApplyDocument
     person_id: null,
     team_id: null,
     custom_services: null,
-    ...(await recipientOf(pool, spec.to, 'to', refuse, notRun)),
+    playbook_id: null,
+    ...(await recipientOf(pool, document.namespace, spec.to, 'to', refuse, notRun)),
   };
+  // As the data API judges a playbook recipient (its details name the column, which the apply maps to the field).
+  await checkNotificationPlaybooks(pool, [row]);
+  return row;
 }

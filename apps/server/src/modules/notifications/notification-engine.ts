@@ -1,6 +1,8 @@
 import { notificationResourcePath, parseDurationMs } from '@opsdeck/shared';
 import type pg from 'pg';
 import { EventQueueConsumer, type EventHandler, type QueuedEvent } from '../../platform/event-queue';
+import { inTransaction } from '../../db/transaction';
+import { requestPlaybookRun } from '../playbooks';
 import { resolveConnection, type ResolvedConnection } from '../connections';
 import type { DeliverNotification, NotificationMessage } from '../notification-providers';
 import { evaluateFilter } from './notification-filter';
@@ -108,6 +110,7 @@ interface NotificationRow {
   person_id: string | null;
   team_id: string | null;
   custom_services: unknown;
+  playbook_id: string | null;
   properties: Record<string, unknown> | null;
 }
 
@@ -141,9 +144,18 @@ function uuidOrNull(value: string | null): string | null {
   return value !== null && UUID.test(value) ? value : null;
 }
 
+type RunTarget = { type: Exclude<EventFamily, 'playbook'>; id: string } | null;
+
+/** The resource a playbook recipient runs on: the check, component or catalog item of the event; none for playbook events. */
+function runTargetOf(event: QueuedEvent, resourceId: string | null): RunTarget {
+  if (!isNotificationEvent(event.name)) return null;
+  const family = familyOf(event.name);
+  return family === 'playbook' || resourceId === null ? null : { type: family, id: resourceId };
+}
+
 const NOTIFICATIONS_OF_EVENT = `coalesce((
   select jsonb_agg(to_jsonb(n) order by n.created_at, n.id)
-    from (select id, title, events, filter, template, template_syntax, person_id, team_id, custom_services, properties, created_at
+    from (select id, title, events, filter, template, template_syntax, person_id, team_id, custom_services, playbook_id, properties, created_at
             from notifications where $1 = any (events) and deleted_at is null) n), '[]'::jsonb)`;
 
 /** The event's resource row (less its large or sensitive columns) and the notifications of the event, in one round trip. */
@@ -339,7 +351,7 @@ export function notificationEngine(options: NotificationEngineOptions): {
   }
 
   /** Sends one history row's message; returns the error, or null when sent. */
-  async function send(historyId: string, recipient: Exclude<Recipient, { kind: 'unreachable' }>, message: Omit<NotificationMessage, 'to' | 'options'>): Promise<string | null> {
+  async function send(historyId: string, recipient: Exclude<Recipient, { kind: 'unreachable' | 'playbook' }>, message: Omit<NotificationMessage, 'to' | 'options'>): Promise<string | null> {
     const started = Date.now();
     let connectionId: string | null = null;
     try {
@@ -356,6 +368,34 @@ export function notificationEngine(options: NotificationEngineOptions): {
     } catch (error) {
       const text = messageOf(error);
       await finish(historyId, 'failed', { error: text, durationMs: Date.now() - started, connectionId });
+      options.onDelivery?.('failed');
+      return text;
+    }
+  }
+
+  /**
+   * Mission Control's playbook recipient: a run of the playbook on the event's resource, requested as any run is (the
+   * target matched against its selectors, parameters filled with their defaults, held for approval when it asks for
+   * one), by no person. The run and the history row saying sent are one transaction, so a retried event never
+   * requests a second run; a refusal (the playbook gone, the resource not one it is offered for, a parameter without
+   * a value) is the send's error, as a provider's would be. Returns the error, or null when requested.
+   */
+  async function runPlaybook(historyId: string, playbookId: string, event: QueuedEvent, target: RunTarget): Promise<string | null> {
+    const started = Date.now();
+    try {
+      await inTransaction(pool, async (client) => {
+        const { runId } = await requestPlaybookRun(client, { playbookId, target, params: {}, createdBy: null, secretKey: options.secretKey });
+        await client.query(`update notification_send_history set status = 'sent', error = null, duration_millis = $2, playbook_run_id = $3 where id = $1`, [
+          historyId,
+          Date.now() - started,
+          runId,
+        ]);
+      });
+      options.onDelivery?.('sent');
+      return null;
+    } catch (error) {
+      const text = `The playbook run of ${event.name} was not requested: ${messageOf(error)}`.slice(0, ERROR_LIMIT);
+      await finish(historyId, 'failed', { error: text, durationMs: Date.now() - started, connectionId: null });
       options.onDelivery?.('failed');
       return text;
     }
@@ -495,9 +535,10 @@ export function notificationEngine(options: NotificationEngineOptions): {
     rendered: Rendered,
     keyOf: (recipientKey: string) => string,
   ): Promise<Array<{ key: string; error: string }>> {
+    const target = runTargetOf(base.event, base.resourceId);
     const outcomes = await Promise.all(
       recipients.map(async (recipient): Promise<{ key: string; error: string } | null> => {
-        const personId = recipient.kind === 'service' ? null : recipient.personId;
+        const personId = recipient.kind === 'email' || recipient.kind === 'unreachable' ? recipient.personId : null;
         const idempotencyKey = `${base.notificationId}:${base.event.id}:${keyOf(recipient.key)}`;
         const entry = { ...base, recipientKey: recipient.key, personId, body: rendered.body, idempotencyKey };
         if (recipient.kind === 'unreachable') {
@@ -507,7 +548,7 @@ export function notificationEngine(options: NotificationEngineOptions): {
         const row = await record({ ...entry, status: 'sending' });
         if (row.status === 'sent' || row.status === 'skipped') return null;
         if (!row.created) await pool.query(`update notification_send_history set status = 'sending', attempts = attempts + 1 where id = $1`, [row.id]);
-        const error = await send(row.id, recipient, { idempotencyKey, ...rendered });
+        const error = recipient.kind === 'playbook' ? await runPlaybook(row.id, recipient.playbookId, base.event, target) : await send(row.id, recipient, { idempotencyKey, ...rendered });
         return error === null ? null : { key: keyOf(recipient.key), error };
       }),
     );
@@ -604,7 +645,7 @@ export function notificationEngine(options: NotificationEngineOptions): {
    */
   async function sendTest(notificationId: string): Promise<TestSend[] | null> {
     const found = await pool.query<NotificationRow & { name: string | null }>(
-      `select id, name, title, events, filter, template, template_syntax, person_id, team_id, custom_services, properties
+      `select id, name, title, events, filter, template, template_syntax, person_id, team_id, custom_services, playbook_id, properties
          from notifications where id = $1 and deleted_at is null`,
       [notificationId],
     );
@@ -623,6 +664,9 @@ export function notificationEngine(options: NotificationEngineOptions): {
     return Promise.all(
       recipients.map(async (recipient): Promise<TestSend> => {
         if (recipient.kind === 'unreachable') return { recipient: recipient.key, status: 'skipped', detail: recipient.reason };
+        if (recipient.kind === 'playbook') {
+          return { recipient: recipient.key, status: 'skipped', detail: 'A test runs no playbook: the playbook runs on the resource of a real event' };
+        }
         try {
           const resolved = await connection(recipient.kind === 'email' ? await emailConnection(recipient.connection) : recipient.service.connection);
           await options.deliver(

@@ -27,7 +27,7 @@ export const notificationErrors = {
       'OD_NOTIFICATION_RECIPIENT',
       `The notification's recipient is not valid: ${message}`,
       'person_id, team_id, custom_services',
-      'Set exactly one of person_id, team_id or custom_services',
+      'Set exactly one of person_id, team_id, custom_services or playbook_id',
     ),
   /** `field` is where the connection is named: the recipient's custom_services or the fallback's. */
   connection: (message: string, supported: readonly string[], field: 'custom_services' | 'properties.fallback' = 'custom_services') =>
@@ -37,6 +37,23 @@ export const notificationErrors = {
       `The notification's connection is not valid: ${message}`,
       field,
       `Name an existing connection (connection://namespace/name or its id) of one of the types ${supported.join(', ')}`,
+    ),
+  /** `field` is where the playbook is named: the recipient's playbook_id or the fallback's. */
+  playbook: (message: string, field: 'playbook_id' | 'properties.fallback') =>
+    new AppError(
+      400,
+      'OD_NOTIFICATION_PLAYBOOK',
+      `The notification's playbook is not valid: ${message}`,
+      field,
+      "Name a playbook that exists, is offered for the resources of the notification's events (its configs, components or checks selectors) and gives every required parameter a default",
+    ),
+  playbookForbidden: (field: 'playbook_id' | 'properties.fallback') =>
+    new AppError(
+      403,
+      'OD_NOTIFICATION_PLAYBOOK_FORBIDDEN',
+      'A notification that runs a playbook needs the permission to run playbooks (playbook_runs write)',
+      field,
+      'Ask someone who may run playbooks to make this change, or send a message instead',
     ),
   /** `property` names the one at fault (properties.waitFor), so an apply can point at its spec field. */
   properties: (message: string, property?: string) =>

@@ -10,25 +10,25 @@ import { customServicesOf, type NotificationTarget } from './recipients';
  * the fallback recipient instead, `delay` later. The failure is read again when that time comes: a primary the queue's
  * retry delivered meanwhile needs no fallback, which is what the delay is for ("wait this long before considering a
  * send a failure"). The fallback's recipient is one the notification itself names, stored in properties.fallback as
- * exactly one of person_id, team_id or custom_services, as the notification's own recipient is.
+ * exactly one of person_id, team_id, custom_services or playbook_id, as the notification's own recipient is.
  */
 
 /** The recipient key of the row that holds an event for its fallback. */
 export const FALLBACK_RECIPIENT = 'fallback';
 
 export interface Fallback {
-  target: Pick<NotificationTarget, 'person_id' | 'team_id' | 'custom_services'>;
+  target: Pick<NotificationTarget, 'person_id' | 'team_id' | 'custom_services' | 'playbook_id'>;
   delayMs: number;
   /** As written (5m), for reasons. */
   delay: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const RECIPIENT_KEYS = ['person_id', 'team_id', 'custom_services'] as const;
+const RECIPIENT_KEYS = ['person_id', 'team_id', 'custom_services', 'playbook_id'] as const;
 
 /** properties.fallback as the engine reads it, or why it is not valid. */
 export function parseFallback(value: unknown): Fallback | { problem: string } {
-  if (!isRecord(value)) return { problem: 'fallback must be an object naming one of person_id, team_id or custom_services, and optionally a delay' };
+  if (!isRecord(value)) return { problem: 'fallback must be an object naming one of person_id, team_id, custom_services or playbook_id, and optionally a delay' };
   const unknown = Object.keys(value).filter((key) => key !== 'delay' && !(RECIPIENT_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) return { problem: `fallback.${unknown[0] ?? ''} is not a field of a fallback` };
   const named = RECIPIENT_KEYS.filter((key) => value[key] !== undefined && value[key] !== null);
@@ -46,7 +46,12 @@ export function parseFallback(value: unknown): Fallback | { problem: string } {
     delayMs = parsed;
   }
   return {
-    target: { person_id: key === 'person_id' ? String(recipient) : null, team_id: key === 'team_id' ? String(recipient) : null, custom_services: key === 'custom_services' ? recipient : null },
+    target: {
+      person_id: key === 'person_id' ? String(recipient) : null,
+      team_id: key === 'team_id' ? String(recipient) : null,
+      custom_services: key === 'custom_services' ? recipient : null,
+      playbook_id: key === 'playbook_id' ? String(recipient) : null,
+    },
     delayMs,
     delay: value.delay === undefined ? null : String(value.delay),
   };

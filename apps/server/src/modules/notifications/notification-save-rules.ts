@@ -13,9 +13,10 @@ import { customServicesOf } from './recipients';
 import { parseFallback } from './notification-fallback';
 import { parseInhibitions } from './notification-inhibitions';
 import { groupByProblem } from './notification-groups';
+import { checkNotificationPlaybooks, checkPlaybookPermission } from './notification-playbook';
 
 const TABLE = 'notifications';
-const RECIPIENT_COLUMNS = ['person_id', 'team_id', 'custom_services'] as const;
+const RECIPIENT_COLUMNS = ['person_id', 'team_id', 'custom_services', 'playbook_id'] as const;
 /** Notifications written by other sources (CRDs, GitOps) are changed where they are defined, not in the UI. */
 const UI_SOURCES = new Set(['', 'UI']);
 
@@ -59,7 +60,7 @@ function isSet(value: unknown): boolean {
 
 function checkRecipient(row: Row, method: WriteMethod): void {
   const named = RECIPIENT_COLUMNS.filter((column) => isSet(row[column]));
-  if (method === 'POST' && named.length === 0) throw notificationErrors.recipient('none of person_id, team_id or custom_services is set');
+  if (method === 'POST' && named.length === 0) throw notificationErrors.recipient('none of person_id, team_id, custom_services or playbook_id is set');
   if (named.length > 1) throw notificationErrors.recipient(`${named.join(' and ')} are both set`);
   if (isSet(row.custom_services) && customServicesOf(row.custom_services) === null) {
     throw notificationErrors.recipient('custom_services is a list of {connection, name, ...options} with a connection in each');
@@ -185,7 +186,9 @@ export function registerNotificationSaveRules(db: Database, deliverable: readonl
     // The cheap rules first, so a bad body is refused with their codes before any connection is looked up.
     validateNotificationRows(rows, method);
     await checkNotificationConnections(db.pool, deliverable, rows);
+    await checkNotificationPlaybooks(db.pool, rows);
   });
   hooks.register(TABLE, (rows, method) => validateNotificationRows(rows, method));
+  hooks.register(TABLE, checkPlaybookPermission);
   hooks.registerTransform(TABLE, (rows, method, principal) => fillNotificationRows(rows, method, principal));
 }

@@ -34,12 +34,14 @@ export function customServicesOf(value: unknown): ParsedCustomService[] | null {
 export type Recipient =
   | { kind: 'email'; key: string; personId: string; email: string; connection: string | null }
   | { kind: 'service'; key: string; service: ParsedCustomService }
+  | { kind: 'playbook'; key: string; playbookId: string }
   | { kind: 'unreachable'; key: string; personId: string | null; reason: string };
 
 export interface NotificationTarget {
   person_id: string | null;
   team_id: string | null;
   custom_services: unknown;
+  playbook_id: string | null;
   properties: Record<string, unknown>;
 }
 
@@ -69,9 +71,11 @@ function serviceRecipients(services: readonly ParsedCustomService[]): Recipient[
 
 /**
  * Person: the person's email. Team: the channels its spec names (teams.spec.notifications, entries as custom_services)
- * when there are any, else every member's email. Others: each custom service's connection.
+ * when there are any, else every member's email. Playbook: a run of it (whether it still exists is judged when the run
+ * is requested, so the send history says why it did not run). Others: each custom service's connection.
  */
 export async function resolveRecipients(pool: pg.Pool, target: NotificationTarget): Promise<Recipient[]> {
+  if (target.playbook_id !== null) return [{ kind: 'playbook', key: `playbook:${target.playbook_id}`, playbookId: target.playbook_id }];
   const emailConnection = emailConnectionOf(target.properties);
   if (target.person_id !== null) {
     const result = await pool.query<PersonRow>('select id, name, email from people where id = $1 and deleted_at is null', [target.person_id]);
