@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { storageStateFor } from '../support/roles';
 
@@ -169,6 +170,22 @@ test.describe('health dashboard', () => {
     await dialog.getByRole('button', { name: 'Run Now' }).click();
     await expect(page.getByText('You have successfully initiated the check run.')).toBeVisible();
     await expect.poll(() => historyTotal(dialog), { timeout: 20_000 }).toBeGreaterThan(before);
+  });
+
+  test("an exec check keeps its script's file, downloaded from the check's Artifacts tab", async ({ page }) => {
+    await gotoHealth(page);
+    const dialog = await openCheck(page, 'host/disk-space');
+    // The seed writes history rows without running anything: a run asked for now is what keeps the file.
+    await expect.poll(() => historyTotal(dialog)).toBeGreaterThan(0);
+    const before = await historyTotal(dialog);
+    await dialog.getByRole('button', { name: 'Run Now' }).click();
+    await expect.poll(() => historyTotal(dialog), { timeout: 20_000 }).toBeGreaterThan(before);
+    await dialog.getByRole('tab', { name: 'Artifacts' }).click();
+    const link = dialog.getByRole('link', { name: 'df.txt' });
+    await expect(link).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('df.txt');
+    expect(await readFile(await download.path(), 'utf8')).toMatch(/^Filesystem/);
   });
 
   test('a failing check is shown red in the table and in its detail', async ({ page }) => {
