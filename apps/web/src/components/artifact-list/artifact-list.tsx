@@ -33,9 +33,11 @@ export function ArtifactList({ artifacts, hrefOf, notes = [] }: ArtifactListProp
                 <span className="truncate">{artifact.filename}</span>
               </a>
               <span className="text-xs text-gray-600">{formatBytes(artifact.size)}</span>
-              <span className="min-w-0 truncate font-mono text-xs text-gray-600" title={artifact.path}>
-                {artifact.path}
-              </span>
+              {artifact.path !== artifact.filename && (
+                <span className="min-w-0 truncate font-mono text-xs text-gray-600" title={artifact.path}>
+                  {artifact.path}
+                </span>
+              )}
             </li>
           ))}
         </ul>
