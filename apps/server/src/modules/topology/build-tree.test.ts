@@ -539,8 +539,11 @@ describe('buildTopology with catalog lookups that carry a display or a test (can
     expect(child(child(decided.roots[0], 'Nodes'), 'Nodes Component').children[0]?.statusExpr).toBe('summary.unhealthy > 0 ? "unhealthy" : "healthy"');
     const unknown = "dyn(results).map(r, {'name': r.name, 'lookup': {}}).toJSON()";
     await expect(buildTopology(topology(catalogDisplay(unknown)), fakeSources(nodes, []))).rejects.toThrow(/display\[0\]: lookup is not a field a display sets on a component here/);
-    const bad = "dyn(results).map(r, {'name': r.name, 'status': 'good'}).toJSON()";
-    await expect(buildTopology(topology(catalogDisplay(bad)), fakeSources(nodes, []))).rejects.toThrow(/status is 'good', which is not a component status/);
+    const itemStatus = "dyn(results).map(r, {'name': r.name, 'status': r.status}).toJSON()";
+    const kept = await buildTopology(topology(catalogDisplay(itemStatus)), fakeSources(nodes, []));
+    expect(child(child(kept.roots[0], 'Nodes'), 'Nodes Component').children.map((node) => [node.statusExpr, node.statusReason])).toEqual([
+      ['"unknown"', "status 'Ready' is not healthy, unhealthy, warning or unknown"],
+    ]);
   });
 
   it('fails the build, naming the lookup, when its test is not true or its display fails', async () => {

@@ -326,20 +326,31 @@ function statusExprOf(value: unknown, field: string): string | undefined {
 /**
  * The status fields a lookup's display may return for a component, as canary-checker reads them: `selectors`,
  * `statusExpr`, and `status` with `status_reason`, which stand until the next run (a `statusExpr` beside them decides,
- * as Mission Control evaluates it over the lookup's status). Throws OD_TOPOLOGY_SPEC naming the field, at run time.
+ * as Mission Control evaluates it over the lookup's status; canary-checker's `error` is unhealthy here). Throws
+ * OD_TOPOLOGY_SPEC naming the field, at run time.
  */
 export function displayedStatusFields(entry: Readonly<Record<string, unknown>>, at: string): { selectors: ComponentSelector[]; statusExpr?: string; statusReason?: string } {
   const selectors = entry.selectors === undefined || entry.selectors === null ? [] : componentSelectors(entry.selectors, join(at, 'selectors'));
   const statusExpr = statusExprOf(entry.statusExpr, join(at, 'statusExpr'));
   const status = optionalText(entry.status, join(at, 'status'));
-  if (status !== undefined && status !== '' && !isComponentStatus(status)) invalid(join(at, 'status'), `is '${status}', which is not a component status`, 'Return healthy, unhealthy, warning or unknown');
-  const reason = optionalText(entry.status_reason, join(at, 'status_reason'));
-  const fixed = status === undefined || status === '' ? undefined : JSON.stringify(status);
-  const expression = statusExpr ?? fixed;
+  const given = optionalText(entry.status_reason, join(at, 'status_reason'));
+  let reason = given === undefined || given === '' ? undefined : given;
+  let fixed: string | undefined;
+  if (status !== undefined && status !== '') {
+    // canary-checker stores whatever text a display gives (an item's own status, `Running`); here a component's status
+    // is one of four, so another text is kept as the reason of an unknown status rather than dropped.
+    const known = status === 'error' ? 'unhealthy' : status;
+    if (isComponentStatus(known)) fixed = known;
+    else {
+      fixed = 'unknown';
+      reason ??= `status '${status}' is not healthy, unhealthy, warning or unknown`;
+    }
+  }
+  const expression = statusExpr ?? (fixed === undefined ? undefined : JSON.stringify(fixed));
   return {
     selectors,
     ...(expression === undefined ? {} : { statusExpr: expression }),
-    ...(reason === undefined || reason === '' || expression === undefined ? {} : { statusReason: reason }),
+    ...(reason === undefined || expression === undefined ? {} : { statusReason: reason }),
   };
 }
 
