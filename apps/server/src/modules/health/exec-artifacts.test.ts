@@ -63,6 +63,12 @@ describe.runIf(IS_ROOT)('collectArtifacts', () => {
     ]);
   });
 
+  it('counts, and never names, the files a glob finds that the script did not write', async () => {
+    const kept = await collectArtifacts(['*.txt'], root, { uid: SCRIPT_UID, since, output }, []);
+    expect(kept.artifacts).toEqual([]);
+    expect(kept.notes).toEqual(['*.txt: 3 matching entries were not kept: only regular files the script wrote during this run are']);
+  });
+
   it('keeps what the script printed for /dev/stdout, as canary-checker does, and stops at the size limits with a note', async () => {
     owned('big.bin', Buffer.alloc(ARTIFACT_LIMITS.fileBytes + 1));
     const kept = await collectArtifacts(['/dev/stdout', 'big.bin'], root, { uid: SCRIPT_UID, since, output }, []);

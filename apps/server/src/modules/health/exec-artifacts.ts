@@ -108,21 +108,24 @@ async function expand(folder: string, segments: readonly string[], walk: Walk): 
   }
 }
 
-/** Why the file may not be kept, or its content (read through one descriptor opened without following a link). */
-async function readOwned(file: string, owner: ArtifactOwner): Promise<{ content: Buffer } | { skip: string }> {
+/**
+ * Why the file may not be kept, or its content (read through one descriptor opened without following a link). A
+ * `foreign` file is not one the script wrote during this run: its name is the server's business, not the result's.
+ */
+async function readOwned(file: string, owner: ArtifactOwner): Promise<{ content: Buffer } | { skip: string; foreign: boolean }> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { skip: code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENOENT' ? 'it does not exist' : `it could not be opened (${code ?? 'error'})` };
+    return { skip: code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENOENT' ? 'it does not exist' : `it could not be opened (${code ?? 'error'})`, foreign: true };
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { skip: 'it is not a regular file' };
-    if (info.uid !== owner.uid) return { skip: "the script's user does not own it" };
-    if (info.mtimeMs < owner.since - 1000) return { skip: 'the script did not write it during this run' };
-    if (info.size > ARTIFACT_LIMITS.fileBytes) return { skip: `it is ${info.size} bytes, over the ${ARTIFACT_LIMITS.fileBytes} kept of one file` };
+    if (!info.isFile()) return { skip: 'it is not a regular file', foreign: true };
+    if (info.uid !== owner.uid) return { skip: "the script's user does not own it", foreign: true };
+    if (info.mtimeMs < owner.since - 1000) return { skip: 'the script did not write it during this run', foreign: true };
+    if (info.size > ARTIFACT_LIMITS.fileBytes) return { skip: `it is ${info.size} bytes, over the ${ARTIFACT_LIMITS.fileBytes} kept of one file`, foreign: false };
     const content = Buffer.alloc(info.size);
     const { bytesRead } = await handle.read(content, 0, info.size, 0);
     return { content: content.subarray(0, bytesRead) };
@@ -166,6 +169,9 @@ export async function collectArtifacts(patterns: readonly string[], cwd: string,
     else await expand(base, segments, walk);
     if (walk.entries > ARTIFACT_LIMITS.entries) notes.push(`${pattern}: stopped after looking at ${ARTIFACT_LIMITS.entries} entries`);
     if (walk.found.length === 0) notes.push(`${pattern}: no file matches`);
+    // A glob walks folders as the server: the names it finds of files the script did not write are counted, never
+    // listed, so a pattern cannot list a folder the script's user could not read. A path written whole is named.
+    let unlisted = 0;
     for (const file of walk.found) {
       if (seen.has(file)) continue;
       seen.add(file);
@@ -174,12 +180,11 @@ export async function collectArtifacts(patterns: readonly string[], cwd: string,
         continue;
       }
       const read = await readOwned(file, owner);
-      if ('skip' in read) {
-        notes.push(`${shown(file)}: not kept, ${read.skip}`);
-        continue;
-      }
-      keep(file, read.content);
+      if (!('skip' in read)) keep(file, read.content);
+      else if (read.foreign && segments.length > 0) unlisted += 1;
+      else notes.push(`${shown(file)}: not kept, ${read.skip}`);
     }
+    if (unlisted > 0) notes.push(`${pattern}: ${unlisted} matching ${unlisted === 1 ? 'entry was' : 'entries were'} not kept: only regular files the script wrote during this run are`);
   }
   return { artifacts, notes };
 }
