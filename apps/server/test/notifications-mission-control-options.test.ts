@@ -4,6 +4,7 @@ import type { ResolvedConnection } from '../src/modules/connections';
 import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationEngine } from '../src/modules/notifications/notification-engine';
 import type { DeliverNotification, NotificationMessage } from '../src/modules/notification-providers';
 import { TEST_SECRET_KEY } from './global-setup';
+import { HEALTH_PLAYBOOK } from './fixtures/mission-control-notifications';
 import { startTestServer, type TestServer } from './harness';
 
 /** Mission Control's published fixtures (mission-control fixtures/notifications), as written there. */
@@ -45,21 +46,6 @@ spec:
         - Kubernetes::Pod
       soft: true
       depth: 1
-`;
-
-const HEALTH_PLAYBOOK = `apiVersion: mission-control.flanksource.com/v1
-kind: Notification
-metadata:
-  name: config-healths
-spec:
-  events:
-    - config.healthy
-    - config.unhealthy
-    - config.warning
-  to:
-    playbook: mc/diagnose-configs
-  fallback:
-    connection: connection://mc/slack
 `;
 
 const CONFIG_HEALTH = `apiVersion: mission-control.flanksource.com/v1

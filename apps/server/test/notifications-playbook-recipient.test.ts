@@ -4,23 +4,8 @@ import type { ResolvedConnection } from '../src/modules/connections';
 import { NOTIFICATION_CONSUMER, NotificationDeliveryConsumer, notificationEngine } from '../src/modules/notifications/notification-engine';
 import type { DeliverNotification } from '../src/modules/notification-providers';
 import { TEST_SECRET_KEY } from './global-setup';
+import { HEALTH_PLAYBOOK } from './fixtures/mission-control-notifications';
 import { startTestServer, type TestServer } from './harness';
-
-/** Mission Control's published fixture (fixtures/notifications/health-playbook.yaml), as written there. */
-const HEALTH_PLAYBOOK = `apiVersion: mission-control.flanksource.com/v1
-kind: Notification
-metadata:
-  name: config-healths
-spec:
-  events:
-    - config.healthy
-    - config.unhealthy
-    - config.warning
-  to:
-    playbook: mc/diagnose-configs
-  fallback:
-    connection: connection://mc/slack
-`;
 
 const SLACK = `apiVersion: mission-control.flanksource.com/v1
 kind: Connection
