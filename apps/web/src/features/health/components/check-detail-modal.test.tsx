@@ -275,6 +275,16 @@ describe('Check detail modal', () => {
     await user.click(await within(plain).findByRole('tab', { name: 'Artifacts' }));
     const link = await within(plain).findByRole('link', { name: 'dump.txt' });
     expect(link).toHaveAttribute('href', `/api/canary/artifacts/${artifact.id}`);
+
+    server.use(
+      http.get('*/api/canary/api/details', () =>
+        HttpResponse.json({ ...makeDetail(check), check: { ...makeDetail(check).check, agent_id: 'a0000000-0000-4000-8000-000000000001', agent_name: 'edge-1', spec: { script: 'true', artifacts: [{ path: '/tmp/out/*' }] } } }),
+      ),
+    );
+    await act(async () => {
+      await queryClient.invalidateQueries();
+    });
+    expect(await within(plain).findByText(/runs on agent edge-1, which keeps its files there/)).toBeInTheDocument();
   });
 
   it('links Edit to the canary settings page', async () => {

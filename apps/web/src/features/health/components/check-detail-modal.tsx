@@ -198,7 +198,7 @@ export function CheckDetailModal({ checkId, initialCheck, onClose }: CheckDetail
             </Tabs.Content>
             {keepsArtifacts && (
               <Tabs.Content value="artifacts" className="pt-3">
-                <CheckArtifacts checkId={checkId} />
+                <CheckArtifacts checkId={checkId} agentName={check?.agent_id == null ? null : (check.agent_name ?? check.agent_id)} />
               </Tabs.Content>
             )}
           </Tabs.Root>
