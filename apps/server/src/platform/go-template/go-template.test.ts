@@ -31,6 +31,16 @@ function parseError(text: string): string {
 }
 
 describe('Go templates', () => {
+  it('runs gomplate jq over a value piped in, and refuses at parse an expression that is more than a path', () => {
+    expect(render('{{ .config.config | jq ".spec.replicas" }}|{{ jq ".tags.namespace" .config }}|{{ coll.JQ ".names[1]" .params }}')).toBe('2|prod|b');
+    expect(parseError('{{ .config.config | jq ".spec | keys" }}')).toContain('"keys" is not supported by this server');
+  });
+
+  it('refuses a character constant of more than one character, as Go does, and reads one as its code', () => {
+    expect(parseError("{{ .config.config | jq '.status.message' }}")).toContain("malformed character constant: '.status.message'");
+    expect(render("{{ print 'x' }}|{{ print '\\n' }}")).toBe('120|10');
+  });
+
   it('reads fields of the data with a leading dot, as Mission Control writes them', () => {
     expect(render('{{.config.name}} in {{ .config.tags.namespace }} by {{.user.email}}')).toBe('checkout in prod by ada@example.com');
   });

@@ -1,3 +1,5 @@
+import { JqPathError, parseJqPath } from './jq-path';
+
 /**
  * Go's text/template language as Mission Control writes playbook templates (`{{.config.name}}`,
  * `{{ .params.x | lower }}`, `{{ if .params.y }}…{{ end }}`, `{{ range $i, $v := .list }}`, `{{- -}}`) and
@@ -172,6 +174,24 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*/;
 const FIELD_CHAIN = /^(\.[A-Za-z_][A-Za-z0-9_-]*)+/;
 const NUMBER = /^[-+]?(0x[0-9a-fA-F]+|\d+(\.\d+)?([eE][-+]?\d+)?)/;
 
+const CHARACTER_ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11 };
+
+/**
+ * A Go character constant is one character (or one escape) and prints as its code: `'x'` is 120. Go refuses
+ * `'.status'` as malformed, so a template written with single-quoted text fails here as it does in Mission Control
+ * instead of reading only its first character.
+ */
+function characterConstant(literal: string): number {
+  const inside = literal.slice(1, -1);
+  const characters = [...inside];
+  if (characters.length === 1 && inside !== '\\') return inside.codePointAt(0) ?? 0;
+  if (characters.length === 2 && characters[0] === '\\') {
+    const code = CHARACTER_ESCAPES[characters[1] ?? ''];
+    if (code !== undefined) return code;
+  }
+  throw new GoTemplateError(`malformed character constant: ${literal} (text in a template goes in double quotes or backticks)`);
+}
+
 function unquote(literal: string): string {
   try {
     const parsed: unknown = JSON.parse(literal);
@@ -225,7 +245,7 @@ function tokenize(body: string): Token[] {
     if (char === "'") {
       const end = rest.indexOf("'", 1);
       if (end === -1) throw new GoTemplateError('unterminated character constant');
-      tokens.push({ kind: 'literal', value: rest.slice(1, end).codePointAt(0) ?? 0 });
+      tokens.push({ kind: 'literal', value: characterConstant(rest.slice(0, end + 1)) });
       rest = rest.slice(end + 1);
       continue;
     }
@@ -271,6 +291,19 @@ function closingQuote(text: string): number {
     else if (text[i] === '"') return i;
   }
   throw new GoTemplateError('unterminated quoted string');
+}
+
+/** A jq expression written in the template is judged at save, as a function name is, not first when it renders. */
+function checkJqLiteral(operands: Operand[]): void {
+  const [call, expression] = operands;
+  if (call?.kind !== 'function' || (call.name !== 'jq' && call.name !== 'coll.JQ')) return;
+  if (expression?.kind !== 'literal' || typeof expression.value !== 'string') return;
+  try {
+    parseJqPath(expression.value);
+  } catch (error) {
+    if (error instanceof JqPathError) throw new GoTemplateError(error.message);
+    throw error;
+  }
 }
 
 class PipelineParser {
@@ -330,6 +363,7 @@ class PipelineParser {
       operands.push(this.operand());
     }
     if (operands.length === 0) throw new GoTemplateError('missing value for command');
+    checkJqLiteral(operands);
     return { operands };
   }
 

@@ -1,4 +1,5 @@
 import { stringify as toYaml } from 'yaml';
+import { JqPathError, runJqPath } from './jq-path';
 import { GoTemplateError, goPrint, goTruthy, isMethodValue, NO_VALUE, type GoFunction, type MethodValue } from './go-template';
 
 /**
@@ -185,6 +186,16 @@ const STRING_FUNCTIONS = {
   Indent: (width, s) => goText(s).replace(/^/gm, ' '.repeat(Math.max(0, Math.min(100, Math.trunc(numberOf(width)))))),
 } satisfies Record<string, GoFunction>;
 
+/** gomplate's `jq expression input` (`{{ .config | jq ".spec.replicas" }}`) over the paths jq-path reads. */
+function jq(expression: unknown, input: unknown): unknown {
+  try {
+    return runJqPath(goText(expression), plain(input));
+  } catch (error) {
+    if (error instanceof JqPathError) throw new GoTemplateError(error.message);
+    throw error;
+  }
+}
+
 function trimSet(value: string, cutset: string, left: boolean, right: boolean): string {
   let start = 0;
   let end = value.length;
@@ -265,6 +276,8 @@ export function goTemplateFunctions(now: () => Date = () => new Date()): Record<
     'conv.ToInt': (value) => Math.trunc(numberOf(value)),
     'conv.Join': joined,
     'coll.Slice': (...items) => items,
+    jq: jq,
+    'coll.JQ': jq,
     'coll.Has': (collection, key) => typeof collection === 'object' && collection !== null && Object.hasOwn(collection, goText(key)),
   };
   for (const [name, fn] of Object.entries(STRING_FUNCTIONS)) functions[`strings.${name}`] = fn;
