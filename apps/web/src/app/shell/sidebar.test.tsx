@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
@@ -166,6 +166,22 @@ describe('Sidebar', () => {
     expect(router.state.location.pathname).toBe('/settings/feature-flags');
     // The router renders a navigation in a transition, which waits for the page's lazily loaded code.
     await waitFor(() => expect(menuButton).toHaveAttribute('aria-expanded', 'false'));
+  });
+
+  it('becomes a closed drawer without sliding across the page when the window narrows, and slides once opened', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    const nav = await findMainNav();
+    const aside = nav.closest('aside');
+    act(() => {
+      window.innerWidth = 390;
+      window.dispatchEvent(new Event('resize'));
+    });
+    expect(aside).toHaveAttribute('data-drawer', 'closed');
+    expect(aside?.className).not.toContain('transition-[translate');
+    await waitFor(() => expect(aside?.className).toContain('transition-[translate'));
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    expect(aside).toHaveAttribute('data-drawer', 'open');
   });
 
   it('shows no menu button beside the sidebar on a wide screen', async () => {

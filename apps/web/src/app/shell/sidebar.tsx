@@ -54,6 +54,15 @@ export function Sidebar({ id, drawerOpen, onDrawerOpenChange, returnFocusRef }: 
   const collapsed = wide && storedCollapsed;
   const isDrawer = !wide;
   const showDrawer = isDrawer && drawerOpen;
+  // A resize across lg switches the sidebar between beside-the-page and drawer: it jumps to its place there, and
+  // only opening and closing the drawer slide. Without this the closed drawer slid out over the page after a resize.
+  const [settledDrawer, setSettledDrawer] = useState(isDrawer);
+  useEffect(() => {
+    if (settledDrawer === isDrawer) return;
+    const frame = requestAnimationFrame(() => setSettledDrawer(isDrawer));
+    return () => cancelAnimationFrame(frame);
+  }, [isDrawer, settledDrawer]);
+  const slides = settledDrawer === isDrawer;
   const location = useLocation();
   const inSettings = location.pathname.startsWith('/settings');
   const [settingsOpen, setSettingsOpen] = useState(inSettings);
@@ -108,7 +117,7 @@ export function Sidebar({ id, drawerOpen, onDrawerOpenChange, returnFocusRef }: 
           'palette-light flex h-screen shrink-0 flex-col border-r border-gray-800 bg-gray-900 text-gray-300',
           isDrawer
             ? // Invisible when closed, so its links leave the tab order and the accessibility tree, not just the screen.
-              clsx('fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] shadow-xl transition-[translate,visibility] duration-200', drawerOpen ? 'translate-x-0' : 'invisible -translate-x-full')
+              clsx('fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] shadow-xl', slides && 'transition-[translate,visibility] duration-200', drawerOpen ? 'translate-x-0' : 'invisible -translate-x-full')
             : clsx('sticky top-0 transition-[width] duration-200', collapsed ? 'w-16' : 'w-60'),
         )}
       >
