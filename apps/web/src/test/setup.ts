@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { configure } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 
 /**
@@ -22,4 +22,15 @@ configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });
  */
 afterEach(() => {
   toast.dismiss();
+});
+
+/**
+ * Testing Library unmounts what a test rendered by itself only where vitest's globals are on, and the web project runs
+ * without them: a tree left mounted kept answering queries and holding timers into the next test of its file. Storage
+ * is emptied after the unmount, so what a component writes as it goes does not reach the next test either.
+ */
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
 });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderApp } from '@/test/render-app';
@@ -11,8 +11,6 @@ const server = setupMswServer(
   http.get('/api/version', () => HttpResponse.json({ version: '2.3.4' })),
   authModeHandler(),
 );
-
-afterEach(() => cleanup());
 
 function renderAt(path: string) {
   return renderApp(path);

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { authModeHandler, setupMswServer, whoamiHandler } from '@/test/msw';
@@ -25,7 +25,6 @@ const server = setupMswServer(
   ),
 );
 
-afterEach(() => cleanup());
 beforeEach(() => {
   roles = ['admin'];
   properties = [];

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, getDefaultNormalizer, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getDefaultNormalizer, render, screen, within } from '@testing-library/react';
 import { DiffView } from './diff-view';
 
 const DIFF = ['--- a/config.json', '+++ b/config.json', '@@ -1,3 +1,3 @@', ' {', '-  "replicas": 2', '+  "replicas": 3', ' }'].join('\n');
@@ -10,8 +10,6 @@ function rowOf(text: string): HTMLElement {
   if (row === null) throw new Error(`no row holds ${text}`);
   return row;
 }
-
-afterEach(() => cleanup());
 
 describe('DiffView', () => {
   it('colours added lines green, removed lines red and marks the hunk header', () => {

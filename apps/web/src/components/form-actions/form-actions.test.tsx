@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FormActions } from './form-actions';
-
-afterEach(() => cleanup());
 
 describe('FormActions', () => {
   it('offers Save for a new resource, with Cancel when the form can be dismissed', async () => {

@@ -1,10 +1,8 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { JobStatusCell } from './job-status-cell';
-
-afterEach(() => cleanup());
 
 describe('JobStatusCell', () => {
   it('shows nothing before the first job', () => {

@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { MarkdownRenderer } from './markdown-renderer';
 import { MarkdownView, type ResolveHref } from './markdown-view';
-
-afterEach(() => cleanup());
 
 const keepAsWritten: ResolveHref = () => null;
 

@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
 import { ScraperTypeIcon, scraperKinds } from './scraper-type-icon';
-
-afterEach(() => cleanup());
 
 describe('scraperKinds', () => {
   it('lists the source kinds of a bare spec in spec order, ignoring schedule and retention', () => {

@@ -1,10 +1,6 @@
-import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
-
 /**
  * jsdom lacks a few browser APIs that Radix popovers and selects, and CodeMirror, call. These stand-ins do nothing, which is what a
- * browser does for elements that never resize or scroll. Importing this also unmounts rendered trees after each test,
- * since the web project runs without vitest globals.
+ * browser does for elements that never resize or scroll.
  */
 class NoopResizeObserver {
   observe(): void {}
@@ -21,9 +17,3 @@ Element.prototype.releasePointerCapture ??= () => undefined;
 // CodeMirror measures text through ranges; jsdom lays nothing out, so every range is empty.
 Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
 Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  sessionStorage.clear();
-});

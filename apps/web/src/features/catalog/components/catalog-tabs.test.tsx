@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { CatalogTabs } from './catalog-tabs';
-
-afterEach(() => cleanup());
 
 describe('Catalog tabs', () => {
   it.each([

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import type { LinkedAlert } from '../api/types';
 import { AlertEvidence, safeExternalUrl } from './alert-evidence';
@@ -14,8 +14,6 @@ const alert: LinkedAlert = {
   generator_url: 'http://prometheus.example.com:9090/graph?g0.expr=up',
   last_received_at: new Date().toISOString(),
 };
-
-afterEach(() => cleanup());
 
 describe('alert evidence', () => {
   it('shows the state, severity, labels and a link to the source', () => {

@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { encodeTristate } from '@opsdeck/shared';
@@ -69,8 +69,6 @@ function renderPage(path = '/catalog/insights') {
 }
 
 const lastRequest = () => requests.at(-1) ?? new URL('http://localhost/');
-
-afterEach(() => cleanup());
 
 describe('Catalog insights page', () => {
   it('asks for 50 insights, newest first, counted exactly, and shows every column', async () => {

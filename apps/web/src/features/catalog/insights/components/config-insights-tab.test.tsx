@@ -1,6 +1,6 @@
 import '@/components/test-support/browser-polyfills';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
@@ -61,8 +61,6 @@ function scrollTo(element: HTMLElement, { scrollHeight, clientHeight, scrollTop 
   element.scrollTop = scrollTop;
   fireEvent.scroll(element);
 }
-
-afterEach(() => cleanup());
 
 describe('Config insights tab', () => {
   it('asks for this config’s first 50 insights and leaves out the Catalog column', async () => {

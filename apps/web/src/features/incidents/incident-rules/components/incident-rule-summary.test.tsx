@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { INCIDENT_RULE_EXAMPLE_SPEC, incidentRuleSpecProblems } from '@opsdeck/shared';
 import { renderWithProviders } from '@/test/render';
 import { INCIDENT_RULES_KIND } from '../incident-rules-kind';
@@ -11,8 +11,6 @@ function terms(): Record<string, string> {
   const values = within(summary).getAllByRole('definition').map((value) => value.textContent ?? '');
   return Object.fromEntries(keys.map((key, i) => [key, values[i] ?? '']));
 }
-
-afterEach(() => cleanup());
 
 describe('incident rule editor', () => {
   it('starts a new rule from an example the schema accepts, and lists what the schema refuses', () => {
