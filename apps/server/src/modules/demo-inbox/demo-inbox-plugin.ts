@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { demoInboxSchema } from '@opsdeck/shared';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -14,27 +15,6 @@ export const DEMO_INBOX_HOOKS_PATH = '/api/demo-inbox/hooks';
 export const DEMO_INBOX_SOURCE = 'demo-inbox';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-const messageSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['webhook', 'email']),
-  channel: z.string(),
-  sender: z.string().nullable(),
-  recipients: z.array(z.string()),
-  subject: z.string().nullable(),
-  content_type: z.string().nullable(),
-  body: z.string(),
-  received_at: z.string(),
-});
-
-const inboxSchema = z.object({
-  enabled: z.boolean(),
-  /** host:port of the demo mail server, when this process runs it. */
-  smtp: z.string().nullable(),
-  webhook: z.string().nullable(),
-  keep: z.number(),
-  messages: z.array(messageSchema),
-});
 
 const notHere = (): AppError =>
   new AppError(404, 'OD_DEMO_INBOX_OFF', 'The demo inbox is off on this server', null, 'It receives only while the demo data is seeded (OPSDECK_SEED_DEMO=true)');
@@ -108,7 +88,7 @@ export const demoInboxPlugin: DomainPlugin = {
           tags: ['notifications'],
           summary: "What the demo's connections delivered, newest first",
           querystring: z.object({ limit: z.coerce.number().int().min(1).max(DEMO_INBOX_KEEP).default(100) }),
-          response: { 200: inboxSchema },
+          response: { 200: demoInboxSchema },
         },
       },
       async (request) => ({

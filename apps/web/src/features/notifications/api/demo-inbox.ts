@@ -1,27 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toastError, toastSuccess } from '@/components/toast/toast';
+import type { DemoInbox } from '@opsdeck/shared';
 import { requestJson } from '@/lib/api/http';
 import { notificationsKeys } from './keys';
-
-export interface DemoInboxMessage {
-  id: string;
-  kind: 'webhook' | 'email';
-  channel: string;
-  sender: string | null;
-  recipients: string[];
-  subject: string | null;
-  content_type: string | null;
-  body: string;
-  received_at: string;
-}
-
-export interface DemoInbox {
-  enabled: boolean;
-  smtp: string | null;
-  webhook: string | null;
-  keep: number;
-  messages: DemoInboxMessage[];
-}
 
 /** New messages show up on their own: the page is where a newcomer watches a delivery arrive. */
 export const DEMO_INBOX_REFRESH_MS = 5_000;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupMswServer, whoamiHandler } from '@/test/msw';
 import { renderRoutes } from '@/test/render';
-import type { DemoInbox, DemoInboxMessage } from '../api/demo-inbox';
+import type { DemoInbox, DemoInboxMessage } from '@opsdeck/shared';
 import { DemoInboxPage, readableBody } from './demo-inbox-page';
 
 const MAIL: DemoInboxMessage = {

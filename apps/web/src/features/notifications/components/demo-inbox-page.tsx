@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Mail, RefreshCw, Trash2, Webhook } from 'lucide-react';
-import { formatDate } from '@opsdeck/shared';
+import { formatDate, type DemoInbox, type DemoInboxMessage } from '@opsdeck/shared';
 import { Button } from '@/components/button/button';
 import { ConfirmDialog } from '@/components/dialog/confirm-dialog';
 import { SettingsTrail } from '@/components/settings-page-header/settings-page-header';
 import { QueryError } from '@/components/status/query-error';
 import { usePermissions } from '@/lib/auth/permissions';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { DEMO_INBOX_REFRESH_MS, useClearDemoInbox, useDemoInboxQuery, type DemoInbox, type DemoInboxMessage } from '../api/demo-inbox';
+import { DEMO_INBOX_REFRESH_MS, useClearDemoInbox, useDemoInboxQuery } from '../api/demo-inbox';
 
 /** A webhook's JSON body, pretty-printed, and the words a person would read first (its title and message). */
 export function readableBody(message: Pick<DemoInboxMessage, 'kind' | 'body' | 'subject'>): { heading: string | null; text: string } {
