@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, placeExample, topLevelKey, valueAtPath } from './check-catalogue';
-import { CANARY_SPEC_KEYS, canaryLevelSchema, CHECK_SCHEMAS, CHECK_TYPES } from './check-specs';
+import { CANARY_SPEC_KEYS, canaryLevelSchema, canarySpecJsonSchema, CHECK_SCHEMAS, CHECK_TYPES } from './check-specs';
 
 /** The object schema inside optional and defaulted wrappers, or null when the field is no object. */
 function objectInside(schema: z.ZodType): z.ZodObject | null {
@@ -56,6 +56,15 @@ describe('the check catalogue and the check schemas', () => {
       .sort();
     expect([...CANARY_SPEC_KEYS].sort()).toEqual(accepted);
     expect(Object.keys(canaryLevelSchema.shape).sort()).toEqual(accepted);
+  });
+
+  it('offers the canary editor resultMode junit or empty, the two values a save accepts', () => {
+    const schema = canarySpecJsonSchema() as { properties?: Record<string, { enum?: unknown[] }> };
+    expect(schema.properties?.resultMode?.enum).toEqual(['junit', '']);
+    expect(canaryLevelSchema.safeParse({ resultMode: 'junit' }).success).toBe(true);
+    expect(canaryLevelSchema.safeParse({ resultMode: 'xml' }).error?.issues.map((issue) => issue.message)).toEqual([
+      "'xml' is not a result mode: write junit (the checks reported as one combined result) or leave it out (a result per check)",
+    ]);
   });
 
   it('never names a check type both as run and as not run', () => {

@@ -45,6 +45,26 @@ function unresolvedReferences(path: string): FieldRules {
 }
 const NO_JSONPATH = 'JSONPath is not run here; write the expression in CEL as expr';
 
+/**
+ * Fields that run in a canary reporting a result per check but not beside `resultMode: junit`, where the canary has one
+ * check row for the combined report: each needs a check row of its own. A save holding one with junit is refused
+ * (OD_CHECK_FIELD_NOT_RUN) naming `<type>[<index>].<field>`, rather than the field being dropped.
+ */
+export const JUNIT_MODE_REFUSED: ReadonlyArray<{ field: string; types: 'every' | readonly CheckType[]; note: string }> = [
+  {
+    field: 'relationships',
+    types: 'every',
+    note: 'relationships link a check row to components and catalog items, and with resultMode junit the canary has one row, the combined report; remove relationships or resultMode',
+  },
+  {
+    field: 'artifacts',
+    types: ['exec'],
+    note: 'artifacts are kept per check row (the newest run of each), and with resultMode junit the canary has one row, the combined report; remove artifacts or resultMode',
+  },
+];
+
+const JUNIT_MODE_REFUSED_TEXT = JUNIT_MODE_REFUSED.map(({ field, types }) => (types === 'every' ? `${field} (any check)` : `${types.join(', ')} ${field}`)).join(' and ');
+
 /** The canary-level keys of a Canary's spec (beside the check lists). */
 export const CANARY_FIELD_RULES: FieldRules = {
   schedule: runs('When the checks run: @every 30s, @hourly or a 5- or 6-field cron; an invalid one is refused at save', '@every 5m'),
@@ -59,7 +79,10 @@ export const CANARY_FIELD_RULES: FieldRules = {
     'Stored, values with secret names sealed; no check reads it: $(name) substitution is not run, so a field that refers to a variable keeps the text $(name). Give an exec check its own env map',
     { REGION: 'eu-west-1' },
   ),
-  resultMode: refused('Result modes (junit) are not run; each check reports its own result'),
+  resultMode: runs(
+    `junit: the canary has one check row (type junit, named after the canary) whose run runs every check of the spec in turn, each after the checks it dependsOn, with its own timeout, expressions and secrets, and records one result: healthy only when every check passed; the message counts passed and failed and names each failed check with its message; the details are the JUnit suite (each check's name, type, status, duration and message; a transform's fanned-out results are tests of it). Empty or left out: a result per check. Any other value is refused (OD_CANARY_SPEC); beside junit, ${JUNIT_MODE_REFUSED_TEXT} are refused, as each needs a check row of its own`,
+    'junit',
+  ),
   retries: refused('Retries are not run; a failing check fails until its next scheduled run'),
   agentSelector: refused('Agents are chosen by assigning the canary to an agent (agent_id), not by a selector'),
 };

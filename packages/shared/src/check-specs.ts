@@ -268,7 +268,6 @@ const httpCheck = z
     }
   });
 
-
 const tcpCheck = z.strictObject({ ...common, ...threshold, ...expressions, endpoint: z.string().optional(), url: z.string().optional() });
 
 const dnsCheck = z.strictObject({
@@ -642,7 +641,15 @@ export function isSupportedCheckType(type: string): type is CheckType {
 }
 
 /** Keys of a canary spec that configure the canary rather than list checks: those check-catalogue.ts lets run or keeps as inert. */
-export const CANARY_SPEC_KEYS = ['schedule', 'interval', 'owner', 'severity', 'icon', 'labels', 'description', 'env'] as const;
+export const CANARY_SPEC_KEYS = ['schedule', 'interval', 'owner', 'severity', 'icon', 'labels', 'description', 'env', 'resultMode'] as const;
+
+/**
+ * canary-checker's result modes (`spec.resultMode`): `junit` runs the canary's checks together and reports them as one
+ * combined result; empty (or left out) reports a result per check. canary-checker errors on any other value, so it is
+ * refused at save here.
+ */
+export const RESULT_MODES = ['junit', ''] as const;
+export type ResultMode = (typeof RESULT_MODES)[number];
 
 /**
  * The canary-level keys as the server checks them; whether a schedule parses (cron, @every) is decided by the
@@ -658,6 +665,12 @@ const canaryLevelFields = {
   description: z.string().optional(),
   /** Kept (secret-named values sealed) but read by no check: see check-catalogue.ts. */
   env: z.record(z.string(), z.unknown()).optional(),
+  resultMode: z
+    .enum(RESULT_MODES, {
+      error: (issue) => `'${String(issue.input)}' is not a result mode: write junit (the checks reported as one combined result) or leave it out (a result per check)`,
+    })
+    .describe('junit: every check runs in one run and the canary reports one combined result; empty: a result per check')
+    .optional(),
 } satisfies Record<(typeof CANARY_SPEC_KEYS)[number], z.ZodType>;
 
 /** The canary-level keys alone, for a reader that checks the check lists itself. */

@@ -9,7 +9,9 @@
 
 -- A spec lists exec checks under `exec`, bare or inside a `kind: Canary` resource (canary-spec.ts unwrapResource); any
 -- such key counts, even one that does not validate, since the canary editor may fix it later. Exec check rows written
--- straight into checks belong to the canary too: a sync after this write would remove them.
+-- straight into checks belong to the canary too: a sync after this write would remove them. A check row runs exec
+-- checks when its type is exec, or when its spec lists them: a junit report's row (resultMode: junit) holds its
+-- canary's check lists and runs each (exec-permission.ts checkRowRunsExec).
 create or replace function canaries_exec_guard() returns trigger language plpgsql as $$
 declare
   person text := nullif(current_setting('opsdeck.person_id', true), '');
@@ -22,7 +24,8 @@ begin
     touches := old.spec ? 'exec' or coalesce(jsonb_typeof(old.spec -> 'spec') = 'object' and (old.spec -> 'spec') ? 'exec', false);
   end if;
   if not touches and tg_op <> 'INSERT' then
-    touches := exists (select 1 from checks k where k.canary_id = old.id and k.deleted_at is null and lower(btrim(k.type)) = 'exec');
+    touches := exists (select 1 from checks k where k.canary_id = old.id and k.deleted_at is null
+                         and (lower(btrim(k.type)) = 'exec' or coalesce(jsonb_typeof(k.spec) = 'object' and k.spec ? 'exec', false)));
   end if;
   if not touches and tg_op <> 'DELETE' and jsonb_typeof(new.spec) = 'object' then
     touches := new.spec ? 'exec' or coalesce(jsonb_typeof(new.spec -> 'spec') = 'object' and (new.spec -> 'spec') ? 'exec', false);
@@ -47,10 +50,10 @@ begin
     return case when tg_op = 'DELETE' then old else new end;
   end if;
   if tg_op <> 'INSERT' then
-    touches := coalesce(lower(btrim(old.type)) = 'exec', false);
+    touches := coalesce(lower(btrim(old.type)) = 'exec', false) or coalesce(jsonb_typeof(old.spec) = 'object' and old.spec ? 'exec', false);
   end if;
   if not touches and tg_op <> 'DELETE' then
-    touches := coalesce(lower(btrim(new.type)) = 'exec', false);
+    touches := coalesce(lower(btrim(new.type)) = 'exec', false) or coalesce(jsonb_typeof(new.spec) = 'object' and new.spec ? 'exec', false);
   end if;
   if touches and not exec_writer_is_admin(person) then
     raise exception using

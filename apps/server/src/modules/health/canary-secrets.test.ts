@@ -5,7 +5,7 @@ import { checksFromCanarySpec, parseCheckSpec } from './canary-spec';
 import { encryptSecret } from '../../platform/secrets';
 import { openSpec, sealSpec } from '../../platform/secret-fields';
 import { sealBound } from '../../platform/sealed-values';
-import { CANARY_LAYOUT, isSecretEnvelope, openCheckSpec, sealCanarySpec, SpecSecretError } from './canary-secrets';
+import { CANARY_LAYOUT, isSecretEnvelope, openCheckSpec, sealCanarySpec, sealCheckSpec, SpecSecretError } from './canary-secrets';
 
 const key = randomBytes(32);
 const otherKey = randomBytes(32);
@@ -215,5 +215,19 @@ describe('canary spec secrets', () => {
     expect(JSON.stringify(sealed)).not.toContain('body-secret');
     expect(checksFromCanarySpec(sealed)).toHaveLength(1);
     expect(parseCheckSpec('http', (decryptSpecSecrets(key, sealed).http as unknown[])[0]).body).toBe(body);
+  });
+
+  it("keeps a junit report row's secrets bound as in its canary: each check's entry opens, and a write of the row drops none", () => {
+    const sealed = encryptSpecSecrets(key, { resultMode: 'junit', http: [{ name: 'api', url: 'https://api.example.com/health', headers: { Authorization: 'Bearer row-secret' } }], redis: [{ name: 'cache', addr: 'redis:6379', password: 'redis-row-secret' }] });
+    const [row] = checksFromCanarySpec(sealed, { canaryName: 'shop' });
+    expect(row?.type).toBe('junit');
+    const rowSpec = row?.spec ?? {};
+    const rewritten = sealCheckSpec(key, CANARY, rowSpec);
+    expect(rewritten.dropped).toEqual([]);
+    expect(rewritten.spec).toEqual(rowSpec);
+    expect(JSON.stringify(rowSpec)).not.toMatch(/row-secret/);
+    const opened = openCheckSpec(key, CANARY, rowSpec);
+    expect((opened.http as Array<{ headers: Record<string, unknown> }>)[0]?.headers.Authorization).toBe('Bearer row-secret');
+    expect(openCheckSpec(key, CANARY, (rowSpec.redis as Array<Record<string, unknown>>)[0] ?? {}).password).toBe('redis-row-secret');
   });
 });

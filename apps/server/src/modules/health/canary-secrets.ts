@@ -9,6 +9,7 @@ export function canarySpecHoldsSecrets(spec: unknown): boolean {
   return holdsSecretsIn(CANARY_LAYOUT, spec);
 }
 import { syncCanaryChecks } from './canary-sync';
+import { isJunitReportSpec } from './canary-spec';
 
 export { isSecretEnvelope, type SecretEnvelope } from '../../platform/sealed-values';
 export { SpecSecretError } from '../../platform/secret-fields';
@@ -44,9 +45,13 @@ export const CANARY_LAYOUT: SpecLayout = {
 
 /**
  * A check row's spec is its canary's entry as written, so its secrets carry the canary's binding: the check opens
- * exactly what the canary sealed, and nothing sealed for another canary.
+ * exactly what the canary sealed, and nothing sealed for another canary. A junit report's row holds the canary's check
+ * lists (`resultMode: junit`), so each entry is a part there, bound as in the canary.
  */
-export const CHECK_LAYOUT: SpecLayout = { ...CANARY_LAYOUT, parts: (spec) => [{ path: '', value: spec }] };
+export const CHECK_LAYOUT: SpecLayout = {
+  ...CANARY_LAYOUT,
+  parts: (spec) => (isJunitReportSpec(spec) ? CANARY_LAYOUT.parts(spec) : [{ path: '', value: spec }]),
+};
 
 /** The check types whose URL goes to a driver whole, with `$(password)` filled in its user part. */
 const DRIVER_URL_TYPES = new Set(['postgres', 'mysql', 'redis', 'mongodb']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, MINIMAL_CHECKS, placeAt, placeExample, valueAtPath } from '@opsdeck/shared';
-import { canarySpecRefusal, CanarySpecError, checksFromCanarySpec, parseCheckSpec } from './canary-spec';
+import { CANARY_FIELD_RULES, CHECK_FIELD_RULES, CHECK_TYPES, CHECK_TYPES_NOT_RUN, JUNIT_MODE_REFUSED, MINIMAL_CHECKS, placeAt, placeExample, valueAtPath } from '@opsdeck/shared';
+import { canarySpecRefusal, CanarySpecError, checksFromCanarySpec, isJunitReportSpec, junitReportChecks, parseCanaryYaml, parseCheckSpec } from './canary-spec';
 
 function issuesOf(spec: Record<string, unknown>): string[] {
   try {
@@ -184,5 +184,109 @@ describe('canary-level keys and check types the server does not run', () => {
     expect(check?.spec.display).toEqual({ javascript: 'results.stdout' });
     const error = refusalOf({ exec: [{ ...MINIMAL_CHECKS.exec, test: { expr: 'true', jsonPath: '$.a' } }] });
     expect(error.issues).toEqual([`exec[0].test.jsonPath: not run by this server. ${CHECK_FIELD_RULES.exec['test.jsonPath']?.note ?? ''}`]);
+  });
+});
+
+/** canary-checker's fixtures/minimal/http_pass_results_mode_pass.yaml, as published. */
+const RESULT_MODE_FIXTURE = `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata:
+  name: http-pass
+spec:
+  resultMode: "junit"
+  schedule: "@every 5m"
+  http:
+    - url: https://httpbin.flanksource.com/status/200
+      name: http pass response 200 status code
+      thresholdMillis: 30000
+      responseCodes: [201, 301, 200]
+      responseContent: ""
+      maxSSLExpiry: 7
+      description: "HTTP dummy test 2"
+    - url: https://httpbin.flanksource.com/status/201
+      name: http pass response 201 status code
+      thresholdMillis: 30000
+      responseCodes: [201]
+      responseContent: ""
+      maxSSLExpiry: 7
+      description: "second http check here"
+`;
+
+describe('a canary with resultMode junit', () => {
+  const junitSpec = {
+    resultMode: 'junit',
+    schedule: '@every 5m',
+    labels: { team: 'web' },
+    http: [{ ...MINIMAL_CHECKS.http, name: 'home' }, { ...MINIMAL_CHECKS.http, name: 'api', dependsOn: ['ping'] }],
+    tcp: [{ ...MINIMAL_CHECKS.tcp, name: 'ping' }],
+  };
+
+  it('yields one junit row named after the canary, whose spec is its check lists with resultMode junit', () => {
+    const rows = checksFromCanarySpec(junitSpec, { canaryName: 'storefront' });
+    expect(rows).toEqual([
+      {
+        type: 'junit',
+        name: 'storefront',
+        description: 'Result Mode: JUnit Report',
+        icon: null,
+        endpoint: null,
+        owner: null,
+        severity: null,
+        labels: {},
+        spec: { resultMode: 'junit', http: junitSpec.http, tcp: junitSpec.tcp },
+      },
+    ]);
+    expect(isJunitReportSpec(rows[0]?.spec)).toBe(true);
+  });
+
+  it("turns canary-checker's published result-mode fixture into one row named after its metadata", () => {
+    const rows = checksFromCanarySpec(parseCanaryYaml(RESULT_MODE_FIXTURE), { canaryName: 'http-pass' });
+    expect(rows.map((row) => `${row.type}/${row.name}`)).toEqual(['junit/http-pass']);
+    expect(junitReportChecks(rows[0]?.spec).map((check) => check.name)).toEqual(['http pass response 200 status code', 'http pass response 201 status code']);
+    // Without a canary name, a kind: Canary resource names the row by its metadata.
+    const [fromResource] = checksFromCanarySpec({ kind: 'Canary', metadata: { name: 'http-pass' }, spec: parseCanaryYaml(RESULT_MODE_FIXTURE) });
+    expect(fromResource?.name).toBe('http-pass');
+  });
+
+  it('reads the checks of a junit row back as the save judged them, and refuses a row spec without resultMode junit', () => {
+    const [row] = checksFromCanarySpec(junitSpec, { canaryName: 'storefront' });
+    expect(junitReportChecks(row?.spec).map((check) => `${check.type}/${check.name}`)).toEqual(['http/home', 'http/api', 'tcp/ping']);
+    expect(() => junitReportChecks({ http: junitSpec.http })).toThrow(/resultMode: a junit check's spec must have resultMode: junit/);
+    // A row written past the save rules fails by them: a refused field inside is refused as at save.
+    expect(() => junitReportChecks({ resultMode: 'junit', http: [{ ...MINIMAL_CHECKS.http, retries: 2 }] })).toThrow(/http\[0\]\.retries: not run by this server/);
+  });
+
+  it('reports a result per check when resultMode is empty, as canary-checker does', () => {
+    expect(checksFromCanarySpec({ ...junitSpec, resultMode: '' }).map((check) => `${check.type}/${check.name}`)).toEqual(['http/home', 'http/api', 'tcp/ping']);
+  });
+
+  it('has no row when the canary lists no checks, as a canary without checks has none', () => {
+    expect(checksFromCanarySpec({ resultMode: 'junit', schedule: '@every 5m' }, { canaryName: 'empty' })).toEqual([]);
+  });
+
+  it('refuses a result mode canary-checker does not have with OD_CANARY_SPEC naming the field and the value', () => {
+    const refusal = canarySpecRefusal(refusalOf({ resultMode: 'xml', tcp: [MINIMAL_CHECKS.tcp] }));
+    expect(refusal).toMatchObject({ statusCode: 400, code: 'OD_CANARY_SPEC' });
+    expect(refusal.details).toBe("resultMode: 'xml' is not a result mode: write junit (the checks reported as one combined result) or leave it out (a result per check)");
+  });
+
+  it.each(JUNIT_MODE_REFUSED.flatMap(({ field, types, note }) => (types === 'every' ? CHECK_TYPES : types).map((type) => ({ type, field, note }))))(
+    'refuses $type.$field beside resultMode junit with OD_CHECK_FIELD_NOT_RUN naming it, and accepts it without',
+    ({ type, field, note }) => {
+      const rule = CHECK_FIELD_RULES[type][field];
+      if (rule === undefined || rule.verdict === 'refused') throw new Error(`${type}.${field} must run in a canary of its own`);
+      const entry = placeExample(MINIMAL_CHECKS[type], field, rule);
+      expect(checksFromCanarySpec({ [type]: [entry] })).toHaveLength(1);
+      const error = refusalOf({ resultMode: 'junit', [type]: [entry] });
+      expect(error.detailed).toEqual([{ kind: 'field-not-run', path: `${type}[0].${field}`, message: `not run with resultMode: junit. ${note}` }]);
+      const refusal = canarySpecRefusal(error);
+      expect(refusal).toMatchObject({ statusCode: 400, code: 'OD_CHECK_FIELD_NOT_RUN' });
+      expect(refusal.message).toContain(`${type}[0].${field}`);
+    },
+  );
+
+  it('still judges every check of a junit canary as without it: refused fields and types not run are refused', () => {
+    const error = refusalOf({ resultMode: 'junit', http: [{ ...MINIMAL_CHECKS.http, retries: 1 }], junit: [{ name: 'pod' }] });
+    expect(error.detailed.map((issue) => `${issue.kind} ${issue.path}`)).toEqual(['field-not-run http[0].retries', 'type-not-run junit']);
   });
 });

@@ -9,6 +9,7 @@ import {
   CHECK_TYPES_NOT_RUN,
   checkRelationshipsSchema,
   isSupportedCheckType,
+  JUNIT_MODE_REFUSED,
   type CheckSpecOf,
   type CheckType,
   type FieldRules,
@@ -19,7 +20,8 @@ import { isValidSchedule } from './schedule';
 
 /** One check as a canary spec defines it: what the checks row stores. */
 export interface CheckDefinition {
-  type: CheckType;
+  /** A check type of the spec, or the junit report that runs them all (`resultMode: junit`). */
+  type: CheckType | typeof JUNIT_CHECK_TYPE;
   name: string;
   description: string | null;
   icon: string | null;
@@ -205,12 +207,94 @@ function checkEntryIssue(path: string, message: string): SpecIssue {
 }
 
 /**
- * Validates a canary spec (the document the YAML editor holds, or a full `kind: Canary` resource) and lists the
- * checks it defines. Every key and field is judged by check-catalogue.ts: what does not run is refused, never stored
- * and ignored (ADR 0069). Names must be unique per type, since (canary, type, name) identifies a check across saves.
+ * The type of the one check row of a canary with `resultMode: junit`: canary-checker records its combined result as a
+ * `junit` check ("Result Mode: JUnit Report"), so Mission Control's readers see the same type. No canary lists checks
+ * of this type (canary-checker's `junit` check type is refused at save), so the row cannot meet one of the spec's.
  */
-export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
+export const JUNIT_CHECK_TYPE = 'junit';
+/** canary-checker's description of the combined check. */
+export const JUNIT_CHECK_DESCRIPTION = 'Result Mode: JUnit Report';
+
+/**
+ * Whether a check row's spec is a junit report's: its canary's check lists with `resultMode: junit`. A check's own
+ * entry never has that key (the schemas are strict), so the key tells the two apart.
+ */
+export function isJunitReportSpec(spec: unknown): spec is Record<string, unknown> {
+  return isRecord(spec) && spec.resultMode === 'junit';
+}
+
+export interface CanarySpecOptions {
+  /** The canary's name: the one check row of a `resultMode: junit` canary is named after it. */
+  canaryName?: string;
+}
+
+/** `metadata.name` of a `kind: Canary` resource, the name a junit report takes when no canary name is given. */
+function resourceName(raw: unknown): string | null {
+  if (!isRecord(raw) || !isRecord(raw.metadata)) return null;
+  const name = raw.metadata.name;
+  return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/**
+ * Validates a canary spec (the document the YAML editor holds, or a full `kind: Canary` resource) and lists the
+ * check rows it defines. Every key and field is judged by check-catalogue.ts: what does not run is refused, never stored
+ * and ignored (ADR 0069). Names must be unique per type, since (canary, type, name) identifies a check across saves.
+ * With `resultMode: junit` the canary has one row, its JUnit report (junitReportDefinition), that runs them all.
+ */
+export function checksFromCanarySpec(raw: unknown, options: CanarySpecOptions = {}): CheckDefinition[] {
   const spec = unwrapResource(raw);
+  const definitions = judgedChecks(spec);
+  // A junit canary without checks has nothing to report, as a canary without checks has no rows.
+  if (!isJunitReportSpec(spec) || definitions.length === 0) return definitions;
+  return [junitReportDefinition(spec, options.canaryName ?? resourceName(raw) ?? JUNIT_CHECK_TYPE)];
+}
+
+/**
+ * The checks a junit report row runs, judged as a save judges them: its stored spec is its canary's check lists with
+ * `resultMode: junit`, so a row that no longer validates (written through the data API, or saved before a rule) fails
+ * its run by the same issues rather than running part of it.
+ */
+export function junitReportChecks(rowSpec: unknown): CheckDefinition[] {
+  const spec = unwrapResource(rowSpec);
+  if (!isJunitReportSpec(spec)) throw new CanarySpecError([{ kind: 'invalid', path: 'resultMode', message: `a ${JUNIT_CHECK_TYPE} check's spec must have resultMode: junit` }]);
+  return judgedChecks(spec);
+}
+
+/**
+ * The one row of a junit canary: its spec is the canary's check lists as written (secrets sealed in place, each bound
+ * to its own check's destination as in the canary) with `resultMode: junit`, which is itself a canary spec, so the Spec
+ * tab shows one that can be pasted back, and every run judges it again (junitReportChecks).
+ */
+function junitReportDefinition(spec: Record<string, unknown>, canaryName: string): CheckDefinition {
+  const lists = Object.entries(spec).filter(([key, value]) => isSupportedCheckType(key) && Array.isArray(value));
+  return {
+    type: JUNIT_CHECK_TYPE,
+    name: canaryName,
+    description: JUNIT_CHECK_DESCRIPTION,
+    icon: null,
+    endpoint: null,
+    owner: null,
+    severity: null,
+    labels: {},
+    spec: { resultMode: 'junit', ...Object.fromEntries(lists) },
+  };
+}
+
+/**
+ * What a junit canary cannot combine (JUNIT_MODE_REFUSED): fields that need a check row of their own, refused by name
+ * rather than dropped, since the canary's one row is its report.
+ */
+function junitModeIssues(type: CheckType, entry: Record<string, unknown>, prefix: string): SpecIssue[] {
+  return JUNIT_MODE_REFUSED.filter(({ field, types }) => (types === 'every' || types.includes(type)) && entry[field] !== undefined).map(({ field, note }) => ({
+    kind: 'field-not-run',
+    path: `${prefix}.${field}`,
+    message: `not run with resultMode: junit. ${note}`,
+  }));
+}
+
+/** The per-check definitions of a spec (already unwrapped), every issue of it thrown together. */
+function judgedChecks(spec: Record<string, unknown>): CheckDefinition[] {
+  const junit = isJunitReportSpec(spec);
   const issues: SpecIssue[] = [];
   const level = canaryLevel.safeParse(spec);
   if (!level.success) issues.push(...level.error.issues.map((issue) => checkEntryIssue(pathOf('', issue.path), issue.message)));
@@ -234,6 +318,7 @@ export function checksFromCanarySpec(raw: unknown): CheckDefinition[] {
       }
       const refusals = withoutRefused(CHECK_FIELD_RULES[key], entry, prefix);
       issues.push(...refusals.issues);
+      if (junit) issues.push(...junitModeIssues(key, entry, prefix));
       const parsed = CHECK_SCHEMAS[key].safeParse(refusals.rest);
       if (!parsed.success) {
         issues.push(...schemaIssues(key, prefix, parsed.error));

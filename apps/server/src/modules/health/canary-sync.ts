@@ -10,6 +10,7 @@ export interface SyncResult {
 
 interface CanaryRow {
   id: string;
+  name: string;
   namespace: string;
   labels: Record<string, string>;
   spec: unknown;
@@ -23,9 +24,11 @@ interface CanaryRow {
  * Makes the canary's checks match its spec in one statement: new checks are inserted and due at once, changed ones
  * updated (and due at once when their spec changed, or always with `reschedule`), removed ones soft-deleted with the
  * checks their transforms made (kept while their parent stays). A deleted canary soft-deletes all its checks. Unchanged rows are not touched, so repeated passes cost no writes.
+ * A canary switched to `resultMode: junit` has one row, its report, so its per-check rows go as removed checks do, and
+ * back again when it is switched off; a rename of a junit canary renames its report by replacing it, as a renamed check.
  */
 export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: string, options: { reschedule: boolean }): Promise<SyncResult> {
-  const found = await db.query<CanaryRow>('select id, namespace, labels, spec, agent_id, created_by, deleted_at, updated_at from canaries where id = $1', [canaryId]);
+  const found = await db.query<CanaryRow>('select id, name, namespace, labels, spec, agent_id, created_by, deleted_at, updated_at from canaries where id = $1', [canaryId]);
   const canary = found.rows[0];
   if (canary === undefined || canary.deleted_at !== null) {
     const removed = await db.query('update checks set deleted_at = now() where canary_id = $1 and deleted_at is null', [canaryId]);
@@ -33,7 +36,7 @@ export async function syncCanaryChecks(db: pg.Pool | pg.PoolClient, canaryId: st
   }
   let definitions;
   try {
-    definitions = checksFromCanarySpec(canary.spec);
+    definitions = checksFromCanarySpec(canary.spec, { canaryName: canary.name });
   } catch (error) {
     if (error instanceof CanarySpecError) return { upserted: 0, removed: 0, error: error.message };
     throw error;

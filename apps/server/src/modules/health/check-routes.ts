@@ -6,6 +6,7 @@ import { queryFilterToTristate, type CheckDetail, type HealthSummary, type Role 
 import { errors } from '../../platform/errors';
 import type { EventBus } from '../../platform/event-bus';
 import { secretEnvelopesFor } from '../../platform/sealed-redaction';
+import { isJunitReportSpec } from './canary-spec';
 import { loadCheckRange } from './check-range-queries';
 import { loadRelationships } from './check-relationship-queries';
 import { loadCheckSummary, loadSummaryJson, type StatsSource, type SummaryFilters } from './summary-queries';
@@ -166,7 +167,8 @@ export async function readCheckDetail(deps: CheckRouteDeps, query: CheckDetailQu
   const { passed, failed } = range.uptime;
   const health = summary.status === 'healthy' ? (failed > 0 ? 'warning' : 'healthy') : summary.health;
   return {
-    check: { ...summary, health, uptime: range.uptime, latency: range.latency, spec, spec_yaml: stringify({ [summary.type]: [spec] }) },
+    // A junit report's spec is already a canary spec (its canary's check lists with resultMode: junit).
+    check: { ...summary, health, uptime: range.uptime, latency: range.latency, spec, spec_yaml: stringify(isJunitReportSpec(spec) ? spec : { [summary.type]: [spec] }) },
     uptime: { passed, failed, percentage: passed + failed === 0 ? null : (passed / (passed + failed)) * 100 },
     latency: range.latency,
     series: range.series,

@@ -14,7 +14,9 @@ import { scrubSecrets, SecretCollector } from './scrub-secrets';
 import { checkRelationshipsSchema } from '@opsdeck/shared';
 import { formCheckRelationships, type RelatedCheck } from './check-relationships';
 import { connectionOpener, withReferencesResolved } from './run-unsaved-check';
-import { loadLastResult, readsLastResult } from './last-result';
+import { loadLastResult, readsLastResult, type LastResult } from './last-result';
+import { CanarySpecError, JUNIT_CHECK_TYPE, junitReportChecks, type CheckDefinition } from './canary-spec';
+import { lastResultOfTest, runJunitReport } from './junit-report';
 import { StatusWriter } from './status-writer';
 import { scrubArtifact, type CollectedArtifact } from './exec-artifacts';
 
@@ -43,6 +45,16 @@ export interface SchedulerOptions {
    * which fails the run with that reason, as canary-checker fails a check whose metric cannot be exported.
    */
   exportMetrics?: (samples: readonly MetricSample[]) => string[];
+}
+
+/** What one run runs: a claimed check row, or one check of a junit report row. */
+interface RunTarget {
+  type: string;
+  name: string;
+  description: string | null;
+  labels: Record<string, string> | null;
+  endpoint: string | null;
+  spec: Record<string, unknown>;
 }
 
 interface ClaimedCheck {
@@ -404,34 +416,72 @@ export class CheckScheduler {
     ]);
   }
 
+  private async execute(check: ClaimedCheck, outputs: Record<string, unknown> | null): Promise<CheckResult> {
+    if (check.type === JUNIT_CHECK_TYPE) return this.executeJunitReport(check);
+    const lastResult = readsLastResult(check.spec) ? await loadLastResult(this.options.pool, check.id) : undefined;
+    return this.executeOne(check, check, outputs, lastResult);
+  }
+
   /**
+   * A junit canary's one row (`resultMode: junit`): every check of its spec runs here, in turn, each exactly as a check
+   * row of its own runs (executeOne: its own secrets, references, timeout, expressions and metrics), and the run records
+   * one result, the JUnit report (junit-report.ts). The spec is judged again first, so a row written past the save
+   * rules fails by them rather than running part of itself.
+   */
+  private async executeJunitReport(check: ClaimedCheck): Promise<CheckResult> {
+    let entries: CheckDefinition[];
+    try {
+      entries = junitReportChecks(check.spec);
+    } catch (error) {
+      if (!(error instanceof CanarySpecError)) throw error;
+      const message = `Invalid check spec: ${error.message}`;
+      return { pass: false, durationMs: 0, message, error: message, details: null };
+    }
+    const keepsResults = (entry: CheckDefinition): boolean => readsLastResult(entry.spec);
+    const previous = entries.some(keepsResults) ? await loadLastResult(this.options.pool, check.id) : null;
+    const canaryLabels = check.canary_labels ?? {};
+    return runJunitReport(
+      check.canary_name,
+      entries,
+      (entry, outputs) =>
+        this.executeOne(
+          check,
+          { type: entry.type, name: entry.name, description: entry.description, labels: { ...canaryLabels, ...entry.labels }, endpoint: entry.endpoint, spec: entry.spec },
+          outputs,
+          previous === null || !keepsResults(entry) ? undefined : lastResultOfTest(previous, entry),
+        ),
+      { signal: this.loop.signal, keepsResults },
+    );
+  }
+
+  /**
+   * Runs one check: the claimed row itself, or one check of a junit report row (`target`), under the row's canary.
    * Secrets are opened only here, in memory, for the one run: the stored spec keeps them sealed. So this is also where
    * every secret the run was given is known, and scrubbed from its result before anything stores or publishes it.
    */
-  private async execute(check: ClaimedCheck, outputs: Record<string, unknown> | null): Promise<CheckResult> {
+  private async executeOne(check: ClaimedCheck, target: RunTarget, outputs: Record<string, unknown> | null, lastResult: LastResult | undefined): Promise<CheckResult> {
     const { pool, secretKey } = this.options;
     let spec: Record<string, unknown>;
     try {
-      spec = openCheckSpec(secretKey, check.canary_id, check.spec);
+      spec = openCheckSpec(secretKey, check.canary_id, target.spec);
     } catch (error) {
       if (!(error instanceof SpecSecretError)) throw error;
       return { pass: false, durationMs: 0, message: error.message, error: error.message, details: null };
     }
     const secrets = new SecretCollector();
-    secrets.addOpenedSpec(check.spec, spec);
+    secrets.addOpenedSpec(target.spec, spec);
     const opened = connectionOpener(pool, secretKey, secrets);
     const referenced = await withReferencesResolved(pool, spec, check.canary_namespace, opened, secrets);
     if ('failed' in referenced) return referenced.failed;
     spec = referenced.spec;
-    if (isExecCheckType(check.type)) secrets.addEnvironment(spec.env);
-    const lastResult = readsLastResult(check.spec) ? await loadLastResult(pool, check.id) : undefined;
-    const result = await runCheck(check.type, spec, {
+    if (isExecCheckType(target.type)) secrets.addEnvironment(spec.env);
+    const result = await runCheck(target.type, spec, {
       pool,
       ...(lastResult === undefined ? {} : { lastResult }),
       signal: this.loop.signal,
       identity: {
         canary: { name: check.canary_name, namespace: check.canary_namespace ?? '', labels: check.canary_labels ?? {}, id: check.canary_id },
-        check: { name: check.name, id: check.id, description: check.description ?? '', labels: check.labels ?? {}, endpoint: check.endpoint ?? '' },
+        check: { name: target.name, id: check.id, description: target.description ?? '', labels: target.labels ?? {}, endpoint: target.endpoint ?? '' },
       },
       resolveConnection: opened,
       // Expressions never see a secret, so none can re-encode one past the scrubbing of the result below.

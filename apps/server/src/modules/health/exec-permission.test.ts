@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
 import type { Principal } from '../../platform/principal';
-import { canarySpecRunsExec, canaryRowsValidator, checkRowsValidator, isExecCheckType } from './exec-permission';
+import { canarySpecRunsExec, canaryRowsValidator, checkRowRunsExec, checkRowsValidator, isExecCheckType } from './exec-permission';
 
 const principal = (role: Principal['roles'][number]): Principal => ({ personId: 'p', sessionId: 's', name: role, email: null, roles: [role], via: 'session' });
 
@@ -39,6 +39,15 @@ describe('the data API validators', () => {
     }
     expect(() => canaryRowsValidator([{ spec: { exec: [] } }], 'PATCH', principal('editor'))).toThrow(AppError);
     expect(() => canaryRowsValidator([{ spec: { exec: [] } }], 'PATCH', null)).toThrow(AppError);
+  });
+
+  it('refuse a junit report row that lists exec checks, whatever its type says, from anyone without execute', () => {
+    const report = { type: 'junit', spec: { resultMode: 'junit', exec: [{ name: 'x', script: 'id' }] } };
+    expect(checkRowRunsExec(report)).toBe(true);
+    expect(checkRowRunsExec({ ...report, type: 'http' })).toBe(true);
+    expect(() => checkRowsValidator([report], 'PATCH', principal('editor'))).toThrow(AppError);
+    expect(() => checkRowsValidator([report], 'PATCH', principal('admin'))).not.toThrow();
+    expect(checkRowRunsExec({ type: 'junit', spec: { resultMode: 'junit', http: [{ name: 'x', url: 'http://a' }] } })).toBe(false);
   });
 
   it('let admins write exec rows and anyone allowed write other rows', () => {

@@ -39,6 +39,14 @@ export function canaryRowsValidator(rows: ReadonlyArray<Record<string, unknown>>
   if (rows.some((row) => canarySpecRunsExec(row.spec))) requireExecute(principal?.roles ?? [], `${method} of a canary with exec checks`);
 }
 
+/**
+ * A check row runs a script when it is an exec check, or when its spec lists exec checks: a junit report's row
+ * (`resultMode: junit`) holds its canary's check lists and runs each of them.
+ */
+export function checkRowRunsExec(row: Readonly<Record<string, unknown>>): boolean {
+  return isExecCheckType(row.type) || canarySpecRunsExec(row.spec);
+}
+
 export function checkRowsValidator(rows: ReadonlyArray<Record<string, unknown>>, method: WriteMethod, principal: Principal | null): void {
-  if (rows.some((row) => isExecCheckType(row.type))) requireExecute(principal?.roles ?? [], `${method} of an exec check`);
+  if (rows.some(checkRowRunsExec)) requireExecute(principal?.roles ?? [], `${method} of an exec check`);
 }
