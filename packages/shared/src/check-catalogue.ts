@@ -285,7 +285,7 @@ const EXEC_RULES: FieldRules = {
   ...COMMON,
   ...THRESHOLD,
   ...EXPRESSIONS,
-  script: runs('A bash script run in the exec sandbox; exit code 0 passes unless test.expr says otherwise', 'echo ok'),
+  script: runs('A script run in the exec sandbox: bash, or the interpreter its #! line names (python, python3, node, pwsh, sh…), as Mission Control does; another interpreter is refused. Exit code 0 passes unless test.expr says otherwise', 'echo ok'),
   env: runs('Environment variables as a map NAME: value or a list [{name, value}]; values with secret names are stored sealed and scrubbed from output', [{ name: 'GREETING', value: 'hello' }]),
   'env[].valueFrom': refused(SCRIPT_REFERENCE),
   'connections.aws': runs('{connection}: a stored aws or s3 connection; the script gets AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION and AWS_ENDPOINT_URL, scrubbed from its output', { connection: 'connection://ops/aws' }),

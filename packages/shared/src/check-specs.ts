@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDurationMs } from './durations';
 import { parseSizeBytes } from './sizes';
+import { scriptInterpreterProblem } from './script-interpreter';
 
 /** A secret as the server stores it in a spec (ADR 0043): only the server can open it; clients send it back untouched. */
 export const sealedSecretSchema = z.strictObject({ $encrypted: z.string() });
@@ -340,7 +341,13 @@ const execCheck = z.strictObject({
   ...common,
   ...threshold,
   ...expressions,
-  script: z.string().min(1, 'This field is required'),
+  script: z
+    .string()
+    .min(1, 'This field is required')
+    .superRefine((script, context) => {
+      const problem = scriptInterpreterProblem(script);
+      if (problem !== null) context.addIssue({ code: 'custom', message: `The script is not run: ${problem}` });
+    }),
   env: namedValues.optional(),
   checkout: execCheckout.optional(),
   connections: execConnections.optional(),

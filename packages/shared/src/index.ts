@@ -29,6 +29,7 @@ export * from './users';
 export * from './incident-rule-spec';
 export * from './admin-only-properties';
 export * from './demo-inbox';
+export * from './script-interpreter';
 // Type-only: the row types of the data API, generated from the schema (npm run db:types, ADR 0067).
 export type * from './database.generated';
 export type * from './row-types';

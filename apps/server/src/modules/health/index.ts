@@ -24,6 +24,7 @@ export { runCheck } from './checkers/run-check';
 export { CheckScheduler } from './check-scheduler';
 /** What exec playbook actions share with exec checks: the same sandbox (ADR 0042). */
 export { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout, type SandboxRun } from './exec-host';
+export { commandForRun } from './script-command';
 export { EXEC_CONNECTION_TYPES, execConnectionEnvironment } from './exec-connections';
 export { ARTIFACT_LIMITS, collectArtifacts, type CollectedArtifact } from './exec-artifacts';
 export { artifactInfoSchema, registerArtifactDownload } from './artifact-routes';

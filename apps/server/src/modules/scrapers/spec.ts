@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER_KINDS, scraperRequiredFields, type RunnableScraperKind } from '@opsdeck/shared';
+import { isRunnableScraperKind, isScraperKind, parseDurationMs, RUNNABLE_SCRAPER_KINDS, scraperRequiredFields, scriptInterpreterProblem, type RunnableScraperKind } from '@opsdeck/shared';
 import { errors } from '../../platform/errors';
 import { isValidSchedule } from '../health';
 import { parseGitSource } from './sources/git-checkout';
@@ -220,8 +220,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** An exec source's script and the environment it is given: `[{name, value}]`, the value plain or sealed. */
 function checkExec(entry: Record<string, unknown>, field: string): void {
-  if (typeof entry.script !== 'string' || entry.script.trim() === '') invalid(join(field, 'script'), 'is required: the bash script to run');
+  if (typeof entry.script !== 'string' || entry.script.trim() === '') invalid(join(field, 'script'), 'is required: the script to run (bash, or the interpreter its #! line names)');
   if (entry.script.includes('\0')) invalid(join(field, 'script'), 'holds a NUL character');
+  const interpreterProblem = scriptInterpreterProblem(entry.script);
+  if (interpreterProblem !== null) invalid(join(field, 'script'), `is not run: ${interpreterProblem}`);
   const env = entry.env;
   if (env === undefined) return;
   if (!Array.isArray(env)) invalid(join(field, 'env'), 'must be a list of {name, value}');

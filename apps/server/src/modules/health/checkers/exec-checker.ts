@@ -4,7 +4,8 @@ import path from 'node:path';
 import { checkoutUrl, type ExecCheckSpec } from '@opsdeck/shared';
 import { execConnectionEnvironment } from '../exec-connections';
 import { cloneInSandbox, currentSandbox, removeAsUser, runInSandbox, type Checkout } from '../exec-host';
-import type { SandboxUser } from '../exec-sandbox';
+import { SANDBOX_PATH, type SandboxUser } from '../exec-sandbox';
+import { commandForRun } from '../script-command';
 import { collectArtifacts } from '../exec-artifacts';
 import { failed, withThreshold, type CheckerContext, type CheckOutcome } from './checker';
 
@@ -61,9 +62,12 @@ async function runScript(spec: ExecCheckSpec, credentials: Record<string, string
 }
 
 async function judgeRun(spec: ExecCheckSpec, credentials: Record<string, string>, context: CheckerContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<CheckOutcome> {
+  const variables = { ...(spec.env ?? {}), ...credentials };
+  const prepared = commandForRun(spec.script, variables, SANDBOX_PATH);
+  if ('error' in prepared) return failed(prepared.error);
   const run = await runInSandbox({
-    command: ['/bin/bash', '-c', spec.script],
-    variables: { ...(spec.env ?? {}), ...credentials },
+    command: prepared.command,
+    variables,
     user,
     ...where,
     timeoutMs: context.timeoutMs,

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
 import { kubernetesConnectionOf } from '../../scrapers';
-import { cloneInSandbox, collectArtifacts, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
+import { cloneInSandbox, collectArtifacts, commandForRun, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, SANDBOX_PATH, scrubSecrets, SecretCollector, type SandboxRun, type SandboxUser } from '../../health';
 import type { ActionOutcome, ActionRunContext, ActionRunner, OpenedNameValue, PlaybookTarget } from '../types';
 import { ACTION_OUTPUT_CAP_BYTES, completedOutcome, errorText, failedOutcome, stopMessage, timeoutMessage } from './action-outcome';
 
@@ -63,10 +63,12 @@ export function invalidEnvironment(variables: Readonly<Record<string, string>>):
 
 async function runSandboxed(script: string, variables: Record<string, string>, context: ActionRunContext, user: SandboxUser, where: { home: string; cwd: string }): Promise<ActionOutcome> {
   const startedAt = performance.now();
+  const prepared = commandForRun(script, variables, SANDBOX_PATH);
+  if ('error' in prepared) return failedOutcome(prepared.error);
   let run: SandboxRun;
   try {
     run = await runInSandbox({
-      command: ['/bin/bash', '-c', script],
+      command: prepared.command,
       variables,
       user,
       ...where,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkoutUrl, type ExecConnections } from '@opsdeck/shared';
 import { resolveConnection, type ResolvedConnection } from '../../connections';
-import { cloneInSandbox, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, type Checkout, type SandboxRun, type SecretCollector } from '../../health';
+import { cloneInSandbox, commandForRun, currentSandbox, execConnectionEnvironment, removeAsUser, runInSandbox, SANDBOX_PATH, type Checkout, type SandboxRun, type SecretCollector } from '../../health';
 import { openScraperEntry } from '../scraper-secrets';
 import type { SourceContext, SourceEntry, SourceRunner } from '../types';
 import { ExtractError, parseDocuments, type ItemCollector } from './extract';
@@ -68,9 +68,12 @@ async function scrape(entry: SourceEntry, context: SourceContext, secrets: Secre
     if ('error' in credentials) throw new Error(`the script was not started: ${credentials.error}`);
     const checkout = checkoutOf(opened);
     const cwd = checkout === null ? folder : await cloneInSandbox(checkout, sandbox.user, folder, context.signal, undefined, open);
+    const runVariables = { ...variables, ...credentials.variables };
+    const prepared = commandForRun(script, runVariables, SANDBOX_PATH);
+    if ('error' in prepared) throw new Error(prepared.error);
     run = await runInSandbox({
-      command: ['/bin/bash', '-c', script],
-      variables: { ...variables, ...credentials.variables },
+      command: prepared.command,
+      variables: runVariables,
       user: sandbox.user,
       home: folder,
       cwd,
