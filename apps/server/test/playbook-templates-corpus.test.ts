@@ -196,7 +196,7 @@ const REFUSED: Array<{ name: string; spec: string; path: string }> = [
   },
   {
     name: 'spec-env-from-secret',
-    path: 'spec.env',
+    path: 'spec.env[0].valueFrom',
     spec: `  env:
     - name: token
       valueFrom:

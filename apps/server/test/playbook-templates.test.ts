@@ -9,6 +9,7 @@ import type { PlaybookRun } from '@opsdeck/shared';
 import { createConnection } from '../src/modules/connections/connection-store';
 import { PlaybookWorker } from '../src/modules/playbooks/playbook-worker';
 import { startPostgresTarget, type PostgresTarget } from './fixtures/postgres-target';
+import { runStatus, savePlaybook } from './playbook-support';
 import { startTestServer, type TestServer } from './harness';
 
 const IS_ROOT = process.getuid?.() === 0;
@@ -57,19 +58,9 @@ describe('playbook templates: values never change the command', () => {
   let listener: Awaited<ReturnType<typeof startListener>>;
   const previousRole = process.env.OPSDECK_ROLE;
 
-  async function save(spec: Record<string, unknown>): Promise<string> {
-    const reply = await server.call('POST', '/api/db/playbooks', admin, { name: `tpl-${randomBytes(4).toString('hex')}`, spec }, { prefer: 'return=representation' });
-    expect(reply.status, reply.text).toBe(201);
-    const rows = reply.json as unknown as Array<{ id: string }>;
-    const id = rows[0]?.id;
-    if (id === undefined) throw new Error('no playbook id');
-    return id;
-  }
+  const save = (spec: Record<string, unknown>): Promise<string> => savePlaybook(server, admin, spec, 'tpl');
 
-  async function statusOf(id: string): Promise<string> {
-    const row = await server.pool.query<{ status: string }>('select status from playbook_runs where id = $1', [id]);
-    return row.rows[0]?.status ?? 'missing';
-  }
+  const statusOf = (id: string): Promise<string> => runStatus(server, id);
 
   /** Requests a run and lets the worker advance it until it has finished. */
   async function run(playbookId: string, params: Record<string, string>, target: Record<string, string> = {}): Promise<PlaybookRun> {

@@ -98,6 +98,8 @@ describe('playbook spec JSON schema', () => {
       expect(validate({ on, actions: [echo] }), JSON.stringify(on)).not.toEqual([]);
     }
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { aws: { connection: 'c' } } } }] })).toEqual([]);
+    expect(validate({ env: [{ name: 'git_url', value: '{{.params.x}}' }], actions: [echo] })).toEqual([]);
+    expect(validate({ env: [{ name: 'token', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }], actions: [echo] })).not.toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', branch: 'main' } } }] })).toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', checkout: { url: 'https://git.example/ops.git', password: 'x' } } }] })).not.toEqual([]);
     expect(validate({ actions: [{ name: 'a', exec: { script: 'x', connections: { fromConfigItem: '{{.config.id}}' } } }] })).toEqual([]);

@@ -31,7 +31,10 @@ export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureD
  * Mission Control spec fields that change what a playbook does and that this server does not run: refused at save by
  * name, never accepted and ignored (ADR 0071).
  */
-export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions', 'env'] as const;
+export const PLAYBOOK_REFUSED_SPEC_FIELDS = ['timeout', 'filters', 'permissions'] as const;
+
+/** A spec-level env name: what `.env.<name>` reads in every action's templates. */
+export const PLAYBOOK_ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 /** Mission Control exec fields this server does not run: refused at save by name. */
 export const PLAYBOOK_REFUSED_EXEC_FIELDS = ['setup'] as const;
@@ -416,6 +419,21 @@ const specSchema: JsonSchema = {
     runsOn,
     templatesOn: { const: 'host', description: 'Templates are rendered by this server (host)' },
     on: triggers,
+    env: {
+      type: 'array',
+      description: "Values rendered once when a run starts, over its parameters, target, user and request; every action's templates read them as .env.<name>, and scripts get them placed as values, never as code",
+      items: {
+        type: 'object',
+        description: 'A named value of the run',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', pattern: PLAYBOOK_ENV_NAME_PATTERN, description: 'Its name: letters, digits and _, read as .env.<name>' },
+          value: text('A template (Go or Liquid) rendered at run start; a value that fails to render fails the run'),
+          valueFrom: refused('Secrets are not read from references: a secret handed to scripts can go anywhere (docs/security.md). Keep it in a connection.'),
+        },
+      },
+    },
     ...Object.fromEntries(PLAYBOOK_REFUSED_SPEC_FIELDS.map((field) => [field, refused('Not run by this server.')])),
   },
   additionalProperties: false,

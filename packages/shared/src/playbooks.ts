@@ -310,6 +310,14 @@ export interface PlaybookSpec {
   approval?: PlaybookApproval;
   /** Events that run the playbook by themselves, on the check or component they are about. */
   on?: PlaybookTriggers;
+  /** Values rendered once at run start; every action's templates read them as `.env.<name>`. */
+  env?: PlaybookSpecEnvVar[];
+}
+
+/** A `spec.env` entry: a template of the run's context, never a secret reference. */
+export interface PlaybookSpecEnvVar {
+  name: string;
+  value: string;
 }
 
 export type PlaybookTargetType = 'config' | 'component' | 'check';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkedHeaderValue, markValue, PlacementError, placeInBody, placeInShell, placeInSql, placeInUrl, scriptInterpreter } from './value-placement';
+import { checkedHeaderValue, markValue, PlacementError, placeInBody, placeInPowerShell, placeInShell, placeInSql, placeInUrl, scriptInterpreter } from './value-placement';
 
 const ATTACKS = ['x"; rm -rf / #', '$(touch /tmp/pwned)', '`id`', "'; drop table playbooks; --", 'a\nb', "it's", '\\', '${HOME}'];
 
@@ -42,6 +42,23 @@ describe('values placed in a shell script', () => {
     expect(scriptInterpreter('#!/bin/bash\necho')).toBeNull();
     expect(scriptInterpreter('#!/usr/bin/env sh\necho')).toBeNull();
     expect(scriptInterpreter('echo')).toBeNull();
+  });
+});
+
+describe('values placed in a PowerShell script', () => {
+  const attack = '"; Remove-Item -Recurse C:\\ ; $(Get-Secret) `n \'';
+
+  it('references each value as ${env:…} in code, double quotes and expanding here-strings, the value only in the environment', () => {
+    const placed = placeInPowerShell(`$env:NO_COLOR = $true\n@{item= "${markValue(attack)}"} | ConvertTo-JSON\nWrite-Host ${markValue('b')}\n$x = @"\nname: ${markValue('c')}\n"@`);
+    expect(placed.script).toBe('$env:NO_COLOR = $true\n@{item= "${env:OPSDECK_TEMPLATE_1}"} | ConvertTo-JSON\nWrite-Host ${env:OPSDECK_TEMPLATE_2}\n$x = @"\nname: ${env:OPSDECK_TEMPLATE_3}\n"@');
+    expect(placed.env).toEqual({ OPSDECK_TEMPLATE_1: attack, OPSDECK_TEMPLATE_2: 'b', OPSDECK_TEMPLATE_3: 'c' });
+  });
+
+  it('drops a value in a comment and refuses one in single quotes, a literal here-string or after a backtick', () => {
+    expect(placeInPowerShell(`# about ${markValue('x')}\n<# ${markValue('y')} #>\nWrite-Host 'it''s'`).script).toBe("# about \n<#  #>\nWrite-Host 'it''s'");
+    expect(() => placeInPowerShell(`Write-Host '${markValue('x')}'`)).toThrow(PlacementError);
+    expect(() => placeInPowerShell(`$x = @'\n${markValue('x')}\n'@`)).toThrow(PlacementError);
+    expect(() => placeInPowerShell(`Write-Host \`${markValue('x')}`)).toThrow(/backtick/);
   });
 });
 

@@ -1,3 +1,5 @@
+import { shebangOf } from '@opsdeck/shared';
+
 /**
  * Where a template's values land in code (ADR 0071). A template of a script, query, URL or body is rendered with each
  * `{{ value }}` written as a marker that carries the value; the text around the markers is the template's own (static
@@ -61,13 +63,13 @@ interface Heredoc {
   stripTabs: boolean;
 }
 
+/** The interpreters whose scripts take templates through placeInPowerShell. */
+export const POWERSHELL_INTERPRETERS: ReadonlySet<string> = new Set(['pwsh', 'powershell']);
+
 /** The non-POSIX interpreter a `#!` line names (python, pwsh, node…), or null for a shell or no `#!` line. */
 export function scriptInterpreter(script: string): string | null {
-  const match = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(script);
-  if (match === null) return null;
-  const program = (match[1] ?? '').split('/').at(-1) ?? '';
-  const named = program === 'env' ? (match[2] ?? '') : program;
-  return /^(bash|sh|dash|ash|ksh|zsh)$/.test(named) ? null : named;
+  const shebang = shebangOf(script);
+  return shebang === null || shebang.kind === 'shell' ? null : shebang.base;
 }
 
 /**
@@ -258,6 +260,90 @@ export type SqlDialect = 'postgres' | 'mysql';
 
 const IDENTIFIER_KEYWORDS = /\b(from|join|into|update|table|index|schema|database|view|sequence|truncate|grant|on|as|by|set)\s*$/i;
 const TYPED_LITERAL = /\b(date|time|timestamp|timestamptz|interval)\s*$/i;
+
+type PowerShellState = 'code' | 'double' | 'single' | 'comment' | 'block-comment' | 'here-double' | 'here-single';
+
+/**
+ * The PowerShell script with every marker replaced by `${env:V}`, a variable holding its value (Mission Control runs
+ * `#! pwsh` scripts): PowerShell expands it, in code and inside double quotes and `@" "@` here-strings alike, as one
+ * value whose text is never parsed again. Refused inside single quotes and `@' '@` here-strings, which expand nothing,
+ * and after a backtick (its escape); a marker in a comment is dropped.
+ */
+export function placeInPowerShell(script: string): { script: string; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  let state: PowerShellState = 'code';
+  let out = '';
+  let count = 0;
+  let i = 0;
+  const atLineStart = (): boolean => i === 0 || script[i - 1] === '\n';
+  while (i < script.length) {
+    const marker = markerAt(script, i);
+    if (marker !== null) {
+      if (state === 'single' || state === 'here-single') {
+        throw new PlacementError("a template value is inside a single-quoted PowerShell string, which expands nothing; write it in double quotes");
+      }
+      if (state !== 'comment' && state !== 'block-comment') {
+        count += 1;
+        const name = scriptValueName(count);
+        env[name] = marker.value;
+        out += `\${env:${name}}`;
+      }
+      i += marker.length;
+      continue;
+    }
+    const char = script[i] ?? '';
+    const next = script[i + 1] ?? '';
+    if (char === '`' && next === MARK_START && (state === 'code' || state === 'double' || state === 'here-double')) {
+      throw new PlacementError('a template value follows a backtick (PowerShell\'s escape) in the script; remove the backtick');
+    }
+    let take = 1;
+    switch (state) {
+      case 'code':
+        if (char === '<' && next === '#') {
+          state = 'block-comment';
+          take = 2;
+        } else if (char === '#') state = 'comment';
+        else if (char === '`') take = 2;
+        else if (char === "'") state = 'single';
+        else if (char === '"') state = 'double';
+        else if (char === '@' && (next === '"' || next === "'") && /^[ \t]*\r?\n/.test(script.slice(i + 2))) {
+          state = next === '"' ? 'here-double' : 'here-single';
+          take = 2;
+        }
+        break;
+      case 'comment':
+        if (char === '\n') state = 'code';
+        break;
+      case 'block-comment':
+        if (char === '#' && next === '>') {
+          state = 'code';
+          take = 2;
+        }
+        break;
+      case 'single':
+        if (char === "'" && next === "'") take = 2;
+        else if (char === "'") state = 'code';
+        break;
+      case 'double':
+        if (char === '`') take = 2;
+        else if (char === '"' && next === '"') take = 2;
+        else if (char === '"') state = 'code';
+        break;
+      case 'here-double':
+      case 'here-single': {
+        const closing = state === 'here-double' ? '"@' : "'@";
+        if (atLineStart() && script.startsWith(closing, i)) {
+          state = 'code';
+          take = 2;
+        } else if (state === 'here-double' && char === '`') take = 2;
+        break;
+      }
+    }
+    out += script.slice(i, i + take);
+    i += take;
+  }
+  return { script: out, env };
+}
 
 /**
  * The query with every marker replaced by a bound parameter: `$n` after the action's own args (postgres) or `?` in

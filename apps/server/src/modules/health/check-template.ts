@@ -1,3 +1,4 @@
+import { mayHoldGoActions } from '../../platform/go-template/go-template';
 import { renderGoTemplate } from '../../platform/go-template/render';
 import { markValue, placeInSql, type SqlDialect } from '../../platform/value-placement';
 import { NO_LAST_RESULT, type LastResult } from './last-result';
@@ -27,10 +28,10 @@ export function renderCheckTemplate(template: string, data: unknown, lastResult?
  * A postgres or mysql check's query as a template, as canary-checker renders it: every printed value (from
  * `last_result`, the canary or the check) is bound as a parameter rather than pasted, so a value can never change the
  * statement (ADR 0071's placement: inside a string literal it becomes a concatenation, where a name stands it is
- * refused). A query without `{{` is left as written.
+ * refused). A query without `{{` (or a `# gotemplate:` header) is left as written.
  */
 export function renderCheckQuery(query: string, data: unknown, lastResult: LastResult | undefined, dialect: SqlDialect): { query: string; args: string[] } {
-  if (!query.includes('{{')) return { query, args: [] };
+  if (!mayHoldGoActions(query)) return { query, args: [] };
   const marked = renderGoTemplate(query, data, { maxSteps: CHECK_TEMPLATE_STEP_LIMIT, maxOutput: CHECK_TEMPLATE_OUTPUT_LIMIT, functions: functionsFor(lastResult), output: markValue });
   return placeInSql(marked, dialect, []);
 }

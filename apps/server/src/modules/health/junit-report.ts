@@ -166,8 +166,9 @@ export function combinedResult(suiteName: string, tests: readonly JunitTest[], d
     return `${test.name}: ${text.length > FAILURE_TEXT ? `${text.slice(0, FAILURE_TEXT)}…` : text}`;
   });
   const more = failures.length > FAILURES_IN_MESSAGE ? ` and ${failures.length - FAILURES_IN_MESSAGE} more` : '';
-  const list = `failed: ${named.join('; ')}${more}`;
-  return { pass: false, durationMs, message: `${summary}; ${list}`, error: list, details };
+  const message = `${summary}; failed: ${named.join('; ')}${more}`;
+  // The error is the message itself: the history shows a differing error beside the message, which would list the failures twice.
+  return { pass: false, durationMs, message, error: message, details };
 }
 
 /**

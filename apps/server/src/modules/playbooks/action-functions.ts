@@ -1,5 +1,6 @@
 import { goTemplateFunctions, goText } from '../../platform/go-template/template-functions';
 import type { GoFunction } from '../../platform/go-template/go-template';
+import type { CatalogTraversal } from './catalog-traverse';
 
 /**
  * Mission Control's `last_result`: the result of the action that ran last (`{count, rows}` of an sql action, `{stdout,
@@ -12,8 +13,12 @@ export function lastResult(actions: Readonly<Record<string, unknown>>): unknown 
   return result ?? {};
 }
 
-/** A playbook template's functions over one run: Go's, gomplate's, and getAction, getLastAction and last_result over `actions`. */
-export function templateFunctions(actions: Readonly<Record<string, unknown>>, now: () => Date = () => new Date()): Record<string, GoFunction> {
+/**
+ * A playbook template's functions over one run: Go's, gomplate's, getAction, getLastAction and last_result over
+ * `actions`, and catalog_traverse over the run's traversal (none where no run reads the catalog, e.g. a parameter's
+ * default, where calling it fails the render).
+ */
+export function templateFunctions(actions: Readonly<Record<string, unknown>>, now: () => Date = () => new Date(), traversal: CatalogTraversal | null = null): Record<string, GoFunction> {
   const names = Object.keys(actions);
   return {
     ...goTemplateFunctions(now),
@@ -23,6 +28,10 @@ export function templateFunctions(actions: Readonly<Record<string, unknown>>, no
       return last === undefined ? {} : actions[last];
     },
     last_result: () => lastResult(actions),
+    catalog_traverse: (...args) => {
+      if (traversal === null) throw new Error('catalog_traverse reads the catalog in action fields and spec.env only');
+      return traversal.call(args);
+    },
   };
 }
 

@@ -19,7 +19,9 @@ import { runWithOpenedSecrets } from './playbook-secrets';
 import { openSecretParameters } from './secret-parameters';
 import { durationMs, parsePlaybookSpec } from './spec';
 import { loadTarget } from './selectors';
-import { evaluateCondition, evaluateDelay, renderAction } from './templating';
+import { evaluateCondition, evaluateDelay, renderAction, renderSpecEnv } from './templating';
+import { CatalogTraversal, catalogTraverseLoader } from './catalog-traverse';
+import { scrubSecrets } from '../health';
 import {
   loadPerson,
   PLAYBOOK_CANCELLED_ERROR,
@@ -241,6 +243,15 @@ export class PlaybookWorker {
       actions: Object.fromEntries(rows.filter((row) => FINAL_ACTION_STATUSES.has(row.status)).map((row) => [row.name, stateOf(row)])),
       request: run.request,
     });
+    context.traversal = new CatalogTraversal(catalogTraverseLoader(pool, run.created_by));
+    if (spec.env !== undefined && spec.env.length > 0) {
+      try {
+        context.env = await renderSpecEnv(spec.env, context);
+      } catch (error) {
+        // A value left empty would run the actions with a different meaning: the run fails, naming the entry.
+        return this.finish(run, scrubSecrets(`The run's env could not be rendered: ${messageOf(error)}`, opened.secrets));
+      }
+    }
     for (const [position, action] of spec.actions.entries()) {
       if (signal.aborted) return 'interrupted';
       const existing = rows.find((row) => row.position === position);

@@ -180,11 +180,24 @@ describe('parsing playbook specs', () => {
     ['on with nothing to listen to', { on: {} }, 'spec.on'],
     ['timeout', { timeout: '10m' }, 'spec.timeout'],
     ['permissions', { permissions: [{ role: 'admin' }] }, 'spec.permissions'],
-    ['env', { env: [{ name: 'token', value: 'x' }] }, 'spec.env'],
+    ['env from a secret reference', { env: [{ name: 'token', valueFrom: { secretKeyRef: { name: 'site', key: 'jwt' } } }] }, 'spec.env[0].valueFrom'],
+    ['an env entry named twice', { env: [{ name: 'path', value: 'a' }, { name: 'path', value: 'b' }] }, 'spec.env[1].name'],
+    ['an env name templates cannot read', { env: [{ name: 'git-url', value: 'a' }] }, 'spec.env[0].name'],
+    ['an env value that does not parse', { env: [{ name: 'path', value: '{{ .params.x | nosuchfunction }}' }] }, 'spec.env[0].value'],
+    ['an env entry with another field', { env: [{ name: 'path', value: 'a', secret: true }] }, 'spec.env[0].secret'],
     ['an unknown field', { mcp: { title: 'x' } }, 'spec.mcp'],
     ['templatesOn: agent', { templatesOn: 'agent' }, 'spec.templatesOn'],
   ])('refuses %s on the spec by name rather than ignoring it', (_what, extra, path) => {
     expect(refusal(withAction(echo, extra))).toMatchObject({ code: 'OD_PLAYBOOK_SPEC', path });
+  });
+
+  it("reads spec.env as Mission Control's catalog-traversal fixture writes it, with catalog_traverse in its templates", () => {
+    const env = [
+      { name: 'path', value: '{{ .params.kustomization.config | json | jq ".spec.path" }}\n' },
+      { name: 'git_url', value: '{{ (index (catalog_traverse .params.kustomization.id "Kubernetes::GitRepository") 0).Config | json | jq ".spec.url" }}' },
+      { name: 'git_branch', value: '{{ (index (catalog_traverse .params.kustomization.id "Kubernetes::GitRepository" "incoming") 0).Config | json | jq ".spec.ref.branch" }}' },
+    ];
+    expect(parsePlaybookSpec(withAction(echo, { env })).env).toEqual(env);
   });
 
   it("reads on.webhook as Mission Control's webhook-trigger fixture writes it", () => {

@@ -18,6 +18,7 @@ import {
   PLAYBOOK_UNSUPPORTED_ACTION_TYPES,
   PLAYBOOK_WEBHOOK_PATH_PATTERN,
   parseDurationMs,
+  scriptInterpreterProblem,
   type ExecAction,
   type ExecCheckout,
   type ExecArtifact,
@@ -36,6 +37,7 @@ import {
   type PlaybookParameterProperties,
   type PlaybookResourceSelector,
   type PlaybookSecretText,
+  type PlaybookSpecEnvVar,
   type PlaybookSpec,
   type PlaybookTriggerKind,
   type PlaybookTriggers,
@@ -46,7 +48,8 @@ import { AppError } from '../../platform/errors';
 import { checkRuleFilter } from '../incident-rules';
 import { parseSelectorRequirements } from './selectors';
 import { checkConditionSyntax, checkDelaySyntax, checkTemplateSyntax, holdsDollarActions, holdsGoActions } from './templating';
-import { scriptInterpreter } from '../../platform/value-placement';
+import { POWERSHELL_INTERPRETERS, scriptInterpreter } from '../../platform/value-placement';
+import { mayHoldGoActions } from '../../platform/go-template/go-template';
 
 /** The resource's metadata, when the whole Mission Control resource was given. */
 export interface PlaybookMetadata {
@@ -86,9 +89,8 @@ const SPEC_REFUSED: Readonly<Record<string, string>> = {
   timeout: 'Give each action a timeout instead (at most 1h)',
   filters: 'Use configs, components and checks selectors to say where the playbook is offered',
   permissions: 'Who may run playbooks is decided by roles here: remove permissions',
-  env: 'Declare environment variables on the exec action that reads them (exec.env), where .env reads them too',
 };
-const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn', 'on']);
+const SPEC_FIELDS = new Set(['title', 'description', 'icon', 'category', 'configs', 'components', 'checks', 'parameters', 'actions', 'approval', 'runsOn', 'templatesOn', 'on', 'env']);
 /** `on` kinds this server does not run, each with what to do instead. */
 export const TRIGGERS_REFUSED: Readonly<Record<string, string>> = {
   config: 'Catalog events do not start playbooks here: run it from the catalog item, or trigger it on the check or component that watches the item',
@@ -254,15 +256,17 @@ function sealableField(value: unknown, path: string, code = false): PlaybookSecr
 
 /**
  * A script or query: templated, with each value placed where it can only be a value when it runs (ADR 0071). A script
- * whose #! line names another interpreter than a POSIX shell takes no templates: its values could not be quoted.
+ * whose #! line names another interpreter than a POSIX shell or PowerShell takes no templates: its values could not be placed.
  */
 function codeField(value: unknown, path: string, what: 'script' | 'query'): string {
   const text = requiredText(value, path);
   const problem = checkTemplateSyntax(text, true, what === 'script');
   if (problem !== null) invalid(path, `is not a valid template: ${problem}`, TEMPLATE_HINT);
-  const templated = /\{[{%]/.test(text) || (what === 'script' && holdsDollarActions(text, 'fields'));
+  const interpreterProblem = what === 'script' ? scriptInterpreterProblem(text) : null;
+  if (interpreterProblem !== null) invalid(path, `is not run: ${interpreterProblem}`);
+  const templated = /\{[{%]/.test(text) || mayHoldGoActions(text) || (what === 'script' && holdsDollarActions(text, 'fields'));
   const interpreter = what === 'script' && templated ? scriptInterpreter(text) : null;
-  if (interpreter !== null) {
+  if (interpreter !== null && !POWERSHELL_INTERPRETERS.has(interpreter)) {
     invalid(path, `holds a template, but the script runs with ${interpreter}, for which this server cannot quote values`, 'Pass values with exec env and read them in the script: os.environ["NAME"] in python, $env:NAME in pwsh, process.env.NAME in node');
   }
   return text;
@@ -443,15 +447,39 @@ function parameter(value: unknown, path: string, names: Map<string, string>): Pl
   return parsed;
 }
 
+/** exec env and spec.env refuse `valueFrom` alike: a secret handed to scripts can go anywhere (docs/security.md). */
+const VALUE_FROM_PROBLEM = 'is not supported: values come from the spec, the parameters and the target';
+const VALUE_FROM_HINT = 'Keep secrets in a connection, or write value';
+
 function nameValues(value: unknown, path: string, envNames: boolean): Array<{ name: string; value: PlaybookSecretText }> | undefined {
   if (!given(value)) return undefined;
   return list(value, path).map((raw, index) => {
     const at = join(path, index);
     const entry = object(raw, at);
-    if (given(entry.valueFrom)) invalid(join(at, 'valueFrom'), 'is not supported: values come from the spec, the parameters and the target', 'Keep secrets in a connection, or write value');
+    if (given(entry.valueFrom)) invalid(join(at, 'valueFrom'), VALUE_FROM_PROBLEM, VALUE_FROM_HINT);
     const name = requiredText(entry.name, join(at, 'name'));
     if (envNames && !ENV_NAME.test(name)) invalid(join(at, 'name'), `'${name}' is not an environment variable name`, 'Use letters, digits and _, not starting with a digit');
     return { name, value: sealableField(entry.value, join(at, 'value')) ?? '' };
+  });
+}
+
+/**
+ * `spec.env`: named templates rendered once when a run starts and read by every action as `.env.<name>`. Plain text
+ * only: a sealed value would be opened into every action's templates, where nothing says which destination may see it.
+ */
+function specEnv(value: unknown, path: string): PlaybookSpecEnvVar[] {
+  const names = new Set<string>();
+  return list(value, path).map((raw, index) => {
+    const at = join(path, index);
+    const entry = object(raw, at);
+    if (given(entry.valueFrom)) invalid(join(at, 'valueFrom'), VALUE_FROM_PROBLEM, VALUE_FROM_HINT);
+    onlyFields(entry, at, new Set(['name', 'value']), 'of spec.env', 'Write env: [{name, value}]');
+    const name = requiredText(entry.name, join(at, 'name')).trim();
+    if (!ENV_NAME.test(name)) invalid(join(at, 'name'), `'${name}' is not an env name`, 'Use letters, digits and _, not starting with a digit: templates read it as .env.<name>');
+    if (names.has(name)) invalid(join(at, 'name'), `'${name}' is the name of another env entry`, 'Give every env entry its own name');
+    names.add(name);
+    if (isSealedSecret(entry.value)) invalid(join(at, 'value'), 'is sealed: spec.env values are templates every action reads, not secrets', 'Put the secret in the exec env of the action that needs it, or in a connection');
+    return { name, value: templateField(entry.value, join(at, 'value'), false) ?? '' };
   });
 }
 
@@ -780,6 +808,8 @@ export function parsePlaybookResource(raw: unknown): ParsedPlaybook {
   const actionNames = new Set<string>();
   spec.actions = actions.map((entry, index) => action(entry, join('spec.actions', index), actionNames));
   if (given(source.approval)) spec.approval = approval(source.approval, 'spec.approval');
+  const env = specEnv(source.env, 'spec.env');
+  if (env.length > 0) spec.env = env;
   if (given(source.on)) {
     spec.on = triggers(source.on, 'spec.on');
     const unset = parameters.find((entry) => entry.required === true && entry.default === undefined);

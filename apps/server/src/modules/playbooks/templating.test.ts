@@ -8,11 +8,13 @@ import {
   evaluateCondition,
   renderAction,
   renderTemplate,
+  renderSpecEnv,
   evaluateDelay,
   resolveParameterDefaults,
   templateDialect,
 } from './templating';
 import type { ActionState, TemplateContext } from './types';
+import { CatalogTraversal, type TraversedItem, type TraverseQuestion } from './catalog-traverse';
 
 function context(overrides: Partial<TemplateContext> = {}): TemplateContext {
   return {
@@ -375,5 +377,89 @@ describe('evaluateDelay', () => {
   it('fails with OD_PLAYBOOK_DELAY when the answer is not a duration', () => {
     expect(() => evaluateDelay('params.delay', context({ params: { delay: 'soon' } }))).toThrow(expect.objectContaining({ code: 'OD_PLAYBOOK_DELAY' }));
     expect(() => evaluateDelay('1 + 2', context())).toThrow(expect.objectContaining({ code: 'OD_PLAYBOOK_DELAY' }));
+  });
+});
+
+function item(name: string, config: unknown): TraversedItem {
+  return {
+    ID: `id-${name}`, Name: name, Type: 'Kubernetes::GitRepository', ConfigClass: 'GitRepository', Status: null, Health: null, Ready: null, Description: null,
+    Config: JSON.stringify(config), Tags: {}, Labels: {}, ParentID: null, Path: '', AgentID: null, ScraperID: null, ExternalID: [], CreatedAt: '', UpdatedAt: '',
+  };
+}
+
+/** A traversal over a fixed graph, counting how many loads it made and what each asked. */
+function fakeTraversal(answer: (question: TraverseQuestion) => TraversedItem[]): { traversal: CatalogTraversal; loads: TraverseQuestion[][] } {
+  const loads: TraverseQuestion[][] = [];
+  const traversal = new CatalogTraversal(async (questions) => {
+    loads.push([...questions]);
+    return questions.map(answer);
+  });
+  return { traversal, loads };
+}
+
+describe('spec.env', () => {
+  const repo = item('flux-system', { spec: { url: 'https://git.example/repo.git', ref: { branch: 'main' } } });
+
+  it('renders each value once over the run, and every action reads them as .env', async () => {
+    const env = await renderSpecEnv([{ name: 'ns', value: '{{ .params.namespace | upper }}' }, { name: 'who', value: '{{ user.name }}' }], context());
+    expect(env).toEqual({ ns: 'SHOP', who: 'Ada' });
+    const action: PlaybookAction = { name: 'post', http: { url: 'https://hooks.example/{{ .env.ns }}', body: '{"who": "{{ .env.who }}"}' } };
+    const rendered = await renderAction(action, context({ env }));
+    expect(rendered.http?.url).toBe('https://hooks.example/SHOP');
+    expect(rendered.http?.body).toBe('{"who": "Ada"}');
+  });
+
+  it("does not let one env value read another, nor the earlier actions, as Mission Control renders them", async () => {
+    const env = await renderSpecEnv([{ name: 'a', value: 'x' }, { name: 'b', value: '{{ .env.a }}|{{ len .actions }}' }], context({ actions: { first: completed('y') } }));
+    expect(env.b).toBe('<no value>|0');
+  });
+
+  it("lets an exec action's own env entry win over spec.env for that action", async () => {
+    const action: PlaybookAction = { name: 'run', exec: { script: 'echo {{ .env.ns }}', env: [{ name: 'ns', value: 'mine-{{ .env.ns }}' }] } };
+    const rendered = await renderAction(action, context({ env: { ns: 'spec' } }));
+    expect(rendered.exec?.env?.find((entry) => entry.name === 'ns')?.value).toBe('mine-spec');
+    expect(rendered.exec?.env?.find((entry) => entry.name.startsWith('OPSDECK_TEMPLATE_'))?.value).toBe('mine-spec');
+  });
+
+  it('keeps a value that looks like a template as text, and places it in a script as a variable', async () => {
+    const env = await renderSpecEnv([{ name: 'name', value: '{{ .params.x }}' }], context({ params: { x: '{{ .params.y }}"; touch /tmp/pwned #' } }));
+    expect(env.name).toBe('{{ .params.y }}"; touch /tmp/pwned #');
+    const rendered = await renderAction({ name: 'run', exec: { script: 'echo {{ .env.name }}' } }, context({ env }));
+    expect(rendered.exec?.script).toBe('echo "${OPSDECK_TEMPLATE_1}"');
+    expect(rendered.exec?.env).toEqual([{ name: 'OPSDECK_TEMPLATE_1', value: env.name }]);
+  });
+
+  it('fails naming the entry when a value does not render, rather than leaving it empty', async () => {
+    const error: unknown = await renderSpecEnv([{ name: 'git_url', value: '{{ .params.nope.url }}' }], context()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toMatch(/^The template of spec\.env\.git_url could not be rendered: /);
+  });
+
+  it("answers catalog_traverse as duty does, loading each question once and rendering again with the answers", async () => {
+    const { traversal, loads } = fakeTraversal((question) => (question.types[0] === 'Kubernetes::GitRepository' ? [repo] : []));
+    const ctx = context({ params: { k: 'k-1' }, traversal });
+    const env = await renderSpecEnv(
+      [
+        { name: 'git_url', value: '{{ (index (catalog_traverse .params.k "Kubernetes::GitRepository") 0).Config | json | jq ".spec.url" }}' },
+        { name: 'git_branch', value: '{{ (index (catalog_traverse .params.k "Kubernetes::GitRepository" "incoming") 0).Config | json | jq ".spec.ref.branch" }}' },
+        { name: 'pods', value: '{{ len (catalog_traverse .params.k "Kubernetes::Pod" "outgoing") }}' },
+      ],
+      ctx,
+    );
+    expect(env).toEqual({ git_url: 'https://git.example/repo.git', git_branch: 'main', pods: '0' });
+    expect(loads).toEqual([[{ id: 'k-1', types: ['Kubernetes::GitRepository'], direction: 'incoming' }], [{ id: 'k-1', types: ['Kubernetes::Pod'], direction: 'outgoing' }]]);
+  });
+
+  it('fails a catalog_traverse call with a direction duty does not have, and one made where no run reads the catalog', async () => {
+    const { traversal } = fakeTraversal(() => []);
+    await expect(renderSpecEnv([{ name: 'x', value: '{{ catalog_traverse "k" "T" "sideways" }}' }], context({ traversal }))).rejects.toThrow(/direction is incoming or outgoing/);
+    await expect(renderTemplate('{{ catalog_traverse "k" "T" }}', context())).rejects.toThrow(/action fields and spec.env only/);
+  });
+
+  it('stops a template that keeps asking new catalog_traverse questions after a bounded number of renders', async () => {
+    let next = 0;
+    const { traversal } = fakeTraversal(() => [item(`r${(next += 1)}`, {})]);
+    const chain = '{{ $a := index (catalog_traverse "s" "T") 0 }}{{ $b := index (catalog_traverse $a.ID "T") 0 }}{{ $c := index (catalog_traverse $b.ID "T") 0 }}{{ $d := index (catalog_traverse $c.ID "T") 0 }}{{ $e := index (catalog_traverse $d.ID "T") 0 }}{{ $e.Name }}';
+    await expect(renderSpecEnv([{ name: 'x', value: chain }], context({ traversal }))).rejects.toThrow(/still asking new questions after 5 renders/);
   });
 });

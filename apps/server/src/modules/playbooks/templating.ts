@@ -1,11 +1,12 @@
 import { Duration, Environment } from '@marcbachmann/cel-js/evaluator';
 import { PLAYBOOK_DURATION_PATTERN, parseDurationMs } from '@opsdeck/shared';
-import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, PlaybookSecretText } from '@opsdeck/shared';
+import type { ExecAction, HttpAction, PlaybookAction, PlaybookParameter, PlaybookSecretText, PlaybookSpecEnvVar } from '@opsdeck/shared';
 import { AppError } from '../../platform/errors';
 import { toCel } from '../../platform/cel/cel-values';
 import { printTemplateValue, sandboxedLiquid } from '../../platform/sandboxed-liquid';
-import { executeGoTemplate, goPrint, parseGoTemplate, type DollarActions, type GoParseOptions } from '../../platform/go-template/go-template';
+import { executeGoTemplate, GO_TEMPLATE_HEADER, goPrint, mayHoldGoActions, parseGoTemplate, type DollarActions, type GoParseOptions } from '../../platform/go-template/go-template';
 import { lastResult, TEMPLATE_FUNCTION_NAMES, templateFunctions } from './action-functions';
+import { TRAVERSE_MAX_ROUNDS, type CatalogTraversal } from './catalog-traverse';
 import type { TemplateContext } from './types';
 import {
   checkedHeaderValue,
@@ -16,6 +17,8 @@ import {
   placeInBody,
   placeInShell,
   placeInUrl,
+  placeInPowerShell,
+  POWERSHELL_INTERPRETERS,
   scriptInterpreter,
 } from '../../platform/value-placement';
 
@@ -59,6 +62,8 @@ export type TemplateDialect = 'go' | 'liquid';
  * Control's Go templates (`{{.params.x}}`, `{{ if .y }}`, `{{ lower .x }}`) otherwise.
  */
 export function templateDialect(text: string): TemplateDialect {
+  // A `# gotemplate:` header is gomplate's: the text is Go, and `{{` may be the script's own text.
+  if (text.includes(GO_TEMPLATE_HEADER)) return 'go';
   return text.includes('{%') || LIQUID_ACTION.test(text) ? 'liquid' : 'go';
 }
 
@@ -97,7 +102,7 @@ function scopeOf(ctx: TemplateContext): Scope {
     run: plainMap(ctx.run),
     user: plainMap(ctx.user),
     actions: plainMap(ctx.actions),
-    env: {},
+    env: plainMap(ctx.env),
     request: plainMap(ctx.request),
   };
 }
@@ -137,7 +142,7 @@ export function holdsDollarActions(text: string, dollar: DollarActions): boolean
 
 /** Whether the text holds a Go action of either delimiter set for that reading. */
 export function holdsGoActions(text: string, dollar: DollarActions): boolean {
-  return text.includes('{{') || holdsDollarActions(text, dollar);
+  return mayHoldGoActions(text) || holdsDollarActions(text, dollar);
 }
 
 /**
@@ -152,10 +157,10 @@ const SHELL_QUOTING: ReadonlySet<string> = new Set(['shellQuote', 'strings.Shell
  * A Go template as Mission Control runs it (gomplate): missing map keys print `<no value>`, a field of nothing fails,
  * and the result is trimmed of surrounding space.
  */
-function renderGo(text: string, scope: Scope, mode: RenderMode): string {
+function renderGo(text: string, scope: Scope, mode: RenderMode, traversal: CatalogTraversal | null): string {
   const template = parseGoTemplate(text, TEMPLATE_FUNCTION_NAMES, goOptions(dollarOf(mode)));
   const output = executeGoTemplate(template, scope, {
-    functions: templateFunctions(scope.actions),
+    functions: templateFunctions(scope.actions, undefined, traversal),
     ...(mode === 'value' ? {} : { output: (value: unknown) => markValue(goPrint(value)) }),
     ...(mode === 'shell' ? { dropLast: SHELL_QUOTING } : {}),
     maxSteps: GO_STEP_LIMIT,
@@ -164,15 +169,40 @@ function renderGo(text: string, scope: Scope, mode: RenderMode): string {
   return output.trim();
 }
 
+/**
+ * renderGo with the catalog_traverse answers it needs: a render that asked what is not loaded yet (catalog-traverse.ts)
+ * is thrown away, whatever it printed or failed on, and made again once those answers are loaded, at most
+ * TRAVERSE_MAX_ROUNDS times. Only the last render, which asked nothing new, is kept.
+ */
+async function renderGoLoaded(text: string, scope: Scope, mode: RenderMode, traversal: CatalogTraversal | null): Promise<string> {
+  for (let round = 1; ; round += 1) {
+    let rendered: { output: string } | { failure: unknown };
+    try {
+      rendered = { output: renderGo(text, scope, mode, traversal) };
+    } catch (error) {
+      rendered = { failure: error };
+    }
+    if (traversal === null || !traversal.hasPending) {
+      if ('failure' in rendered) throw rendered.failure;
+      return rendered.output;
+    }
+    if (round >= TRAVERSE_MAX_ROUNDS) {
+      traversal.discardPending();
+      throw new Error(`catalog_traverse was still asking new questions after ${TRAVERSE_MAX_ROUNDS} renders`);
+    }
+    await traversal.load();
+  }
+}
+
 function dollarOf(mode: RenderMode): DollarActions {
   return mode === 'shell' ? 'fields' : 'all';
 }
 
-async function renderScoped(text: string, scope: Scope, field: string, mode: RenderMode = 'value'): Promise<string> {
-  if (!text.includes('{') && !text.includes('$(')) return text;
+async function renderScoped(text: string, scope: Scope, field: string, mode: RenderMode = 'value', traversal: CatalogTraversal | null = null): Promise<string> {
+  if (!text.includes('{') && !text.includes('$(') && !text.includes(GO_TEMPLATE_HEADER)) return text;
   let rendered: string;
   try {
-    if (templateDialect(text) === 'go') rendered = holdsGoActions(text, dollarOf(mode)) ? renderGo(text, scope, mode) : text;
+    if (templateDialect(text) === 'go') rendered = holdsGoActions(text, dollarOf(mode)) ? await renderGoLoaded(text, scope, mode, traversal) : text;
     else rendered = printTemplateValue(await (mode === 'value' ? liquid : markingLiquid).parseAndRender(withoutGoDots(text), scope));
   } catch (error) {
     throw templateError(field, firstLine(error));
@@ -211,8 +241,9 @@ async function renderExec(exec: ExecAction, scope: Scope, render: Render, prefix
   if (fromConfigItem !== undefined) exec = { ...exec, connections: { ...exec.connections, fromConfigItem: (await render(fromConfigItem, 'exec.connections.fromConfigItem')).trim() } };
   if (!holdsMarkers(script)) return { ...exec, script, ...(env === undefined ? {} : { env }) };
   const interpreter = scriptInterpreter(script);
-  if (interpreter !== null) throw templateError(`${prefix}.exec.script`, `the script runs with ${interpreter}, which this server does not quote values for`);
-  const shell = placed(`${prefix}.exec.script`, () => placeInShell(script));
+  const powerShell = interpreter !== null && POWERSHELL_INTERPRETERS.has(interpreter);
+  if (interpreter !== null && !powerShell) throw templateError(`${prefix}.exec.script`, `the script runs with ${interpreter}, which this server does not quote values for`);
+  const shell = placed(`${prefix}.exec.script`, () => (powerShell ? placeInPowerShell(script) : placeInShell(script)));
   const values = Object.entries(shell.env).map(([name, value]) => ({ name, value }));
   return { ...exec, script: shell.script, env: [...(env ?? []), ...values] };
 }
@@ -256,7 +287,7 @@ async function renderHttp(http: HttpAction, render: Render, prefix: string): Pro
  */
 export async function renderAction(action: PlaybookAction, ctx: TemplateContext): Promise<PlaybookAction> {
   const scope = scopeOf(ctx);
-  const render: Render = (text, field, mode = 'value') => renderScoped(text, scope, `${action.name}.${field}`, mode);
+  const render: Render = (text, field, mode = 'value') => renderScoped(text, scope, `${action.name}.${field}`, mode, ctx.traversal ?? null);
   const renderText = async (value: PlaybookSecretText, field: string): Promise<PlaybookSecretText> => (typeof value === 'string' ? render(value, field) : value);
   const rendered: PlaybookAction = { ...action };
   if (action.exec !== undefined) rendered.exec = await renderExec(action.exec, scope, render, action.name);
@@ -287,6 +318,19 @@ export async function renderAction(action: PlaybookAction, ctx: TemplateContext)
     };
   }
   return rendered;
+}
+
+/**
+ * `spec.env` rendered once for a run, in order, over the run's parameters, target, user, request and playbook (not over
+ * actions, nor over each other, as in Mission Control, so the values are the same whenever the run is picked up).
+ * Each value is rendered as a value: its text is never read as a template again, and code that reads `.env.<name>`
+ * places it like any other value. Throws OD_PLAYBOOK_TEMPLATE naming the entry (`spec.env.<name>`) when one fails.
+ */
+export async function renderSpecEnv(env: readonly PlaybookSpecEnvVar[], ctx: TemplateContext): Promise<Record<string, string>> {
+  const scope = scopeOf({ ...ctx, actions: {}, env: {} });
+  const values: Record<string, string> = {};
+  for (const entry of env) values[entry.name] = await renderScoped(entry.value, scope, `spec.env.${entry.name}`, 'value', ctx.traversal ?? null);
+  return values;
 }
 
 /**

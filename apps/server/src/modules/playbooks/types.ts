@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { CollectedArtifact } from '../health';
+import type { CatalogTraversal } from './catalog-traverse';
 import type { ExecAction, HttpAction, NotificationAction, PlaybookAction, PlaybookActionResult, PlaybookTargetType, PlaybookWebhookRequest } from '@opsdeck/shared';
 
 /**
@@ -45,6 +46,10 @@ export interface TemplateContext {
   actions: Record<string, ActionState>;
   /** The webhook request that started the run: method, url, params (the query), headers, content and json. */
   request?: PlaybookWebhookRequest;
+  /** `spec.env` as rendered when the run was picked up; an exec action's own env entries win over it for that action. */
+  env?: Record<string, string>;
+  /** What catalog_traverse answers from in this run's templates; left out where no run reads the catalog. */
+  traversal?: CatalogTraversal;
 }
 
 /** What a runner gets besides its rendered action. */

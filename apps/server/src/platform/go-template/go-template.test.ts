@@ -36,6 +36,19 @@ describe('Go templates', () => {
     expect(parseError('{{ .config.config | jq ".spec | keys" }}')).toContain('"keys" is not supported by this server');
   });
 
+  it('reads the delimiters a # gotemplate: header names among the leading # lines, drops that line, and leaves {{ as text', () => {
+    const script = ['#! pwsh', '# gotemplate: left-delim=$[[ right-delim=]]', '$message = "$[[.config.name]]"', 'Write-Host "{{  $message }}"'].join('\n');
+    expect(render(script)).toBe(['#! pwsh', '$message = "checkout"', 'Write-Host "{{  $message }}"'].join('\n'));
+    expect(render('---\n# gotemplate: left-delim=<< right-delim=>>\nA <<- .config.name ->> B in <<.config.tags.namespace>>')).toBe('---\nAcheckoutB in prod');
+    expect(render('# gotemplate: left-delim=[[\n[[ .config.name }}')).toBe('checkout');
+  });
+
+  it('keeps a # gotemplate: line after the script has begun as text, and refuses a header field gomplate does not read', () => {
+    expect(render('echo hi\n# gotemplate: left-delim=[[ right-delim=]]\n{{ .config.name }}')).toBe('echo hi\n# gotemplate: left-delim=[[ right-delim=]]\ncheckout');
+    expect(parseError('# gotemplate: left-delim=[[ trim=true\n[[ .x ]]')).toContain('names "trim=true"');
+    expect(parseError('# gotemplate: left-delim=\n[[ .x ]]')).toContain('gives left-delim no delimiter');
+  });
+
   it('refuses a character constant of more than one character, as Go does, and reads one as its code', () => {
     expect(parseError("{{ .config.config | jq '.status.message' }}")).toContain("malformed character constant: '.status.message'");
     expect(render("{{ print 'x' }}|{{ print '\\n' }}")).toBe('120|10');

@@ -84,8 +84,65 @@ interface Opening {
   dollar: boolean;
 }
 
-function nextOpening(text: string, from: number, dollar: DollarActions): Opening | null {
-  const braces = text.indexOf('{{', from);
+/** The delimiters of a text's `{{ }}` actions: Go's, or those a `# gotemplate:` header names. */
+interface Delimiters {
+  left: string;
+  right: string;
+}
+
+const GO_DELIMITERS: Delimiters = { left: '{{', right: '}}' };
+
+/** gomplate's template header: among the `#` lines a text starts with, `# gotemplate: left-delim=… right-delim=…`. */
+export const GO_TEMPLATE_HEADER = '# gotemplate: ';
+
+export interface TemplateHeader {
+  /** The text without the header line. */
+  text: string;
+  delimiters: Delimiters;
+}
+
+/**
+ * A text's `# gotemplate:` header, as gomplate reads one (Mission Control writes `# gotemplate: left-delim=$[[
+ * right-delim=]]` in scripts whose own syntax uses `{{`): looked for among the `#` lines at the start of the text (a
+ * `#!` line, comments; a YAML `---` is passed over), removed from the text, and its delimiters used instead of `{{` and
+ * `}}` (one left out stays Go's). Null when there is none. A field gomplate does not read, or a delimiter with a space,
+ * is refused rather than passed over.
+ */
+export function templateHeader(text: string): TemplateHeader | null {
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const next = offset + line.length + 1;
+    const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (bare === '---') {
+      offset = next;
+      continue;
+    }
+    if (!bare.startsWith('#')) return null;
+    if (bare.startsWith(GO_TEMPLATE_HEADER)) {
+      const delimiters = { ...GO_DELIMITERS };
+      for (const field of bare.slice(GO_TEMPLATE_HEADER.length).trim().split(/\s+/).filter((part) => part !== '')) {
+        const equals = field.indexOf('=');
+        const key = equals === -1 ? field : field.slice(0, equals);
+        const value = equals === -1 ? '' : field.slice(equals + 1);
+        if (key !== 'left-delim' && key !== 'right-delim') throw new GoTemplateError(`the # gotemplate: header names ${JSON.stringify(field)}: it reads left-delim=… and right-delim=…`);
+        if (value === '') throw new GoTemplateError(`the # gotemplate: header gives ${key} no delimiter`);
+        if (key === 'left-delim') delimiters.left = value;
+        else delimiters.right = value;
+      }
+      return { text: text.slice(0, offset) + text.slice(Math.min(next, text.length)), delimiters };
+    }
+    offset = next;
+  }
+  return null;
+}
+
+/** Whether a text may hold `{{ }}` actions, or actions between the delimiters of its `# gotemplate:` header. */
+export function mayHoldGoActions(text: string): boolean {
+  return text.includes('{{') || text.includes(GO_TEMPLATE_HEADER);
+}
+
+function nextOpening(text: string, from: number, dollar: DollarActions, left: string): Opening | null {
+  const braces = text.indexOf(left, from);
   let found = dollar === 'none' ? -1 : text.indexOf('$(', from);
   while (found !== -1 && (braces === -1 || found < braces) && dollar === 'fields' && !DOLLAR_FIELD.test(text.slice(found, found + 64))) {
     found = text.indexOf('$(', found + 2);
@@ -99,12 +156,13 @@ function nextOpening(text: string, from: number, dollar: DollarActions): Opening
  * drops comments. One pass reads both delimiter sets, so text a value renders to is never read as a template again
  * (Mission Control's second pass would run a `$(…)` a parameter holds).
  */
-function pieces(text: string, dollar: DollarActions): Piece[] {
+function pieces(text: string, dollar: DollarActions, delimiters: Delimiters): Piece[] {
+  const { left, right } = delimiters;
   const out: Piece[] = [];
   let position = 0;
   let trimNext = false;
   while (position < text.length) {
-    const opening = nextOpening(text, position, dollar);
+    const opening = nextOpening(text, position, dollar, left);
     let literal = opening === null ? text.slice(position) : text.slice(position, opening.at);
     if (trimNext) literal = literal.replace(/^\s+/, '');
     if (opening === null) {
@@ -112,12 +170,13 @@ function pieces(text: string, dollar: DollarActions): Piece[] {
       break;
     }
     const open = opening.at;
-    const trimBefore = /^(\{\{|\$\()-\s/.test(text.slice(open, open + 4));
+    const openLength = opening.dollar ? 2 : left.length;
+    const trimBefore = /^-\s/.test(text.slice(open + openLength, open + openLength + 2));
     if (trimBefore) literal = literal.replace(/\s+$/, '');
     if (literal !== '') out.push({ kind: 'text', text: literal });
-    const start = open + (trimBefore ? 3 : 2);
-    const close = opening.dollar ? closingParenOf(text, start) : closingOf(text, start);
-    const closeLength = opening.dollar ? 1 : 2;
+    const start = open + openLength + (trimBefore ? 1 : 0);
+    const close = opening.dollar ? closingParenOf(text, start) : closingOf(text, start, right);
+    const closeLength = opening.dollar ? 1 : right.length;
     if (close === -1) throw new GoTemplateError(`unclosed action at character ${open + 1}`);
     const inner = text.slice(start, close);
     const trimAfter = /\s-$/.test(inner) && inner.length >= 2;
@@ -129,9 +188,9 @@ function pieces(text: string, dollar: DollarActions): Piece[] {
   return out;
 }
 
-/** The `}}` that ends the action starting at `start`, skipping `}}` inside quoted strings; -1 when there is none. */
-function closingOf(text: string, start: number): number {
-  return scanAction(text, start, (i) => text[i] === '}' && text[i + 1] === '}');
+/** The closing delimiter that ends the action starting at `start`, skipping one inside quoted strings; -1 when there is none. */
+function closingOf(text: string, start: number, right: string): number {
+  return scanAction(text, start, (i) => text.startsWith(right, i));
 }
 
 /** The `)` that ends a `$(` action: the first outside quotes and the action's own parentheses. */
@@ -448,7 +507,8 @@ export function parseGoTemplate(text: string, functions: ReadonlySet<string>, op
   const root: Node[] = [];
   const stack: Frame[] = [{ kind: 'root', node: null, target: root, chained: false }];
   const top = (): Frame => stack[stack.length - 1] ?? { kind: 'root', node: null, target: root, chained: false };
-  for (const piece of pieces(text, options.dollar ?? 'none')) {
+  const header = templateHeader(text);
+  for (const piece of pieces(header?.text ?? text, options.dollar ?? 'none', header?.delimiters ?? GO_DELIMITERS)) {
     if (piece.kind === 'text') {
       top().target.push({ kind: 'text', text: piece.text });
       continue;
