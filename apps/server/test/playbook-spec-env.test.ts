@@ -151,6 +151,44 @@ describe('playbook spec.env and catalog_traverse', () => {
     expect(listener.bodies.slice(before)).toEqual([`{"where": "${spec?.url ?? ''}@${spec?.ref.branch ?? ''}/${target.rows[0]?.config.spec.path ?? ''}"}`]);
   });
 
+  it('reads a config parameter as the chosen item in templates and conditions, as Mission Control does, while the run keeps its id', async () => {
+    const { kustomization } = await graph();
+    const playbook = await save({
+      parameters: [{ name: 'kustomization', label: 'Kustomization', type: 'config', properties: { filter: [{ types: ['Kubernetes::Kustomization'] }] } }],
+      actions: [
+        {
+          name: 'tell',
+          if: 'params.kustomization.type == "Kubernetes::Kustomization"',
+          http: { url: `${listener.url}/param`, method: 'POST', body: '{{ .params.kustomization.id }} {{ .params.kustomization.name }} {{ .params.kustomization.config | json | jq ".spec.path" }}' },
+        },
+        { name: 'never', if: 'params.kustomization.type == "Kubernetes::Pod"', http: { url: `${listener.url}/never`, method: 'POST', body: 'no' } },
+      ],
+    });
+    const before = listener.bodies.length;
+    const done = await run(playbook, { kustomization });
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const name = await server.pool.query<{ name: string; path: string }>(`select name, config->'spec'->>'path' as path from config_items where id = $1`, [kustomization]);
+    expect(listener.bodies.slice(before)).toEqual([`${kustomization} ${name.rows[0]?.name ?? ''} ${name.rows[0]?.path ?? ''}`]);
+    expect(done.actions.map((action) => action.status)).toEqual(['completed', 'skipped']);
+    expect(done.parameters).toEqual({ kustomization });
+  });
+
+  it('fails the run naming the parameter when the item it chose was deleted before the run began, and runs no action', async () => {
+    const { kustomization } = await graph();
+    const playbook = await save({
+      parameters: [{ name: 'kustomization', type: 'config' }],
+      actions: [{ name: 'tell', http: { url: `${listener.url}/gone`, method: 'POST', body: '{{ .params.kustomization.name }}' } }],
+    });
+    const before = listener.bodies.length;
+    const id = await request(playbook, { kustomization }, {});
+    await server.pool.query('update config_items set deleted_at = now() where id = $1', [kustomization]);
+    const done = await finished(id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toBe("The catalog item chosen for the parameter 'kustomization' no longer exists");
+    expect(done.actions).toEqual([]);
+    expect(listener.bodies.length).toBe(before);
+  });
+
   it('finds a related item of a type in both directions, and nothing for a type it is not related to', async () => {
     const { repo, kustomization, deployment } = await graph();
     const playbook = await save({
@@ -263,9 +301,7 @@ describe('playbook spec.env and catalog_traverse', () => {
       rmSync(marker, { force: true });
     });
 
-    // Needs the `# gotemplate: left-delim=… right-delim=…` header of platform/go-template (being added separately):
-    // the fixture's own spelling of these values.
-    it('[delimiter header] runs the env values as the catalog_traversal fixture writes them, with $[[ ]]', async () => {
+    it('runs the env values as the catalog_traversal fixture writes them, with $[[ ]]', async () => {
       const { kustomization } = await graph();
       const playbook = await save({
         configs: [{ types: ['Kubernetes::Kustomization'] }],
@@ -278,6 +314,49 @@ describe('playbook spec.env and catalog_traverse', () => {
       const done = await run(playbook, {}, { config_id: kustomization });
       expect(done.status, JSON.stringify(done)).toBe('completed');
       expect(done.actions[0]?.result?.stdout).toMatch(/^https:\/\/git\.example\/[0-9a-f]{6}\.git\/\.\/clusters\/[0-9a-f]{6}\n$/);
+    });
+
+    it('runs Mission Control\'s catalog_traversal playbook unchanged: its config parameter is the chosen item, read through $[[ ]] and $( )', async () => {
+      const { kustomization } = await graph();
+      const playbook = await save({
+        category: 'Test',
+        icon: 'namespace',
+        title: 'Find GitSource',
+        parameters: [
+          {
+            name: 'kustomization',
+            label: 'Kustomization',
+            description: 'Which kustomization to add the new namespace into',
+            required: true,
+            type: 'config',
+            properties: { filter: [{ types: ['Kubernetes::Kustomization'] }] },
+          },
+        ],
+        env: [
+          { name: 'path', value: '# gotemplate: left-delim=$[[ right-delim=]]\n$[[ .params.kustomization.config | json |  jq ".spec.path" ]]\n' },
+          { name: 'git_url', value: '# gotemplate: left-delim=$[[ right-delim=]]\n$[[ (index (catalog_traverse .params.kustomization.id  "Kubernetes::GitRepository") 0).Config | json | jq ".spec.url"  ]]\n' },
+          { name: 'git_branch', value: '# gotemplate: left-delim=$[[ right-delim=]]\n$[[ (index (catalog_traverse .params.kustomization.id  "Kubernetes::GitRepository" "incoming") 0).Config | json | jq ".spec.ref.branch" ]]\n' },
+        ],
+        actions: [{ name: 'echo', exec: { script: 'echo "$(.params.kustomization.name) is in $(.env.git_url)@$(.env.git_branch)/$(.env.path)"\n' } }],
+      });
+      const done = await run(playbook, { kustomization });
+      expect(done.status, JSON.stringify(done)).toBe('completed');
+      expect(done.actions[0]?.result?.stdout).toMatch(/^apps-[0-9a-f]{6} is in https:\/\/git\.example\/[0-9a-f]{6}\.git@release-[0-9a-f]{6}\/\.\/clusters\/[0-9a-f]{6}\n$/);
+    });
+
+    it('keeps a chosen item named x"; touch … # one argument when a script reads its name through the parameter', async () => {
+      const marker = path.join(os.tmpdir(), `opsdeck-pwned-${randomBytes(6).toString('hex')}`);
+      const attack = `x"; touch ${marker} #`;
+      const chosen = await item('Kubernetes::Kustomization', attack, { spec: { path: '.' } });
+      const playbook = await save({
+        parameters: [{ name: 'k', type: 'config' }],
+        actions: [{ name: 'print', exec: { script: `printf '<%s>' {{ .params.k.name }} "{{ .params.k.name }}" $(.params.k.name) "$(.params.k.name)"` } }],
+      });
+      const done = await run(playbook, { k: chosen });
+      expect(done.status, JSON.stringify(done.actions)).toBe('completed');
+      expect(done.actions[0]?.result?.stdout).toBe(`<${attack}>`.repeat(4));
+      expect(existsSync(marker)).toBe(false);
+      rmSync(marker, { force: true });
     });
   });
 });

@@ -28,6 +28,7 @@ import {
   PLAYBOOK_RUN_CANCELLED_EVENT,
   PLAYBOOK_RUN_REQUESTED_EVENT,
   TARGET_LABELS,
+  templateParameters,
   templateContext,
 } from './run-store';
 import {
@@ -233,11 +234,15 @@ export class PlaybookWorker {
     } catch (error) {
       return this.finish(run, `A secret parameter could not be opened: ${messageOf(error)}`);
     }
+    const resolved = await templateParameters(pool, spec.parameters ?? [], opened.parameters);
+    if ('gone' in resolved) {
+      return this.finish(run, `The ${TARGET_LABELS[resolved.gone.type]} chosen for the parameter '${resolved.gone.name}' no longer exists`);
+    }
     const rows = await loadRunActions(pool, run.id);
     const context = templateContext({
       playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title },
       runId: run.id,
-      params: opened.parameters,
+      params: resolved.params,
       target,
       user: await loadPerson(pool, run.created_by),
       actions: Object.fromEntries(rows.filter((row) => FINAL_ACTION_STATUSES.has(row.status)).map((row) => [row.name, stateOf(row)])),

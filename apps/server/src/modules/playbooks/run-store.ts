@@ -151,7 +151,7 @@ export async function loadPerson(client: Queryable, id: string | null): Promise<
 export interface ContextInput {
   playbook: { id: string; name: string; title: string | null };
   runId: string;
-  params: Record<string, string>;
+  params: Record<string, unknown>;
   target: PlaybookTarget | null;
   user: RunPerson | null;
   actions?: Record<string, ActionState>;
@@ -170,6 +170,35 @@ export function templateContext(input: ContextInput): TemplateContext {
   if (input.request !== undefined && input.request !== null) context.request = input.request;
   if (input.target !== null) context[input.target.type] = input.target.row;
   return context;
+}
+
+/** A config, component or check parameter whose item is gone by the time the run reads it. */
+export interface GoneParameter {
+  name: string;
+  type: PlaybookTargetType;
+}
+
+/**
+ * What templates read as `params`: a config, component or check parameter is the item itself, in the shape `.config`,
+ * `.component` and `.check` have (`.params.x.name`, `.params.x.config.spec`), as Mission Control's templates read it;
+ * the run keeps the id and each pick-up reads the live row again. Other parameters stay the text the run keeps.
+ */
+export async function templateParameters(
+  client: Queryable,
+  definitions: readonly PlaybookParameter[],
+  values: Readonly<Record<string, string>>,
+): Promise<{ params: Record<string, unknown> } | { gone: GoneParameter }> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) setOwn(params, name, value);
+  for (const { name, type } of definitions) {
+    if (type !== 'config' && type !== 'component' && type !== 'check') continue;
+    const id = (values[name] ?? '').trim();
+    if (id === '') continue;
+    const item = await loadTarget(client, type, id);
+    if (item === null) return { gone: { name, type } };
+    setOwn(params, name, item.row);
+  }
+  return { params };
 }
 
 /** The parameters with their defaults resolved for the target, as the get-params call answers and a run fills them in. */
@@ -211,7 +240,7 @@ async function resourceMessage(client: Queryable, definition: PlaybookParameter,
 }
 
 /** An own property even for a name such as __proto__, which plain assignment would take for the prototype. */
-function setOwn(values: Record<string, string>, name: string, value: string): void {
+function setOwn<T>(values: Record<string, T>, name: string, value: T): void {
   Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
 }
 

@@ -372,7 +372,7 @@ const CONTEXT_MAP = 'map<string, dyn>';
 
 function conditionEnvironment(): Environment {
   return new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
-    .registerVariable('params', 'map<string, string>')
+    .registerVariable('params', CONTEXT_MAP)
     .registerVariable('config', CONTEXT_MAP)
     .registerVariable('component', CONTEXT_MAP)
     .registerVariable('check', CONTEXT_MAP)

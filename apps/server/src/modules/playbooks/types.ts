@@ -34,7 +34,8 @@ export interface ActionState {
 
 /** What templates and `if` conditions see. */
 export interface TemplateContext {
-  params: Record<string, string>;
+  /** The run's parameters; a config, component or check parameter as its item (run-store.ts templateParameters). */
+  params: Record<string, unknown>;
   /** Exactly one of these is set when the run has a target. */
   config?: Record<string, unknown>;
   component?: Record<string, unknown>;
