@@ -17,7 +17,8 @@ console.log(JSON.stringify(steps));
 `;
 
 describe('the JavaScript engine, loaded at its first need', () => {
-  it('is not loaded for a spec without a javascript field, and is before one that has it anywhere is evaluated', () => {
+  // A child process that compiles TypeScript as it starts: seconds on a loaded machine, so more than the default 5 s.
+  it('is not loaded for a spec without a javascript field, and is before one that has it anywhere is evaluated', { timeout: 60_000 }, () => {
     const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { encoding: 'utf8' });
     const [withoutJavaScript, withJavaScript] = JSON.parse(output.trim().split('\n').at(-1) ?? '[]') as string[];
     expect(withoutJavaScript).toMatch(/JavaScript engine is loading/);
