@@ -224,7 +224,7 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
     expect(refusal({ file: [{ ...file, transform: { gotemplate: '{{ readFile "/etc/passwd" }}' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.gotemplate' });
     expect(refusal({ file: [{ ...file, transform: { gotemplate: '[]', expr: '[]' } }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.gotemplate' });
     expect(() => validateScraperSpec({ file: [{ ...file, transform: { gotemplate: '[{{ range .config }}{"id": "{{ .id }}"}{{ end }}]' } }] }, { roots: ROOTS })).not.toThrow();
-    expect(refusal({ file: [{ ...file, transform: { mask: [{ selector: 'jq(".a", config)', jsonpath: '.a', value: 'x' }] } }] })).toEqual({
+    expect(refusal({ file: [{ ...file, transform: { mask: [{ selector: 'jmespath("a", config)', jsonpath: '.a', value: 'x' }] } }] })).toEqual({
       code: 'OD_SCRAPER_SPEC',
       details: 'spec.file[0].transform.mask[0].selector',
     });

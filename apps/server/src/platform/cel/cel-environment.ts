@@ -2,6 +2,7 @@ import vm from 'node:vm';
 import type { EnvironmentOptions } from '@marcbachmann/cel-js';
 import { Environment } from '@marcbachmann/cel-js/evaluator';
 import { registerCelFunctions } from './cel-functions';
+import { widenHas } from './has-rewrite';
 
 /**
  * Structural limits every server expression is parsed under: enough for the largest transforms in Mission Control's
@@ -15,13 +16,28 @@ export interface CelEnvironmentOptions {
   limits?: EnvironmentOptions['limits'];
 }
 
+/** cel-js, reading every expression through widenHas so `has()` takes any field selection, as cel-go does. */
+class ServerEnvironment extends Environment {
+  override parse(expression: string): ReturnType<Environment['parse']> {
+    return super.parse(widenHas(expression));
+  }
+
+  override check(expression: string): ReturnType<Environment['check']> {
+    return super.check(widenHas(expression));
+  }
+
+  override evaluate(expression: string, context?: Parameters<Environment['evaluate']>[1]): ReturnType<Environment['evaluate']> {
+    return super.evaluate(widenHas(expression), context);
+  }
+}
+
 /**
  * The server's CEL: optional fields (`a.?b.orValue(x)`), mixed list and map literals as Mission Control writes them,
  * bounded structure, and the function library of cel-functions.ts. Each caller registers its own variables on the
  * environment it gets.
  */
 export function createCelEnvironment(options: CelEnvironmentOptions = {}): Environment {
-  const environment = new Environment({
+  const environment = new ServerEnvironment({
     enableOptionalTypes: true,
     homogeneousAggregateLiterals: false,
     unlistedVariablesAreDyn: options.unlistedVariablesAreDyn ?? false,

@@ -172,6 +172,13 @@ describe('the server CEL function library', () => {
     });
   });
 
+  it("runs gomplate's jq over a value, as config-db's change rules call it", () => {
+    const patch = { status: { conditions: [{ type: 'Healthy', message: 'Health check passed' }] } };
+    expect(run(`jq('.status.conditions[]? | select(.type == "Healthy").message', patch).contains('Health check passed')`, { patch })).toBe(true);
+    expect(run(`jq('.status.conditions[0].type', patch)`, { patch })).toBe('Healthy');
+    expect(() => run(`jq('.a | length', patch)`, { patch: {} })).toThrow(/not supported by this server/);
+  });
+
   it('gives whole numbers to expressions as ints, so they compare and add as in canary-checker', () => {
     expect(run('code == 200 && code + 1 == 201 && string(code) == "200"', { code: 200 })).toBe(true);
     expect(celToText(environment.evaluate('1.5'))).toBe('1.5');

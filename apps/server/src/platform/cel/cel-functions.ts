@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Duration, type Environment } from '@marcbachmann/cel-js/evaluator';
+import { runJqPath } from '../go-template/jq-path';
 import { isRecord } from '../json-values';
 import { kubernetesHealth } from '../kubernetes-health';
 import { celToJson, celToText, fromCel, toCel } from './cel-values';
@@ -212,6 +213,9 @@ export function registerCelFunctions(environment: Environment): void {
     fn(`${receiver}.toJSONPretty(string): string`, (value: unknown, indent: string) => bounded(celToJson(value, indent)));
   }
   fn('toJSON(dyn): string', (value: unknown) => bounded(celToJson(value)));
+  // gomplate's jq as its CEL gives it (config-db's change rules: jq('.status.conditions[]? | select(…).message', patch)),
+  // over the paths jq-path reads; one result is itself, several or none a list.
+  fn('jq(string, dyn): dyn', (expression: string, value: unknown) => toCel(runJqPath(expression, fromCel(value))));
 
   // Durations and time.
   fn('Duration(string): google.protobuf.Duration', (text: string) => parseDurationText(text));

@@ -49,11 +49,26 @@ describe('jq paths', () => {
     expect(runJqPath('.metadata.name.first?', pod)).toEqual([]);
   });
 
+  it("keeps the values select() holds for, as config-db's change rules write it, and reads on after it", () => {
+    const patch = { status: { conditions: [{ type: 'Ready', message: 'ok' }, { type: 'Healthy', message: 'Health check passed' }] } };
+    expect(runJqPath('.status.conditions[]? | select(.type == "Healthy").message', patch)).toBe('Health check passed');
+    expect(runJqPath('.status.conditions[] | select(.type != "Healthy") | .message', patch)).toBe('ok');
+    expect(runJqPath('.status.conditions[] | select(.message) | .type', patch)).toEqual(['Ready', 'Healthy']);
+    expect(runJqPath('.status.conditions[] | select(.type == "Gone")', patch)).toEqual([]);
+  });
+
+  it('drops the values a try stage fails on instead of failing', () => {
+    expect(runJqPath('try .status.conditions[] | select(.type == "Healthy").message', { status: {} })).toEqual([]);
+    expect(refusal('.status.conditions[]')).toContain('cannot iterate over null');
+  });
+
   it('refuses by name what is more than a path: functions, recursion, arithmetic and construction', () => {
     expect(refusal('.status | length')).toContain('"length" is not supported by this server');
     expect(refusal('..')).toContain('is not supported by this server');
     expect(refusal('.a + 1')).toContain('"+ 1" is not supported');
     expect(refusal('{name: .metadata.name}')).toContain('is not supported by this server');
+    expect(refusal('.a[] | select(.b > 1)')).toContain('is not supported by this server');
+    expect(refusal('.a[] | select(.b == {"x": 1})')).toContain('is not supported by this server');
     expect(() => parseJqPath('')).toThrow(JqPathError);
   });
 });

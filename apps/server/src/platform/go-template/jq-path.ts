@@ -1,16 +1,28 @@
 /**
- * gomplate's `jq` for the expressions Mission Control's templates write: paths (`.a.b`, `.["a b"]`, `.[0]`, `.[-1]`),
- * iteration (`.[]`), `?` after a step and `|` between paths. A jq program can do far more (functions, arithmetic,
- * object construction, recursion); rather than run a language of its own inside every template, anything beyond a path
- * is refused by name, so a template never renders a value the expression did not ask for.
+ * gomplate's `jq` for the expressions Mission Control's templates and config-db's change rules write: paths (`.a.b`,
+ * `.["a b"]`, `.[0]`, `.[-1]`), iteration (`.[]`), `?` after a step, `|` between paths, `select(path == literal)` (or
+ * `!=`, or a bare path for truthiness) and `try` before a path. A jq program can do far more (functions, arithmetic,
+ * object construction, recursion); rather than run a language of its own inside every template, anything else is
+ * refused by name, so a template never renders a value the expression did not ask for.
  */
 
 /** Thrown for an expression this reader refuses or a path that cannot be read; templates report it as their own error. */
 export class JqPathError extends Error {}
 
-type Step = { kind: 'field'; name: string; optional: boolean } | { kind: 'index'; at: number; optional: boolean } | { kind: 'each'; optional: boolean };
+type Step =
+  | { kind: 'field'; name: string; optional: boolean }
+  | { kind: 'index'; at: number; optional: boolean }
+  | { kind: 'each'; optional: boolean }
+  | { kind: 'select'; path: Step[]; op: '==' | '!=' | null; value: unknown };
 
-const SUPPORTED = 'jq here reads paths: ., .a.b, .["a b"], .[0], .[-1], .[], a ? after a step and | between paths';
+/** One element of the pipeline; under `try` an error of its steps drops that value instead of failing the whole. */
+interface Stage {
+  steps: Step[];
+  tried: boolean;
+}
+
+const SUPPORTED =
+  'jq here reads paths: ., .a.b, .["a b"], .[0], .[-1], .[], a ? after a step, | between paths, select(path == literal) or != or a bare path, and try before a path';
 
 function unsupported(expression: string, at: number): never {
   const rest = expression.slice(at).trim();
@@ -31,13 +43,20 @@ function parsePath(expression: string, start: number, end: number): Step[] {
     return true;
   };
   skipSpace();
-  if (expression[i] !== '.') unsupported(expression, i);
-  i += 1;
   const identifier = /^[A-Za-z_][A-Za-z0-9_]*/;
-  const first = identifier.exec(expression.slice(i, end));
-  if (first !== null) {
-    i += first[0].length;
-    steps.push({ kind: 'field', name: first[0], optional: optional() });
+  if (/^select\s*\(/.test(expression.slice(i, end))) {
+    const open = expression.indexOf('(', i);
+    const close = closingParen(expression, open, end);
+    steps.push(parseSelect(expression, open + 1, close));
+    i = close + 1;
+  } else {
+    if (expression[i] !== '.') unsupported(expression, i);
+    i += 1;
+    const first = identifier.exec(expression.slice(i, end));
+    if (first !== null) {
+      i += first[0].length;
+      steps.push({ kind: 'field', name: first[0], optional: optional() });
+    }
   }
   for (;;) {
     skipSpace();
@@ -72,25 +91,73 @@ function parsePath(expression: string, start: number, end: number): Step[] {
   }
 }
 
-/** The `|` positions outside quoted keys. */
-function pipeline(expression: string): Step[][] {
-  const paths: Step[][] = [];
-  let start = 0;
+/** The positions from `start` to `end` (exclusive) that lie outside double-quoted text, with its escapes. */
+function* unquoted(expression: string, start: number, end: number): Generator<number> {
   let quoted = false;
-  for (let i = 0; i <= expression.length; i += 1) {
+  for (let i = start; i < end; i += 1) {
     const char = expression[i];
     if (quoted) {
       if (char === '\\') i += 1;
       else if (char === '"') quoted = false;
-      continue;
-    }
-    if (char === '"') quoted = true;
-    else if (char === '|' || i === expression.length) {
-      paths.push(parsePath(expression, start, i));
-      start = i + 1;
+    } else if (char === '"') quoted = true;
+    else yield i;
+  }
+}
+
+/** The index of the `)` closing the `(` at `open`, before `end`, outside quoted text. */
+function closingParen(expression: string, open: number, end: number): number {
+  let depth = 0;
+  for (const i of unquoted(expression, open, end)) {
+    if (expression[i] === '(') depth += 1;
+    else if (expression[i] === ')') {
+      depth -= 1;
+      if (depth === 0) return i;
     }
   }
-  return paths;
+  return unsupported(expression, open);
+}
+
+/** The position of a top-level `==` or `!=` between `start` and `end`, outside quoted text, or -1. */
+function comparison(expression: string, start: number, end: number): number {
+  for (const i of unquoted(expression, start, end - 1)) {
+    if ((expression[i] === '=' || expression[i] === '!') && expression[i + 1] === '=') return i;
+  }
+  return -1;
+}
+
+/** `select(…)` between `start` and `end`: a path, then optionally `==` or `!=` and a JSON literal. */
+function parseSelect(expression: string, start: number, end: number): Step {
+  const at = comparison(expression, start, end);
+  if (at === -1) return { kind: 'select', path: parsePath(expression, start, end), op: null, value: null };
+  const literal = expression.slice(at + 2, end).trim();
+  let value: unknown;
+  try {
+    value = JSON.parse(literal);
+  } catch {
+    unsupported(expression, at + 2);
+  }
+  if (typeof value === 'object' && value !== null) unsupported(expression, at + 2);
+  return { kind: 'select', path: parsePath(expression, start, at), op: expression[at] === '!' ? '!=' : '==', value };
+}
+
+/** The pipeline's stages, split at the `|` outside quoted keys and parentheses. */
+function pipeline(expression: string): Stage[] {
+  const stages: Stage[] = [];
+  let start = 0;
+  let depth = 0;
+  const cut = (at: number): void => {
+    const tried = /^\s*try\s/.exec(expression.slice(start, at));
+    stages.push({ steps: parsePath(expression, start + (tried?.[0].length ?? 0), at), tried: tried !== null });
+    start = at + 1;
+  };
+  for (const i of unquoted(expression, 0, expression.length)) {
+    const char = expression[i];
+    if (char === '(') depth += 1;
+    else if (char === ')') depth -= 1;
+    else if (char === '|' && depth === 0) cut(i);
+  }
+  cut(expression.length);
+  return stages;
 }
 
 function describe(value: unknown): string {
@@ -99,7 +166,26 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'object' : typeof value;
 }
 
+/** jq's truth: everything but false and null. */
+function truthy(value: unknown): boolean {
+  return value !== false && value !== null && value !== undefined;
+}
+
+function runSteps(steps: readonly Step[], input: unknown): unknown[] {
+  let values = [input];
+  for (const step of steps) values = values.flatMap((value) => apply(step, value));
+  return values;
+}
+
 function apply(step: Step, input: unknown): unknown[] {
+  if (step.kind === 'select') {
+    const keep = runSteps(step.path, input).some((value) => {
+      if (step.op === null) return truthy(value);
+      const equal = JSON.stringify(value ?? null) === JSON.stringify(step.value);
+      return step.op === '==' ? equal : !equal;
+    });
+    return keep ? [input] : [];
+  }
   if (step.kind === 'field') {
     if (input === null || input === undefined) return [null];
     if (typeof input === 'object' && !Array.isArray(input)) return [Object.hasOwn(input, step.name) ? (input as Record<string, unknown>)[step.name] : null];
@@ -119,7 +205,7 @@ function apply(step: Step, input: unknown): unknown[] {
 }
 
 /** Checks an expression without running it: a template can be refused at save for what it asks. */
-export function parseJqPath(expression: string): Step[][] {
+export function parseJqPath(expression: string): Stage[] {
   if (expression.trim() === '') unsupported(expression, 0);
   return pipeline(expression);
 }
@@ -130,8 +216,16 @@ export function parseJqPath(expression: string): Step[][] {
  */
 export function runJqPath(expression: string, input: unknown): unknown {
   let values: unknown[] = [readInput(input)];
-  for (const path of parseJqPath(expression)) {
-    for (const step of path) values = values.flatMap((value) => apply(step, value));
+  for (const stage of parseJqPath(expression)) {
+    values = values.flatMap((value) => {
+      if (!stage.tried) return runSteps(stage.steps, value);
+      try {
+        return runSteps(stage.steps, value);
+      } catch (error) {
+        if (error instanceof JqPathError) return [];
+        throw error;
+      }
+    });
   }
   return values.length === 1 ? values[0] : values;
 }
