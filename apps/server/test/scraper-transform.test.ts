@@ -353,6 +353,108 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
       { change_type: 'Pulled', severity: 'info', summary: 'Pulled' },
     ]);
   });
+
+  it("runs the diffs it computes through the same mappings and exclusions, reading config-db's patch and summary", async () => {
+    const pod = (restarts: number, phase: string) => ({ id: 'pod-1', name: 'web-0', kind: 'Pod', status: { phase, containerStatuses: [{ name: 'app', restartCount: restarts }] } });
+    const app = (reconciledAt: string, revision: string) => ({ id: 'app-1', name: 'shop', kind: 'Application', apiVersion: 'argoproj.io/v1alpha1', status: { reconciledAt, revision } });
+    const dir = folder('diffs', { 'pod.json': pod(0, 'Running'), 'app.json': app('t1', 'r1') });
+    const id = await save('diffs', {
+      file: [
+        {
+          type: '$.kind',
+          id: '$.id',
+          name: '$.name',
+          transform: {
+            changes: {
+              // As Mission Control's kubernetes fixture writes them.
+              mapping: [
+                {
+                  filter:
+                    "change_type == 'diff' && summary == \"status.containerStatuses\" && patch != null && has(patch.status) && has(patch.status.containerStatuses) && patch.status.containerStatuses.size() > 0 && has(patch.status.containerStatuses[0].restartCount)",
+                  type: 'PodCrashLooping',
+                },
+              ],
+              exclude: ['change_type == "diff" && summary == "status.reconciledAt" && config != null && has(config.apiVersion) && config.apiVersion == "argoproj.io/v1alpha1" && has(config.kind) && config.kind == "Application"'],
+            },
+          },
+          paths: [`${dir}/*.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    writeFileSync(path.join(dir, 'pod.json'), JSON.stringify(pod(1, 'Running')));
+    writeFileSync(path.join(dir, 'app.json'), JSON.stringify(app('t2', 'r1')));
+    const second = await run(id);
+    expect(second.status, JSON.stringify(second.errors)).toBe('SUCCESS');
+    writeFileSync(path.join(dir, 'pod.json'), JSON.stringify(pod(1, 'Failed')));
+    writeFileSync(path.join(dir, 'app.json'), JSON.stringify(app('t3', 'r2')));
+    expect((await run(id)).status).toBe('SUCCESS');
+    const changes = await server.pool.query<{ name: string; change_type: string; summary: string; patches: string }>(
+      `select c.name, ch.change_type, ch.summary, ch.patches from config_changes ch join config_items c on c.id = ch.config_id
+        where c.scraper_id = $1 and ch.change_type <> 'CREATE' order by c.name, ch.created_at`,
+      [id],
+    );
+    expect(changes.rows.map((row) => [row.name, row.change_type, row.summary])).toEqual([
+      // The reconcile alone is excluded; with the revision beside it the summary names their parent and it is kept.
+      ['shop', 'diff', 'status'],
+      ['web-0', 'PodCrashLooping', 'status.containerStatuses'],
+      ['web-0', 'diff', 'status.phase'],
+    ]);
+    // The stored patches stay the RFC 6902 operations the fingerprint is taken from.
+    expect(JSON.parse(changes.rows[2]?.patches ?? 'null')).toEqual([{ op: 'replace', path: '/status/phase', value: 'Failed' }]);
+  });
+
+  it("maps a diff by gomplate's jq over its patch, as Mission Control's kubernetes fixture does", async () => {
+    const release = (message: string) => ({ id: 'hr-1', name: 'podinfo', status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Healthy', message }] } });
+    const dir = folder('jq-diffs', { 'hr.json': release('Health check failed') });
+    const id = await save('jq-diffs', {
+      file: [
+        {
+          type: 'Flux::HelmRelease',
+          id: '$.id',
+          name: '$.name',
+          transform: {
+            changes: {
+              mapping: [
+                {
+                  filter: `change_type == 'diff' && jq('.status.conditions[]? | select(.type == "Healthy").message', patch).contains('Health check passed')`,
+                  type: 'HealthCheckPassed',
+                },
+              ],
+            },
+          },
+          paths: [`${dir}/hr.json`],
+        },
+      ],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    writeFileSync(path.join(dir, 'hr.json'), JSON.stringify(release('Health check passed')));
+    const outcome = await run(id);
+    expect(outcome.status, JSON.stringify(outcome.errors)).toBe('SUCCESS');
+    const changes = await server.pool.query<{ change_type: string; summary: string }>(
+      `select ch.change_type, ch.summary from config_changes ch join config_items c on c.id = ch.config_id where c.scraper_id = $1 and ch.change_type <> 'CREATE'`,
+      [id],
+    );
+    expect(changes.rows).toEqual([{ change_type: 'HealthCheckPassed', summary: 'status.conditions' }]);
+  });
+
+  it('reports a change rule that cannot judge a diff and keeps the diff as it was', async () => {
+    const dir = folder('diff-errors', { 'a.json': { id: 'a', name: 'a', value: 1 } });
+    const id = await save('diff-errors', {
+      file: [{ type: 'Test::Thing', id: '$.id', name: '$.name', transform: { changes: { mapping: [{ filter: 'patch.missing.deeper == 1', type: 'Never' }] } }, paths: [`${dir}/a.json`] }],
+    });
+    expect((await run(id)).status).toBe('SUCCESS');
+    writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ id: 'a', name: 'a', value: 2 }));
+    const outcome = await run(id);
+    expect(outcome.status).toBe('WARNING');
+    expect(outcome.errors.map((error) => error.where)).toEqual(['file[0] transform.changes.mapping[0].filter']);
+    const changes = await server.pool.query<{ change_type: string; summary: string }>(
+      `select ch.change_type, ch.summary from config_changes ch join config_items c on c.id = ch.config_id where c.scraper_id = $1 and ch.change_type <> 'CREATE'`,
+      [id],
+    );
+    expect(changes.rows).toEqual([{ change_type: 'diff', summary: 'value' }]);
+  });
+
   it("runs config-db's full mode: the config key is stored, changes become the item's changes once, and access data is reported as not run", async () => {
     const dir = folder('full', {
       'car.json': { reg_no: 'A123', config: { colour: 'blue' }, changes: [{ action: 'drive', summary: 'car colour changed to blue' }] },

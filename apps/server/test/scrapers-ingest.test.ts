@@ -133,7 +133,7 @@ describe('scrape ingest', () => {
     const diffs = (await changes(scraper)).filter((c) => c.change_type === 'diff');
     expect(diffs).toHaveLength(1);
     const first = diffs[0] ?? {};
-    expect(first.summary).toBe('spec.template.spec.containers[0].image');
+    expect(first.summary).toBe('spec.template.spec.containers');
     expect(first.severity).toBe('medium');
     expect(first.diff).toContain('-        - image: shop/web:1\n+        - image: shop/web:2');
     expect(JSON.parse(String(first.patches))).toEqual([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'shop/web:2' }]);
@@ -314,7 +314,7 @@ describe('scrape ingest', () => {
       ['web', true],
     ]);
     const webDiffs = (await changes(scraper)).filter((c) => c.name === 'web' && c.change_type === 'diff');
-    expect(webDiffs.map((c) => c.summary)).toEqual(['spec.template.spec.containers[0].image']);
+    expect(webDiffs.map((c) => c.summary)).toEqual(['spec.template.spec.containers']);
     expect(JSON.parse(String(webDiffs[0]?.patches))).toEqual([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'shop/web:4' }]);
     expect((await changes(scraper)).filter((c) => c.name === 'old').map((c) => c.change_type)).toEqual(['CREATE', 'DELETE']);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
-import { canonicalJson, diffContent, jsonPatch, unifiedDiff } from './ingest-diff';
+import { canonicalJson, diffContent, jsonPatch, mergePatch, unifiedDiff } from './ingest-diff';
 
 const deployment = (image: string, replicas: number): unknown => ({
   kind: 'Deployment',
@@ -84,9 +84,10 @@ describe('diffContent', () => {
     expect(diffContent({ a: [1] }, { a: [1] }, 'json')).toBeNull();
   });
 
-  it('names the changed paths in the summary and renders the diff in the item format', () => {
+  it('names the changed paths in the summary as config-db does, an array as one leaf, and renders the diff in the item format', () => {
     const change = diffContent(deployment('shop/checkout:1.4', 3), deployment('shop/checkout:1.5', 2), 'yaml');
-    expect(change?.summary).toBe('spec.replicas, spec.template.spec.containers[0].image');
+    expect(change?.summary).toBe('spec.replicas, spec.template.spec.containers');
+    expect(change?.mergePatch).toEqual({ spec: { replicas: 2, template: { spec: { containers: [{ name: 'app', image: 'shop/checkout:1.5' }] } } } });
     expect(change?.diff).toContain('-        - image: shop/checkout:1.4\n+        - image: shop/checkout:1.5');
     expect(change?.diff).toContain('-  replicas: 3\n+  replicas: 2');
     expect(change?.patches).toEqual([
@@ -110,9 +111,54 @@ describe('diffContent', () => {
     expect(other?.fingerprint).not.toBe(first?.fingerprint);
   });
 
+  it('names the parent where two or more leaves under it changed, and dotted keys as config-db joins them', () => {
+    const before = { status: { a: 1, b: 1, conditions: [] }, metadata: { annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': 't1' } } };
+    const after = { status: { a: 2, b: 2, conditions: [] }, metadata: { annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': 't2' } } };
+    expect(diffContent(before, after, 'json')?.summary).toBe('metadata.annotations.endpoints.kubernetes.io/last-change-trigger-time, status');
+  });
+
+  it('lists top-level keys by name where config-db would give an empty summary, and names a key that became empty', () => {
+    expect(diffContent({ a: 1, b: 1 }, { a: 2, b: 2 }, 'json')?.summary).toBe('a, b');
+    expect(diffContent({ a: { b: 1 } }, { a: { b: 1, c: {} } }, 'json')?.summary).toBe('a.c');
+  });
+
   it('shortens a summary of many paths', () => {
-    const before = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i]));
-    const after = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i + 1]));
-    expect(diffContent(before, after, 'json')?.summary).toBe('k0, k1, k2, k3, k4 and 3 more');
+    const before = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+    const after = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i + 1]));
+    const summary = diffContent(before, after, 'json')?.summary;
+    expect(summary).toMatch(/^k00, k01, .*, k19 and 5 more$/);
+  });
+});
+
+describe('mergePatch', () => {
+  it('gives RFC 7396 patches: removed keys null, objects key by key, arrays whole', () => {
+    expect(mergePatch({ a: 1, gone: true, o: { x: 1, y: 1 }, list: [1, 2] }, { a: 1, o: { x: 1, y: 2 }, list: [1], added: 'n' })).toEqual({
+      gone: null,
+      o: { y: 2 },
+      list: [1],
+      added: 'n',
+    });
+    expect(mergePatch([1], [2])).toEqual([2]);
+  });
+
+  it('gives a patch whose merge into the old content is the new one', () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    const merge = (target: unknown, patch: unknown): unknown => {
+      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+      const base = typeof target === 'object' && target !== null && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
+      const merged = new Map(Object.entries(base));
+      for (const [key, entry] of Object.entries(patch)) {
+        if (entry === null) merged.delete(key);
+        else merged.set(key, merge(merged.get(key), entry));
+      }
+      return Object.fromEntries(merged);
+    };
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('a', 'b', 'c'), value), fc.dictionary(fc.constantFrom('a', 'b', 'c'), value), (before, after) => {
+        expect(merge(before, mergePatch(before, after))).toEqual(after);
+      }),
+    );
   });
 });

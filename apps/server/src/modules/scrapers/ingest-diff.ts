@@ -14,7 +14,12 @@ export interface ContentDiff {
   /** Unified diff of the two contents rendered in the item's format, old first. */
   diff: string;
   patches: JsonPatchOp[];
-  /** The changed paths, e.g. `spec.replicas, spec.template.spec.containers[0].image`. */
+  /**
+   * The RFC 7396 merge patch that turns the old content into the new one: config-db's `patch` of a diff change, which
+   * its change mappings and exclusions read (`has(patch.status.containerStatuses)`).
+   */
+  mergePatch: unknown;
+  /** What changed, named as config-db names it (summaryOf): `spec.replicas, spec.template.spec.containers`. */
   summary: string;
   severity: 'info' | 'medium';
   /** sha256 of the patches: the same change seen again folds into the first row (0080). */
@@ -43,17 +48,6 @@ export function canonicalize(value: unknown): unknown {
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonicalize(value ?? null));
-}
-
-/** Readable path segments for the summary: `a.b[0].c`, with odd keys quoted. */
-function readablePath(segments: Array<string | number>): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out === '' ? '(root)' : out;
 }
 
 interface Change {
@@ -157,7 +151,53 @@ export function unifiedDiff(before: string, after: string, label = 'config'): st
   return formatPatch(whole, FILE_HEADERS_ONLY);
 }
 
-const SUMMARY_PATHS = 5;
+/**
+ * RFC 7396: the object whose merge into `before` gives `after`. Two objects differ key by key (a key `after` lacks is
+ * null); anything else, arrays included, is replaced whole, as a merge patch cannot reach inside an array.
+ */
+export function mergePatch(before: unknown, after: unknown): unknown {
+  if (!isPlainObject(before) || !isPlainObject(after)) return after;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) patch[key] = null;
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key];
+    if (isPlainObject(old) && isPlainObject(value)) {
+      const inner = mergePatch(old, value);
+      if (isPlainObject(inner) && Object.keys(inner).length > 0) patch[key] = inner;
+    } else if (!Object.hasOwn(before, key) || JSON.stringify(old) !== JSON.stringify(value)) {
+      patch[key] = value;
+    }
+  }
+  return patch;
+}
+
+const SUMMARY_PATHS = 20;
+
+/**
+ * config-db's summary of a diff (ExtractLeafNodesAndCommonParents over the merge patch), which change mappings compare
+ * (`summary == "status.containerStatuses"`): the dotted path of every leaf (a value that is not an object, so an array
+ * is one leaf), where two or more leaves share a parent the parent's path instead. Two departures, both for the
+ * reader: config-db names the root as an empty path when several top-level keys change, where this lists those keys;
+ * and the paths are sorted (Go's map order is random) and cut after 20 with "and N more".
+ */
+function summaryOf(patch: unknown): string {
+  if (!isPlainObject(patch)) return '(root)';
+  const leaves: Array<{ path: string; parent: string }> = [];
+  const walk = (node: Record<string, unknown>, parent: string): void => {
+    for (const [key, value] of Object.entries(node)) {
+      const path = parent === '' ? key : `${parent}.${key}`;
+      // An empty object is a leaf too (config-db skips it), so a key that became {} is still named.
+      if (isPlainObject(value) && Object.keys(value).length > 0) walk(value, path);
+      else leaves.push({ path, parent });
+    }
+  };
+  walk(patch, '');
+  const perParent = new Map<string, number>();
+  for (const leaf of leaves) perParent.set(leaf.parent, (perParent.get(leaf.parent) ?? 0) + 1);
+  const paths = [...new Set(leaves.map((leaf) => (leaf.parent !== '' && (perParent.get(leaf.parent) ?? 0) > 1 ? leaf.parent : leaf.path)))].sort();
+  const shown = paths.slice(0, SUMMARY_PATHS).join(', ');
+  return paths.length > SUMMARY_PATHS ? `${shown} and ${paths.length - SUMMARY_PATHS} more` : shown;
+}
 
 /**
  * The severity rule: a change is 'medium' when it swaps a container's image (a rollout) or scales a workload to zero
@@ -178,14 +218,13 @@ export function diffContent(before: unknown, after: unknown, format: string): Co
   const changes = changesBetween(canonicalize(before), canonicalize(after));
   if (changes.length === 0) return null;
   const patches = changes.map((change) => change.op);
-  const paths = [...new Set(changes.map((change) => readablePath(change.segments)))];
-  const shown = paths.slice(0, SUMMARY_PATHS).join(', ');
-  const summary = paths.length > SUMMARY_PATHS ? `${shown} and ${paths.length - SUMMARY_PATHS} more` : shown;
+  const patch = mergePatch(canonicalize(before ?? null), canonicalize(after ?? null));
   const renderAs = format === 'yaml' ? 'yaml' : 'json';
   return {
     diff: unifiedDiff(render(before, renderAs), render(after, renderAs)),
     patches,
-    summary,
+    mergePatch: patch,
+    summary: summaryOf(patch),
     severity: severityOf(changes),
     fingerprint: createHash('sha256').update(JSON.stringify(patches)).digest('hex'),
   };

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ANALYZERS, analyzeItem, type Finding } from './analyzers';
-import { canonicalJson, diffContent } from './ingest-diff';
-import type { CatalogLookup, ItemHealth, ItemKey, ScrapedItem, ScrapedRelationship, ScrapeResult, ScrapeSummary, TypeSummary } from './types';
+import { canonicalJson, diffContent, type ContentDiff } from './ingest-diff';
+import type { CatalogLookup, ItemHealth, ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult, ScrapeSummary, TypeSummary } from './types';
 
 /**
  * Stores what one scraper run found (issue #12 items 3 and 4) in one transaction. Each item carries a hash of what it
@@ -326,6 +326,31 @@ function itemColumns(rows: Write[]): unknown[] {
   ];
 }
 
+/**
+ * A diff through the change rules of the entry that found the item (config-db runs its diffs through the same mappings
+ * and exclusions as reported changes): the type, severity and summary to store, or null when the rules drop it. What
+ * a rule could not judge joins the run's errors.
+ */
+function mappedDiff(item: ScrapedItem, diff: ContentDiff, errors: ScrapeError[]): Pick<ScrapedChange, 'changeType' | 'severity' | 'summary'> | null {
+  const plain = { changeType: 'diff', severity: diff.severity, summary: diff.summary };
+  if (item.diffRules === undefined) return plain;
+  const outcome = item.diffRules(
+    {
+      ...plain,
+      item: { type: item.type, externalId: item.externalId },
+      externalChangeId: '',
+      source: item.source ?? '',
+      createdAt: new Date().toISOString(),
+      details: {},
+      patch: diff.mergePatch,
+      diff: diff.diff,
+    },
+    item,
+  );
+  errors.push(...outcome.errors);
+  return outcome.change;
+}
+
 function typeSummary(summary: ScrapeSummary, type: string): TypeSummary {
   const existing = summary.types[type];
   if (existing !== undefined) return existing;
@@ -421,13 +446,14 @@ export async function ingestScrapeResult(pool: pg.Pool, input: IngestInput): Pro
           changeRows.push({ configId: id, changeType: 'CREATE', severity: 'info', source, summary: 'Restored: found again after deletion', diff: null, patches: null, fingerprint: null });
         }
         const diff = diffContent(before.get(id) ?? null, entry.item.config, entry.item.format);
-        if (diff !== null) {
+        const change = diff === null ? null : mappedDiff(entry.item, diff, summary.errors);
+        if (diff !== null && change !== null) {
           changeRows.push({
             configId: id,
-            changeType: 'diff',
-            severity: diff.severity,
+            changeType: change.changeType,
+            severity: change.severity,
             source,
-            summary: diff.summary,
+            summary: change.summary,
             diff: diff.diff,
             patches: JSON.stringify(diff.patches),
             fingerprint: diff.fingerprint,

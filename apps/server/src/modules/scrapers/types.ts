@@ -40,7 +40,12 @@ export interface ScrapedItem extends ItemKey {
   parent?: ItemKey | null;
   /** When the thing was created in its own system, if it says. */
   createdAt?: string | null;
+  /** The change mappings and exclusions of the source entry that found it, for the diff the ingest computes. */
+  diffRules?: DiffChangeRules;
 }
+
+/** One change through an entry's `transform.changes`: the change as mapped, or null when it is dropped. */
+export type DiffChangeRules = (change: ScrapedChange, item: ScrapedItem) => { change: ScrapedChange | null; errors: ScrapeError[] };
 
 /**
  * Configs anywhere in the catalog, found as config-db's FindConfigIDsByNamespaceNameClass finds them: by the cluster
@@ -74,6 +79,9 @@ export interface ScrapedChange {
   details?: Record<string, unknown>;
   source: string;
   createdAt: string;
+  /** A diff change's merge patch and unified diff, as the ingest computed them; a reported change has neither. */
+  patch?: unknown;
+  diff?: string;
 }
 
 export interface ScrapeResult {

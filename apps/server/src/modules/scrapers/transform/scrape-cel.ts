@@ -5,7 +5,7 @@ import { fromCel, toCel } from '../../../platform/cel/cel-values';
 /**
  * The CEL of scraper transforms (config-db's `expr`, selectors, filters): the server's CEL (platform/cel, with its
  * function library and `toJSON()`), one environment per kind of expression declaring exactly the variables config-db
- * gives that expression, so a misspelt variable or a function this server lacks (config-db's `jq`, …) is refused at
+ * gives that expression, so a misspelt variable or a function this server lacks (gomplate's `jsonpath`, …) is refused at
  * save instead of failing every run. Each evaluation runs under a wall-clock budget (runWithinBudget), so no
  * expression holds a run past it whatever data it walks.
  */
@@ -14,8 +14,30 @@ export type CelKind = 'script' | 'item' | 'change' | 'page' | 'reduce' | 'object
 
 /** Variables of one config as config-db's ScrapeResult.AsMap names them. */
 const ITEM_VARIABLES = ['config', 'id', 'name', 'config_type', 'config_class', 'description', 'status', 'health', 'labels', 'tags', 'source', 'format'];
-/** Variables of one change (ChangeResult.AsMap) plus the config it belongs to. */
-const CHANGE_VARIABLES = ['change_type', 'severity', 'summary', 'source', 'details', 'external_id', 'external_change_id', 'config_type', 'config', 'created_at'];
+/** Variables of one change (ChangeResult.AsMap, `change` and `patch`) plus the config it belongs to (transform.ts). */
+const CHANGE_VARIABLES = [
+  'change_type',
+  'action',
+  'severity',
+  'summary',
+  'source',
+  'details',
+  'external_id',
+  'external_change_id',
+  'config_type',
+  'created_at',
+  'created_by',
+  'patches',
+  'diff',
+  'change',
+  'patch',
+  'config',
+  'config_item',
+  'name',
+  'config_class',
+  'labels',
+  'tags',
+];
 
 const VARIABLES: Readonly<Record<CelKind, readonly string[]>> = {
   script: ['config'],

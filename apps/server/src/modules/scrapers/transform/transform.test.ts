@@ -67,7 +67,8 @@ describe('scraper CEL', () => {
     expect(celProblem('script', 'dyn(config).map(i, i).toJSON()', false)).toBeNull();
     expect(celProblem('change', "change_type == 'diff' && details.message == 'x'", true)).toBeNull();
     expect(celProblem('item', 'change_type == "diff"', true)).not.toBeNull();
-    expect(celProblem('change', "jq('.a', config) == 'b'", true)).not.toBeNull();
+    expect(celProblem('change', "jmespath('a', config) == 'b'", true)).not.toBeNull();
+    expect(celProblem('change', "jq('.a', patch) == 'b' && has(patch.status.list[0].count) && change.summary == summary", true)).toBeNull();
     expect(celProblem('item', '"text"', true)).toMatch(/bool/);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isRecord, list, record, strings, text } from '../../../platform/json-values';
-import type { ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult } from '../types';
+import type { DiffChangeRules, ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult } from '../types';
 import { deleteAtPath, replaceAtPath } from './json-path-edit';
 import { fillTemplate } from './property-template';
 import { evaluateCel, evaluateCelBool } from './scrape-cel';
@@ -218,9 +218,17 @@ function relationships(rules: readonly Record<string, unknown>[], items: readonl
   return links;
 }
 
+/**
+ * What a change mapping or exclusion reads, as config-db gives it: the change's own fields (ChangeResult.AsMap), the
+ * change again as `change` and its merge patch as `patch` (both deprecated there, still in its fixtures), and the
+ * config it belongs to. config-db gives mappings and exclusions slightly different sets; both read this one, which holds
+ * each of them, so an expression either accepts means here what it means there.
+ */
 function changeVariables(change: ScrapedChange, item: ScrapedItem | undefined): Record<string, unknown> {
-  return {
+  const own = {
     change_type: change.changeType,
+    // No source here reports an action or an author; the names are there so config-db's expressions check.
+    action: '',
     severity: change.severity,
     summary: change.summary,
     source: change.source,
@@ -228,46 +236,80 @@ function changeVariables(change: ScrapedChange, item: ScrapedItem | undefined): 
     external_id: change.item.externalId,
     external_change_id: change.externalChangeId,
     config_type: change.item.type,
-    config: item?.config ?? null,
     created_at: change.createdAt,
+    created_by: null,
+    patches: change.patch === undefined ? '' : JSON.stringify(change.patch),
+    diff: change.diff ?? null,
   };
+  return {
+    ...own,
+    change: own,
+    patch: change.patch ?? {},
+    config: item?.config ?? null,
+    config_item: item === undefined ? null : itemVariables(item),
+    name: item?.name ?? '',
+    config_class: item === undefined ? '' : (item.type.split('::')[0] ?? item.type),
+    labels: item?.labels ?? {},
+    tags: item?.tags ?? {},
+  };
+}
+
+/** What the rules made of one change: the change as mapped, or null when a mapping ignored it or an exclusion held. */
+function mapChange(spec: Record<string, unknown>, original: ScrapedChange, item: ScrapedItem | undefined, transformer: Transformer): ScrapedChange | null {
+  let change = original;
+  let ignored = false;
+  list(spec.mapping).forEach((mapping, index) => {
+    if (!transformer.passes(mapping.filter, changeVariables(change, item), `transform.changes.mapping[${index}].filter`, 'change')) return;
+    if (mapping.action === 'ignore') ignored = true;
+    const severity = text(mapping.severity);
+    change = {
+      ...change,
+      ...(text(mapping.type) === undefined ? {} : { changeType: String(mapping.type) }),
+      ...(severity !== undefined && SEVERITIES.has(severity as ScrapedChange['severity']) ? { severity: severity as ScrapedChange['severity'] } : {}),
+      ...(text(mapping.summary) === undefined ? {} : { summary: String(mapping.summary) }),
+    };
+  });
+  if (ignored) return null;
+  const variables = changeVariables(change, item);
+  const excluded = strings(spec.exclude).some((expression, index) => {
+    try {
+      return evaluateCelBool('change', expression, variables);
+    } catch (error) {
+      // config-db keeps a change whose exclusion cannot be judged, and says so.
+      transformer.fail(`transform.changes.exclude[${index}]`, error);
+      return false;
+    }
+  });
+  return excluded ? null : change;
+}
+
+function hasChangeRules(spec: Record<string, unknown>): boolean {
+  return list(spec.mapping).length > 0 || strings(spec.exclude).length > 0;
 }
 
 /** Every mapping whose filter holds applies, in order (a later one overrides); then a change any exclude holds for is dropped. */
 function mapChanges(spec: Record<string, unknown>, changes: readonly ScrapedChange[], items: ReadonlyMap<string, ScrapedItem>, transformer: Transformer): ScrapedChange[] {
-  const mappings = list(spec.mapping);
-  const exclusions = strings(spec.exclude);
-  if (mappings.length === 0 && exclusions.length === 0) return [...changes];
+  if (!hasChangeRules(spec)) return [...changes];
   const kept: ScrapedChange[] = [];
   for (const original of changes) {
     transformer.checkTime();
-    let change = original;
-    let ignored = false;
-    mappings.forEach((mapping, index) => {
-      if (!transformer.passes(mapping.filter, changeVariables(change, items.get(keyOf(change.item))), `transform.changes.mapping[${index}].filter`, 'change')) return;
-      if (mapping.action === 'ignore') ignored = true;
-      const severity = text(mapping.severity);
-      change = {
-        ...change,
-        ...(text(mapping.type) === undefined ? {} : { changeType: String(mapping.type) }),
-        ...(severity !== undefined && SEVERITIES.has(severity as ScrapedChange['severity']) ? { severity: severity as ScrapedChange['severity'] } : {}),
-        ...(text(mapping.summary) === undefined ? {} : { summary: String(mapping.summary) }),
-      };
-    });
-    if (ignored) continue;
-    const variables = changeVariables(change, items.get(keyOf(change.item)));
-    const excluded = exclusions.some((expression, index) => {
-      try {
-        return evaluateCelBool('change', expression, variables);
-      } catch (error) {
-        // config-db keeps a change whose exclusion cannot be judged, and says so.
-        transformer.fail(`transform.changes.exclude[${index}]`, error);
-        return false;
-      }
-    });
-    if (!excluded) kept.push(change);
+    const change = mapChange(spec, original, items.get(keyOf(original.item)), transformer);
+    if (change !== null) kept.push(change);
   }
   return kept;
+}
+
+/**
+ * The entry's change rules for the diff changes the ingest computes, which config-db runs through the same mappings
+ * and exclusions as the changes a source reports. The ingest calls it inside its transaction, where no run signal
+ * reaches, so each call is bounded by the CEL budget of its expressions alone.
+ */
+function diffRulesOf(spec: Record<string, unknown>, where: string): DiffChangeRules | undefined {
+  if (!hasChangeRules(spec)) return undefined;
+  return (change, item) => {
+    const transformer = new Transformer(where, new AbortController().signal);
+    return { change: mapChange(spec, change, item, transformer), errors: transformer.errors };
+  };
 }
 
 /** Whether the entry has anything for applyTransform to do. */
@@ -302,6 +344,8 @@ export function applyTransform(spec: Record<string, unknown>, result: ScrapeResu
   }
   const byKey = new Map(items.map((item) => [keyOf(item), item]));
   const changes = mapChanges(record(transform.changes), result.changes, byKey, transformer);
+  const diffRules = diffRulesOf(record(transform.changes), where);
+  if (diffRules !== undefined) for (const item of items) item.diffRules = diffRules;
   return {
     items,
     relationships: [...result.relationships, ...links],
