@@ -93,7 +93,9 @@ e2e_steps() {
 }
 
 # The two server suites, the longest steps that cannot be split (one Node process each, test files one after another
-# against one database): they start first, in a lane of their own, one core's worth of work. PostgreSQL goes first, beside
+# against one database): they start first, in a lane of their own, one core's worth of work. Every file runs on
+# PostgreSQL; PGlite runs the files apps/server/test/pglite-suite.txt lists (ADR 0068): those that name the embedded
+# engine, the job loops, and what the docs promise on both databases. PostgreSQL goes first, beside
 # the short checks and the web tests: its statements run under the server's 15 s statement timeout, which the
 # 5,000-component topology write passed twice beside the e2e specs' browsers (load about 11, even with the specs at
 # nice 10); PGlite, which keeps no such timeout, runs beside the specs.
@@ -101,7 +103,7 @@ servers_lane() {
   # shellcheck disable=SC2046
   step server-postgres "server tests (PostgreSQL 15)" "$REPORTS/server-postgres.json" bash scripts/test-server.sh postgres $(vitest_json server-postgres) || true
   # shellcheck disable=SC2046
-  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(vitest_json server-pglite) || true
+  step server-pglite "server tests (PGlite)" "$REPORTS/server-pglite.json" bash scripts/test-server.sh pglite $(node scripts/pglite-suite.mjs) $(vitest_json server-pglite) || true
 }
 
 # The short checks, the unit and web tests and then the end-to-end specs, on the other core: the server suites take
