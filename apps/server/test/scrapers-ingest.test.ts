@@ -151,6 +151,19 @@ describe('scrape ingest', () => {
     expect(Date.parse(String(folded.created_at))).toBeGreaterThan(Date.parse(String(first.created_at)));
   });
 
+  it("stores no diff for an item labelled with config-db's ignore-changes annotation naming diff, yet stores its new content", async () => {
+    const scraper = await newScraper('ingest-ignore-diff');
+    const quiet = (image: string): ScrapedItem => {
+      const item = deployment('quiet', image, 2);
+      return { ...item, labels: { ...item.labels, 'config-db.flanksource.com/ignore-changes': 'diff' } };
+    };
+    await ingest(scraper, run([quiet('shop/quiet:1')]));
+    const summary = await ingest(scraper, run([quiet('shop/quiet:2')]));
+    expect(summary.types['IngestTest::Deployment']).toEqual({ added: 0, updated: 1, unchanged: 0, deleted: 0 });
+    expect((await changes(scraper)).map((c) => c.change_type)).toEqual(['CREATE']);
+    expect((await items(scraper))[0]?.config).toEqual(quiet('shop/quiet:2').config);
+  });
+
   it('soft-deletes an item missing from a complete run, keeps one missing from an incomplete run and restores one that returns', async () => {
     const scraper = await newScraper('ingest-delete');
     const web = deployment('web', 'shop/web:1');

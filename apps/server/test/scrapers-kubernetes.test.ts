@@ -176,6 +176,25 @@ describe('kubernetes scraper source', () => {
     expect(result.changes.find((change) => change.changeType === 'Scheduled')?.severity).toBe('info');
   });
 
+  it("honours config-db's annotations: an ignored object is left out, and an object's events of a listed type or severity are dropped", async () => {
+    const annotate = (plural: string, name: string, annotations: Record<string, string>): void => {
+      const object = api.objects[plural]?.find((entry) => (entry.metadata as Record<string, unknown>).name === name);
+      if (object === undefined) throw new Error(`no ${plural} ${name}`);
+      const metadata = object.metadata as Record<string, unknown>;
+      metadata.annotations = { ...(metadata.annotations as Record<string, string> | undefined), ...annotations };
+    };
+    annotate('configmaps', 'web-settings', { 'config-db.flanksource.com/ignore': 'true' });
+    annotate('pods', 'db-0', { 'config-db.flanksource.com/ignore-changes': 'Back*,diff' });
+    annotate('pods', 'web-7d4b9c-a1', { 'config-db.flanksource.com/ignore-change-severity': 'info' });
+    annotate('services', 'web', { 'config-db.flanksource.com/ignore': 'false' });
+    const result = await run({});
+    expect(result.items.some((item) => item.type === 'Kubernetes::ConfigMap')).toBe(false);
+    expect(result.items.some((item) => item.type === 'Kubernetes::Service' && item.name === 'web')).toBe(true);
+    expect(result.changes.map((change) => change.changeType)).toEqual([]);
+    // Kept as labels, as config-db keeps them, so the ingest drops the object's diffs too.
+    expect(byName(result, 'Kubernetes::Pod', 'db-0').labels['config-db.flanksource.com/ignore-changes']).toBe('Back*,diff');
+  });
+
   it('pages through lists 500 objects at a time with the continue token', async () => {
     const template = sampleCluster().configmaps?.[0] as Record<string, unknown>;
     api.objects.configmaps = Array.from({ length: 1203 }, (_, index) => ({

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ANALYZERS, analyzeItem, type Finding } from './analyzers';
+import { ignoresChangeType } from './change-annotations';
 import { canonicalJson, diffContent, type ContentDiff } from './ingest-diff';
 import type { CatalogLookup, ItemHealth, ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult, ScrapeSummary, TypeSummary } from './types';
 
@@ -333,6 +334,8 @@ function itemColumns(rows: Write[]): unknown[] {
  */
 function mappedDiff(item: ScrapedItem, diff: ContentDiff, errors: ScrapeError[]): Pick<ScrapedChange, 'changeType' | 'severity' | 'summary'> | null {
   const plain = { changeType: 'diff', severity: diff.severity, summary: diff.summary };
+  // config-db reads the type annotation alone for a diff (generateDiffChange), not the severity one.
+  if (ignoresChangeType(item.labels, 'diff')) return null;
   if (item.diffRules === undefined) return plain;
   const outcome = item.diffRules(
     {

@@ -7,6 +7,7 @@ import { inClusterKubeConfig, kubeConfigFromConnection, kubeConfigFromText, kube
 import { kubernetesHealth } from '../../../platform/kubernetes-health';
 import { CLUSTER_TYPE, clusterKey, kubernetesType, parentOf, relationshipsOf, type KubernetesObject } from './kubernetes-relations';
 import { lookupRelationships } from './kubernetes-lookups';
+import { IGNORE_CHANGE_SEVERITIES_ANNOTATION, IGNORE_CHANGE_TYPES_ANNOTATION, ignoresChange, ignoresObject } from '../change-annotations';
 
 /** A page as every typed list call returns it; items are the client's model objects until serialized back. */
 interface ListPage {
@@ -219,6 +220,7 @@ function exclusionsOf(spec: Json): Exclusions {
 }
 
 function isExcluded(object: KubernetesObject, exclusions: Exclusions): boolean {
+  if (ignoresObject(stringMap(record(object.body.metadata).annotations))) return true;
   if (exclusions.kinds.has(object.kind.toLowerCase())) return true;
   if (exclusions.names.some((pattern) => pattern.test(object.name))) return true;
   const namespace = object.kind === 'Namespace' ? object.name : object.namespace;
@@ -315,6 +317,18 @@ function toObject(kind: string, body: Json): KubernetesObject | null {
   return { kind, uid, name, namespace: text(metadata.namespace) ?? null, body };
 }
 
+/** The object's labels, with config-db's change annotations among them as config-db keeps them. */
+function labelsOf(object: KubernetesObject): Record<string, string> {
+  const metadata = record(object.body.metadata);
+  const annotations = stringMap(metadata.annotations);
+  const labels = stringMap(metadata.labels);
+  for (const name of [IGNORE_CHANGE_TYPES_ANNOTATION, IGNORE_CHANGE_SEVERITIES_ANNOTATION]) {
+    const value = annotations[name];
+    if (value !== undefined) labels[name] = value;
+  }
+  return labels;
+}
+
 function toItem(object: KubernetesObject, clusterName: string, source: string, namespaceUids: ReadonlyMap<string, string>): ScrapedItem {
   const metadata = record(object.body.metadata);
   const health = kubernetesHealth(object.kind, object.body);
@@ -327,13 +341,19 @@ function toItem(object: KubernetesObject, clusterName: string, source: string, n
     status: health.status,
     ready: health.ready,
     tags: { cluster: clusterName, ...(object.namespace === null ? {} : { namespace: object.namespace }) },
-    labels: stringMap(metadata.labels),
+    labels: labelsOf(object),
     config: storedConfig(object.body),
     format: 'yaml',
     source,
     parent: parentOf(object, namespaceUids, clusterName),
     createdAt: text(metadata.creationTimestamp) ?? null,
   };
+}
+
+/** An object of the run, as its events find it: its item, and the labels that may hold config-db's change annotations. */
+interface KnownObject {
+  key: ItemKey;
+  labels: Readonly<Record<string, string>>;
 }
 
 interface EventRules {
@@ -365,9 +385,10 @@ function severityOf(type: string | undefined, message: string, rules: EventRules
   return 'info';
 }
 
-function toChange(event: Json, known: ReadonlyMap<string, ItemKey>, rules: EventRules, source: string): ScrapedChange | null {
+function toChange(event: Json, known: ReadonlyMap<string, KnownObject>, rules: EventRules, source: string): ScrapedChange | null {
   const involved = record(event.involvedObject);
-  const item = known.get(text(involved.uid) ?? '');
+  const object = known.get(text(involved.uid) ?? '');
+  const item = object?.key;
   const uid = text(record(event.metadata).uid);
   const reason = text(event.reason);
   if (item === undefined || uid === undefined || reason === undefined) return null;
@@ -378,13 +399,15 @@ function toChange(event: Json, known: ReadonlyMap<string, ItemKey>, rules: Event
   const createdAt = text(event.lastTimestamp) ?? text(event.eventTime) ?? text(event.firstTimestamp) ?? text(record(event.metadata).creationTimestamp);
   if (createdAt === undefined) return null;
   const message = text(event.message) ?? reason;
+  const severity = severityOf(text(event.type), message, rules);
+  if (object !== undefined && ignoresChange(object.labels, reason, severity)) return null;
   const count = typeof event.count === 'number' ? event.count : 1;
   const origin = record(event.source);
   return {
     item,
     externalChangeId: `${uid}/${count}`,
     changeType: reason,
-    severity: severityOf(text(event.type), message, rules),
+    severity,
     summary: message,
     details: { count, ...(text(origin.component) === undefined ? {} : { component: text(origin.component) }), ...(text(origin.host) === undefined ? {} : { host: text(origin.host) }) },
     source,
@@ -462,7 +485,9 @@ export const runKubernetesSource: SourceRunner = async (entry: SourceEntry, cont
   };
   const items = [cluster, ...objects.map((object) => toItem(object, clusterName, source, namespaceUids))];
 
-  const known = new Map<string, ItemKey>(items.filter((item) => item.type !== CLUSTER_TYPE).map((item) => [item.externalId, { type: item.type, externalId: item.externalId }]));
+  const known = new Map<string, KnownObject>(
+    items.filter((item) => item.type !== CLUSTER_TYPE).map((item) => [item.externalId, { key: { type: item.type, externalId: item.externalId }, labels: item.labels }]),
+  );
   const rules = eventRulesOf(spec);
   const changes: ScrapedChange[] = [];
   try {
