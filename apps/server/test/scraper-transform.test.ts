@@ -308,7 +308,7 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
           transform: {
             changes: {
               mapping: [
-                { filter: "change_type == 'BackOff' && config.name == 'app'", type: 'PodCrashLooping', severity: 'high', summary: 'crash looping' },
+                { filter: "change_type == 'BackOff' && config.name == 'app'", type: 'PodCrashLooping', severity: 'high', summary: 'crash looping: {{ .summary }} ({{ .config.name | upper }})' },
                 { filter: "change_type == 'Noise'", action: 'ignore' },
               ],
               exclude: ['details.reason == "probe"'],
@@ -349,7 +349,7 @@ describe('scraper transforms on a file scraper, as config-db applies them', () =
       [id],
     );
     expect(changes.rows).toEqual([
-      { change_type: 'PodCrashLooping', severity: 'high', summary: 'crash looping' },
+      { change_type: 'PodCrashLooping', severity: 'high', summary: 'crash looping: BackOff (APP)' },
       { change_type: 'Pulled', severity: 'info', summary: 'Pulled' },
     ]);
   });

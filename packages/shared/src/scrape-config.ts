@@ -480,10 +480,10 @@ export const SCRAPER_CHANGE_FIELDS: ScraperFieldTable = {
 };
 
 export const SCRAPER_CHANGE_MAPPING_FIELDS: ScraperFieldTable = {
-  filter: runs('CEL over change_type, severity, summary, source, details, external_id, config_type and config'),
+  filter: runs('CEL over the change (change_type, severity, summary, details, patch, diff, …) and its config, as config-db gives them'),
   type: runs('The change type to set'),
   severity: runs('The severity to set: info, low, medium, high, critical, warning or blocker'),
-  summary: runs('The summary to set'),
+  summary: runs('The summary to set: a Go template over the same variables, as config-db renders it'),
   action: runs('ignore drops the change; move-up, copy-up, copy and move are refused', ['ignore']),
   config_id: refused('Changes stay on the config that reported them'),
   config_type: refused('Changes stay on the config that reported them'),

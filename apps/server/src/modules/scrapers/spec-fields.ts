@@ -134,6 +134,10 @@ function checkChanges(value: unknown, field: string): void {
     if (mapping.severity !== undefined && !(typeof mapping.severity === 'string' && SEVERITIES.includes(mapping.severity))) {
       invalid(`${at}.severity`, `must be one of ${SEVERITIES.join(', ')}`);
     }
+    if (mapping.summary !== undefined) {
+      const problem = typeof mapping.summary === 'string' ? goTemplateProblem(mapping.summary) : 'must be text';
+      if (problem !== null) invalid(`${at}.summary`, `is not a Go template this server can run: ${problem}`);
+    }
   });
   listOf(changes.exclude, `${field}.exclude`).forEach((entry, index) => checkCel(entry, `${field}.exclude[${index}]`, 'change', true));
 }

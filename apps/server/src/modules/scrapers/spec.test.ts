@@ -229,6 +229,10 @@ describe('validateScraperSpec as config-db reads a spec (ADR 0072)', () => {
       details: 'spec.file[0].transform.mask[0].selector',
     });
     expect(refusal({ file: [{ ...file, properties: [{ name: 'p', text: '{{ .name | upper }}' }] }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].properties[0].text' });
+    expect(refusal({ file: [{ ...file, transform: { changes: { mapping: [{ filter: 'true', summary: '{{ readFile "/etc/passwd" }}' }] } } }] })).toEqual({
+      code: 'OD_SCRAPER_SPEC',
+      details: 'spec.file[0].transform.changes.mapping[0].summary',
+    });
     expect(refusal({ file: [{ ...file, properties: [{ name: 'p', filter: 'nope == 1' }] }] })).toEqual({ code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].properties[0].filter' });
   });
 

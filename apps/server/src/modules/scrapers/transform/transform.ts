@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isRecord, list, record, strings, text } from '../../../platform/json-values';
 import type { DiffChangeRules, ItemKey, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeError, ScrapeResult } from '../types';
 import { deleteAtPath, replaceAtPath } from './json-path-edit';
+import { renderGoTemplate } from '../../../platform/go-template/render';
 import { fillTemplate } from './property-template';
 import { evaluateCel, evaluateCelBool } from './scrape-cel';
 
@@ -254,6 +255,26 @@ function changeVariables(change: ScrapedChange, item: ScrapedItem | undefined): 
   };
 }
 
+/** A summary is rendered from the rule's source as one. */
+const SUMMARY_TEMPLATE_STEPS = 10_000;
+/** The length config_changes.summary keeps. */
+const SUMMARY_TEMPLATE_OUTPUT = 100_000;
+
+/**
+ * A mapping's summary, a Go template over the change's variables as config-db renders it (`{{.summary}} on
+ * {{.config.metadata.name}}`); one that fails to render leaves the summary as it was and is reported, as there.
+ */
+function summaryOf(template: unknown, change: ScrapedChange, item: ScrapedItem | undefined, transformer: Transformer, what: string): string | undefined {
+  const source = text(template);
+  if (source === undefined) return undefined;
+  try {
+    return renderGoTemplate(source, changeVariables(change, item), { maxSteps: SUMMARY_TEMPLATE_STEPS, maxOutput: SUMMARY_TEMPLATE_OUTPUT });
+  } catch (error) {
+    transformer.fail(what, error);
+    return undefined;
+  }
+}
+
 /** What the rules made of one change: the change as mapped, or null when a mapping ignored it or an exclusion held. */
 function mapChange(spec: Record<string, unknown>, original: ScrapedChange, item: ScrapedItem | undefined, transformer: Transformer): ScrapedChange | null {
   let change = original;
@@ -262,11 +283,12 @@ function mapChange(spec: Record<string, unknown>, original: ScrapedChange, item:
     if (!transformer.passes(mapping.filter, changeVariables(change, item), `transform.changes.mapping[${index}].filter`, 'change')) return;
     if (mapping.action === 'ignore') ignored = true;
     const severity = text(mapping.severity);
+    const summary = summaryOf(mapping.summary, change, item, transformer, `transform.changes.mapping[${index}].summary`);
     change = {
       ...change,
       ...(text(mapping.type) === undefined ? {} : { changeType: String(mapping.type) }),
       ...(severity !== undefined && SEVERITIES.has(severity as ScrapedChange['severity']) ? { severity: severity as ScrapedChange['severity'] } : {}),
-      ...(text(mapping.summary) === undefined ? {} : { summary: String(mapping.summary) }),
+      ...(summary === undefined ? {} : { summary }),
     };
   });
   if (ignored) return null;
