@@ -85,7 +85,7 @@ describe('scraper specs saved through the data API', () => {
       { label: 'a JSONPath transform', spec: { file: [{ ...file, transform: { jsonpath: '$.a' } }] }, code: 'OD_SCRAPER_FIELD', details: 'spec.file[0].transform.jsonpath' },
       { label: 'a JavaScript transform beside expr', spec: { file: [{ ...file, transform: { javascript: 'config', expr: 'config' } }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.javascript' },
       { label: 'http pagination whose CEL reads an unknown variable', spec: { http: [{ type: 'Api::Status', id: '$.id', url: 'https://status.example.test/api', pagination: { nextPageExpr: 'x' } }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.http[0].pagination.nextPageExpr' },
-      { label: 'a CEL function this server lacks', spec: { file: [{ ...file, transform: { changes: { exclude: ["jq('.a', config) == 'x'"] } } }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.changes.exclude[0]' },
+      { label: 'a CEL function this server lacks', spec: { file: [{ ...file, transform: { changes: { exclude: ["jmespath('a', config) == 'x'"] } } }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].transform.changes.exclude[0]' },
       { label: 'a JSONPath that does not parse', spec: { file: [{ ...file, id: '$.metadata[' }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].id' },
       { label: "a JSONPath ending in '| [0]', which config-db's parser refuses too", spec: { file: [{ ...file, name: '$.Tags[?(@.Key=="Name")].Value | [0]' }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].name' },
       { label: 'a glob outside the roots', spec: { file: [{ ...file, paths: [`${ROOT}/a.json`, '/etc/*.conf'] }] }, code: 'OD_SCRAPER_SPEC', details: 'spec.file[0].paths[1]' },
