@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsUpdate } from '@/lib/use-search-params-update';
 import type { ColumnDef } from '@tanstack/react-table';
 import { KeyRound } from 'lucide-react';
 import { DEFAULT_PAGE_SIZE, formatDate, relativeRangeLabel, type TimeRange } from '@opsdeck/shared';
@@ -181,7 +181,7 @@ function EntryDetails({ entry, onClose }: { entry: AuditEntry; onClose: () => vo
  */
 export function AuditLogPage() {
   useDocumentTitle('Audit Log');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParamsUpdate();
   const params = useMemo(() => parseAuditLogParams(searchParams), [searchParams]);
   const log = useAuditLogQuery(params);
   const [selected, setSelected] = useState<AuditEntry | null>(null);

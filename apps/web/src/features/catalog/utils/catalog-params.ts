@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsUpdate } from '@/lib/use-search-params-update';
 import { CATALOG_SUMMARY_DEFAULT_GROUP_BY, decodeTristate, encodeTristate, type TristateValue } from '@opsdeck/shared';
 
 /** Spec 002 §2.1: labels are `key__:__value` pairs joined by commas. */
@@ -167,7 +167,7 @@ export function withIncludedTags(text: string, tags: readonly KeyValue[]): strin
 
 /** The page's parameters, read from and written to the query string (DESIGN §6). */
 export function useCatalogParams() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useSearchParamsUpdate();
   const params = useMemo(() => parseCatalogParams(search), [search]);
   // Filters replace the entry; a drill-down from the summary pushes one, so Back returns to the groups.
   const update = useCallback(

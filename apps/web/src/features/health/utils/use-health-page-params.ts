@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsUpdate } from '@/lib/use-search-params-update';
 import { DEFAULT_PAGE_SIZE, isTimeRangeKey, type TimeRangeKey } from '@opsdeck/shared';
 import type { SummarySortKey, SummaryStatus } from '../api/keys';
 import { ALL_TAB, DEFAULT_TAB_BY, NO_GROUPING } from './grouping';
@@ -118,7 +118,7 @@ export function applyHealthParams(search: URLSearchParams, changes: HealthParamC
 
 /** The page's filters, layout and open check, kept in the query string (DESIGN §6). */
 export function useHealthPageParams() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useSearchParamsUpdate();
   const params = useMemo(() => parseHealthParams(search), [search]);
   const update = useCallback(
     (changes: HealthParamChanges, options: { replace?: boolean } = {}) => setSearch((current) => applyHealthParams(current, changes), options),

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsUpdate } from '@/lib/use-search-params-update';
 import type { TopologyQuery } from '../api/types';
 
 /** Spec 001 §2.9: the query parameters of /topology and /topology/{id}. */
@@ -101,7 +101,7 @@ export function componentHref(id: string, search: URLSearchParams, refererId?: s
 
 /** The page's filters and sort, kept in the query string (DESIGN §6). */
 export function useTopologyParams() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useSearchParamsUpdate();
   const params = useMemo(() => parseTopologyParams(search), [search]);
   const update = useCallback(
     (changes: TopologyParamChanges) => setSearch((current) => applyTopologyParams(current, changes)),
