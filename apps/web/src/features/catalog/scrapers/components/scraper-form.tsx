@@ -5,6 +5,7 @@ import { CodeEditor } from '@/components/code-editor/code-editor';
 import { FormActions } from '@/components/form-actions/form-actions';
 import { TextField } from '@/components/forms/text-field';
 import { objectToText, parseObjectText } from '@/lib/object-text/object-text';
+import { useStateWithLatest } from '@/lib/use-state-with-latest';
 import type { SaveProblem } from '../api/save-problem';
 import type { ScraperInput } from '../api/save-scraper';
 import { EXAMPLE_SPEC, requiredFieldsSummary, specHints } from '../scraper-spec';
@@ -33,23 +34,24 @@ export interface ScraperFormProps {
 export function ScraperForm({ scraper, editable, isSaving, problem, onSubmit, onDelete, onCancel }: ScraperFormProps) {
   const isEditing = scraper !== undefined;
   const { control, handleSubmit } = useForm<NameValues>({ mode: 'onTouched', defaultValues: { name: scraper?.name ?? '' } });
-  const [text, setText] = useState(() => (scraper === undefined ? EXAMPLE_SPEC : objectToText(scraper.spec)));
+  const [text, setText, latestText] = useStateWithLatest(() => (scraper === undefined ? EXAMPLE_SPEC : objectToText(scraper.spec)));
   const [specError, setSpecError] = useState<string | null>(null);
   const id = useId();
   const parsed = useMemo(() => parseObjectText(text), [text]);
   const hints = useMemo(() => (parsed === null ? [] : specHints(parsed)), [parsed]);
 
   const submit = handleSubmit(({ name }) => {
-    if (parsed === null) {
+    const spec = parseObjectText(latestText());
+    if (spec === null) {
       setSpecError(NOT_AN_OBJECT);
       return;
     }
-    if (Object.keys(parsed).length === 0) {
+    if (Object.keys(spec).length === 0) {
       setSpecError(EMPTY_SPEC);
       return;
     }
     setSpecError(null);
-    onSubmit({ name: name.trim(), spec: parsed });
+    onSubmit({ name: name.trim(), spec });
   });
 
   const describedBy = [`${id}-hint`, hints.length > 0 ? `${id}-required` : null, problem !== null || specError !== null ? `${id}-problem` : null]

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { CodeEditor } from '@/components/code-editor/code-editor';
 import { Dialog } from '@/components/dialog/dialog';
@@ -7,6 +7,7 @@ import { REQUIRED_MESSAGE } from '@/components/forms/messages';
 import { TextAreaField } from '@/components/forms/text-area-field';
 import { TextField } from '@/components/forms/text-field';
 import { useSession } from '@/lib/auth/session';
+import { useStateWithLatest } from '@/lib/use-state-with-latest';
 import { isUiSource } from '@/lib/resource-origin/resource-origin';
 import type { PlaybookRow } from '../../api/get-playbooks';
 import { usePlaybookSchemaQuery } from '../../api/get-playbook-schema';
@@ -29,6 +30,12 @@ export interface PlaybookEditorDialogProps {
   onDeleted?: () => void;
 }
 
+/** A pasted Mission Control resource names itself in metadata.name, which the server takes when Name is left blank. */
+function namedBySpec(spec: Record<string, unknown> | null): boolean {
+  const metadata = spec?.metadata;
+  return typeof metadata === 'object' && metadata !== null && typeof (metadata as Record<string, unknown>).name === 'string';
+}
+
 function optional(text: string): string | null {
   const trimmed = text.trim();
   return trimmed === '' ? null : trimmed;
@@ -47,7 +54,7 @@ export function PlaybookEditorDialog({ playbook, onClose, onDeleted }: PlaybookE
   const session = useSession();
   const schema = usePlaybookSchemaQuery();
   const save = useSavePlaybookMutation();
-  const [specText, setSpecText] = useState(() => (playbook === undefined ? NEW_PLAYBOOK_SPEC : specToText(playbook.spec)));
+  const [specText, setSpecText, latestSpecText] = useStateWithLatest(() => (playbook === undefined ? NEW_PLAYBOOK_SPEC : specToText(playbook.spec)));
   const [specError, setSpecError] = useState<string | null>(null);
   const [isDeleting, setIsDeleting] = useState(false);
   const { control, handleSubmit, setError } = useForm<EditorValues>({
@@ -60,21 +67,15 @@ export function PlaybookEditorDialog({ playbook, onClose, onDeleted }: PlaybookE
       description: playbook?.description ?? '',
     },
   });
-  // A pasted Mission Control resource names itself in metadata.name, which the server takes when Name is left blank.
-  const namedBySpec = useMemo(() => {
-    const { spec } = parseSpecText(specText);
-    const metadata = spec?.metadata;
-    return typeof metadata === 'object' && metadata !== null && typeof (metadata as Record<string, unknown>).name === 'string';
-  }, [specText]);
   const failure = save.error === null ? null : playbookFailure(save.error);
   const disabled = isReadOnly || save.isPending;
 
   const handleSave = (values: EditorValues) => {
-    if (!isEditing && values.name.trim() === '' && !namedBySpec) {
+    const parsed = parseSpecText(latestSpecText());
+    if (!isEditing && values.name.trim() === '' && !namedBySpec(parsed.spec)) {
       setError('name', { message: REQUIRED_MESSAGE }, { shouldFocus: true });
       return;
     }
-    const parsed = parseSpecText(specText);
     setSpecError(parsed.error);
     if (parsed.spec === null) return;
     save.mutate(
