@@ -30,4 +30,18 @@ describe('useSearchParamsUpdate', () => {
     });
     expect(await screen.findByText('tabBy=team&tab=network&pageSize=100')).toBeTruthy();
   });
+
+  it('builds the next change on an address reached from outside the page, such as Back, not on the one it left', async () => {
+    const router = createMemoryRouter([{ path: '/health', element: <Probe /> }], { initialEntries: ['/health?tabBy=team', '/health?tabBy=namespace'], initialIndex: 1 });
+    render(<RouterProvider router={router} />);
+    await act(async () => {
+      await router.navigate(-1);
+    });
+    expect(await screen.findByText('tabBy=team')).toBeTruthy();
+    await act(async () => {
+      screen.getByRole('button', { name: 'both' }).click();
+      await Promise.resolve();
+    });
+    expect(await screen.findByText('tabBy=team&tab=network&pageSize=100')).toBeTruthy();
+  });
 });
