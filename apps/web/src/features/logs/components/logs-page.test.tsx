@@ -233,6 +233,20 @@ describe('LogsPage', () => {
     expect(currentUrl().search).toBe('');
   });
 
+  it('marks the page busy while the lines load and not once they are shown', async () => {
+    let answerLines: (() => void) | undefined;
+    logsResponse = () =>
+      new Promise((resolve) => {
+        answerLines = () => resolve(HttpResponse.json(answer(makeLines(3))));
+      });
+    renderLogs(`/logs?topologyId=${API}`);
+    expect(await screen.findByText('Loading logs…')).toHaveAttribute('aria-busy', 'true');
+    await waitFor(() => expect(answerLines).toBeDefined());
+    answerLines?.();
+    await screen.findByText('message 0');
+    expect(document.querySelector('[aria-busy="true"]')).toBeNull();
+  });
+
   it("says 'There are no logs matching the search query' when the call answers no lines", async () => {
     logsResponse = () => HttpResponse.json(answer([]));
     renderLogs(`/logs?topologyId=${API}&logsSelector=api-pods&query=nothing`);

@@ -172,7 +172,9 @@ export function LogsPage() {
     if (logsQuery === null || logs.isPending) {
       return (
         <Notice>
-          <p role="status" aria-live="polite" className="animate-pulse">
+          {/* Busy while the lines load: whatever waits for the page to settle waits past it (the crawl's axe run read the
+              pulsing text, half faded, as too faint to read). */}
+          <p role="status" aria-live="polite" aria-busy="true" className="animate-pulse">
             Loading logs…
           </p>
         </Notice>
