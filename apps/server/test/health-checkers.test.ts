@@ -401,6 +401,17 @@ describe('checkers against local targets', () => {
       expect(defaulted).toMatchObject({ pass: true, message: '3 hits' });
     });
 
+    it("runs canary-checker's opensearch checks as the same search, passing on the expected hits and failing on others", async () => {
+      const query = '{"query":{"term":{"level":"error"}}}';
+      const passing = await run('opensearch', { name: 'opensearch_pass', description: 'OpenSearch checker', url: services.url, index: 'logs', query, results: 2 });
+      expect(passing).toMatchObject({ pass: true, error: null, message: '2 hits', details: { index: 'logs', hits: 2 } });
+      expect(services.requests.at(-1)).toMatchObject({ method: 'POST', path: '/logs/_search' });
+      const failing = await run('opensearch', { name: 'opensearch_fail', url: services.url, index: 'logs', query, results: 100 });
+      expect(failing).toMatchObject({ pass: false, error: '2 hits; expected 100' });
+      const missing = await run('opensearch', { name: 'opensearch_missing', url: services.url, index: 'nope' });
+      expect(missing).toMatchObject({ pass: false, error: 'HTTP 404: index_not_found_exception: no such index [nope]' });
+    });
+
     it('fails when the number of hits differs from results', async () => {
       const result = await run('elasticsearch', { name: 'es', url: services.url, index: 'logs', query: '{"term":{"level":"error"}}', results: 5 });
       expect(result).toMatchObject({ pass: false, error: '2 hits; expected 5', details: { hits: 2 } });
@@ -436,6 +447,23 @@ describe('checkers against local targets', () => {
         authentication: { username: 'elastic', password: { value: 'wrong' } },
       });
       expect(override).toMatchObject({ pass: false, error: 'HTTP 401: security_exception: missing authentication credentials' });
+    });
+
+    it("sends the top-level username and password canary-checker writes as Basic credentials, and authentication over them", async () => {
+      const basic = `Basic ${Buffer.from('elastic:changeme').toString('base64')}`;
+      const inline = await run('opensearch', { name: 'os', url: services.url, index: 'secure', results: 1, username: 'elastic', password: { value: 'changeme' } });
+      expect(inline).toMatchObject({ pass: true, message: '1 hit' });
+      expect(services.requests.at(-1)?.headers.authorization).toBe(basic);
+      const both = await run('elasticsearch', {
+        name: 'es',
+        url: services.url,
+        index: 'secure',
+        username: 'elastic',
+        password: 'wrong',
+        authentication: { username: 'elastic', password: 'changeme' },
+      });
+      expect(both).toMatchObject({ pass: true, message: '1 hit' });
+      expect(services.requests.at(-1)?.headers.authorization).toBe(basic);
     });
 
     it('passes when no alert fires and asks only for active, unsilenced, uninhibited alerts', async () => {

@@ -69,7 +69,7 @@ describe('the check catalogue and the check schemas', () => {
 
   it('never names a check type both as run and as not run', () => {
     expect(CHECK_TYPES.filter((type) => type in CHECK_TYPES_NOT_RUN)).toEqual([]);
-    expect(Object.keys(CHECK_TYPES_NOT_RUN)).toEqual(expect.arrayContaining(['kubernetesResource', 'junit', 's3', 'restic', 'ldap', 'helm', 'containerd', 'mssql', 'opensearch']));
+    expect(Object.keys(CHECK_TYPES_NOT_RUN)).toEqual(expect.arrayContaining(['kubernetesResource', 'junit', 's3', 'restic', 'ldap', 'helm', 'containerd', 'mssql']));
   });
 
   it('places a value at a catalogue path, merging the objects on the way, and reads it back', () => {

@@ -110,7 +110,6 @@ export const CHECK_TYPES_NOT_RUN: Readonly<Record<string, string>> = {
   awsConfig: 'queries AWS Config',
   awsConfigRule: 'reads AWS Config rule compliance',
   databaseBackup: 'checks a cloud database backup',
-  opensearch: 'searches an OpenSearch index',
   dynatrace: 'reads Dynatrace problems',
   azureDevops: 'reads Azure DevOps pipeline runs',
   webhook: 'receives results pushed to a webhook',
@@ -459,18 +458,18 @@ const CATALOG_RULES: FieldRules = {
   thresholdMillis: refused('A catalog check has no latency to judge'),
 };
 
-const ELASTICSEARCH_RULES: FieldRules = {
+const searchIndexRules = (product: string, url: string): FieldRules => ({
   ...COMMON,
   ...THRESHOLD,
   ...EXPRESSIONS,
-  url: runs('The Elasticsearch base URL', 'http://127.0.0.1:9200'),
-  connection: runs("A stored connection whose URL and credentials are used", 'http://127.0.0.1:9200'),
+  url: runs(`The ${product} base URL`, url),
+  connection: runs("A stored connection whose URL and credentials are used", url),
   index: runs('The index or pattern searched', 'logs-*'),
   query: runs('A search body or query clause, as JSON text or an object (match_all when left out)', '{"match_all":{}}'),
   results: runs('The number of hits that passes', 0),
   authentication: runs('Basic authentication: {username, password}, the password stored sealed', { username: 'elastic', password: 'p4ss-word' }),
-  ...credentialsElsewhere('authentication: {username, password}'),
-};
+  ...credentials('The Basic authentication (when authentication is not set)'),
+});
 
 const ALERTMANAGER_RULES: FieldRules = {
   ...COMMON,
@@ -528,7 +527,8 @@ export const CHECK_FIELD_RULES: Readonly<Record<CheckType, FieldRules>> = {
   folder: FOLDER_RULES,
   prometheus: PROMETHEUS_RULES,
   catalog: CATALOG_RULES,
-  elasticsearch: ELASTICSEARCH_RULES,
+  elasticsearch: searchIndexRules('Elasticsearch', 'http://127.0.0.1:9200'),
+  opensearch: searchIndexRules('OpenSearch', 'http://127.0.0.1:9200'),
   alertmanager: ALERTMANAGER_RULES,
   kubernetes: KUBERNETES_RULES,
 };
@@ -553,6 +553,7 @@ export const MINIMAL_CHECKS: Readonly<Record<CheckType, Readonly<Record<string, 
   prometheus: { name: 'probe', url: 'http://127.0.0.1:9090', query: 'up' },
   catalog: { name: 'probe' },
   elasticsearch: { name: 'probe', url: 'http://127.0.0.1:9200', index: 'logs' },
+  opensearch: { name: 'probe', url: 'http://127.0.0.1:9200', index: 'logs' },
   alertmanager: { name: 'probe', url: 'http://127.0.0.1:9093' },
   kubernetes: { name: 'probe', kind: 'Pod' },
 };

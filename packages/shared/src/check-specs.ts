@@ -522,6 +522,9 @@ const elasticsearchCheck = z
     query: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     results: z.number().int().min(0).optional(),
     authentication: z.strictObject({ username: secretValue, password: secretValue }).optional(),
+    // canary-checker inlines its connection's credentials beside url.
+    username: referencedSecret.optional(),
+    password: referencedSecret.optional(),
   })
   .refine(hasUrlOrConnection, urlOrConnectionIssue);
 
@@ -618,6 +621,8 @@ export const CHECK_SCHEMAS = {
   prometheus: prometheusCheck,
   catalog: catalogCheck,
   elasticsearch: elasticsearchCheck,
+  // canary-checker's opensearch check is the elasticsearch one against OpenSearch's identical _search API.
+  opensearch: elasticsearchCheck,
   alertmanager: alertmanagerCheck,
   kubernetes: kubernetesCheck,
 } as const;

@@ -20,7 +20,7 @@ export const TOPOLOGY_FOR_EACH_TEMPLATES = ['{{.name}}', '{{.id}}', '{{.type}}',
  * canary rules, whose `display` gives the components (or the property). Exec is not among them: a topology writer
  * may not run code.
  */
-export const TOPOLOGY_CHECK_LOOKUP_TYPES = ['http', 'kubernetes', 'postgres', 'mysql', 'prometheus', 'elasticsearch', 'alertmanager'] as const;
+export const TOPOLOGY_CHECK_LOOKUP_TYPES = ['http', 'kubernetes', 'postgres', 'mysql', 'prometheus', 'elasticsearch', 'opensearch', 'alertmanager'] as const;
 export type TopologyCheckLookupType = (typeof TOPOLOGY_CHECK_LOOKUP_TYPES)[number];
 
 /** A catalog selector: a `configs` entry, a `lookup.catalog[].selector` entry, a `configLookup.config`. */
@@ -337,7 +337,7 @@ export const TOPOLOGY_LOOKUP_KINDS: TopologyFieldTable = {
     ]),
   ),
   ...Object.fromEntries(
-    ['sql', 'mssql', 'exec', 'configDB', 'opensearch', 'mongodb', 'redis', 'cloudwatch', 'folder', 's3', 'gcs'].map((kind) => [
+    ['sql', 'mssql', 'exec', 'configDB', 'mongodb', 'redis', 'cloudwatch', 'folder', 's3', 'gcs'].map((kind) => [
       kind,
       notRun(
         kind === 'exec'

@@ -128,7 +128,7 @@ export interface RecordedRun {
  * others start a process (exec, icmp's ping), hold a connection to a database (SQL, redis, mongodb, catalog) or read
  * disks and clusters (folder, kubernetes), and stay few at a time.
  */
-export const NETWORK_CHECK_TYPES: readonly string[] = ['http', 'tcp', 'dns', 'prometheus', 'alertmanager', 'elasticsearch'];
+export const NETWORK_CHECK_TYPES: readonly string[] = ['http', 'tcp', 'dns', 'prometheus', 'alertmanager', 'elasticsearch', 'opensearch'];
 
 /** Defaults, per process (config.checkConcurrency sets them): enough network checks at once for 10,000 a minute. */
 const DEFAULT_CONCURRENCY = 8;

@@ -18,6 +18,7 @@ const CHECKER_OF: Readonly<Record<CheckType, string | readonly string[]>> = {
   prometheus: 'prometheus-checker.ts',
   catalog: 'catalog-checker.ts',
   elasticsearch: 'search-checkers.ts',
+  opensearch: 'search-checkers.ts',
   alertmanager: 'search-checkers.ts',
   kubernetes: 'kubernetes-checker.ts',
 };

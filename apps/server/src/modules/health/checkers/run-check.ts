@@ -83,6 +83,8 @@ async function dispatch(type: string, spec: Record<string, unknown>, context: Ch
       return runCatalogCheck(parseCheckSpec('catalog', spec), context);
     case 'elasticsearch':
       return runElasticsearchCheck(parseCheckSpec('elasticsearch', spec), context);
+    case 'opensearch':
+      return runElasticsearchCheck(parseCheckSpec('opensearch', spec), context, 'OpenSearch');
     case 'alertmanager':
       return runAlertmanagerCheck(parseCheckSpec('alertmanager', spec), context);
     case 'kubernetes':

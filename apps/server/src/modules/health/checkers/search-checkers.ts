@@ -136,12 +136,22 @@ function totalHits(answer: unknown): number | null {
   return typeof total === 'number' && Number.isFinite(total) ? total : null;
 }
 
-/** Counts the documents of `index` matching the query; passes when the count equals `results` (if set). */
-export async function runElasticsearchCheck(spec: ElasticsearchCheckSpec, context: CheckerContext): Promise<CheckOutcome> {
+/** Basic credentials of a search check: `authentication`, else the top-level pair canary-checker writes. */
+function searchCredentials(spec: ElasticsearchCheckSpec): { username: string; password: string } | undefined {
+  if (spec.authentication !== undefined) return spec.authentication;
+  if (spec.username === undefined && spec.password === undefined) return undefined;
+  return { username: spec.username ?? '', password: spec.password ?? '' };
+}
+
+/**
+ * Counts the documents of `index` matching the query; passes when the count equals `results` (if set). OpenSearch
+ * answers the same search API, so its checks run here too, named as their product in what they say.
+ */
+export async function runElasticsearchCheck(spec: ElasticsearchCheckSpec, context: CheckerContext, product = 'Elasticsearch'): Promise<CheckOutcome> {
   const search = searchBody(spec.query);
   if ('error' in search) return failed(search.error);
-  const target = await serviceTarget(spec, spec.authentication, context);
-  if (target.url === null || target.url === '') return failed('No Elasticsearch URL: set url or connection');
+  const target = await serviceTarget(spec, searchCredentials(spec), context);
+  if (target.url === null || target.url === '') return failed(`No ${product} URL: set url or connection`);
   const index = encodeURIComponent(spec.index).replace(/%2C/gi, ',');
   const { response, parsed } = await fetchJson(target, endpoint(target.url, `${index}/_search`), context, JSON.stringify(search.body));
   if (!parsed.ok) return parsed.outcome;
