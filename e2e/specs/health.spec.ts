@@ -258,6 +258,20 @@ test.describe('health dashboard on a 390 px phone', () => {
     await expect(page.getByRole('combobox', { name: 'Group By' })).toBeVisible();
   });
 
+  test("a check's Edit, Playbooks, Attach as Evidence and Run Now are all within reach", async ({ page }) => {
+    await gotoHealth(page);
+    const dialog = await openCheck(page, PASSING);
+    const actions = [
+      dialog.getByRole('link', { name: 'Edit' }),
+      dialog.getByRole('button', { name: 'Playbooks' }),
+      dialog.getByRole('button', { name: 'Attach as Evidence' }),
+      dialog.getByRole('button', { name: 'Run Now' }),
+    ];
+    for (const action of actions) {
+      await expect(action).toBeInViewport({ ratio: 1 });
+    }
+  });
+
   test('keeps the filters in view and offers no Filters button on a wide screen', async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await gotoHealth(page);

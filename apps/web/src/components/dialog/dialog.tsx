@@ -127,7 +127,9 @@ export function Dialog({
             <DialogPrimitive.Description className="px-4 pt-3 text-sm text-gray-600">{description}</DialogPrimitive.Description>
           )}
           <div className="min-h-0 flex-1 overflow-auto px-4 py-3">{children}</div>
-          {footer && <footer className="flex justify-end gap-2 border-t border-gray-200 px-4 py-3">{footer}</footer>}
+          {/* Wraps: on a phone a check's four actions overflowed a row that ends at the right, and the first (Edit) sat
+              past the left edge, out of reach. */}
+          {footer && <footer className="flex flex-wrap justify-end gap-2 border-t border-gray-200 px-4 py-3">{footer}</footer>}
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
