@@ -25,7 +25,7 @@ export const PLAYBOOK_PARAMETER_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]*$';
 export const PLAYBOOK_DURATION_PATTERN = '^(\\d+(\\.\\d+)?(ms|s|m|h|d))+$';
 
 /** Mission Control action types this server does not run; named so the refusal can say which four it runs. */
-export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs'] as const;
+export const PLAYBOOK_UNSUPPORTED_ACTION_TYPES = ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs', 'prometheus', 'report', 'catalog'] as const;
 
 /**
  * Mission Control spec fields that change what a playbook does and that this server does not run: refused at save by

@@ -118,7 +118,7 @@ describe('parsing playbook specs', () => {
   });
 
   it('refuses the Mission Control action types this server does not run, naming the four it runs', () => {
-    for (const type of ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs']) {
+    for (const type of ['gitops', 'pod', 'ai', 'azureDevopsPipeline', 'github', 'logs', 'prometheus', 'report', 'catalog']) {
       const found = refusal(withAction({ name: 'a', [type]: {} }));
       expect(found.path).toBe(`spec.actions[0].${type}`);
       expect(found.message).toContain(`is a ${type} action, which this server does not run: it runs exec, http, sql and notification actions`);
