@@ -105,6 +105,34 @@ async function sidewaysOverflow(page: Page): Promise<number> {
   });
 }
 
+/**
+ * Controls of the page or its dialog that sit past the window's left or right edge, where no sideways scroll of theirs
+ * reaches them: a row that overflows at its start (a right-aligned footer on a phone) leaves them out of reach without
+ * the page scrolling sideways.
+ */
+async function controlsOutOfReach(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const inSidewaysScroller = (element: Element): boolean => {
+      for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+        const { overflowX } = getComputedStyle(parent);
+        if ((overflowX === 'auto' || overflowX === 'scroll') && parent.scrollWidth > parent.clientWidth) return true;
+      }
+      return false;
+    };
+    const controls = document.querySelectorAll('#main a, #main button, #main input, #main select, [role="dialog"] a, [role="dialog"] button, [role="dialog"] input');
+    return Array.from(controls).flatMap((control) => {
+      const box = control.getBoundingClientRect();
+      const style = getComputedStyle(control);
+      // Not a control anyone reaches: hidden, or a form's shadow input (Radix's switch keeps one beside its button).
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.pointerEvents === 'none' || control.closest('[aria-hidden="true"]') !== null) return [];
+      if ((box.left >= -1 && box.right <= width + 1) || inSidewaysScroller(control)) return [];
+      const label = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim().slice(0, 40);
+      return [`${control.tagName.toLowerCase()} '${label}' at ${Math.round(box.left)}..${Math.round(box.right)} px`];
+    });
+  });
+}
+
 function contentKind(opening: CrawlOpening): 'page' | 'modal' {
   return opening.kind === 'modal' ? 'modal' : 'page';
 }
@@ -203,6 +231,7 @@ for (const [roleIndex, role] of ROLES.entries()) {
             const overflow = await sidewaysOverflow(page);
             if (overflow > 1) problems.push(`${target.name}: the page scrolls sideways by ${overflow} px at ${viewport.width} px`);
           }
+          for (const control of await controlsOutOfReach(page)) problems.push(`${target.name}: ${control} is out of reach at ${viewport.width} px`);
           await shoot(path.join(`${viewport.width}px`, `${String(index).padStart(2, '0')}-${slug(target.name)}.png`));
         }
 
