@@ -9,6 +9,8 @@ import { startTestServer, type JsonReply, type TestServer } from './harness';
  */
 const EXCLUSIVE: Partial<Record<CheckType, Readonly<Record<string, readonly string[]>>>> = {
   http: { digest: ['digest'], oauth2: ['oauth2'], awsSigV4: ['awsSigV4'], crawl: ['crawl'] },
+  elasticsearch: { authentication: ['authentication'], credentials: ['username', 'password'] },
+  opensearch: { authentication: ['authentication'], credentials: ['username', 'password'] },
   folder: {
     connection: ['awsConnection.connection'],
     keys: ['awsConnection.accessKey', 'awsConnection.secretKey', 'awsConnection.sessionToken'],

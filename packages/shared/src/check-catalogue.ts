@@ -458,17 +458,17 @@ const CATALOG_RULES: FieldRules = {
   thresholdMillis: refused('A catalog check has no latency to judge'),
 };
 
-const searchIndexRules = (product: string, url: string): FieldRules => ({
+const searchIndexRules = (product: string): FieldRules => ({
   ...COMMON,
   ...THRESHOLD,
   ...EXPRESSIONS,
-  url: runs(`The ${product} base URL`, url),
-  connection: runs("A stored connection whose URL and credentials are used", url),
+  url: runs(`The ${product} base URL`, 'http://127.0.0.1:9200'),
+  connection: runs("A stored connection whose URL and credentials are used", 'http://127.0.0.1:9200'),
   index: runs('The index or pattern searched', 'logs-*'),
   query: runs('A search body or query clause, as JSON text or an object (match_all when left out)', '{"match_all":{}}'),
   results: runs('The number of hits that passes', 0),
   authentication: runs('Basic authentication: {username, password}, the password stored sealed', { username: 'elastic', password: 'p4ss-word' }),
-  ...credentials('The Basic authentication (when authentication is not set)'),
+  ...credentials('The Basic authentication (instead of authentication; both together are refused)'),
 });
 
 const ALERTMANAGER_RULES: FieldRules = {
@@ -527,8 +527,8 @@ export const CHECK_FIELD_RULES: Readonly<Record<CheckType, FieldRules>> = {
   folder: FOLDER_RULES,
   prometheus: PROMETHEUS_RULES,
   catalog: CATALOG_RULES,
-  elasticsearch: searchIndexRules('Elasticsearch', 'http://127.0.0.1:9200'),
-  opensearch: searchIndexRules('OpenSearch', 'http://127.0.0.1:9200'),
+  elasticsearch: searchIndexRules('Elasticsearch'),
+  opensearch: searchIndexRules('OpenSearch'),
   alertmanager: ALERTMANAGER_RULES,
   kubernetes: KUBERNETES_RULES,
 };

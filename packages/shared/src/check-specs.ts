@@ -526,7 +526,12 @@ const elasticsearchCheck = z
     username: referencedSecret.optional(),
     password: referencedSecret.optional(),
   })
-  .refine(hasUrlOrConnection, urlOrConnectionIssue);
+  .refine(hasUrlOrConnection, urlOrConnectionIssue)
+  // One of the two would be sent and the other ignored: refused rather than chosen silently.
+  .refine((spec) => spec.authentication === undefined || (spec.username === undefined && spec.password === undefined), {
+    message: 'give the credentials once: authentication, or username and password, not both',
+    path: ['authentication'],
+  });
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const labelMatchers = z.record(z.string(), z.string()).superRefine((matchers, context) => {

@@ -136,7 +136,7 @@ function totalHits(answer: unknown): number | null {
   return typeof total === 'number' && Number.isFinite(total) ? total : null;
 }
 
-/** Basic credentials of a search check: `authentication`, else the top-level pair canary-checker writes. */
+/** Basic credentials of a search check: `authentication` or the top-level pair canary-checker writes (never both). */
 function searchCredentials(spec: ElasticsearchCheckSpec): { username: string; password: string } | undefined {
   if (spec.authentication !== undefined) return spec.authentication;
   if (spec.username === undefined && spec.password === undefined) return undefined;
